@@ -1,0 +1,27 @@
+// Parsing of human-written quantities on command lines: byte sizes ("32MiB",
+// "1.5GB", "4096"), rates ("50MB/s", "0" = unlimited) and host:port addresses.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "common/status.h"
+
+namespace mr {
+
+// Bytes. Accepts an optional suffix: B, K/KB (1000), KiB (1024), M/MB, MiB, G/GB, GiB.
+Result<uint64_t> ParseBytes(std::string_view text);
+// Bytes per second: a byte size optionally followed by "/s". "0" or "unlimited" -> 0.
+Result<double> ParseRate(std::string_view text);
+std::string FormatBytes(double bytes);
+
+struct HostPort {
+  std::string host;
+  uint16_t port = 0;
+  std::string ToString() const { return host + ":" + std::to_string(port); }
+};
+// "host:port" or ":port" (host defaults to 127.0.0.1). Port 0 is allowed (ephemeral).
+Result<HostPort> ParseHostPort(std::string_view text);
+
+}  // namespace mr

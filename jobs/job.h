@@ -1,0 +1,113 @@
+// The job API: a Job is a factory for the Mapper, optional Combiner, Partitioner
+// and Reducer that map and reduce tasks run, plus a planning step the master runs
+// once at submit time (e.g. sampling the input for a range partitioner).
+// Objects made by a Job are used by one task on one thread; a Job itself is
+// immutable after Create and may be shared between threads.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+
+namespace mr::jobs {
+
+using Params = std::map<std::string, std::string>;
+
+// Receives key/value pairs from a Mapper, Combiner or Reducer.
+class Emitter {
+ public:
+  virtual ~Emitter() = default;
+  virtual void Emit(std::string_view key, std::string_view value) = 0;
+};
+
+// Per-task user counters (shown in status, the web page and the trace).
+class TaskContext {
+ public:
+  virtual ~TaskContext() = default;
+  virtual void IncrementCounter(std::string_view name, int64_t delta) = 0;
+  // Worker speed factor (1.0 = nominal); synthetic work scales by 1/speed.
+  virtual double speed() const { return 1.0; }
+};
+
+// One input record: a line without its '\n', where it came from.
+struct InputRecord {
+  std::string_view line;
+  std::string_view path;
+  uint32_t file_index = 0;  // index of the path in JobSpec.inputs
+  uint64_t offset = 0;      // byte offset of the line in the file
+};
+
+class Mapper {
+ public:
+  virtual ~Mapper() = default;
+  virtual Status Setup(TaskContext& ctx) { return Status::Ok(); }
+  virtual void Map(const InputRecord& record, Emitter& out) = 0;
+  // Called once after the last record (also for jobs without input).
+  virtual Status Finish(Emitter& out) { return Status::Ok(); }
+};
+
+class ValueIterator {
+ public:
+  virtual ~ValueIterator() = default;
+  // Sets *value to the next value of the current key; false at the end.
+  virtual bool Next(std::string_view* value) = 0;
+};
+
+// Used as combiner (emits key/value pairs back into the map output) and as
+// reducer (emits output records).
+class Reducer {
+ public:
+  virtual ~Reducer() = default;
+  virtual Status Setup(TaskContext& ctx) { return Status::Ok(); }
+  virtual void Reduce(std::string_view key, ValueIterator& values, Emitter& out) = 0;
+  virtual Status Finish(Emitter& out) { return Status::Ok(); }
+};
+
+class Partitioner {
+ public:
+  virtual ~Partitioner() = default;
+  // REQUIRES: num_partitions > 0. Returns a value in [0, num_partitions).
+  virtual uint32_t Partition(std::string_view key, uint32_t num_partitions) const = 0;
+};
+
+// How a reducer's Emit(key, value) becomes output bytes.
+enum class OutputFormat {
+  kKeyTabValue,  // "key\tvalue\n" (Hadoop TextOutputFormat)
+  kKeyOnly,      // "key\n" (sort)
+  kValueOnly,    // "value\n" (grep: the key is a binary sort key)
+};
+
+// What the master learns about the job before splitting it.
+struct JobPlan {
+  bool uses_input = true;  // false: synthetic job, maps come from num_maps
+  Params extra_params;     // merged into the spec params (e.g. sort cut points)
+};
+
+class Job {
+ public:
+  virtual ~Job() = default;
+  virtual std::string_view name() const = 0;
+  // Runs once on the master at submit time. `inputs` are absolute paths.
+  virtual Result<JobPlan> Plan(const std::vector<std::string>& inputs, uint32_t reducers) const {
+    return JobPlan{};
+  }
+  virtual Result<std::unique_ptr<Mapper>> NewMapper() const = 0;
+  // nullptr when the job has no combiner.
+  virtual std::unique_ptr<Reducer> NewCombiner() const { return nullptr; }
+  virtual Result<std::unique_ptr<Reducer>> NewReducer() const = 0;
+  virtual std::unique_ptr<Partitioner> NewPartitioner() const;  // default: hash
+  virtual OutputFormat output_format() const { return OutputFormat::kKeyTabValue; }
+};
+
+// Creates a built-in job by name with its params (validated: a missing or bad
+// parameter is InvalidArgument naming it). Unknown name -> NotFound listing the
+// known jobs.
+Result<std::unique_ptr<Job>> CreateJob(std::string_view name, const Params& params);
+std::vector<std::string> KnownJobs();
+
+}  // namespace mr::jobs

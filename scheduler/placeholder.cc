@@ -1,0 +1,1 @@
+// Placeholder so the target has a source until the module's real files land; delete when adding them.

@@ -1,0 +1,38 @@
+// Scheduler: one interface for every policy. Given a Snapshot it returns the
+// Decision for this round: which pending task goes to which free slot, and each
+// job's shuffle share. Policies keep no networking and read time only from
+// Snapshot::now, so the same object runs in the master, the simulator and tests.
+// Not thread-safe: the caller serialises Schedule() calls.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+#include "scheduler/snapshot.h"
+
+namespace mr::sched {
+
+class Scheduler {
+ public:
+  virtual ~Scheduler() = default;
+  virtual std::string_view name() const = 0;
+  // REQUIRES: every assignment respects free slots in `snap`; a task is
+  // assigned at most once; only pending maps / ready reduces are assigned.
+  virtual Decision Schedule(const Snapshot& snap) = 0;
+};
+
+struct SchedulerOptions {
+  std::string pools_file;   // fair: pool minimum shares and weights
+  int klps_k = 100;         // klps: at most k jobs share the map station
+};
+
+// Creates the policy registered under `name`. Unknown name -> NotFound whose
+// message lists the known policies.
+Result<std::unique_ptr<Scheduler>> CreateScheduler(std::string_view name,
+                                                   const SchedulerOptions& options = {});
+std::vector<std::string> KnownPolicies();
+
+}  // namespace mr::sched

@@ -1,0 +1,142 @@
+#include "shuffle/map_output.h"
+
+#include <cstring>
+
+#include "common/file_util.h"
+
+namespace mr::shuffle {
+
+namespace {
+constexpr char kMagic[4] = {'M', 'R', 'I', 'X'};
+constexpr uint32_t kVersion = 1;
+constexpr uint32_t kMaxPartitions = 1u << 20;
+
+void Put32(uint32_t v, std::string* out) {
+  char b[4];
+  std::memcpy(b, &v, 4);  // little-endian hosts only (x86-64, arm64)
+  out->append(b, 4);
+}
+void Put64(uint64_t v, std::string* out) {
+  char b[8];
+  std::memcpy(b, &v, 8);
+  out->append(b, 8);
+}
+uint32_t Get32(const char* p) {
+  uint32_t v;
+  std::memcpy(&v, p, 4);
+  return v;
+}
+uint64_t Get64(const char* p) {
+  uint64_t v;
+  std::memcpy(&v, p, 8);
+  return v;
+}
+void PutVarint32(uint32_t v, std::string* out) {
+  while (v >= 0x80) {
+    out->push_back(static_cast<char>(v | 0x80));
+    v >>= 7;
+  }
+  out->push_back(static_cast<char>(v));
+}
+bool GetVarint32(std::string_view buf, size_t* pos, uint32_t* v) {
+  uint32_t result = 0;
+  for (int shift = 0; shift <= 28 && *pos < buf.size(); shift += 7) {
+    uint32_t byte = static_cast<unsigned char>(buf[(*pos)++]);
+    result |= (byte & 0x7f) << shift;
+    if (!(byte & 0x80)) {
+      *v = result;
+      return true;
+    }
+  }
+  return false;
+}
+}  // namespace
+
+std::string MapOutputIndex::Encode() const {
+  std::string out(kMagic, 4);
+  Put32(kVersion, &out);
+  Put32(static_cast<uint32_t>(partitions.size()), &out);
+  uint64_t sum = 0;
+  for (const auto& p : partitions) {
+    Put64(p.offset, &out);
+    Put64(p.length, &out);
+    Put64(p.records, &out);
+    sum += p.offset + p.length + p.records;
+  }
+  Put64(sum, &out);
+  return out;
+}
+
+Result<MapOutputIndex> MapOutputIndex::Decode(std::string_view b) {
+  if (b.size() < 12 || std::memcmp(b.data(), kMagic, 4) != 0) {
+    return Status::InvalidArgument("map output index: bad magic");
+  }
+  if (Get32(b.data() + 4) != kVersion) return Status::InvalidArgument("map output index: bad version");
+  uint32_t r = Get32(b.data() + 8);
+  if (r == 0 || r > kMaxPartitions || b.size() != 12 + size_t{r} * 24 + 8) {
+    return Status::InvalidArgument("map output index: bad size");
+  }
+  MapOutputIndex idx;
+  idx.partitions.resize(r);
+  uint64_t sum = 0, expect_offset = 0;
+  for (uint32_t i = 0; i < r; ++i) {
+    const char* p = b.data() + 12 + size_t{i} * 24;
+    auto& e = idx.partitions[i];
+    e.offset = Get64(p);
+    e.length = Get64(p + 8);
+    e.records = Get64(p + 16);
+    if (e.offset != expect_offset) return Status::InvalidArgument("map output index: extents not contiguous");
+    expect_offset += e.length;
+    sum += e.offset + e.length + e.records;
+  }
+  if (Get64(b.data() + 12 + size_t{r} * 24) != sum) {
+    return Status::InvalidArgument("map output index: checksum mismatch");
+  }
+  return idx;
+}
+
+Status MapOutputIndex::WriteTo(const std::string& path) const {
+  return WriteFileAtomically(path, Encode());
+}
+
+Result<MapOutputIndex> MapOutputIndex::ReadFrom(const std::string& path) {
+  MR_ASSIGN_OR_RETURN(std::string bytes, ReadFileToString(path));
+  auto r = Decode(bytes);
+  if (!r.ok()) return r.status().WithContext(path);
+  return r;
+}
+
+std::string MapOutputDir(const std::string& work_dir, uint64_t job_id) {
+  return JoinPath(work_dir, "j" + std::to_string(job_id));
+}
+
+std::string MapOutputDataPath(const std::string& work_dir, uint64_t job_id, uint32_t map_index,
+                              uint32_t attempt) {
+  return JoinPath(MapOutputDir(work_dir, job_id),
+                  "m" + std::to_string(map_index) + "-a" + std::to_string(attempt) + ".data");
+}
+
+std::string MapOutputIndexPath(const std::string& work_dir, uint64_t job_id, uint32_t map_index,
+                               uint32_t attempt) {
+  return JoinPath(MapOutputDir(work_dir, job_id),
+                  "m" + std::to_string(map_index) + "-a" + std::to_string(attempt) + ".index");
+}
+
+void AppendRecord(std::string_view key, std::string_view value, std::string* out) {
+  PutVarint32(static_cast<uint32_t>(key.size()), out);
+  PutVarint32(static_cast<uint32_t>(value.size()), out);
+  out->append(key);
+  out->append(value);
+}
+
+bool ParseRecord(std::string_view buf, size_t* pos, std::string_view* key, std::string_view* value) {
+  uint32_t klen = 0, vlen = 0;
+  if (!GetVarint32(buf, pos, &klen) || !GetVarint32(buf, pos, &vlen)) return false;
+  if (buf.size() - *pos < uint64_t{klen} + vlen) return false;
+  *key = buf.substr(*pos, klen);
+  *value = buf.substr(*pos + klen, vlen);
+  *pos += uint64_t{klen} + vlen;
+  return true;
+}
+
+}  // namespace mr::shuffle

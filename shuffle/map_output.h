@@ -1,0 +1,49 @@
+// The on-disk form of one map attempt's output (docs/map-output-format.md):
+//   <dir>/j<job>/m<map>-a<attempt>.data   partitions 0..R-1 back to back; each
+//                                         partition is a run of records sorted by key
+//   <dir>/j<job>/m<map>-a<attempt>.index  R entries, see MapOutputIndex
+// A record is varint32 key length, varint32 value length, key bytes, value bytes.
+// The index is written (atomically) after the data file is complete, so a present
+// index means a complete output.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+
+namespace mr::shuffle {
+
+struct PartitionExtent {
+  uint64_t offset = 0;   // byte offset in the data file
+  uint64_t length = 0;   // bytes
+  uint64_t records = 0;
+};
+
+struct MapOutputIndex {
+  std::vector<PartitionExtent> partitions;
+
+  // Index file: magic "MRIX", u32 version=1, u32 R, then R x (u64 offset,
+  // u64 length, u64 records), all little-endian, then u32 crc32c-free checksum
+  // (sum of the preceding 64-bit words). Reading validates every extent.
+  std::string Encode() const;
+  static Result<MapOutputIndex> Decode(std::string_view bytes);
+  Status WriteTo(const std::string& path) const;   // atomic
+  static Result<MapOutputIndex> ReadFrom(const std::string& path);
+};
+
+std::string MapOutputDir(const std::string& work_dir, uint64_t job_id);
+std::string MapOutputDataPath(const std::string& work_dir, uint64_t job_id, uint32_t map_index,
+                              uint32_t attempt);
+std::string MapOutputIndexPath(const std::string& work_dir, uint64_t job_id, uint32_t map_index,
+                               uint32_t attempt);
+
+// Record encoding shared by map output, spills and fetched runs.
+void AppendRecord(std::string_view key, std::string_view value, std::string* out);
+// Parses one record at *pos; advances *pos. False if the bytes are malformed or
+// truncated (then key/value are unspecified).
+bool ParseRecord(std::string_view buf, size_t* pos, std::string_view* key, std::string_view* value);
+
+}  // namespace mr::shuffle
