@@ -1,0 +1,95 @@
+// `mr master` and `mr worker`.
+#include <iostream>
+
+#include "cli/commands.h"
+#include "cli/options.h"
+#include "common/log.h"
+#include "master/master_server.h"
+#include "scheduler/scheduler.h"
+#include "worker/worker.h"
+
+namespace mr::cli {
+
+int MasterMain(int argc, char** argv) {
+  po::options_description desc("master options");
+  desc.add_options()
+      ("listen", po::value<std::string>()->default_value("127.0.0.1:7070"), "address to listen on (port 0 = any free port)")
+      ("state", po::value<std::string>()->required(), "state directory (traces, job store)")
+      ("policy", po::value<std::string>()->default_value("fifo"), "scheduling policy")
+      ("pools", po::value<std::string>(), "fair scheduler pools file")
+      ("klps-k", po::value<int>()->default_value(100), "k of the k-LPS policy")
+      ("heartbeat-ms", po::value<uint32_t>()->default_value(100), "worker heartbeat interval")
+      ("addr-file", po::value<std::string>(), "write the bound host:port to this file")
+      ("http", po::value<std::string>(), "status page address (not yet available)");
+  po::variables_map vm;
+  if (auto rc = ParseOrExit(argc, argv, "mr master --state DIR [options]", desc, nullptr, vm)) return *rc;
+  master::MasterOptions o;
+  auto listen = ParseHostPort(vm["listen"].as<std::string>());
+  if (!listen.ok()) return UsageError(listen.status().message());
+  o.listen = *listen;
+  o.state_dir = vm["state"].as<std::string>();
+  o.policy = vm["policy"].as<std::string>();
+  if (vm.count("pools")) o.scheduler.pools_file = vm["pools"].as<std::string>();
+  o.scheduler.klps_k = vm["klps-k"].as<int>();
+  if (o.scheduler.klps_k < 1) return UsageError("--klps-k must be at least 1");
+  o.heartbeat_ms = vm["heartbeat-ms"].as<uint32_t>();
+  if (o.heartbeat_ms < 1 || o.heartbeat_ms > 60000) return UsageError("--heartbeat-ms must be in 1..60000");
+  if (vm.count("addr-file")) o.addr_file = vm["addr-file"].as<std::string>();
+  if (vm.count("http")) return UsageError("--http: the status page is not available in this version");
+  InitLogging("master");
+  auto server = master::MasterServer::Create(o);
+  if (!server.ok()) return UsageError(server.status().message());
+  (*server)->Run();
+  return kExitOk;
+}
+
+int WorkerMain(int argc, char** argv) {
+  po::options_description desc("worker options");
+  desc.add_options()
+      ("master", po::value<std::string>(), "master address HOST:PORT (default $MR_MASTER)")
+      ("work-dir", po::value<std::string>()->required(), "local directory for map outputs and fetched partitions")
+      ("map-slots", po::value<uint32_t>()->default_value(1), "map slots")
+      ("reduce-slots", po::value<uint32_t>()->default_value(1), "reduce slots")
+      ("unified-slots", po::value<uint32_t>()->default_value(0), "slots that run either a map or a reduce")
+      ("speed", po::value<double>()->default_value(1.0), "relative speed (synthetic work scales by 1/speed)")
+      ("shuffle-bandwidth", po::value<std::string>()->default_value("0"), "shuffle egress cap, e.g. 50MB/s (0 = unlimited)")
+      ("host", po::value<std::string>()->default_value("127.0.0.1"), "address other workers fetch map output from")
+      ("fetch-threads", po::value<uint32_t>()->default_value(4), "parallel shuffle fetches")
+      ("sort-buffer", po::value<std::string>(), "map sort buffer size (overrides the job's)")
+      ("master-timeout", po::value<double>()->default_value(30), "exit after this many seconds without the master");
+  po::variables_map vm;
+  if (auto rc = ParseOrExit(argc, argv, "mr worker --master ADDR --work-dir DIR [options]", desc, nullptr, vm)) return *rc;
+  worker::WorkerOptions o;
+  auto master = MasterAddress(vm);
+  if (!master.ok()) return UsageError(master.status().message());
+  o.master = *master;
+  o.work_dir = vm["work-dir"].as<std::string>();
+  o.map_slots = vm["map-slots"].as<uint32_t>();
+  o.reduce_slots = vm["reduce-slots"].as<uint32_t>();
+  o.unified_slots = vm["unified-slots"].as<uint32_t>();
+  if (o.map_slots > 1024 || o.reduce_slots > 1024 || o.unified_slots > 1024) return UsageError("at most 1024 slots of each kind");
+  o.speed = vm["speed"].as<double>();
+  auto bw = ParseRate(vm["shuffle-bandwidth"].as<std::string>());
+  if (!bw.ok()) return UsageError("--shuffle-bandwidth: " + bw.status().message());
+  o.shuffle_bandwidth = *bw;
+  o.host = vm["host"].as<std::string>();
+  o.fetch_threads = vm["fetch-threads"].as<uint32_t>();
+  if (o.fetch_threads < 1 || o.fetch_threads > 256) return UsageError("--fetch-threads must be in 1..256");
+  if (vm.count("sort-buffer")) {
+    auto sb = ParseBytes(vm["sort-buffer"].as<std::string>());
+    if (!sb.ok()) return UsageError("--sort-buffer: " + sb.status().message());
+    o.sort_buffer_bytes = *sb;
+  }
+  o.master_timeout = vm["master-timeout"].as<double>();
+  InitLogging("worker");
+  auto w = worker::Worker::Create(o);
+  if (!w.ok()) return UsageError(w.status().message());
+  Status s = (*w)->Run();
+  if (!s.ok()) {
+    MR_LOG_ERROR("{}", s.ToString());
+    return kExitJobFailed;
+  }
+  return kExitOk;
+}
+
+}  // namespace mr::cli

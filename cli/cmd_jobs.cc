@@ -1,0 +1,343 @@
+// `mr run`, `mr submit` and `mr status`: the client side of jobs.
+#include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <iostream>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "cli/job_options.h"
+#include "cli/local_cluster.h"
+#include "common/clock.h"
+#include "common/file_util.h"
+#include "master/master_client.h"
+#include "scheduler/scheduler.h"
+
+namespace mr::cli {
+
+namespace {
+
+std::atomic<bool> g_interrupted{false};
+void OnInterrupt(int) { g_interrupted.store(true); }
+
+std::string JobName(uint64_t id) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "job-%06llu", static_cast<unsigned long long>(id));
+  return buf;
+}
+
+Result<uint64_t> ParseJobId(const std::string& text) {
+  std::string digits = text.rfind("job-", 0) == 0 ? text.substr(4) : text;
+  if (digits.empty() || digits.size() > 18 || !std::all_of(digits.begin(), digits.end(), ::isdigit)) {
+    return Status::InvalidArgument("bad job id '" + text + "' (e.g. job-000001)");
+  }
+  return std::stoull(digits);
+}
+
+Status CheckPolicy(const std::string& policy) {
+  auto known = sched::KnownPolicies();
+  if (std::find(known.begin(), known.end(), policy) != known.end()) return Status::Ok();
+  std::string list;
+  for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+  return Status::NotFound("unknown policy '" + policy + "' (known: " + list + ")");
+}
+
+Result<proto::JobStatus> FetchStatus(master::MasterClient& client, uint64_t id) {
+  proto::Envelope req;
+  req.mutable_status()->set_job_id(id);
+  MR_ASSIGN_OR_RETURN(proto::Envelope reply, client.Call(req));
+  if (!reply.has_status_reply() || reply.status_reply().jobs_size() != 1) {
+    return Status::ProtocolError("unexpected status reply");
+  }
+  return reply.status_reply().jobs(0);
+}
+
+std::string ProgressLine(const proto::JobStatus& st, double elapsed) {
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "%s  %-7s maps %u/%u  shuffle %s  reduces %u/%u  %.1fs", JobName(st.job_id()).c_str(),
+                st.phase().c_str(), st.maps_done(), st.maps_total(),
+                FormatBytes(static_cast<double>(st.shuffle_bytes_fetched())).c_str(), st.reduces_done(),
+                st.reduces_total(), elapsed);
+  return buf;
+}
+
+// Polls until the job ends; draws a progress bar on a terminal, plain lines otherwise.
+Result<proto::JobStatus> WaitForJob(master::MasterClient& client, uint64_t id, bool quiet) {
+  bool tty = isatty(STDERR_FILENO);
+  double start = MonotonicSeconds(), last_line = 0;
+  std::string last_phase;
+  for (;;) {
+    if (g_interrupted.load()) return Status::Aborted("interrupted");
+    MR_ASSIGN_OR_RETURN(proto::JobStatus st, FetchStatus(client, id));
+    double elapsed = MonotonicSeconds() - start;
+    bool done = st.state() == "SUCCEEDED" || st.state() == "FAILED";
+    if (!quiet) {
+      if (tty) {
+        std::fprintf(stderr, "\r\033[K%s", ProgressLine(st, elapsed).c_str());
+        if (done) std::fprintf(stderr, "\n");
+      } else if (done || st.phase() != last_phase || elapsed - last_line >= 5) {
+        std::fprintf(stderr, "%s\n", ProgressLine(st, elapsed).c_str());
+        last_line = elapsed;
+      }
+      last_phase = st.phase();
+    }
+    if (done) return st;
+    std::this_thread::sleep_for(std::chrono::milliseconds(tty ? 100 : 50));
+  }
+}
+
+int Report(const proto::JobStatus& st) {
+  double secs = st.end_time() - st.submit_time();
+  if (st.state() != "SUCCEEDED") {
+    std::cerr << "mr: " << JobName(st.job_id()) << " failed: " << st.error() << "\n";
+    return kExitJobFailed;
+  }
+  std::printf("%s %s succeeded in %.2fs: %u maps, %u reduces\n", JobName(st.job_id()).c_str(), st.job().c_str(), secs,
+              st.maps_total(), st.reduces_total());
+  std::printf("output: %s (part-r-00000 .. part-r-%05u)\n", st.output().c_str(), st.reduces_total() - 1);
+  std::printf("trace:  %s/_trace.jsonl\n", st.output().c_str());
+  return kExitOk;
+}
+
+Result<uint64_t> Submit(master::MasterClient& client, const proto::JobSpec& spec) {
+  proto::Envelope req;
+  *req.mutable_submit()->mutable_spec() = spec;
+  MR_ASSIGN_OR_RETURN(proto::Envelope reply, client.Call(req));
+  if (!reply.has_submit_reply()) return Status::ProtocolError("unexpected reply to submit");
+  return reply.submit_reply().job_id();
+}
+
+std::vector<std::string> EmbeddedWorkerArgs(const po::variables_map& vm) {
+  std::vector<std::string> args;
+  for (const char* k : {"map-slots", "reduce-slots", "unified-slots"}) {
+    args.push_back(std::string("--") + k);
+    args.push_back(std::to_string(vm[k].as<uint32_t>()));
+  }
+  args.push_back("--shuffle-bandwidth");
+  args.push_back(vm["shuffle-bandwidth"].as<std::string>());
+  return args;
+}
+
+}  // namespace
+
+int RunMain(int argc, char** argv) {
+  po::options_description desc("run options");
+  po::positional_options_description positional;
+  AddJobOptions(desc, positional);
+  desc.add_options()
+      ("master", po::value<std::string>(), "master address (default $MR_MASTER; none: embedded local cluster)")
+      ("policy", po::value<std::string>(), "scheduling policy of the embedded cluster (default fifo)")
+      ("workers", po::value<int>()->default_value(static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))),
+       "embedded cluster: worker processes")
+      ("map-slots", po::value<uint32_t>()->default_value(1), "embedded cluster: map slots per worker")
+      ("reduce-slots", po::value<uint32_t>()->default_value(1), "embedded cluster: reduce slots per worker")
+      ("unified-slots", po::value<uint32_t>()->default_value(0), "embedded cluster: unified slots per worker")
+      ("shuffle-bandwidth", po::value<std::string>()->default_value("0"), "embedded cluster: shuffle cap per worker")
+      ("quiet,q", "no progress output");
+  po::variables_map vm;
+  if (auto rc = ParseOrExit(argc, argv, "mr run JOB --input PATH... --output DIR [options]", desc, &positional, vm)) return *rc;
+  auto spec = BuildJobSpec(vm);
+  if (!spec.ok()) return UsageError(spec.status().message());
+  std::string policy = vm.count("policy") ? vm["policy"].as<std::string>() : "fifo";
+  if (Status s = CheckPolicy(policy); !s.ok()) return UsageError(s.message());
+  if (auto bw = ParseRate(vm["shuffle-bandwidth"].as<std::string>()); !bw.ok()) {
+    return UsageError("--shuffle-bandwidth: " + bw.status().message());
+  }
+  int workers = vm["workers"].as<int>();
+  if (workers < 1 || workers > 256) return UsageError("--workers must be in 1..256");
+
+  struct sigaction sa {};
+  sa.sa_handler = OnInterrupt;
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+
+  std::unique_ptr<TempDir> tmp;
+  std::unique_ptr<LocalCluster> cluster;
+  HostPort address;
+  auto master = MasterAddress(vm);
+  if (master.ok()) {
+    address = *master;
+  } else if (vm.count("master")) {
+    return UsageError(master.status().message());
+  } else {
+    tmp = std::make_unique<TempDir>("mr-run");
+    LocalClusterOptions co;
+    co.dir = tmp->path();
+    co.workers = workers;
+    co.master_args = {"--policy", policy};
+    co.worker_args = EmbeddedWorkerArgs(vm);
+    cluster = std::make_unique<LocalCluster>(co);
+    if (Status s = cluster->Start(); !s.ok()) return UsageError("cannot start the local cluster: " + s.message());
+    auto hp = ParseHostPort(cluster->master_address());
+    if (!hp.ok()) return UsageError(hp.status().message());
+    address = *hp;
+  }
+  auto client = master::MasterClient::Connect(address, "client");
+  if (!client.ok()) return UsageError(client.status().message());
+  auto id = Submit(**client, *spec);
+  if (!id.ok()) return UsageError(id.status().message());
+  auto st = WaitForJob(**client, *id, vm.count("quiet") > 0);
+  if (!st.ok()) {
+    std::cerr << "mr: " << JobName(*id) << ": " << st.status().message() << "\n";
+    return st.status().code() == StatusCode::kAborted ? 130 : kExitJobFailed;
+  }
+  return Report(*st);
+}
+
+int SubmitMain(int argc, char** argv) {
+  po::options_description desc("submit options");
+  po::positional_options_description positional;
+  AddJobOptions(desc, positional);
+  desc.add_options()("master", po::value<std::string>(), "master address (default $MR_MASTER)");
+  po::variables_map vm;
+  if (auto rc = ParseOrExit(argc, argv, "mr submit JOB --input PATH... --output DIR --master ADDR", desc, &positional, vm)) {
+    return *rc;
+  }
+  auto spec = BuildJobSpec(vm);
+  if (!spec.ok()) return UsageError(spec.status().message());
+  auto master = MasterAddress(vm);
+  if (!master.ok()) return UsageError(master.status().message());
+  auto client = master::MasterClient::Connect(*master, "client");
+  if (!client.ok()) return UsageError(client.status().message());
+  auto id = Submit(**client, *spec);
+  if (!id.ok()) return UsageError(id.status().message());
+  std::printf("%s\n", JobName(*id).c_str());
+  return kExitOk;
+}
+
+namespace {
+nlohmann::json StatusJson(const proto::JobStatus& st) {
+  nlohmann::json j = {{"id", JobName(st.job_id())}, {"name", st.name()}, {"job", st.job()}, {"state", st.state()},
+                      {"phase", st.phase()}, {"maps_total", st.maps_total()}, {"maps_done", st.maps_done()},
+                      {"maps_running", st.maps_running()}, {"reduces_total", st.reduces_total()},
+                      {"reduces_done", st.reduces_done()}, {"reduces_running", st.reduces_running()},
+                      {"shuffle_bytes_total", st.shuffle_bytes_total()},
+                      {"shuffle_bytes_fetched", st.shuffle_bytes_fetched()}, {"submit_time", st.submit_time()},
+                      {"start_time", st.start_time()}, {"end_time", st.end_time()}, {"error", st.error()},
+                      {"output", st.output()}, {"share", st.share()}, {"policy", st.policy()},
+                      {"estimate", {{"source", st.estimate_source()}, {"map_seconds", st.est_map_seconds()},
+                                    {"shuffle_bytes", st.est_shuffle_bytes()}}},
+                      {"trace", st.trace_path()}};
+  for (const auto& c : st.counters()) j["counters"][c.name()] = c.value();
+  return j;
+}
+
+void PrintTable(const proto::StatusReply& r) {
+  std::printf("policy %s, %u workers, %d jobs\n", r.policy().c_str(), r.workers(), r.jobs_size());
+  std::printf("%-11s %-10s %-9s %-7s %9s %9s %10s %6s %-22s %9s\n", "JOB", "NAME", "STATE", "PHASE", "MAPS", "REDUCES",
+              "SHUFFLE", "SHARE", "ESTIMATE (x, y)", "TIME");
+  double now = SystemClock::Get()->Now();
+  for (const auto& st : r.jobs()) {
+    char maps[32], reds[32], est[64], time[32];
+    std::snprintf(maps, sizeof maps, "%u/%u", st.maps_done(), st.maps_total());
+    std::snprintf(reds, sizeof reds, "%u/%u", st.reduces_done(), st.reduces_total());
+    std::snprintf(est, sizeof est, "%s %.1fs %s", st.estimate_source().c_str(), st.est_map_seconds(),
+                  FormatBytes(st.est_shuffle_bytes()).c_str());
+    double end = st.end_time() > 0 ? st.end_time() : now;
+    std::snprintf(time, sizeof time, "%.2fs", end - st.submit_time());
+    std::printf("%-11s %-10.10s %-9s %-7s %9s %9s %10s %6.2f %-22s %9s\n", JobName(st.job_id()).c_str(),
+                st.name().c_str(), st.state().c_str(), st.phase().c_str(), maps, reds,
+                FormatBytes(static_cast<double>(st.shuffle_bytes_fetched())).c_str(), st.share(), est, time);
+    if (!st.error().empty()) std::printf("            error: %s\n", st.error().c_str());
+  }
+}
+}  // namespace
+
+int StatusMain(int argc, char** argv) {
+  po::options_description desc("status options");
+  po::positional_options_description positional;
+  positional.add("job-id", 1);
+  desc.add_options()("job-id", po::value<std::string>(), "job to show (default: all)")
+      ("master", po::value<std::string>(), "master address (default $MR_MASTER)")
+      ("json", "print JSON for scripts");
+  po::variables_map vm;
+  if (auto rc = ParseOrExit(argc, argv, "mr status [JOB_ID] --master ADDR [--json]", desc, &positional, vm)) return *rc;
+  uint64_t id = 0;
+  if (vm.count("job-id")) {
+    auto parsed = ParseJobId(vm["job-id"].as<std::string>());
+    if (!parsed.ok()) return UsageError(parsed.status().message());
+    id = *parsed;
+  }
+  auto master = MasterAddress(vm);
+  if (!master.ok()) return UsageError(master.status().message());
+  auto client = master::MasterClient::Connect(*master, "client");
+  if (!client.ok()) return UsageError(client.status().message());
+  proto::Envelope req;
+  req.mutable_status()->set_job_id(id);
+  auto reply = (*client)->Call(req);
+  if (!reply.ok()) return UsageError(reply.status().message());
+  const auto& r = reply->status_reply();
+  if (vm.count("json")) {
+    nlohmann::json out;
+    if (id != 0 && r.jobs_size() == 1) {
+      out = StatusJson(r.jobs(0));
+    } else {
+      out = {{"policy", r.policy()}, {"workers", r.workers()}, {"jobs", nlohmann::json::array()}};
+      for (const auto& st : r.jobs()) out["jobs"].push_back(StatusJson(st));
+    }
+    std::printf("%s\n", out.dump(2).c_str());
+  } else {
+    PrintTable(r);
+  }
+  return kExitOk;
+}
+
+int ClusterMain(int argc, char** argv) {
+  po::options_description desc("cluster options");
+  po::positional_options_description positional;
+  positional.add("action", 1);
+  desc.add_options()("action", po::value<std::string>(), "start or stop")
+      ("workers", po::value<int>()->default_value(3), "number of worker processes")
+      ("dir", po::value<std::string>()->default_value("mr-cluster"), "directory for state, logs and pid files")
+      ("policy", po::value<std::string>()->default_value("fifo"), "scheduling policy")
+      ("map-slots", po::value<uint32_t>()->default_value(1), "map slots per worker")
+      ("reduce-slots", po::value<uint32_t>()->default_value(1), "reduce slots per worker")
+      ("unified-slots", po::value<uint32_t>()->default_value(0), "unified slots per worker")
+      ("shuffle-bandwidth", po::value<std::string>()->default_value("0"), "shuffle cap per worker, e.g. 50MB/s");
+  po::variables_map vm;
+  if (auto rc = ParseOrExit(argc, argv, "mr cluster start|stop [--workers N] [--dir D] [options]", desc, &positional, vm)) {
+    return *rc;
+  }
+  if (!vm.count("action")) return UsageError("cluster: say start or stop");
+  std::string action = vm["action"].as<std::string>();
+  std::string dir = AbsolutePath(vm["dir"].as<std::string>());
+  if (action == "stop") {
+    Status s = LocalCluster::StopDetached(dir);
+    if (!s.ok()) return UsageError(s.message());
+    std::fprintf(stderr, "stopped the cluster in %s\n", dir.c_str());
+    return kExitOk;
+  }
+  if (action != "start") return UsageError("cluster: unknown action '" + action + "' (start or stop)");
+  if (Status s = CheckPolicy(vm["policy"].as<std::string>()); !s.ok()) return UsageError(s.message());
+  if (auto bw = ParseRate(vm["shuffle-bandwidth"].as<std::string>()); !bw.ok()) {
+    return UsageError("--shuffle-bandwidth: " + bw.status().message());
+  }
+  int workers = vm["workers"].as<int>();
+  if (workers < 1 || workers > 256) return UsageError("--workers must be in 1..256");
+  if (PathExists(JoinPath(dir, "master.pid"))) {
+    return UsageError("a cluster is already running in " + dir + " (mr cluster stop --dir " + dir + ")");
+  }
+  LocalClusterOptions co;
+  co.dir = dir;
+  co.workers = workers;
+  co.detached = true;
+  co.master_args = {"--policy", vm["policy"].as<std::string>()};
+  co.worker_args = EmbeddedWorkerArgs(vm);
+  LocalCluster cluster(co);
+  if (Status s = cluster.Start(); !s.ok()) {
+    cluster.Stop();
+    return UsageError("cannot start the cluster: " + s.message());
+  }
+  std::printf("%s\n", cluster.master_address().c_str());
+  std::fprintf(stderr, "cluster of %d workers running; logs and pids in %s; stop with: mr cluster stop --dir %s\n",
+               workers, dir.c_str(), dir.c_str());
+  return kExitOk;
+}
+
+}  // namespace mr::cli

@@ -1,0 +1,158 @@
+#include "cli/local_cluster.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <climits>
+#include <cstring>
+
+#include "common/clock.h"
+#include "common/file_util.h"
+
+namespace mr::cli {
+
+namespace {
+void SleepSeconds(double s) {
+  struct timespec ts{static_cast<time_t>(s), static_cast<long>((s - static_cast<time_t>(s)) * 1e9)};
+  nanosleep(&ts, nullptr);
+}
+
+bool Alive(pid_t pid) { return kill(pid, 0) == 0; }
+
+// Waits for pid to exit (reaping it if it is our child). True if it exited.
+bool WaitExit(pid_t pid, double timeout) {
+  double deadline = MonotonicSeconds() + timeout;
+  while (MonotonicSeconds() < deadline) {
+    int status = 0;
+    pid_t r = waitpid(pid, &status, WNOHANG);
+    if (r == pid || (r < 0 && !Alive(pid))) return true;
+    SleepSeconds(0.02);
+  }
+  return false;
+}
+
+void Terminate(const std::vector<pid_t>& pids) {
+  for (pid_t p : pids) kill(p, SIGTERM);
+  for (pid_t p : pids) {
+    if (!WaitExit(p, 5.0)) {
+      kill(p, SIGKILL);
+      WaitExit(p, 2.0);
+    }
+  }
+}
+}  // namespace
+
+std::string SelfExe() {
+  char buf[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) return "mr";
+  return std::string(buf, static_cast<size_t>(n));
+}
+
+LocalCluster::~LocalCluster() {
+  if (!options_.detached) Stop();
+}
+
+Result<pid_t> LocalCluster::Spawn(const std::vector<std::string>& args, const std::string& log_path) {
+  std::string exe = SelfExe();
+  std::vector<char*> argv;
+  argv.push_back(exe.data());
+  std::vector<std::string> copy = args;
+  for (auto& a : copy) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t parent = getpid();
+  pid_t pid = fork();
+  if (pid < 0) return Status::Internal(std::string("fork failed: ") + std::strerror(errno));
+  if (pid == 0) {
+    if (options_.detached) {
+      setsid();
+    } else {
+      prctl(PR_SET_PDEATHSIG, SIGTERM);
+      if (getppid() != parent) _exit(1);
+    }
+    int fd = open(log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+      dup2(fd, STDOUT_FILENO);
+      dup2(fd, STDERR_FILENO);
+    }
+    if (devnull >= 0) dup2(devnull, STDIN_FILENO);
+    execv(exe.c_str(), argv.data());
+    _exit(127);
+  }
+  return pid;
+}
+
+Status LocalCluster::Start(double timeout_seconds) {
+  const std::string& d = options_.dir;
+  MR_RETURN_IF_ERROR(MakeDirs(d));
+  std::string addr_file = JoinPath(d, "master.addr");
+  (void)RemoveAll(addr_file);
+  std::vector<std::string> margs = {"master", "--listen", "127.0.0.1:0", "--state", JoinPath(d, "state"),
+                                    "--addr-file", addr_file};
+  margs.insert(margs.end(), options_.master_args.begin(), options_.master_args.end());
+  MR_ASSIGN_OR_RETURN(pid_t mpid, Spawn(margs, JoinPath(d, "master.log")));
+  pids_.push_back(mpid);
+  if (options_.detached) MR_RETURN_IF_ERROR(WriteFileAtomically(JoinPath(d, "master.pid"), std::to_string(mpid) + "\n"));
+  double deadline = MonotonicSeconds() + timeout_seconds;
+  while (!PathExists(addr_file)) {
+    int status = 0;
+    if (waitpid(mpid, &status, WNOHANG) == mpid) {
+      pids_.clear();
+      auto log = ReadFileToString(JoinPath(d, "master.log"));
+      return Status::Internal("master exited at start: " + (log.ok() ? *log : std::string("(no log)")));
+    }
+    if (MonotonicSeconds() > deadline) return Status::Unavailable("master did not start within the timeout");
+    SleepSeconds(0.01);
+  }
+  MR_ASSIGN_OR_RETURN(std::string addr, ReadFileToString(addr_file));
+  while (!addr.empty() && (addr.back() == '\n' || addr.back() == ' ')) addr.pop_back();
+  address_ = addr;
+  for (int i = 0; i < options_.workers; ++i) {
+    std::string wdir = JoinPath(d, "worker-" + std::to_string(i));
+    std::vector<std::string> wargs = {"worker", "--master", address_, "--work-dir", wdir};
+    wargs.insert(wargs.end(), options_.worker_args.begin(), options_.worker_args.end());
+    MR_ASSIGN_OR_RETURN(pid_t wpid, Spawn(wargs, JoinPath(d, "worker-" + std::to_string(i) + ".log")));
+    pids_.push_back(wpid);
+    if (options_.detached) {
+      MR_RETURN_IF_ERROR(
+          WriteFileAtomically(JoinPath(d, "worker-" + std::to_string(i) + ".pid"), std::to_string(wpid) + "\n"));
+    }
+  }
+  return Status::Ok();
+}
+
+void LocalCluster::Stop() {
+  // Workers first, so none of them logs the master's disappearance.
+  std::vector<pid_t> workers(pids_.size() > 1 ? pids_.begin() + 1 : pids_.end(), pids_.end());
+  Terminate(workers);
+  if (!pids_.empty()) Terminate({pids_.front()});
+  pids_.clear();
+}
+
+Status LocalCluster::StopDetached(const std::string& dir) {
+  auto names = ListDir(dir);
+  if (!names.ok()) return Status::NotFound("no cluster in " + dir);
+  std::vector<pid_t> workers, masters;
+  std::vector<std::string> files;
+  for (const auto& n : *names) {
+    if (n.size() < 5 || n.substr(n.size() - 4) != ".pid") continue;
+    auto text = ReadFileToString(JoinPath(dir, n));
+    files.push_back(JoinPath(dir, n));
+    if (!text.ok()) continue;
+    pid_t pid = static_cast<pid_t>(std::atol(text->c_str()));
+    if (pid <= 1) continue;
+    (n == "master.pid" ? masters : workers).push_back(pid);
+  }
+  if (files.empty()) return Status::NotFound("no cluster pid files in " + dir);
+  Terminate(workers);
+  Terminate(masters);
+  for (const auto& f : files) (void)RemoveAll(f);
+  (void)RemoveAll(JoinPath(dir, "master.addr"));
+  return Status::Ok();
+}
+
+}  // namespace mr::cli

@@ -1,0 +1,50 @@
+// LocalCluster: a master and N workers as real child processes on loopback
+// (ephemeral ports), for `mr run` without --master (embedded: children die with
+// the parent) and `mr cluster start` (detached: they outlive it, pids in DIR).
+#pragma once
+
+#include <sys/types.h>
+
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+
+namespace mr::cli {
+
+struct LocalClusterOptions {
+  std::string dir;                  // state, work dirs, logs, pid files
+  int workers = 1;
+  std::vector<std::string> master_args;   // extra flags for `mr master`
+  std::vector<std::string> worker_args;   // extra flags for every `mr worker`
+  bool detached = false;
+};
+
+class LocalCluster {
+ public:
+  explicit LocalCluster(LocalClusterOptions o) : options_(std::move(o)) {}
+  ~LocalCluster();  // embedded: stops the processes
+  LocalCluster(const LocalCluster&) = delete;
+  LocalCluster& operator=(const LocalCluster&) = delete;
+
+  // Starts the master, waits for its address, starts the workers.
+  Status Start(double timeout_seconds = 20);
+  const std::string& master_address() const { return address_; }
+  // SIGTERM to every process, SIGKILL after a grace period; reaps them.
+  void Stop();
+
+  // Stops the detached cluster whose pid files are in dir.
+  static Status StopDetached(const std::string& dir);
+
+ private:
+  Result<pid_t> Spawn(const std::vector<std::string>& args, const std::string& log_path);
+
+  LocalClusterOptions options_;
+  std::string address_;
+  std::vector<pid_t> pids_;
+};
+
+// Path of the running executable (/proc/self/exe).
+std::string SelfExe();
+
+}  // namespace mr::cli

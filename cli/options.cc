@@ -1,0 +1,46 @@
+#include "cli/options.h"
+
+#include <cstdlib>
+#include <iostream>
+
+#include "cli/commands.h"
+
+namespace mr::cli {
+
+int UsageError(const std::string& message) {
+  std::cerr << "mr: " << message << "\n";
+  return kExitUsage;
+}
+
+std::optional<int> ParseOrExit(int argc, char** argv, const std::string& usage, po::options_description& desc,
+                               const po::positional_options_description* positional, po::variables_map& vm) {
+  desc.add_options()("help,h", "show this help");
+  try {
+    po::command_line_parser parser(argc, argv);
+    parser.options(desc);
+    if (positional != nullptr) parser.positional(*positional);
+    po::store(parser.run(), vm);
+    if (vm.count("help")) {
+      std::cout << "usage: " << usage << "\n\n" << desc << "\n";
+      return kExitOk;
+    }
+    po::notify(vm);
+  } catch (const po::error& e) {
+    return UsageError(std::string(argv[0]) + ": " + e.what());
+  }
+  return std::nullopt;
+}
+
+Result<HostPort> MasterAddress(const po::variables_map& vm) {
+  std::string addr;
+  if (vm.count("master")) {
+    addr = vm["master"].as<std::string>();
+  } else if (const char* env = std::getenv("MR_MASTER"); env != nullptr && *env != '\0') {
+    addr = env;
+  } else {
+    return Status::NotFound("no master given: use --master HOST:PORT or set MR_MASTER");
+  }
+  return ParseHostPort(addr);
+}
+
+}  // namespace mr::cli

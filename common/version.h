@@ -1,0 +1,12 @@
+// Protocol and software versions. The protocol version changes whenever a
+// message changes incompatibly; peers with different versions refuse each other.
+#pragma once
+
+#include <cstdint>
+
+namespace mr {
+
+inline constexpr uint32_t kProtocolVersion = 1;
+inline constexpr const char* kSoftwareVersion = "mrlab 0.1.0";
+
+}  // namespace mr

@@ -1,0 +1,85 @@
+// The master's record of one job: its spec, map and reduce tasks with their
+// states, size estimates, counters and trace. Plain data plus small queries;
+// all mutation happens in JobTracker on the master's state thread.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "jobs/input_split.h"
+#include "master/trace_writer.h"
+#include "mr.pb.h"
+#include "scheduler/snapshot.h"
+
+namespace mr::master {
+
+using WorkerId = uint32_t;
+
+struct MapTask {
+  enum class State { kPending, kRunning, kDone };
+  State state = State::kPending;
+  jobs::Split split;
+  uint32_t attempts = 0;        // attempts started so far
+  uint32_t done_attempt = 0;    // the committed attempt
+  WorkerId worker = 0;          // where the running / done attempt is
+  bool unified = false;         // running in a unified slot
+  double start_time = 0;
+  double end_time = 0;
+  std::vector<uint64_t> partition_bytes;
+  uint64_t bytes_in = 0;
+  uint64_t bytes_out = 0;
+};
+
+struct ReduceTask {
+  enum class State { kUnplaced, kFetching, kReady, kRunning, kDone };
+  State state = State::kUnplaced;
+  WorkerId worker = 0;
+  bool unified = false;
+  uint32_t attempts = 0;        // run attempts started so far
+  uint32_t maps_fetched = 0;
+  uint64_t shuffle_bytes = 0;
+  double start_time = 0;
+  double end_time = 0;
+};
+
+enum class JobState { kRunning, kSucceeded, kFailed };
+const char* JobStateName(JobState s);
+
+struct JobRecord {
+  uint64_t id = 0;
+  proto::JobSpec spec;
+  JobState state = JobState::kRunning;
+  std::string error;
+  double submit_time = 0;
+  double start_time = 0;   // first task assigned
+  double end_time = 0;
+  std::vector<MapTask> maps;
+  std::vector<ReduceTask> reduces;
+  bool reduces_placed = false;
+  double share = 0;                                   // current shuffle share
+  std::map<WorkerId, std::vector<bool>> locations_sent;  // per worker hosting reduces
+  std::map<std::string, int64_t> counters;
+  std::unique_ptr<TraceWriter> trace;
+  std::string trace_path;
+
+  int maps_done = 0;
+  int maps_running = 0;
+  int reduces_done = 0;
+  int reduces_running = 0;
+  double map_seconds_done = 0;     // sum of finished map durations
+  uint64_t map_output_bytes = 0;   // sum over finished maps
+  uint64_t shuffle_bytes_fetched = 0;
+
+  bool finished() const { return state != JobState::kRunning; }
+  const char* phase() const;
+  sched::SizeEstimate Estimate(double now) const;
+  std::string TaskName(sched::TaskKind kind, int index) const;
+};
+
+std::string JobIdString(uint64_t id);           // "job-000007"
+std::string TaskIdString(sched::TaskKind kind, int index);  // "m-00003", "r-00001"
+
+}  // namespace mr::master

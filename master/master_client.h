@@ -1,0 +1,37 @@
+// MasterClient: a blocking connection to the master used by `mr submit`,
+// `mr status`, `mr run` and the worker. Connect() performs the handshake;
+// Call() sends one request and returns the reply (an ErrorReply becomes a
+// Status with the master's code and message). Not thread-safe.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include <asio/io_context.hpp>
+#include <asio/ip/tcp.hpp>
+
+#include "common/status.h"
+#include "common/units.h"
+#include "mr.pb.h"
+
+namespace mr::master {
+
+class MasterClient {
+ public:
+  // Errors: NetworkError naming the address if unreachable; ProtocolError on a
+  // version mismatch (message from the master).
+  static Result<std::unique_ptr<MasterClient>> Connect(const HostPort& master, const std::string& role,
+                                                       double timeout_seconds = 5.0);
+  Result<proto::Envelope> Call(const proto::Envelope& request);
+  // Master clock minus local clock, estimated at the handshake.
+  double clock_offset() const { return clock_offset_; }
+
+ private:
+  MasterClient() : socket_(io_) {}
+  asio::io_context io_;
+  asio::ip::tcp::socket socket_;
+  double clock_offset_ = 0;
+  std::string address_;
+};
+
+}  // namespace mr::master

@@ -1,0 +1,37 @@
+// MasterServer: the `mr master` daemon. Accepts worker and client connections
+// over TCP (Asio), checks the handshake, and serves every request on one thread
+// that owns the JobTracker, so master state needs no locks.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "common/status.h"
+#include "common/units.h"
+#include "scheduler/scheduler.h"
+
+namespace mr::master {
+
+struct MasterOptions {
+  HostPort listen{"127.0.0.1", 7070};
+  std::string state_dir;        // traces, later the RocksDB store
+  std::string policy = "fifo";
+  sched::SchedulerOptions scheduler;
+  std::string addr_file;        // if set, the bound host:port is written here
+  uint32_t heartbeat_ms = 100;
+};
+
+class MasterServer {
+ public:
+  // Binds the listening socket (so port 0 resolves to a real port) and creates
+  // the scheduler. Errors: NotFound (unknown policy), NetworkError (bind).
+  static Result<std::unique_ptr<MasterServer>> Create(const MasterOptions& options);
+  virtual ~MasterServer() = default;
+  virtual HostPort address() const = 0;
+  // Serves until Stop() or SIGINT/SIGTERM.
+  virtual void Run() = 0;
+  // Thread-safe.
+  virtual void Stop() = 0;
+};
+
+}  // namespace mr::master

@@ -1,0 +1,123 @@
+#include "tests/cluster/cluster_fixture.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "common/file_util.h"
+
+namespace mr::testing {
+
+std::string ShellQuote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) {
+    if (c == '\'') out += "'\\''";
+    else out += c;
+  }
+  return out + "'";
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+CommandResult Run(const std::string& command) {
+  TempDir tmp("mr-cmd");
+  std::string out = tmp.path() + "/out", err = tmp.path() + "/err";
+  std::string full = "(" + command + ") >" + out + " 2>" + err + " </dev/null";
+  int rc = std::system(full.c_str());
+  CommandResult r;
+  r.exit_code = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+  r.out = ReadFile(out);
+  r.err = ReadFile(err);
+  return r;
+}
+
+std::string MrBin() {
+  const char* bin = std::getenv("MR_BIN");
+  return bin ? bin : "mr";
+}
+
+void WriteCorpus(const std::string& path, size_t bytes, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  static const char* const kWords[] = {"the", "map", "reduce", "shuffle", "slot", "queue", "The", "MAP", "job",
+                                       "worker", "master", "sort", "grep", "data", "cluster", "Hadoop", "fair",
+                                       "srpt", "tandem", "a", "of", "to", "in", "overlap", "bandwidth"};
+  const size_t nw = sizeof kWords / sizeof kWords[0];
+  std::string buf;
+  buf.reserve(bytes + 128);
+  size_t line_len = 0;
+  while (buf.size() < bytes) {
+    uint64_t r = rng();
+    if (r % 7 == 0) {
+      // A rare word drawn from a large space so the vocabulary is big.
+      uint64_t x = rng() % 50000;
+      std::string w;
+      do {
+        w += static_cast<char>((x % 26) + ((x & 64) ? 'A' : 'a'));
+        x /= 26;
+      } while (x > 0);
+      buf += w;
+    } else {
+      // Zipf-like: favour the first words.
+      size_t i = (r >> 8) % nw;
+      i = (i * i) / nw;
+      buf += kWords[i];
+    }
+    static const char* const kSeps[] = {" ", " ", " ", ", ", ". ", " 42 ", "-", "'", " (x) ", "\t"};
+    buf += kSeps[(r >> 32) % 10];
+    line_len += 8;
+    if (line_len > 60 + (r >> 40) % 40) {
+      buf += '\n';
+      line_len = 0;
+    }
+  }
+  buf += '\n';
+  std::ofstream(path, std::ios::binary) << buf;
+}
+
+void WriteRecords(const std::string& path, size_t records, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::string buf;
+  buf.reserve(records * 100);
+  for (size_t i = 0; i < records; ++i) {
+    for (int j = 0; j < 99; ++j) buf += static_cast<char>(' ' + 1 + rng() % 94);
+    buf += '\n';
+  }
+  std::ofstream(path, std::ios::binary) << buf;
+}
+
+std::vector<nlohmann::json> ReadTrace(const std::string& path) {
+  std::vector<nlohmann::json> out;
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty()) out.push_back(nlohmann::json::parse(line));
+  }
+  return out;
+}
+
+ClusterProcess::ClusterProcess(const std::string& dir, int workers, const std::string& extra_flags) : dir_(dir) {
+  auto r = Run(MrBin() + " cluster start --workers " + std::to_string(workers) + " --dir " + ShellQuote(dir) + " " +
+               extra_flags);
+  if (r.exit_code != 0) {
+    error_ = r.err;
+    return;
+  }
+  address_ = r.out;
+  while (!address_.empty() && (address_.back() == '\n' || address_.back() == ' ')) address_.pop_back();
+}
+
+ClusterProcess::~ClusterProcess() {
+  Run(MrBin() + " cluster stop --dir " + ShellQuote(dir_));
+}
+
+}  // namespace mr::testing

@@ -1,0 +1,37 @@
+#include "common/units.h"
+
+#include <gtest/gtest.h>
+
+namespace mr {
+namespace {
+
+TEST(UnitsTest, ParsesByteSizes) {
+  EXPECT_EQ(*ParseBytes("4096"), 4096u);
+  EXPECT_EQ(*ParseBytes("32MiB"), 32u << 20);
+  EXPECT_EQ(*ParseBytes("1.5GB"), 1500000000u);
+  EXPECT_EQ(*ParseBytes("2k"), 2000u);
+  EXPECT_FALSE(ParseBytes("").ok());
+  EXPECT_FALSE(ParseBytes("MB").ok());
+  EXPECT_FALSE(ParseBytes("12 parsecs").ok());
+}
+
+TEST(UnitsTest, ParsesRates) {
+  EXPECT_DOUBLE_EQ(*ParseRate("50MB/s"), 50e6);
+  EXPECT_DOUBLE_EQ(*ParseRate("0"), 0);
+  EXPECT_DOUBLE_EQ(*ParseRate("unlimited"), 0);
+  EXPECT_FALSE(ParseRate("fast").ok());
+}
+
+TEST(UnitsTest, ParsesHostPort) {
+  auto hp = ParseHostPort("10.0.0.1:7070");
+  ASSERT_TRUE(hp.ok());
+  EXPECT_EQ(hp->host, "10.0.0.1");
+  EXPECT_EQ(hp->port, 7070);
+  EXPECT_EQ(ParseHostPort(":0")->host, "127.0.0.1");
+  EXPECT_FALSE(ParseHostPort("nohost").ok());
+  EXPECT_FALSE(ParseHostPort("h:70000").ok());
+  EXPECT_FALSE(ParseHostPort("h:12x").ok());
+}
+
+}  // namespace
+}  // namespace mr

@@ -1,0 +1,520 @@
+#include "worker/worker.h"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <list>
+#include <map>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "common/clock.h"
+#include "common/file_util.h"
+#include "common/log.h"
+#include "jobs/job.h"
+#include "master/master_client.h"
+#include "mr.pb.h"
+#include "shuffle/map_output.h"
+#include "shuffle/net/fetcher.h"
+#include "shuffle/net/shuffle_server.h"
+#include "worker/task/map_task.h"
+#include "worker/task/reduce_task.h"
+
+namespace mr::worker {
+
+namespace {
+
+std::atomic<bool> g_signalled{false};
+void OnSignal(int) { g_signalled.store(true); }
+
+// A reducer placed on this worker: fetching until it has every map's partition.
+struct ReduceState {
+  proto::JobSpec spec;
+  uint32_t index = 0;
+  uint32_t num_maps = 0;
+  std::vector<char> fetched;     // per map
+  uint32_t fetched_count = 0;
+  uint64_t bytes = 0;
+  bool failed = false;
+  bool progress_dirty = true;
+  bool ready_reported = false;
+  std::string dir;
+};
+
+struct FetchItem {
+  uint64_t job;
+  uint32_t reduce;
+  proto::MapOutputLocation loc;
+};
+
+void FillCounters(const TaskCounters& c, proto::TaskReport* r) {
+  r->set_records_in(c.records_in);
+  r->set_bytes_in(c.bytes_in);
+  r->set_records_out(c.records_out);
+  r->set_bytes_out(c.bytes_out);
+  auto add = [r](const std::string& name, int64_t v) {
+    auto* x = r->add_counters();
+    x->set_name(name);
+    x->set_value(v);
+  };
+  const char* phase = r->kind() == proto::MAP ? "map" : "reduce";
+  add(std::string(phase) + ".records_in", static_cast<int64_t>(c.records_in));
+  add(std::string(phase) + ".records_out", static_cast<int64_t>(c.records_out));
+  add(std::string(phase) + ".bytes_in", static_cast<int64_t>(c.bytes_in));
+  add(std::string(phase) + ".bytes_out", static_cast<int64_t>(c.bytes_out));
+  if (r->kind() == proto::MAP) {
+    add("map.spills", static_cast<int64_t>(c.spills));
+    add("combine.records_in", static_cast<int64_t>(c.combine_in));
+    add("combine.records_out", static_cast<int64_t>(c.combine_out));
+  }
+  for (const auto& [k, v] : c.user) add("user." + k, v);
+}
+
+class WorkerImpl final : public Worker {
+ public:
+  explicit WorkerImpl(WorkerOptions o) : options_(std::move(o)) {}
+  ~WorkerImpl() override { Shutdown(); }
+
+  Status Init() {
+    options_.work_dir = AbsolutePath(options_.work_dir);
+    MR_RETURN_IF_ERROR(MakeDirs(options_.work_dir));
+    shuffle::ShuffleServerOptions so;
+    so.host = options_.host;
+    so.port = 0;
+    so.work_dir = options_.work_dir;
+    so.bandwidth = options_.shuffle_bandwidth;
+    MR_ASSIGN_OR_RETURN(shuffle_, shuffle::ShuffleServer::Start(so));
+    for (uint32_t i = 0; i < std::max(1u, options_.fetch_threads); ++i) {
+      fetchers_.emplace_back([this] { FetchLoop(); });
+    }
+    return Status::Ok();
+  }
+
+  Status Run() override {
+    struct sigaction sa {};
+    sa.sa_handler = OnSignal;
+    sigaction(SIGTERM, &sa, nullptr);
+    sigaction(SIGINT, &sa, nullptr);
+    Status s = ServeMaster();
+    Shutdown();
+    return s;
+  }
+
+  void Stop() override {
+    stop_.store(true);
+    wake_.notify_all();
+  }
+
+ private:
+  bool stopping() const { return stop_.load() || g_signalled.load(); }
+  double Now() const { return SystemClock::Get()->Now() + clock_offset_; }
+
+  Status Connect() {
+    MR_ASSIGN_OR_RETURN(client_, master::MasterClient::Connect(options_.master, "worker"));
+    clock_offset_ = client_->clock_offset();
+    proto::Envelope req;
+    auto* r = req.mutable_register_worker();
+    r->set_host(options_.host);
+    r->set_shuffle_port(shuffle_->port());
+    r->set_map_slots(options_.map_slots);
+    r->set_reduce_slots(options_.reduce_slots);
+    r->set_unified_slots(options_.unified_slots);
+    r->set_speed(options_.speed);
+    r->set_shuffle_bandwidth(options_.shuffle_bandwidth);
+    r->set_work_dir(options_.work_dir);
+    r->set_pid(static_cast<uint32_t>(getpid()));
+    MR_ASSIGN_OR_RETURN(proto::Envelope reply, client_->Call(req));
+    if (!reply.has_register_reply()) return Status::ProtocolError("master did not answer the registration");
+    worker_id_ = reply.register_reply().worker_id();
+    heartbeat_ms_ = std::max(10u, reply.register_reply().heartbeat_ms());
+    MR_LOG_INFO("registered with master {} as worker {} (shuffle port {})", options_.master.ToString(), worker_id_,
+                shuffle_->port());
+    return Status::Ok();
+  }
+
+  Status ServeMaster() {
+    double lost_since = 0;
+    while (!stopping()) {
+      if (!client_) {
+        Status s = Connect();
+        if (!s.ok()) {
+          if (s.code() == StatusCode::kProtocolError) return s;  // refused: version mismatch
+          if (lost_since == 0) lost_since = MonotonicSeconds();
+          if (MonotonicSeconds() - lost_since > options_.master_timeout) {
+            return s.WithContext("giving up after " + std::to_string(options_.master_timeout) + "s");
+          }
+          std::unique_lock lock(mu_);
+          wake_.wait_for(lock, std::chrono::milliseconds(200), [this] { return stopping(); });
+          continue;
+        }
+        lost_since = 0;
+      }
+      Status s = HeartbeatOnce();
+      if (!s.ok()) {
+        MR_LOG_WARN("lost master: {}", s.ToString());
+        client_.reset();
+        continue;
+      }
+      std::unique_lock lock(mu_);
+      wake_.wait_for(lock, std::chrono::milliseconds(heartbeat_ms_), [this] { return urgent_ || stopping(); });
+      urgent_ = false;
+    }
+    return Status::Ok();
+  }
+
+  Status HeartbeatOnce() {
+    proto::Envelope req;
+    auto* hb = req.mutable_heartbeat();
+    hb->set_worker_id(worker_id_);
+    {
+      std::lock_guard lock(mu_);
+      hb->set_free_map_slots(options_.map_slots - std::min(options_.map_slots, running_map_));
+      hb->set_free_reduce_slots(options_.reduce_slots - std::min(options_.reduce_slots, running_reduce_));
+      hb->set_free_unified_slots(options_.unified_slots - std::min(options_.unified_slots, running_unified_));
+      for (auto& r : outbox_reports_) *hb->add_reports() = std::move(r);
+      for (auto& f : outbox_fetches_) *hb->add_fetches() = std::move(f);
+      outbox_reports_.clear();
+      outbox_fetches_.clear();
+      AddReduceProgressLocked(hb);
+    }
+    hb->set_shuffle_bytes_sent(static_cast<double>(shuffle_->bytes_sent()));
+    MR_ASSIGN_OR_RETURN(proto::Envelope reply, client_->Call(req));
+    if (!reply.has_heartbeat_reply()) return Status::ProtocolError("master sent no heartbeat reply");
+    const auto& r = reply.heartbeat_reply();
+    if (r.reregister()) {
+      client_.reset();
+      return Status::Ok();
+    }
+    std::map<uint64_t, double> shares;
+    for (const auto& s : r.shares()) shares[s.job_id()] = s.share();
+    shuffle_->SetShares(shares);
+    for (const auto& a : r.assignments()) StartAssignment(a);
+    for (const auto& loc : r.map_outputs()) EnqueueFetches(loc);
+    for (uint64_t job : r.finished_jobs()) DropJob(job);
+    ReapThreads();
+    return Status::Ok();
+  }
+
+  // Progress of fetching reducers; READY once every map's partition is local.
+  void AddReduceProgressLocked(proto::Heartbeat* hb) {
+    for (auto& [key, st] : reduces_) {
+      if (st.ready_reported || !st.progress_dirty) continue;
+      auto* r = hb->add_reports();
+      r->set_job_id(key.first);
+      r->set_kind(proto::REDUCE);
+      r->set_index(st.index);
+      r->set_maps_fetched(st.fetched_count);
+      r->set_shuffle_bytes(st.bytes);
+      if (st.failed) {
+        r->set_state(proto::FAILED);
+        r->set_error("fetch failed");
+        st.ready_reported = true;
+      } else if (st.fetched_count == st.num_maps) {
+        r->set_state(proto::READY);
+        st.ready_reported = true;
+      } else {
+        r->set_state(proto::FETCHING);
+      }
+      st.progress_dirty = false;
+    }
+  }
+
+  void StartAssignment(const proto::Assignment& a) {
+    if (a.kind() == proto::REDUCE && a.place_only()) {
+      std::lock_guard lock(mu_);
+      ReduceState& st = reduces_[{a.job_id(), a.index()}];
+      st.spec = a.spec();
+      st.index = a.index();
+      st.num_maps = a.num_maps();
+      st.fetched.assign(a.num_maps(), 0);
+      st.dir = JoinPath(shuffle::MapOutputDir(options_.work_dir, a.job_id()), "r" + std::to_string(a.index()));
+      Status s = MakeDirs(st.dir);
+      if (!s.ok()) st.failed = true;
+      auto pending = early_locations_.find(a.job_id());
+      if (pending != early_locations_.end()) {
+        for (const auto& loc : pending->second) EnqueueOneLocked(a.job_id(), a.index(), loc);
+      }
+      return;
+    }
+    std::lock_guard lock(mu_);
+    uint32_t& counter = a.unified_slot() ? running_unified_ : (a.kind() == proto::MAP ? running_map_ : running_reduce_);
+    counter++;
+    threads_.emplace_back();
+    auto done = std::make_shared<std::atomic<bool>>(false);
+    threads_.back().done = done;
+    threads_.back().thread = std::thread([this, a, done] {
+      if (a.kind() == proto::MAP) RunMap(a);
+      else RunReduce(a);
+      done->store(true);
+    });
+  }
+
+  void FinishTask(const proto::Assignment& a, proto::TaskReport report) {
+    std::lock_guard lock(mu_);
+    uint32_t& counter = a.unified_slot() ? running_unified_ : (a.kind() == proto::MAP ? running_map_ : running_reduce_);
+    if (counter > 0) counter--;
+    outbox_reports_.push_back(std::move(report));
+    urgent_ = true;
+    wake_.notify_all();
+  }
+
+  proto::TaskReport NewReport(const proto::Assignment& a, double start) {
+    proto::TaskReport r;
+    r.set_job_id(a.job_id());
+    r.set_kind(a.kind());
+    r.set_index(a.index());
+    r.set_attempt(a.attempt());
+    r.set_start_time(start);
+    return r;
+  }
+
+  void RunMap(const proto::Assignment& a) {
+    double start = Now();
+    proto::TaskReport report = NewReport(a, start);
+    jobs::Params params(a.spec().params().begin(), a.spec().params().end());
+    auto job = jobs::CreateJob(a.spec().job(), params);
+    Status status = job.status();
+    if (job.ok()) {
+      MapTaskSpec spec;
+      spec.job_id = a.job_id();
+      spec.map_index = a.index();
+      spec.attempt = a.attempt();
+      spec.job = job->get();
+      spec.split.path = a.split().path();
+      spec.split.file_index = a.split().file_index();
+      spec.split.offset = a.split().offset();
+      spec.split.length = a.split().length();
+      spec.num_reduces = a.spec().reducers();
+      if (a.spec().sort_buffer_bytes() > 0) spec.sort_buffer_bytes = a.spec().sort_buffer_bytes();
+      if (options_.sort_buffer_bytes > 0) spec.sort_buffer_bytes = options_.sort_buffer_bytes;
+      spec.work_dir = options_.work_dir;
+      spec.speed = options_.speed;
+      auto result = RunMapTask(spec, &stop_);
+      status = result.status();
+      if (result.ok()) {
+        for (const auto& p : result->index.partitions) report.add_partition_bytes(p.length);
+        FillCounters(result->counters, &report);
+      }
+    }
+    report.set_end_time(Now());
+    report.set_state(status.ok() ? proto::SUCCEEDED : proto::FAILED);
+    if (!status.ok()) {
+      report.set_error(status.ToString());
+      MR_LOG_WARN("map {}/{} failed: {}", a.job_id(), a.index(), status.ToString());
+    }
+    FinishTask(a, std::move(report));
+  }
+
+  void RunReduce(const proto::Assignment& a) {
+    double start = Now();
+    proto::TaskReport report = NewReport(a, start);
+    jobs::Params params(a.spec().params().begin(), a.spec().params().end());
+    auto job = jobs::CreateJob(a.spec().job(), params);
+    Status status = job.status();
+    if (job.ok()) {
+      ReduceTaskSpec spec;
+      spec.job_id = a.job_id();
+      spec.reduce_index = a.index();
+      spec.job = job->get();
+      spec.speed = options_.speed;
+      std::string dir = JoinPath(shuffle::MapOutputDir(options_.work_dir, a.job_id()), "r" + std::to_string(a.index()));
+      for (uint32_t m = 0; m < a.num_maps(); ++m) spec.run_files.push_back(JoinPath(dir, "m" + std::to_string(m) + ".run"));
+      spec.output_path = a.temp_output();
+      status = MakeDirs(a.temp_output().substr(0, a.temp_output().rfind('/')));
+      if (status.ok()) {
+        auto result = RunReduceTask(spec, &stop_);
+        status = result.status();
+        if (result.ok()) FillCounters(result->counters, &report);
+      }
+    }
+    report.set_end_time(Now());
+    report.set_state(status.ok() ? proto::SUCCEEDED : proto::FAILED);
+    if (!status.ok()) {
+      report.set_error(status.ToString());
+      MR_LOG_WARN("reduce {}/{} failed: {}", a.job_id(), a.index(), status.ToString());
+    }
+    FinishTask(a, std::move(report));
+  }
+
+  void EnqueueFetches(const proto::MapOutputLocation& loc) {
+    std::lock_guard lock(mu_);
+    bool any = false;
+    for (auto& [key, st] : reduces_) {
+      if (key.first != loc.job_id()) continue;
+      EnqueueOneLocked(key.first, key.second, loc);
+      any = true;
+    }
+    if (!any) early_locations_[loc.job_id()].push_back(loc);
+  }
+
+  void EnqueueOneLocked(uint64_t job, uint32_t reduce, const proto::MapOutputLocation& loc) {
+    fetch_queue_.push_back(FetchItem{job, reduce, loc});
+    fetch_cv_.notify_one();
+  }
+
+  void FetchLoop() {
+    for (;;) {
+      FetchItem item;
+      {
+        std::unique_lock lock(mu_);
+        fetch_cv_.wait(lock, [this] { return fetch_stop_ || !fetch_queue_.empty(); });
+        if (fetch_stop_) return;
+        item = std::move(fetch_queue_.front());
+        fetch_queue_.pop_front();
+        auto it = reduces_.find({item.job, item.reduce});
+        if (it == reduces_.end() || it->second.failed || item.loc.map_index() >= it->second.num_maps ||
+            it->second.fetched[item.loc.map_index()]) {
+          continue;
+        }
+      }
+      FetchOne(item);
+    }
+  }
+
+  void FetchOne(const FetchItem& item) {
+    shuffle::FetchTarget target;
+    target.host = item.loc.host();
+    target.port = static_cast<uint16_t>(item.loc.shuffle_port());
+    target.job_id = item.job;
+    target.map_index = item.loc.map_index();
+    target.attempt = item.loc.attempt();
+    target.partition = item.reduce;
+    std::string dest = JoinPath(JoinPath(shuffle::MapOutputDir(options_.work_dir, item.job), "r" + std::to_string(item.reduce)),
+                                "m" + std::to_string(item.loc.map_index()) + ".run");
+    double start = Now();
+    Result<shuffle::FetchResult> r = Status::Internal("not attempted");
+    for (int attempt = 0; attempt < 3 && !stopping(); ++attempt) {
+      r = shuffle::FetchPartition(target, dest, 60.0, SystemClock::Get());
+      if (r.ok()) break;
+    }
+    proto::FetchEvent ev;
+    ev.set_job_id(item.job);
+    ev.set_reduce_index(item.reduce);
+    ev.set_map_index(item.loc.map_index());
+    ev.set_src_worker(item.loc.worker_id());
+    ev.set_start_time(start);
+    ev.set_end_time(Now());
+    ev.set_ok(r.ok());
+    std::lock_guard lock(mu_);
+    auto it = reduces_.find({item.job, item.reduce});
+    if (r.ok()) {
+      ev.set_bytes(r->bytes);
+      if (it != reduces_.end() && !it->second.fetched[item.loc.map_index()]) {
+        it->second.fetched[item.loc.map_index()] = 1;
+        it->second.fetched_count++;
+        it->second.bytes += r->bytes;
+        it->second.progress_dirty = true;
+        if (it->second.fetched_count == it->second.num_maps) urgent_ = true;
+      }
+    } else {
+      ev.set_error(r.status().ToString());
+      MR_LOG_WARN("fetch of map {} for reduce {}/{} failed: {}", item.loc.map_index(), item.job, item.reduce,
+                  r.status().ToString());
+      if (it != reduces_.end()) {
+        it->second.failed = true;
+        it->second.progress_dirty = true;
+        urgent_ = true;
+      }
+    }
+    outbox_fetches_.push_back(std::move(ev));
+    if (urgent_) wake_.notify_all();
+  }
+
+  void DropJob(uint64_t job) {
+    {
+      std::lock_guard lock(mu_);
+      for (auto it = reduces_.begin(); it != reduces_.end();) {
+        it = it->first.first == job ? reduces_.erase(it) : std::next(it);
+      }
+      early_locations_.erase(job);
+      dropped_.insert(job);
+    }
+    // Running attempts of a finished job are ignored by the master; their files
+    // go when the job directory goes.
+    Status s = RemoveAll(shuffle::MapOutputDir(options_.work_dir, job));
+    if (!s.ok()) MR_LOG_WARN("cleanup of job {}: {}", job, s.ToString());
+  }
+
+  void ReapThreads() {
+    std::lock_guard lock(mu_);
+    for (auto it = threads_.begin(); it != threads_.end();) {
+      if (it->done->load()) {
+        it->thread.join();
+        it = threads_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+
+  void Shutdown() {
+    stop_.store(true);
+    {
+      std::lock_guard lock(mu_);
+      fetch_stop_ = true;
+    }
+    fetch_cv_.notify_all();
+    wake_.notify_all();
+    for (auto& t : fetchers_) {
+      if (t.joinable()) t.join();
+    }
+    fetchers_.clear();
+    std::list<TaskThread> threads;
+    {
+      std::lock_guard lock(mu_);
+      threads.swap(threads_);
+    }
+    for (auto& t : threads) {
+      if (t.thread.joinable()) t.thread.join();
+    }
+    if (shuffle_) shuffle_->Stop();
+  }
+
+  struct TaskThread {
+    std::thread thread;
+    std::shared_ptr<std::atomic<bool>> done;
+  };
+
+  WorkerOptions options_;
+  std::unique_ptr<shuffle::ShuffleServer> shuffle_;
+  std::unique_ptr<master::MasterClient> client_;  // heartbeat thread only
+  uint32_t worker_id_ = 0;
+  uint32_t heartbeat_ms_ = 100;
+  double clock_offset_ = 0;
+  std::atomic<bool> stop_{false};
+
+  // State below is protected by mu_.
+  std::mutex mu_;
+  std::condition_variable wake_;       // heartbeat thread: urgent_ or stop
+  std::condition_variable fetch_cv_;   // fetch threads: queue or fetch_stop_
+  bool urgent_ = false;
+  bool fetch_stop_ = false;
+  uint32_t running_map_ = 0, running_reduce_ = 0, running_unified_ = 0;
+  std::vector<proto::TaskReport> outbox_reports_;
+  std::vector<proto::FetchEvent> outbox_fetches_;
+  std::map<std::pair<uint64_t, uint32_t>, ReduceState> reduces_;
+  std::map<uint64_t, std::vector<proto::MapOutputLocation>> early_locations_;
+  std::deque<FetchItem> fetch_queue_;
+  std::set<uint64_t> dropped_;
+  std::list<TaskThread> threads_;
+  std::vector<std::thread> fetchers_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<Worker>> Worker::Create(const WorkerOptions& options) {
+  if (options.work_dir.empty()) return Status::InvalidArgument("worker needs --work-dir DIR");
+  if (options.map_slots + options.reduce_slots + options.unified_slots == 0) {
+    return Status::InvalidArgument("worker needs at least one slot");
+  }
+  if (options.speed <= 0 || options.speed > 1000) return Status::InvalidArgument("--speed must be in (0, 1000]");
+  auto w = std::make_unique<WorkerImpl>(options);
+  MR_RETURN_IF_ERROR(w->Init());
+  return std::unique_ptr<Worker>(std::move(w));
+}
+
+}  // namespace mr::worker

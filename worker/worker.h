@@ -1,0 +1,40 @@
+// Worker: the `mr worker` daemon. Registers with the master, heartbeats task
+// statuses up and receives assignments, map-output locations and shuffle shares
+// down; runs map and reduce attempts in slot threads; fetches each placed
+// reducer's partitions as maps finish (no slot held while fetching); serves its
+// own map outputs through a ShuffleServer. A finished task triggers an immediate
+// heartbeat.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "common/status.h"
+#include "common/units.h"
+
+namespace mr::worker {
+
+struct WorkerOptions {
+  HostPort master;
+  std::string host = "127.0.0.1";   // address other workers fetch from
+  uint32_t map_slots = 1;
+  uint32_t reduce_slots = 1;
+  uint32_t unified_slots = 0;
+  double speed = 1.0;
+  double shuffle_bandwidth = 0;     // bytes/s, 0 = unlimited
+  std::string work_dir;
+  uint32_t fetch_threads = 4;
+  uint64_t sort_buffer_bytes = 0;   // 0 = the job's setting
+  double master_timeout = 30;       // give up after this long without the master
+};
+
+class Worker {
+ public:
+  static Result<std::unique_ptr<Worker>> Create(const WorkerOptions& options);
+  virtual ~Worker() = default;
+  // Serves until Stop(), SIGTERM/SIGINT, or the master is gone for good.
+  virtual Status Run() = 0;
+  virtual void Stop() = 0;  // thread-safe
+};
+
+}  // namespace mr::worker
