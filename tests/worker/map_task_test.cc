@@ -1,0 +1,216 @@
+#include "worker/task/map_task.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <random>
+
+#include "common/clock.h"
+#include "common/file_util.h"
+#include "shuffle/map_output.h"
+#include "task_test_util.h"
+
+namespace mr::worker {
+namespace {
+
+// Emits (first 2 chars of the line, zero-padded line number): many equal keys, so
+// the test sees whether equal keys keep emission order across spills.
+class PrefixMapper final : public jobs::Mapper {
+ public:
+  void Map(const jobs::InputRecord& r, jobs::Emitter& out) override {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%08llu", static_cast<unsigned long long>(n_++));
+    out.Emit(r.line.substr(0, 2), buf);
+  }
+
+ private:
+  uint64_t n_ = 0;
+};
+
+class PrefixJob final : public jobs::Job {
+ public:
+  std::string_view name() const override { return "prefix"; }
+  Result<std::unique_ptr<jobs::Mapper>> NewMapper() const override {
+    return std::unique_ptr<jobs::Mapper>(std::make_unique<PrefixMapper>());
+  }
+  Result<std::unique_ptr<jobs::Reducer>> NewReducer() const override {
+    return Status::Internal("unused");
+  }
+};
+
+class MapTaskTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::mt19937 rng(42);
+    for (int i = 0; i < 20000; ++i) {
+      std::string line;
+      for (int j = 0; j < 2 + static_cast<int>(rng() % 10); ++j) line += char('a' + rng() % 6);
+      text_ += line + "\n";
+      lines_.push_back(line);
+    }
+    input_ = JoinPath(dir_.path(), "input");
+    ASSERT_TRUE(WriteStringToFile(input_, text_).ok());
+  }
+  MapTaskSpec Spec(const jobs::Job* job, uint64_t buffer) {
+    MapTaskSpec s;
+    s.job_id = 9;
+    s.map_index = 3;
+    s.attempt = 1;
+    s.job = job;
+    s.split = jobs::Split{input_, 0, 0, text_.size()};
+    s.num_reduces = 4;
+    s.sort_buffer_bytes = buffer;
+    s.work_dir = dir_.path();
+    return s;
+  }
+  TempDir dir_;
+  std::string input_, text_;
+  std::vector<std::string> lines_;
+};
+
+TEST_F(MapTaskTest, ManySpillsMergeIntoSortedStablePartitions) {
+  PrefixJob job;
+  auto r = RunMapTask(Spec(&job, 16 << 10), nullptr);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_GT(r->counters.spills, 1u);
+  EXPECT_EQ(r->counters.records_in, lines_.size());
+  EXPECT_EQ(r->counters.records_out, lines_.size());
+  auto index = shuffle::MapOutputIndex::ReadFrom(shuffle::MapOutputIndexPath(dir_.path(), 9, 3, 1));
+  ASSERT_TRUE(index.ok());
+  ASSERT_EQ(index->Encode(), r->index.Encode());
+  auto data = ReadFileToString(shuffle::MapOutputDataPath(dir_.path(), 9, 3, 1));
+  ASSERT_TRUE(data.ok());
+  auto partitioner = job.NewPartitioner();
+  std::vector<std::pair<std::string, std::string>> got;
+  for (uint32_t p = 0; p < 4; ++p) {
+    const auto& e = index->partitions[p];
+    std::string_view part = std::string_view(*data).substr(e.offset, e.length);
+    size_t pos = 0;
+    std::string_view k, v;
+    std::string prev_key, prev_value;
+    for (uint64_t i = 0; i < e.records; ++i) {
+      ASSERT_TRUE(shuffle::ParseRecord(part, &pos, &k, &v));
+      ASSERT_EQ(partitioner->Partition(k, 4), p);
+      ASSERT_LE(prev_key, std::string(k)) << "partition " << p << " not sorted";
+      if (prev_key == k) {
+        ASSERT_LT(prev_value, std::string(v)) << "equal keys lost emission order";
+      }
+      prev_key = k;
+      prev_value = v;
+      got.emplace_back(k, v);
+    }
+    EXPECT_EQ(pos, part.size());
+  }
+  std::vector<std::pair<std::string, std::string>> want;
+  for (size_t i = 0; i < lines_.size(); ++i) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%08zu", i);
+    want.emplace_back(lines_[i].substr(0, 2), buf);
+  }
+  std::sort(got.begin(), got.end());
+  std::sort(want.begin(), want.end());
+  EXPECT_EQ(got, want);
+  auto names = ListDir(shuffle::MapOutputDir(dir_.path(), 9));
+  ASSERT_TRUE(names.ok());
+  EXPECT_EQ(names->size(), 2u) << "spill files left behind";
+}
+
+TEST_F(MapTaskTest, OneSpillWhenBufferIsLarge) {
+  PrefixJob job;
+  auto r = RunMapTask(Spec(&job, 64 << 20), nullptr);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->counters.spills, 0u);
+  EXPECT_EQ(r->counters.records_out, lines_.size());
+}
+
+// Emits (line, "1") per line and borrows wordcount's summing combiner/reducer,
+// so the combiner sees repeated keys inside each spill and across spills.
+class LineCountJob final : public jobs::Job {
+ public:
+  LineCountJob() : wordcount_(std::move(jobs::CreateJob("wordcount", {})).value()) {}
+  std::string_view name() const override { return "linecount"; }
+  Result<std::unique_ptr<jobs::Mapper>> NewMapper() const override {
+    class M final : public jobs::Mapper {
+      void Map(const jobs::InputRecord& r, jobs::Emitter& out) override { out.Emit(r.line, "1"); }
+    };
+    return std::unique_ptr<jobs::Mapper>(std::make_unique<M>());
+  }
+  std::unique_ptr<jobs::Reducer> NewCombiner() const override { return wordcount_->NewCombiner(); }
+  Result<std::unique_ptr<jobs::Reducer>> NewReducer() const override {
+    return wordcount_->NewReducer();
+  }
+
+ private:
+  std::unique_ptr<jobs::Job> wordcount_;
+};
+
+TEST_F(MapTaskTest, CombinerIsCorrectAcrossSpills) {
+  LineCountJob job;
+  MapTaskSpec spec = Spec(&job, 8 << 10);
+  spec.num_reduces = 1;
+  auto r = RunMapTask(spec, nullptr);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_GT(r->counters.spills, 1u);
+  EXPECT_GT(r->counters.combine_in, r->counters.combine_out);
+  ReduceTaskSpec reduce;
+  reduce.job = &job;
+  reduce.run_files = {shuffle::MapOutputDataPath(dir_.path(), 9, 3, 1)};  // R = 1: whole file
+  reduce.output_path = JoinPath(dir_.path(), "out/part-r-0");
+  auto rr = RunReduceTask(reduce, nullptr);
+  ASSERT_TRUE(rr.ok()) << rr.status().ToString();
+  EXPECT_EQ(rr->counters.records_in, r->counters.records_out);
+  std::map<std::string, uint64_t> want;
+  for (const auto& l : lines_) ++want[l];
+  std::string expect;
+  for (const auto& [w, c] : want) expect += w + "\t" + std::to_string(c) + "\n";
+  auto got = ReadFileToString(reduce.output_path);
+  ASSERT_TRUE(got.ok());
+  EXPECT_EQ(*got, expect);  // one part: fully sorted
+}
+
+TEST_F(MapTaskTest, CancelledTaskLeavesNoFiles) {
+  PrefixJob job;
+  std::atomic<bool> cancel{true};
+  auto r = RunMapTask(Spec(&job, 16 << 10), &cancel);
+  ASSERT_EQ(r.status().code(), StatusCode::kAborted);
+  auto names = ListDir(shuffle::MapOutputDir(dir_.path(), 9));
+  ASSERT_TRUE(names.ok());
+  EXPECT_TRUE(names->empty());
+}
+
+TEST_F(MapTaskTest, MissingInputFailsWithoutOutput) {
+  PrefixJob job;
+  MapTaskSpec s = Spec(&job, 1 << 20);
+  s.split.path = JoinPath(dir_.path(), "gone");
+  auto r = RunMapTask(s, nullptr);
+  ASSERT_EQ(r.status().code(), StatusCode::kNotFound);
+  EXPECT_FALSE(PathExists(shuffle::MapOutputIndexPath(dir_.path(), 9, 3, 1)));
+}
+
+TEST(SyntheticTaskTest, EmitsMapBytesAndBurnsCpu) {
+  auto job = jobs::CreateJob("synthetic", {{"map_seconds", "0.3"}, {"map_bytes", "1MB"}});
+  ASSERT_TRUE(job.ok());
+  TempDir dir;
+  MapTaskSpec s;
+  s.job = job->get();
+  s.num_reduces = 4;
+  s.work_dir = dir.path();
+  double cpu0 = ThreadCpuSeconds();
+  auto r = RunMapTask(s, nullptr);
+  double cpu = ThreadCpuSeconds() - cpu0;
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_GE(cpu, 0.3);
+  EXPECT_LT(cpu, 1.5);
+  EXPECT_EQ(r->counters.records_out, 10000u);  // 1 MB of 100-byte records
+  uint64_t payload = r->counters.bytes_out - 2 * r->counters.records_out;  // minus varints
+  EXPECT_EQ(payload, 1000000u);
+  for (const auto& e : r->index.partitions) EXPECT_GT(e.records, 2000u);  // spread over R
+
+  s.speed = 3.0;  // a faster worker spends a third of the CPU
+  cpu0 = ThreadCpuSeconds();
+  ASSERT_TRUE(RunMapTask(s, nullptr).ok());
+  EXPECT_LT(ThreadCpuSeconds() - cpu0, 0.25);
+}
+
+}  // namespace
+}  // namespace mr::worker

@@ -1,0 +1,62 @@
+#include "worker/task/file_writer.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "shuffle/map_output.h"
+
+namespace mr::worker {
+
+FileWriter::~FileWriter() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+Status FileWriter::Open(const std::string& path) {
+  path_ = path;
+  fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd_ < 0) status_ = Status::IoError("cannot create " + path + ": " + std::strerror(errno));
+  buf_.reserve(kBufferBytes + 4096);
+  return status_;
+}
+
+void FileWriter::Append(std::string_view bytes) {
+  buf_.append(bytes);
+  MaybeFlush();
+}
+
+void FileWriter::AppendRecord(std::string_view key, std::string_view value) {
+  shuffle::AppendRecord(key, value, &buf_);
+  MaybeFlush();
+}
+
+void FileWriter::Flush() {
+  const char* p = buf_.data();
+  size_t left = buf_.size();
+  while (status_.ok() && left > 0) {
+    ssize_t n = ::write(fd_, p, left);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      status_ = Status::IoError("cannot write " + path_ + ": " + std::strerror(errno));
+      break;
+    }
+    p += n;
+    left -= static_cast<size_t>(n);
+  }
+  written_ += buf_.size();
+  buf_.clear();
+}
+
+Status FileWriter::Close() {
+  if (fd_ < 0) return status_.ok() ? Status::IoError("file not open: " + path_) : status_;
+  Flush();
+  if (::close(fd_) != 0 && status_.ok()) {
+    status_ = Status::IoError("cannot close " + path_ + ": " + std::strerror(errno));
+  }
+  fd_ = -1;
+  return status_;
+}
+
+}  // namespace mr::worker

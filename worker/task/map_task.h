@@ -1,0 +1,42 @@
+// RunMapTask: executes one map task attempt locally (no networking): reads the
+// split line by line, runs the job's mapper, partitions, sorts and combines the
+// output in a bounded buffer (spilling sorted runs when it fills), merges the
+// spills and writes the map output data file and then, last, its index
+// (shuffle/map_output.h). Reentrant: tasks run concurrently on separate threads.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+
+#include "common/status.h"
+#include "jobs/input_split.h"
+#include "jobs/job.h"
+#include "shuffle/map_output.h"
+#include "worker/task/task_counters.h"
+
+namespace mr::worker {
+
+struct MapTaskSpec {
+  uint64_t job_id = 0;
+  uint32_t map_index = 0;
+  uint32_t attempt = 0;
+  const jobs::Job* job = nullptr;  // not owned; REQUIRES: non-null
+  jobs::Params params;             // unused (the job was created from them)
+  jobs::Split split;               // path empty => no input (synthetic)
+  uint32_t num_reduces = 1;
+  uint64_t sort_buffer_bytes = 64 << 20;
+  std::string work_dir;
+  double speed = 1.0;
+};
+
+struct MapTaskResult {
+  shuffle::MapOutputIndex index;
+  TaskCounters counters;
+};
+
+// Writes MapOutputDataPath/IndexPath(work_dir, job_id, map_index, attempt).
+// On failure or cancel (Aborted) removes its partial files. `cancel` may be null.
+Result<MapTaskResult> RunMapTask(const MapTaskSpec& spec, const std::atomic<bool>* cancel);
+
+}  // namespace mr::worker

@@ -1,0 +1,99 @@
+#include "worker/task/sort_buffer.h"
+
+#include <algorithm>
+
+#include "worker/task/record_sink.h"
+
+namespace mr::worker {
+
+namespace {
+
+uint64_t KeyPrefix(std::string_view key) {
+  uint64_t p = 0;
+  size_t n = std::min<size_t>(key.size(), 8);
+  for (size_t i = 0; i < n; ++i) p |= uint64_t{static_cast<unsigned char>(key[i])} << (56 - 8 * i);
+  return p;
+}
+
+// Values of one key group: consecutive sorted entries.
+template <typename EntryT, typename ValueFn>
+class EntryValues final : public jobs::ValueIterator {
+ public:
+  EntryValues(const EntryT* begin, const EntryT* end, ValueFn value_of, uint64_t* count)
+      : cur_(begin), end_(end), value_of_(value_of), count_(count) {}
+  bool Next(std::string_view* value) override {
+    if (cur_ == end_) return false;
+    *value = value_of_(*cur_++);
+    ++*count_;
+    return true;
+  }
+
+ private:
+  const EntryT* cur_;
+  const EntryT* end_;
+  ValueFn value_of_;
+  uint64_t* count_;
+};
+
+}  // namespace
+
+void SortBuffer::Add(uint32_t partition, std::string_view key, std::string_view value) {
+  entries_.push_back(Entry{KeyPrefix(key), arena_.size(), partition,
+                           static_cast<uint32_t>(key.size()), static_cast<uint32_t>(value.size())});
+  arena_.append(key);
+  arena_.append(value);
+}
+
+void SortBuffer::Sort() {
+  // The arena offset grows with insertion order, so it breaks ties stably.
+  std::sort(entries_.begin(), entries_.end(), [this](const Entry& a, const Entry& b) {
+    if (a.partition != b.partition) return a.partition < b.partition;
+    if (a.prefix != b.prefix) return a.prefix < b.prefix;
+    int c = KeyOf(a).compare(KeyOf(b));
+    if (c != 0) return c < 0;
+    return a.offset < b.offset;
+  });
+}
+
+uint64_t SortBuffer::WritePartition(size_t begin, size_t end, jobs::Reducer* combiner,
+                                    FileWriter* out, TaskCounters* counters) {
+  if (combiner == nullptr) {
+    for (size_t i = begin; i < end; ++i) out->AppendRecord(KeyOf(entries_[i]), ValueOf(entries_[i]));
+    return end - begin;
+  }
+  RecordSink sink(out);
+  auto value_of = [this](const Entry& e) { return ValueOf(e); };
+  for (size_t i = begin; i < end;) {
+    std::string_view key = KeyOf(entries_[i]);
+    size_t j = i + 1;
+    while (j < end && entries_[j].prefix == entries_[i].prefix && KeyOf(entries_[j]) == key) ++j;
+    EntryValues values(entries_.data() + i, entries_.data() + j, value_of, &counters->combine_in);
+    combiner->Reduce(key, values, sink);
+    i = j;
+  }
+  counters->combine_out += sink.records();
+  return sink.records();
+}
+
+Status SortBuffer::WriteSorted(uint32_t num_partitions, jobs::Reducer* combiner, FileWriter* out,
+                               std::vector<shuffle::PartitionExtent>* extents,
+                               TaskCounters* counters) {
+  Sort();
+  const uint64_t base = out->size();
+  extents->assign(num_partitions, {});
+  size_t i = 0;
+  for (uint32_t p = 0; p < num_partitions; ++p) {
+    size_t j = i;
+    while (j < entries_.size() && entries_[j].partition == p) ++j;
+    auto& e = (*extents)[p];
+    e.offset = out->size() - base;
+    e.records = WritePartition(i, j, combiner, out, counters);
+    e.length = out->size() - base - e.offset;
+    i = j;
+  }
+  entries_.clear();
+  arena_.clear();
+  return out->status();
+}
+
+}  // namespace mr::worker
