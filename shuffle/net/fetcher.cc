@@ -1,0 +1,157 @@
+#include "shuffle/net/fetcher.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <memory>
+
+#include "common/file_util.h"
+#include "mr.pb.h"
+#include "shuffle/net/shuffle_server.h"
+
+namespace mr::shuffle {
+
+namespace {
+
+constexpr size_t kReceiveBufferBytes = 1u << 20;
+
+std::string Describe(const FetchTarget& t) {
+  return "fetch job " + std::to_string(t.job_id) + " map " + std::to_string(t.map_index) + " attempt " +
+         std::to_string(t.attempt) + " partition " + std::to_string(t.partition) + " from " + t.host +
+         ":" + std::to_string(t.port);
+}
+
+// The server sends Status::ToString() text: keep NotFound, report anything else as a
+// protocol-level refusal carrying the server's words.
+Status ServerError(const std::string& error) {
+  static const std::string kNotFound = "NotFound: ";
+  if (error.rfind(kNotFound, 0) == 0) return Status::NotFound(error.substr(kNotFound.size()));
+  return Status::ProtocolError("server refused: " + error);
+}
+
+Status ReceiveToFile(int sock, uint64_t length, const std::string& path, double timeout) {
+  netio::UniqueFd file(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+  if (!file.valid()) return Status::IoError("cannot create " + path + ": " + std::strerror(errno));
+  auto buf = std::make_unique<char[]>(kReceiveBufferBytes);
+  uint64_t got = 0;
+  while (got < length) {
+    size_t want = static_cast<size_t>(std::min<uint64_t>(length - got, kReceiveBufferBytes));
+    MR_ASSIGN_OR_RETURN(size_t n, netio::ReadSome(sock, buf.get(), want, timeout));
+    if (n == 0) {
+      return Status::NetworkError("short read: connection closed after " + std::to_string(got) + " of " +
+                                  std::to_string(length) + " bytes");
+    }
+    for (size_t w = 0; w < n;) {
+      ssize_t r = ::write(file.get(), buf.get() + w, n - w);
+      if (r < 0 && errno == EINTR) continue;
+      if (r < 0) return Status::IoError("write " + path + ": " + std::strerror(errno));
+      w += static_cast<size_t>(r);
+    }
+    got += n;
+  }
+  if (::close(file.Release()) != 0) return Status::IoError("close " + path + ": " + std::strerror(errno));
+  return Status::Ok();
+}
+
+// One request/reply on a connected socket. *got_reply tells a retry whether the server
+// ever answered; *reusable whether the connection may carry another request.
+Result<FetchResult> FetchOn(int sock, const FetchTarget& t, const std::string& dest, double timeout,
+                            bool* got_reply, bool* reusable) {
+  *got_reply = false;
+  *reusable = false;
+  proto::FetchRequest req;
+  req.set_job_id(t.job_id);
+  req.set_map_index(t.map_index);
+  req.set_attempt(t.attempt);
+  req.set_partition(t.partition);
+  MR_RETURN_IF_ERROR(netio::WriteFrameFd(sock, req.SerializeAsString(), timeout));
+  MR_ASSIGN_OR_RETURN(std::string frame, netio::ReadFrameFd(sock, kMaxFetchRequestBytes, timeout, timeout));
+  *got_reply = true;
+  proto::FetchReply reply;
+  if (!reply.ParseFromString(frame)) return Status::ProtocolError("malformed FetchReply");
+  if (!reply.ok()) {
+    *reusable = true;  // an error reply carries no payload, the stream is still in sync
+    return ServerError(reply.error());
+  }
+  std::string tmp = dest + ".tmp";
+  Status s = ReceiveToFile(sock, reply.length(), tmp, timeout);
+  if (s.ok()) s = RenameFile(tmp, dest);
+  if (!s.ok()) {
+    ::unlink(tmp.c_str());
+    return s;
+  }
+  *reusable = true;
+  return FetchResult{reply.length(), reply.records(), 0, 0};
+}
+
+Result<FetchResult> FetchFresh(const FetchTarget& t, const std::string& dest, double timeout,
+                               netio::UniqueFd* conn) {
+  MR_ASSIGN_OR_RETURN(*conn, netio::ConnectTcp(t.host, t.port, timeout));
+  bool got_reply = false, reusable = false;
+  auto r = FetchOn(conn->get(), t, dest, timeout, &got_reply, &reusable);
+  if (!reusable) conn->Reset();
+  return r;
+}
+
+}  // namespace
+
+Result<FetchResult> FetchPartition(const FetchTarget& target, const std::string& dest_path,
+                                   double timeout_seconds, const Clock* clock) {
+  double start = clock->Now();
+  netio::UniqueFd conn;
+  auto r = FetchFresh(target, dest_path, timeout_seconds, &conn);
+  if (!r.ok()) return r.status().WithContext(Describe(target));
+  r->start_time = start;
+  r->end_time = clock->Now();
+  return r;
+}
+
+Fetcher::Fetcher(double timeout_seconds, const Clock* clock, size_t max_idle_per_peer)
+    : timeout_(timeout_seconds), clock_(clock), max_idle_(max_idle_per_peer) {}
+
+Result<FetchResult> Fetcher::Fetch(const FetchTarget& t, const std::string& dest_path) {
+  double start = clock_->Now();
+  std::string peer = t.host + ":" + std::to_string(t.port);
+  netio::UniqueFd conn = TakeIdle(peer);
+  Result<FetchResult> r = Status::Internal("unreachable");
+  bool retry = true;
+  if (conn.valid()) {
+    bool got_reply = false, reusable = false;
+    r = FetchOn(conn.get(), t, dest_path, timeout_, &got_reply, &reusable);
+    // Only a connection the server closed while idle is worth a second try.
+    retry = !r.ok() && !got_reply && r.status().code() == StatusCode::kNetworkError;
+    if (!reusable) conn.Reset();
+  }
+  if (retry) r = FetchFresh(t, dest_path, timeout_, &conn);
+  if (conn.valid()) ReturnIdle(peer, std::move(conn));  // still valid after an error reply too
+  if (!r.ok()) return r.status().WithContext(Describe(t));
+  r->start_time = start;
+  r->end_time = clock_->Now();
+  return r;
+}
+
+netio::UniqueFd Fetcher::TakeIdle(const std::string& peer) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = idle_.find(peer);
+  if (it == idle_.end() || it->second.empty()) return {};
+  netio::UniqueFd fd = std::move(it->second.back());
+  it->second.pop_back();
+  return fd;
+}
+
+void Fetcher::ReturnIdle(const std::string& peer, netio::UniqueFd fd) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto& pool = idle_[peer];
+  if (pool.size() < max_idle_) pool.push_back(std::move(fd));
+}
+
+size_t Fetcher::idle_connections() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  size_t n = 0;
+  for (const auto& [peer, pool] : idle_) n += pool.size();
+  return n;
+}
+
+}  // namespace mr::shuffle

@@ -1,0 +1,64 @@
+// Fetcher: the reducer side of the shuffle. Fetches one map's partition from a
+// ShuffleServer into a local file, written as dest_path + ".tmp" and renamed on success,
+// so a partial fetch never looks complete (on failure the .tmp is removed).
+// Errors: NetworkError (refused, timeout, short read) naming host:port and the map;
+// NotFound (the server has no such map output); ProtocolError (any other server error or
+// a malformed reply). timeout_seconds bounds each wait for progress, not the whole fetch,
+// so a slow but moving throttled transfer is never cut off.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "common/clock.h"
+#include "common/status.h"
+#include "shuffle/net/net_io.h"
+
+namespace mr::shuffle {
+
+struct FetchTarget {
+  std::string host;
+  uint16_t port = 0;
+  uint64_t job_id = 0;
+  uint32_t map_index = 0;
+  uint32_t attempt = 0;
+  uint32_t partition = 0;
+};
+
+struct FetchResult {
+  uint64_t bytes = 0;
+  uint64_t records = 0;
+  double start_time = 0;  // clock->Now() before connecting
+  double end_time = 0;    // clock->Now() after the file was renamed into place
+};
+
+// One fetch on a fresh connection (closed afterwards). Thread-safe.
+Result<FetchResult> FetchPartition(const FetchTarget& target, const std::string& dest_path,
+                                   double timeout_seconds, const Clock* clock = SystemClock::Get());
+
+// Same contract, but keeps up to max_idle_per_peer idle connections per host:port and
+// reuses them (the server supports keep-alive). A reused connection that turns out to be
+// closed by the server is retried once on a fresh one. Thread-safe.
+class Fetcher {
+ public:
+  explicit Fetcher(double timeout_seconds = 30, const Clock* clock = SystemClock::Get(),
+                   size_t max_idle_per_peer = 4);
+
+  Result<FetchResult> Fetch(const FetchTarget& target, const std::string& dest_path);
+  size_t idle_connections() const;
+
+ private:
+  netio::UniqueFd TakeIdle(const std::string& peer);
+  void ReturnIdle(const std::string& peer, netio::UniqueFd fd);
+
+  const double timeout_;
+  const Clock* clock_;
+  const size_t max_idle_;
+  mutable std::mutex mu_;
+  std::map<std::string, std::vector<netio::UniqueFd>> idle_;  // guarded by mu_
+};
+
+}  // namespace mr::shuffle

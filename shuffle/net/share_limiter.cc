@@ -1,0 +1,90 @@
+#include "shuffle/net/share_limiter.h"
+
+#include <algorithm>
+#include <chrono>
+
+namespace mr::shuffle {
+
+namespace {
+// Upper bound on one condition-variable wait, so a stepped wall clock cannot strand a waiter.
+constexpr double kMaxWaitSeconds = 0.05;
+}  // namespace
+
+ShareLimiter::ShareLimiter(double capacity, const Clock* clock, double burst_bytes)
+    : queue_(capacity, burst_bytes, clock) {}
+
+ShareLimiter::~ShareLimiter() { Shutdown(); }
+
+void ShareLimiter::SetShares(const std::map<uint64_t, double>& shares) {
+  std::lock_guard<std::mutex> lock(mu_);
+  queue_.SetShares(shares);
+  cv_.notify_all();
+}
+
+void ShareLimiter::SetCapacity(double capacity) {
+  std::lock_guard<std::mutex> lock(mu_);
+  queue_.SetCapacity(capacity);
+  cv_.notify_all();
+}
+
+double ShareLimiter::capacity() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return queue_.capacity();
+}
+
+void ShareLimiter::Shutdown() {
+  std::lock_guard<std::mutex> lock(mu_);
+  shutdown_ = true;
+  cv_.notify_all();
+}
+
+void ShareLimiter::CountLocked(uint64_t job, uint64_t bytes) {
+  total_ += bytes;
+  by_job_[job] += bytes;
+}
+
+// Grants everything the link allows now; any waiter may run this, whoever's ticket it is.
+bool ShareLimiter::DispatchLocked() {
+  bool any = false;
+  while (auto g = queue_.GrantNext()) {
+    granted_.insert(g->ticket);
+    any = true;
+  }
+  return any;
+}
+
+bool ShareLimiter::Acquire(uint64_t job, uint64_t bytes) {
+  std::unique_lock<std::mutex> lock(mu_);
+  if (shutdown_) return false;
+  if (queue_.capacity() <= 0 && queue_.empty()) {
+    CountLocked(job, bytes);
+    return true;
+  }
+  uint64_t ticket = queue_.Enqueue(job, bytes);
+  for (;;) {
+    if (shutdown_) {
+      queue_.Cancel(ticket);
+      granted_.erase(ticket);
+      return false;
+    }
+    if (DispatchLocked()) cv_.notify_all();
+    if (granted_.erase(ticket) > 0) {
+      CountLocked(job, bytes);
+      return true;
+    }
+    double wait = std::min(queue_.TimeUntilNextGrant(), kMaxWaitSeconds);
+    cv_.wait_for(lock, std::chrono::duration<double>(wait));
+  }
+}
+
+uint64_t ShareLimiter::bytes_sent() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return total_;
+}
+
+std::map<uint64_t, uint64_t> ShareLimiter::bytes_sent_by_job() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return by_job_;
+}
+
+}  // namespace mr::shuffle

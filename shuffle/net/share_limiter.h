@@ -1,0 +1,59 @@
+// ShareLimiter: one per worker; divides the shuffle server's outgoing capacity between
+// jobs. Senders call Acquire(job, bytes) before each chunk; it blocks until the chunk may
+// go. Semantics (docs/shuffle.md): backlogged jobs with share > 0 split the capacity in
+// proportion to their shares; jobs with share 0 or none get only what those leave unused;
+// capacity nobody uses goes to whoever is waiting; the total never exceeds the capacity
+// (plus `burst` bytes after idleness). Capacity 0 = unlimited. Thread-safe.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <set>
+
+#include "common/clock.h"
+#include "shuffle/net/fair_queue.h"
+
+namespace mr::shuffle {
+
+class ShareLimiter {
+ public:
+  static constexpr double kDefaultBurstBytes = 256.0 * 1024;
+
+  // REQUIRES: clock outlives the limiter. Blocking waits use real time, so a
+  // ManualClock here only makes sense with capacity 0; test FairQueue for virtual time.
+  explicit ShareLimiter(double capacity_bytes_per_sec, const Clock* clock = SystemClock::Get(),
+                        double burst_bytes = kDefaultBurstBytes);
+  ~ShareLimiter();
+  ShareLimiter(const ShareLimiter&) = delete;
+  ShareLimiter& operator=(const ShareLimiter&) = delete;
+
+  void SetShares(const std::map<uint64_t, double>& shares);
+  void SetCapacity(double capacity_bytes_per_sec);
+  double capacity() const;
+
+  // Blocks until `bytes` of `job` may be sent, and counts them as sent. Returns false
+  // (without counting) once Shutdown() has been called.
+  bool Acquire(uint64_t job, uint64_t bytes);
+  // Wakes every waiter; later Acquire calls return false at once.
+  void Shutdown();
+
+  uint64_t bytes_sent() const;
+  std::map<uint64_t, uint64_t> bytes_sent_by_job() const;
+
+ private:
+  void CountLocked(uint64_t job, uint64_t bytes);
+  bool DispatchLocked();
+
+  mutable std::mutex mu_;
+  // State below is protected by mu_.
+  std::condition_variable cv_;
+  FairQueue queue_;
+  std::set<uint64_t> granted_;
+  bool shutdown_ = false;
+  uint64_t total_ = 0;
+  std::map<uint64_t, uint64_t> by_job_;
+};
+
+}  // namespace mr::shuffle

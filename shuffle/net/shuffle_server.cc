@@ -1,0 +1,252 @@
+#include "shuffle/net/shuffle_server.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <sys/sendfile.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include <asio/io_context.hpp>
+#include <asio/ip/tcp.hpp>
+
+#include "common/file_util.h"
+#include "common/log.h"
+#include "mr.pb.h"
+#include "shuffle/map_output.h"
+
+namespace mr::shuffle {
+
+namespace {
+// Unthrottled sends go in large pieces: fewer limiter calls and sendfile syscalls.
+constexpr uint64_t kUnthrottledChunkBytes = 8u << 20;
+}  // namespace
+
+struct ShuffleServer::Connection {
+  netio::UniqueFd fd;
+  std::thread thread;
+  bool done = false;  // guarded by ShuffleServer::mu_
+};
+
+struct ShuffleServer::OpenPartition {
+  netio::UniqueFd file;
+  PartitionExtent extent;
+};
+
+ShuffleServer::ShuffleServer(PrivateTag, const ShuffleServerOptions& options)
+    : options_(options), limiter_(options.bandwidth, options.clock) {}
+
+ShuffleServer::~ShuffleServer() { Stop(); }
+
+Result<std::unique_ptr<ShuffleServer>> ShuffleServer::Start(const ShuffleServerOptions& options) {
+  if (options.work_dir.empty()) return Status::InvalidArgument("shuffle server: work_dir is empty");
+  if (options.threads <= 0) return Status::InvalidArgument("shuffle server: threads must be > 0");
+  if (options.throttled_chunk_bytes == 0) {
+    return Status::InvalidArgument("shuffle server: throttled_chunk_bytes must be > 0");
+  }
+  auto server = std::make_unique<ShuffleServer>(PrivateTag{}, options);
+  MR_RETURN_IF_ERROR(server->Bind());
+  server->accept_thread_ = std::thread([s = server.get()] { s->AcceptLoop(); });
+  MR_LOG_INFO("shuffle server listening on {}:{} (bandwidth {})", options.host, server->port_,
+              options.bandwidth > 0 ? std::to_string(options.bandwidth) + " B/s" : "unlimited");
+  return server;
+}
+
+Status ShuffleServer::Bind() {
+  asio::io_context ctx;
+  asio::error_code ec;
+  asio::ip::tcp::resolver resolver(ctx);
+  auto endpoints = resolver.resolve(options_.host, std::to_string(options_.port),
+                                    asio::ip::resolver_base::passive, ec);
+  if (ec || endpoints.empty()) {
+    return Status::NetworkError("shuffle server: cannot resolve " + options_.host + ": " + ec.message());
+  }
+  asio::ip::tcp::endpoint ep = endpoints.begin()->endpoint();
+  asio::ip::tcp::acceptor acceptor(ctx);
+  acceptor.open(ep.protocol(), ec);
+  if (!ec) acceptor.set_option(asio::socket_base::reuse_address(true), ec);
+  if (!ec) acceptor.bind(ep, ec);
+  if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
+  if (!ec) port_ = acceptor.local_endpoint(ec).port();
+  if (ec) {
+    return Status::NetworkError("shuffle server: cannot listen on " + options_.host + ":" +
+                                std::to_string(options_.port) + ": " + ec.message());
+  }
+  listen_fd_.Reset(acceptor.release(ec));
+  if (ec) return Status::NetworkError("shuffle server: " + ec.message());
+  ::fcntl(listen_fd_.get(), F_SETFL, ::fcntl(listen_fd_.get(), F_GETFL) | O_NONBLOCK);
+  wake_fd_.Reset(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
+  if (!wake_fd_.valid()) return Status::Internal(std::string("eventfd: ") + std::strerror(errno));
+  return Status::Ok();
+}
+
+void ShuffleServer::ReapFinishedLocked() {
+  for (auto it = connections_.begin(); it != connections_.end();) {
+    if (!(*it)->done) {
+      ++it;
+      continue;
+    }
+    (*it)->thread.join();  // already returned from Serve(); joins at once
+    it = connections_.erase(it);
+  }
+}
+
+void ShuffleServer::AcceptLoop() {
+  for (;;) {
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      ReapFinishedLocked();
+      // Backpressure: at the connection cap, leave new peers in the kernel's backlog.
+      slot_freed_.wait(lock, [&] { return stopping_ || active_ < options_.threads; });
+      if (stopping_) return;
+    }
+    pollfd fds[2] = {{listen_fd_.get(), POLLIN, 0}, {wake_fd_.get(), POLLIN, 0}};
+    int r = ::poll(fds, 2, -1);
+    if (r < 0 && errno != EINTR) {
+      MR_LOG_ERROR("shuffle server: poll failed: {}", std::strerror(errno));
+      return;
+    }
+    if (fds[1].revents != 0) return;
+    if (r <= 0 || fds[0].revents == 0) continue;
+    int fd = ::accept4(listen_fd_.get(), nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    if (fd < 0) continue;  // peer gone already, or EMFILE: retry on the next poll
+    accepted_.fetch_add(1);
+    std::lock_guard<std::mutex> lock(mu_);
+    auto conn = std::make_unique<Connection>();
+    conn->fd.Reset(fd);
+    Connection* raw = conn.get();
+    connections_.push_back(std::move(conn));
+    ++active_;
+    raw->thread = std::thread([this, raw] { Serve(raw); });
+  }
+}
+
+void ShuffleServer::Stop() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (stopping_) return;
+    stopping_ = true;
+  }
+  slot_freed_.notify_all();
+  uint64_t one = 1;
+  if (wake_fd_.valid()) (void)!::write(wake_fd_.get(), &one, sizeof(one));
+  if (accept_thread_.joinable()) accept_thread_.join();
+  limiter_.Shutdown();
+  std::list<std::unique_ptr<Connection>> conns;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    // shutdown(2) wakes a thread blocked in poll/recv/sendfile on that socket.
+    for (auto& c : connections_) {
+      if (!c->done) ::shutdown(c->fd.get(), SHUT_RDWR);
+    }
+    conns.swap(connections_);
+  }
+  for (auto& c : conns) c->thread.join();
+  listen_fd_.Reset();
+}
+
+void ShuffleServer::Serve(Connection* conn) {
+  int fd = conn->fd.get();
+  for (;;) {
+    auto frame = netio::ReadFrameFd(fd, kMaxFetchRequestBytes, options_.idle_timeout_seconds,
+                                    options_.io_timeout_seconds);
+    if (!frame.ok()) {
+      // EOF between requests is the normal end of a keep-alive connection.
+      if (frame.status().code() == StatusCode::kProtocolError) {
+        MR_LOG_WARN("shuffle server: dropping connection: {}", frame.status().ToString());
+      }
+      break;
+    }
+    bool keep_open = true;
+    Status s = ServeRequest(fd, *frame, &keep_open);
+    if (!s.ok()) MR_LOG_WARN("shuffle server: {}", s.ToString());
+    if (!s.ok() || !keep_open) break;
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  ::shutdown(fd, SHUT_RDWR);
+  conn->fd.Reset();
+  conn->done = true;
+  --active_;
+  slot_freed_.notify_all();
+}
+
+Status ShuffleServer::ServeRequest(int fd, const std::string& frame, bool* keep_open) {
+  proto::FetchRequest req;
+  if (!req.ParseFromString(frame)) {
+    *keep_open = false;
+    return Status::ProtocolError("malformed FetchRequest");
+  }
+  auto part = Open(req.job_id(), req.map_index(), req.attempt(), req.partition());
+  proto::FetchReply reply;
+  if (!part.ok()) {
+    reply.set_ok(false);
+    reply.set_error(part.status().ToString());
+    return netio::WriteFrameFd(fd, reply.SerializeAsString(), options_.io_timeout_seconds);
+  }
+  const PartitionExtent& e = part->extent;
+  reply.set_ok(true);
+  reply.set_length(e.length);
+  reply.set_records(e.records);
+  // MSG_MORE lets the kernel put the reply header in the same segment as the first data.
+  MR_RETURN_IF_ERROR(netio::WriteFrameFd(fd, reply.SerializeAsString(), options_.io_timeout_seconds,
+                                         e.length > 0 ? MSG_MORE : 0));
+  MR_RETURN_IF_ERROR(SendRange(fd, part->file.get(), e.offset, e.length, req.job_id()));
+  requests_.fetch_add(1);
+  return Status::Ok();
+}
+
+Result<ShuffleServer::OpenPartition> ShuffleServer::Open(uint64_t job, uint32_t map, uint32_t attempt,
+                                                         uint32_t partition) const {
+  // Paths come only from numeric ids, never from peer strings.
+  std::string what = "job " + std::to_string(job) + " map " + std::to_string(map) + " attempt " +
+                     std::to_string(attempt);
+  std::string index_path = MapOutputIndexPath(options_.work_dir, job, map, attempt);
+  if (!PathExists(index_path)) return Status::NotFound("no map output for " + what);
+  MR_ASSIGN_OR_RETURN(MapOutputIndex index, MapOutputIndex::ReadFrom(index_path));
+  if (partition >= index.partitions.size()) {
+    return Status::InvalidArgument("partition " + std::to_string(partition) + " out of range: " + what +
+                                   " has " + std::to_string(index.partitions.size()) + " partitions");
+  }
+  OpenPartition out;
+  out.extent = index.partitions[partition];
+  std::string data_path = MapOutputDataPath(options_.work_dir, job, map, attempt);
+  out.file.Reset(::open(data_path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!out.file.valid()) return Status::IoError("cannot open data file of " + what + ": " + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(out.file.get(), &st) != 0 ||
+      static_cast<uint64_t>(st.st_size) < out.extent.offset + out.extent.length) {
+    return Status::IoError("data file of " + what + " is shorter than its index says");
+  }
+  return out;
+}
+
+Status ShuffleServer::SendRange(int sock, int file, uint64_t offset, uint64_t length, uint64_t job) {
+  off_t off = static_cast<off_t>(offset);
+  uint64_t remaining = length;
+  while (remaining > 0) {
+    bool throttled = limiter_.capacity() > 0;
+    uint64_t chunk = std::min(remaining, throttled ? options_.throttled_chunk_bytes : kUnthrottledChunkBytes);
+    if (!limiter_.Acquire(job, chunk)) return Status::Aborted("shuffle server stopping");
+    uint64_t left = chunk;
+    while (left > 0) {
+      ssize_t n = ::sendfile(sock, file, &off, left);
+      if (n > 0) {
+        left -= static_cast<uint64_t>(n);
+        continue;
+      }
+      if (n == 0) return Status::IoError("data file shrank while sending");
+      if (errno == EINTR) continue;
+      if (errno != EAGAIN) return Status::NetworkError(std::string("sendfile: ") + std::strerror(errno));
+      MR_RETURN_IF_ERROR(netio::WaitReady(sock, POLLOUT, options_.io_timeout_seconds).WithContext("send"));
+    }
+    remaining -= chunk;
+  }
+  return Status::Ok();
+}
+
+}  // namespace mr::shuffle

@@ -1,0 +1,334 @@
+#include "shuffle/net/shuffle_server.h"
+
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <functional>
+#include <atomic>
+#include <random>
+#include <thread>
+#include <vector>
+
+#include <asio/io_context.hpp>
+#include <asio/ip/tcp.hpp>
+#include <asio/write.hpp>
+#include <gtest/gtest.h>
+
+#include "common/file_util.h"
+#include "common/framing.h"
+#include "mr.pb.h"
+#include "shuffle/map_output.h"
+#include "shuffle/net/fetcher.h"
+#include "shuffle/net/net_io.h"
+
+namespace mr::shuffle {
+namespace {
+
+constexpr double kTimeout = 5.0;
+
+struct FakeMapOutput {
+  std::vector<std::string> partitions;  // expected bytes per partition
+  std::vector<uint64_t> records;
+};
+
+// Writes a map output the way a map task does: records per partition, index last.
+FakeMapOutput WriteMapOutput(const std::string& dir, uint64_t job, uint32_t map, uint32_t attempt,
+                             uint32_t r, int records_per_partition, size_t value_bytes) {
+  std::mt19937 rng(static_cast<uint32_t>(job * 1000 + map * 10 + attempt));
+  FakeMapOutput out;
+  MapOutputIndex index;
+  std::string data;
+  for (uint32_t p = 0; p < r; ++p) {
+    std::string part;
+    int n = (p == 1) ? 0 : records_per_partition;  // partition 1 is always empty
+    for (int i = 0; i < n; ++i) {
+      std::string key = "k" + std::to_string(p) + "-" + std::to_string(100000 + i);
+      std::string value(value_bytes, 'a');
+      for (auto& c : value) c = static_cast<char>('a' + rng() % 26);
+      AppendRecord(key, value, &part);
+    }
+    index.partitions.push_back({data.size(), part.size(), static_cast<uint64_t>(n)});
+    data += part;
+    out.partitions.push_back(part);
+    out.records.push_back(static_cast<uint64_t>(n));
+  }
+  EXPECT_TRUE(MakeDirs(MapOutputDir(dir, job)).ok());
+  EXPECT_TRUE(WriteStringToFile(MapOutputDataPath(dir, job, map, attempt), data).ok());
+  EXPECT_TRUE(index.WriteTo(MapOutputIndexPath(dir, job, map, attempt)).ok());
+  return out;
+}
+
+class ShuffleServerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    MakeDirs(JoinPath(tmp_.path(), "out")).ok() || (ADD_FAILURE(), true);
+    output_ = WriteMapOutput(work(), 7, 3, 1, 5, 200, 100);
+  }
+
+  std::unique_ptr<ShuffleServer> StartServer(double bandwidth = 0) {
+    ShuffleServerOptions opts;
+    opts.work_dir = work();
+    opts.bandwidth = bandwidth;
+    auto server = ShuffleServer::Start(opts);
+    EXPECT_TRUE(server.ok()) << server.status().ToString();
+    return std::move(server).value();
+  }
+
+  FetchTarget Target(const ShuffleServer& s, uint32_t partition, uint64_t job = 7, uint32_t map = 3,
+                     uint32_t attempt = 1) {
+    return FetchTarget{"127.0.0.1", s.port(), job, map, attempt, partition};
+  }
+  std::string work() const { return JoinPath(tmp_.path(), "work"); }
+  std::string Dest(const std::string& name) const { return JoinPath(JoinPath(tmp_.path(), "out"), name); }
+
+  TempDir tmp_{"shufflenet"};
+  FakeMapOutput output_;
+};
+
+TEST_F(ShuffleServerTest, FetchesEveryPartitionByteForByte) {
+  auto server = StartServer();
+  for (uint32_t p = 0; p < 5; ++p) {
+    std::string dest = Dest("p" + std::to_string(p));
+    auto r = FetchPartition(Target(*server, p), dest, kTimeout);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    EXPECT_EQ(r->bytes, output_.partitions[p].size());
+    EXPECT_EQ(r->records, output_.records[p]);
+    EXPECT_LE(r->start_time, r->end_time);
+    auto got = ReadFileToString(dest);
+    ASSERT_TRUE(got.ok());
+    EXPECT_EQ(*got, output_.partitions[p]) << "partition " << p;
+    EXPECT_FALSE(PathExists(dest + ".tmp"));
+  }
+  uint64_t total = 0;
+  for (const auto& p : output_.partitions) total += p.size();
+  EXPECT_EQ(server->bytes_sent(), total);
+  EXPECT_EQ(server->bytes_sent_by_job()[7], total);
+  EXPECT_EQ(server->requests_served(), 5u);
+}
+
+TEST_F(ShuffleServerTest, FetcherReusesOneConnectionAcrossRequestsAndErrors) {
+  auto server = StartServer();
+  Fetcher fetcher(kTimeout);
+  for (uint32_t p : {0u, 2u, 4u}) {
+    auto r = fetcher.Fetch(Target(*server, p), Dest("k"));
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    EXPECT_EQ(*ReadFileToString(Dest("k")), output_.partitions[p]);
+  }
+  // An error reply leaves the connection usable.
+  EXPECT_FALSE(fetcher.Fetch(Target(*server, 99), Dest("bad")).ok());
+  ASSERT_TRUE(fetcher.Fetch(Target(*server, 3), Dest("k")).ok());
+  EXPECT_EQ(*ReadFileToString(Dest("k")), output_.partitions[3]);
+  EXPECT_EQ(server->connections_accepted(), 1u);
+  EXPECT_EQ(fetcher.idle_connections(), 1u);
+}
+
+TEST_F(ShuffleServerTest, ConcurrentFetchesOfManyPartitions) {
+  for (uint32_t m = 0; m < 4; ++m) WriteMapOutput(work(), 9, m, 0, 8, 50, 300);
+  auto server = StartServer();
+  std::atomic<int> failures{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 32; ++t) {
+    threads.emplace_back([&, t] {
+      Fetcher fetcher(kTimeout);
+      for (uint32_t m = 0; m < 4; ++m) {
+        uint32_t p = static_cast<uint32_t>(t) % 8;
+        std::string dest = Dest("c" + std::to_string(t) + "-" + std::to_string(m));
+        auto r = (t % 2) ? fetcher.Fetch(Target(*server, p, 9, m, 0), dest)
+                         : FetchPartition(Target(*server, p, 9, m, 0), dest, kTimeout);
+        if (!r.ok()) {
+          ADD_FAILURE() << r.status().ToString();
+          ++failures;
+        }
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  ASSERT_EQ(failures.load(), 0);
+  // Spot-check contents against a fresh reading of the map outputs.
+  for (int t = 0; t < 32; t += 5) {
+    for (uint32_t m = 0; m < 4; ++m) {
+      auto expected = WriteMapOutput(JoinPath(tmp_.path(), "again"), 9, m, 0, 8, 50, 300);
+      EXPECT_EQ(*ReadFileToString(Dest("c" + std::to_string(t) + "-" + std::to_string(m))),
+                expected.partitions[static_cast<uint32_t>(t) % 8]);
+    }
+  }
+}
+
+
+// Sends raw bytes on a fresh connection; true if the server then closes it (rather than
+// leaving it open until our timeout).
+bool ServerClosesAfter(uint16_t port, const std::string& bytes) {
+  auto fd = netio::ConnectTcp("127.0.0.1", port, kTimeout);
+  EXPECT_TRUE(fd.ok());
+  if (!fd.ok()) return false;
+  EXPECT_TRUE(netio::WriteFull(fd->get(), bytes.data(), bytes.size(), kTimeout).ok());
+  char buf[256];
+  for (;;) {
+    auto n = netio::ReadSome(fd->get(), buf, sizeof(buf), 3.0);
+    if (!n.ok()) return n.status().message().find("timed out") == std::string::npos;  // reset
+    if (*n == 0) return true;
+  }
+}
+
+TEST_F(ShuffleServerTest, BadRequestsGetErrorsAndServerKeepsServing) {
+  auto server = StartServer();
+  auto out_of_range = FetchPartition(Target(*server, 5), Dest("x"), kTimeout);
+  EXPECT_EQ(out_of_range.status().code(), StatusCode::kProtocolError);
+  EXPECT_NE(out_of_range.status().message().find("out of range"), std::string::npos)
+      << out_of_range.status().ToString();
+  auto unknown_map = FetchPartition(Target(*server, 0, 7, 4, 1), Dest("x"), kTimeout);
+  EXPECT_EQ(unknown_map.status().code(), StatusCode::kNotFound) << unknown_map.status().ToString();
+  auto unknown_job = FetchPartition(Target(*server, 0, 8, 3, 1), Dest("x"), kTimeout);
+  EXPECT_EQ(unknown_job.status().code(), StatusCode::kNotFound);
+  EXPECT_FALSE(PathExists(Dest("x")));
+  EXPECT_FALSE(PathExists(Dest("x") + ".tmp"));
+
+  // A corrupt index is reported, not served.
+  ASSERT_TRUE(WriteStringToFile(MapOutputIndexPath(work(), 7, 5, 0), "MRIXgarbage").ok());
+  ASSERT_TRUE(WriteStringToFile(MapOutputDataPath(work(), 7, 5, 0), "data").ok());
+  auto corrupt = FetchPartition(Target(*server, 0, 7, 5, 0), Dest("x"), kTimeout);
+  EXPECT_EQ(corrupt.status().code(), StatusCode::kProtocolError);
+  EXPECT_NE(corrupt.status().message().find("index"), std::string::npos) << corrupt.status().ToString();
+
+  EXPECT_TRUE(ServerClosesAfter(server->port(), "GET / HTTP/1.1\r\nHost: x\r\n\r\n"));
+  EXPECT_TRUE(ServerClosesAfter(server->port(), EncodeFrame(std::string(1 << 20, 'a')).substr(0, 64)));
+  EXPECT_TRUE(ServerClosesAfter(server->port(), EncodeFrame(std::string(200, '\xff'))));
+
+  auto good = FetchPartition(Target(*server, 2), Dest("good"), kTimeout);
+  ASSERT_TRUE(good.ok()) << good.status().ToString();
+  EXPECT_EQ(*ReadFileToString(Dest("good")), output_.partitions[2]);
+}
+
+TEST_F(ShuffleServerTest, ConnectionRefusedNamesPeerAndMap) {
+  uint16_t port = 0;
+  {
+    auto server = StartServer();
+    port = server->port();
+  }  // stopped: nothing listens on port any more
+  FetchTarget t{"127.0.0.1", port, 7, 3, 1, 0};
+  auto r = FetchPartition(t, Dest("x"), kTimeout);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kNetworkError);
+  EXPECT_NE(r.status().message().find("127.0.0.1:" + std::to_string(port)), std::string::npos);
+  EXPECT_NE(r.status().message().find("map 3"), std::string::npos) << r.status().ToString();
+  EXPECT_FALSE(PathExists(Dest("x")));
+}
+
+// A peer that accepts one connection, reads the request, then does `behave` on it.
+class FakeServer {
+ public:
+  explicit FakeServer(std::function<void(asio::ip::tcp::socket&)> behave)
+      : acceptor_(ctx_, asio::ip::tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0)) {
+    thread_ = std::thread([this, behave] {
+      asio::error_code ec;
+      asio::ip::tcp::socket sock(ctx_);
+      acceptor_.accept(sock, ec);
+      if (ec) return;
+      if (!ReadFrame(sock, kMaxFetchRequestBytes).ok()) return;
+      behave(sock);
+    });
+  }
+  ~FakeServer() { thread_.join(); }
+  uint16_t port() const { return acceptor_.local_endpoint().port(); }
+
+ private:
+  asio::io_context ctx_;
+  asio::ip::tcp::acceptor acceptor_;
+  std::thread thread_;
+};
+
+TEST_F(ShuffleServerTest, SilentServerTimesOut) {
+  std::atomic<bool> done{false};
+  FakeServer fake([&](asio::ip::tcp::socket&) {
+    while (!done.load()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  });
+  double start = MonotonicSeconds();
+  auto r = FetchPartition(FetchTarget{"127.0.0.1", fake.port(), 7, 3, 1, 0}, Dest("x"), 0.3);
+  double took = MonotonicSeconds() - start;
+  done = true;
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kNetworkError);
+  EXPECT_NE(r.status().message().find("timed out"), std::string::npos) << r.status().ToString();
+  EXPECT_GE(took, 0.25);
+  EXPECT_LT(took, 2.0);
+}
+
+TEST_F(ShuffleServerTest, ShortReadLeavesNoFile) {
+  FakeServer fake([](asio::ip::tcp::socket& sock) {
+    proto::FetchReply reply;
+    reply.set_ok(true);
+    reply.set_length(1000);
+    reply.set_records(3);
+    std::string bytes = EncodeFrame(reply.SerializeAsString()) + std::string(10, 'z');
+    asio::error_code ec;
+    asio::write(sock, asio::buffer(bytes), ec);
+  });
+  auto r = FetchPartition(FetchTarget{"127.0.0.1", fake.port(), 7, 3, 1, 0}, Dest("x"), kTimeout);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kNetworkError);
+  EXPECT_NE(r.status().message().find("short read"), std::string::npos) << r.status().ToString();
+  EXPECT_FALSE(PathExists(Dest("x")));
+  EXPECT_FALSE(PathExists(Dest("x") + ".tmp"));
+}
+
+TEST_F(ShuffleServerTest, ThrottledFetchTakesSizeOverBandwidth) {
+  // One partition of ~10 MB; at 20 MB/s it takes ~0.5 s (minus the limiter's small burst).
+  WriteMapOutput(work(), 11, 0, 0, 2, 10000, 990);
+  auto server = StartServer(20e6);
+  double start = MonotonicSeconds();
+  auto r = FetchPartition(Target(*server, 0, 11, 0, 0), Dest("slow"), kTimeout);
+  double took = MonotonicSeconds() - start;
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_GT(r->bytes, 9'900'000u);
+  EXPECT_GT(took, 0.4);
+  EXPECT_LT(took, 0.8);
+}
+
+TEST_F(ShuffleServerTest, StopInterruptsInFlightTransfers) {
+  WriteMapOutput(work(), 12, 0, 0, 2, 10000, 990);
+  auto server = StartServer(1e6);  // 10 MB would take 10 s
+  Result<FetchResult> r = Status::Internal("not run");
+  std::thread fetch([&] { r = FetchPartition(Target(*server, 0, 12, 0, 0), Dest("cut"), kTimeout); });
+  while (server->bytes_sent() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  double start = MonotonicSeconds();
+  server->Stop();
+  EXPECT_LT(MonotonicSeconds() - start, 1.0);
+  fetch.join();
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kNetworkError) << r.status().ToString();
+  EXPECT_FALSE(PathExists(Dest("cut")));
+  EXPECT_FALSE(PathExists(Dest("cut") + ".tmp"));
+}
+
+TEST_F(ShuffleServerTest, BindingAPortInUseFails) {
+  auto server = StartServer();
+  ShuffleServerOptions opts;
+  opts.work_dir = work();
+  opts.port = server->port();
+  auto second = ShuffleServer::Start(opts);
+  ASSERT_FALSE(second.ok());
+  EXPECT_EQ(second.status().code(), StatusCode::kNetworkError);
+  opts.work_dir.clear();
+  EXPECT_EQ(ShuffleServer::Start(opts).status().code(), StatusCode::kInvalidArgument);
+}
+
+TEST_F(ShuffleServerTest, UnthrottledLargePartitionIsFast) {
+  // ~64 MiB partition. The floor is far below the target (>= 1 GB/s on an idle machine)
+  // because this box is shared; the measured rate is printed for the record.
+  WriteMapOutput(work(), 13, 0, 0, 1, 64 * 1024, 1000);
+  auto server = StartServer();
+  double start = MonotonicSeconds();
+  auto r = FetchPartition(Target(*server, 0, 13, 0, 0), Dest("big"), kTimeout);
+  double took = MonotonicSeconds() - start;
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  double rate = static_cast<double>(r->bytes) / took;
+  std::printf("unthrottled fetch: %.1f MiB in %.3f s = %.0f MB/s\n", r->bytes / 1048576.0, took, rate / 1e6);
+  EXPECT_GT(rate, 50e6);
+  EXPECT_EQ(*FileSize(Dest("big")), r->bytes);
+}
+
+}  // namespace
+}  // namespace mr::shuffle
