@@ -1,0 +1,56 @@
+#include <gtest/gtest.h>
+
+#include "common/file_util.h"
+#include "scheduler/policy_summary.h"
+#include "scheduler/scheduler.h"
+
+namespace mr::sched {
+namespace {
+
+TEST(RegistryTest, CreatesEveryKnownPolicyUnderItsName) {
+  std::vector<std::string> names = KnownPolicies();
+  EXPECT_EQ(names, (std::vector<std::string>{"fifo", "fair", "klps", "maxsrpt", "splitsrpt"}));
+  for (const std::string& n : names) {
+    auto s = CreateScheduler(n);
+    ASSERT_TRUE(s.ok()) << s.status().ToString();
+    EXPECT_EQ((*s)->name(), n);
+    EXPECT_FALSE(PolicySummary(n).empty());
+  }
+}
+
+TEST(RegistryTest, UnknownNameListsKnownPolicies) {
+  auto s = CreateScheduler("lottery");
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(s.status().message(),
+            "unknown policy 'lottery' (known: fifo, fair, klps, maxsrpt, splitsrpt)");
+  EXPECT_TRUE(PolicySummary("lottery").empty());
+}
+
+TEST(RegistryTest, KlpsRejectsNonPositiveK) {
+  SchedulerOptions o;
+  o.klps_k = 0;
+  auto s = CreateScheduler("klps", o);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.status().code(), StatusCode::kInvalidArgument);
+}
+
+TEST(RegistryTest, FairLoadsPoolsFileAndReportsErrors) {
+  TempDir dir("sched-reg");
+  SchedulerOptions o;
+  o.pools_file = JoinPath(dir.path(), "pools.txt");
+  auto missing = CreateScheduler("fair", o);
+  EXPECT_FALSE(missing.ok());
+
+  ASSERT_TRUE(WriteStringToFile(o.pools_file, "pool prod min_maps=2\npool x weight=oops\n").ok());
+  auto bad = CreateScheduler("fair", o);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(bad.status().message().find("pools.txt:2"), std::string::npos) << bad.status().message();
+
+  ASSERT_TRUE(WriteStringToFile(o.pools_file, "pool prod min_maps=2\n").ok());
+  EXPECT_TRUE(CreateScheduler("fair", o).ok());
+}
+
+}  // namespace
+}  // namespace mr::sched

@@ -1,0 +1,134 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "scheduler/max_srpt_scheduler.h"
+#include "scheduler/split_srpt_scheduler.h"
+#include "test_util.h"
+
+namespace mr::sched {
+namespace {
+
+using testing::MakeJob;
+using testing::MakeWorker;
+using testing::MapsPerJob;
+using testing::SetSize;
+
+constexpr double kMapCap = 6;         // 2 workers x 3 map slots x speed 1
+constexpr double kShuffleCap = 1000;  // bytes/s
+
+Snapshot Cluster(std::vector<JobView> jobs) {
+  Snapshot snap;
+  snap.workers = {MakeWorker(1, 3), MakeWorker(2, 3)};
+  snap.shuffle_capacity = kShuffleCap;
+  snap.jobs = std::move(jobs);
+  return snap;
+}
+
+JobView Sized(JobId id, int pending, double x, double y) {
+  JobView j = MakeJob(id, pending);
+  SetSize(&j, x, y, x, y, kMapCap, kShuffleCap);
+  return j;
+}
+
+std::vector<JobId> MapOrder(const Decision& d) {
+  std::vector<JobId> order;
+  for (const Assignment& a : d.assignments) {
+    if (order.empty() || order.back() != a.job) order.push_back(a.job);
+  }
+  return order;
+}
+
+// The paper's Figure 2 jobs J1=(1,2), J2=(3,1), J3=(2,2): max sizes 2, 3, 2,
+// so MaxSRPT serves J1, then J3 (tie broken by arrival), then J2.
+TEST(MaxSrptTest, OrdersBySmallestMaxOfRemainingSizes) {
+  Snapshot snap = Cluster({Sized(1, 2, 1, 2), Sized(2, 3, 3, 1), Sized(3, 3, 2, 2)});
+  snap.jobs[1].shuffle_bytes_available = 5;
+  snap.jobs[2].shuffle_bytes_available = 5;
+  Decision d = MaxSrptScheduler().Schedule(snap);
+  ASSERT_TRUE(testing::CheckContract(snap, d));
+  EXPECT_EQ(MapOrder(d), (std::vector<JobId>{1, 3, 2}));
+  EXPECT_EQ(MapsPerJob(d), (std::map<JobId, int>{{1, 2}, {2, 1}, {3, 3}}));
+  // J1 has no shuffle data yet: the whole share goes to J3, next in order.
+  EXPECT_EQ(d.shuffle_shares, (std::map<JobId, double>{{3, 1.0}}));
+  EXPECT_NE(d.note.find("job 1 first"), std::string::npos) << d.note;
+}
+
+TEST(MaxSrptTest, UsesRemainingNotOriginalSizes) {
+  JobView big = MakeJob(1, 6);
+  SetSize(&big, 10, 10, 0.5, 0.5, kMapCap, kShuffleCap);  // almost done
+  Snapshot snap = Cluster({Sized(2, 6, 1, 1), big});
+  snap.jobs[0].submit_time = 0;  // arrives first
+  EXPECT_EQ(MapsPerJob(MaxSrptScheduler().Schedule(snap)), (std::map<JobId, int>{{1, 6}}));
+}
+
+TEST(MaxSrptTest, UnlimitedShuffleUsesNominalCapacity) {
+  Snapshot snap = Cluster({MakeJob(1, 6), MakeJob(2, 6)});
+  snap.shuffle_capacity = 0;
+  // Job 1: x = 12/6 = 2 s, y = 3e9 / 1e9 = 3 s. Job 2: x = 2.5 s, y = 0.
+  SetSize(&snap.jobs[0], 2, 3, 2, 3, kMapCap, kNominalShuffleBytesPerSec);
+  SetSize(&snap.jobs[1], 2.5, 0, 2.5, 0, kMapCap, kNominalShuffleBytesPerSec);
+  EXPECT_EQ(MapsPerJob(MaxSrptScheduler().Schedule(snap)), (std::map<JobId, int>{{2, 6}}));
+}
+
+TEST(MaxSrptTest, JobWithoutEstimateGetsOneProbeThenRanksLast) {
+  Snapshot snap = Cluster({MakeJob(1, 9), Sized(2, 9, 1, 1), MakeJob(3, 9)});
+  snap.jobs[2].maps_running = 1;  // already probed: no second probe
+  snap.workers[0].free_map = 2;
+  Decision d = MaxSrptScheduler().Schedule(snap);
+  EXPECT_EQ(MapsPerJob(d), (std::map<JobId, int>{{1, 1}, {2, 4}}));
+}
+
+TEST(SplitSrptTest, BetaIsTheSmallestImbalance) {
+  auto sz = [](double x, double y) {
+    JobSize s;
+    s.known = true;
+    s.x = x;
+    s.y = y;
+    return s;
+  };
+  EXPECT_DOUBLE_EQ(SplitSrptScheduler::Beta(std::vector<JobSize>{sz(2, 1), sz(1, 2), sz(6, 1)}), 2);
+  EXPECT_DOUBLE_EQ(SplitSrptScheduler::Beta(std::vector<JobSize>{sz(1, 4), sz(9, 1)}), 4);
+  EXPECT_TRUE(std::isinf(SplitSrptScheduler::Beta(std::vector<JobSize>{sz(3, 0)})));
+  EXPECT_DOUBLE_EQ(SplitSrptScheduler::Beta(std::vector<JobSize>{JobSize{}}), 1);
+}
+
+// beta = 2 -> mu1 = 1/3, mu2 = 2/3: the map-heavy class holds 2/3 of the 6 map
+// slots (4) and 1/3 of the shuffle; the shuffle-heavy class 2 slots and 2/3.
+TEST(SplitSrptTest, SplitsCapacityBetweenClassesByBeta) {
+  Snapshot snap = Cluster({Sized(1, 10, 6, 1), Sized(2, 10, 2, 1), Sized(3, 10, 1, 2)});
+  for (JobView& j : snap.jobs) j.shuffle_bytes_available = 10;
+  Decision d = SplitSrptScheduler().Schedule(snap);
+  ASSERT_TRUE(testing::CheckContract(snap, d));
+  // Within the map-heavy class, SRPT on remaining map size: job 2 (x=2) first.
+  EXPECT_EQ(MapsPerJob(d), (std::map<JobId, int>{{2, 4}, {3, 2}}));
+  EXPECT_EQ(d.map_shares, (std::map<JobId, double>{{2, 4}, {3, 2}}));
+  ASSERT_EQ(d.shuffle_shares.size(), 2u);
+  EXPECT_NEAR(d.shuffle_shares[2], 1.0 / 3, 1e-12);
+  EXPECT_NEAR(d.shuffle_shares[3], 2.0 / 3, 1e-12);
+  EXPECT_NE(d.note.find("beta=2"), std::string::npos) << d.note;
+}
+
+TEST(SplitSrptTest, EmptyClassLeavesEverythingToTheOther) {
+  Snapshot snap = Cluster({Sized(1, 10, 3, 1), Sized(2, 10, 4, 1)});
+  snap.jobs[1].shuffle_bytes_available = 10;
+  Decision d = SplitSrptScheduler().Schedule(snap);
+  EXPECT_EQ(MapsPerJob(d), (std::map<JobId, int>{{1, 6}}));
+  EXPECT_EQ(d.shuffle_shares, (std::map<JobId, double>{{2, 1.0}}));
+}
+
+TEST(SplitSrptTest, ClassThatCannotUseItsSlotsLendsThem) {
+  Snapshot snap = Cluster({Sized(1, 1, 2, 1), Sized(2, 10, 1, 2)});
+  EXPECT_EQ(MapsPerJob(SplitSrptScheduler().Schedule(snap)), (std::map<JobId, int>{{1, 1}, {2, 5}}));
+}
+
+TEST(SplitSrptTest, RunningMapsCountAgainstTheClassTarget) {
+  Snapshot snap = Cluster({Sized(1, 10, 2, 1), Sized(2, 10, 1, 2)});
+  snap.jobs[0].maps_running = 4;
+  snap.workers[0].free_map = 1;
+  snap.workers[1].free_map = 1;
+  EXPECT_EQ(MapsPerJob(SplitSrptScheduler().Schedule(snap)), (std::map<JobId, int>{{2, 2}}));
+}
+
+}  // namespace
+}  // namespace mr::sched
