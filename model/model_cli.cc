@@ -1,0 +1,175 @@
+#include "model/model_cli.h"
+
+#include <boost/program_options.hpp>
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "model/lower_bound.h"
+#include "model/model_commands.h"
+#include "model/tandem_policy.h"
+#include "model/workload.h"
+
+namespace mr::model {
+namespace {
+
+namespace po = boost::program_options;
+
+struct Command {
+  const char* name;
+  const char* summary;
+  int (*run)(const std::vector<std::string>& args);
+};
+
+// Parses args into vm; on failure prints the message (and help) and returns false.
+bool ParseArgs(const std::vector<std::string>& args, const po::options_description& desc,
+               po::variables_map& vm, int& exit_code) {
+  try {
+    po::store(po::command_line_parser(args).options(desc).run(), vm);
+    if (vm.count("help")) {
+      std::cout << desc;
+      exit_code = 0;
+      return false;
+    }
+    po::notify(vm);
+  } catch (const po::error& e) {
+    std::cerr << "mr model: " << e.what() << "\n";
+    exit_code = 2;
+    return false;
+  }
+  return true;
+}
+
+int RunTandem(const std::vector<std::string>& args) {
+  po::options_description desc("mr model tandem --workload FILE --policy P [--k K]");
+  std::string path, policy_name;
+  int k = 100;
+  desc.add_options()("help,h", "this help")
+      ("workload", po::value(&path)->required(), "CSV file arrival,x,y")
+      ("policy", po::value(&policy_name)->required(), "fifo|ps|klps|maxsrpt|splitsrpt")
+      ("k", po::value(&k)->default_value(100), "k of klps");
+  po::variables_map vm;
+  int code = 0;
+  if (!ParseArgs(args, desc, vm, code)) return code;
+  Result<std::unique_ptr<TandemPolicy>> policy = MakeTandemPolicy(policy_name, k);
+  if (!policy.ok()) return Fail(policy.status());
+  Result<std::vector<TandemJob>> jobs = LoadWorkload(path);
+  if (!jobs.ok()) return Fail(jobs.status());
+  Result<SimResult> sim = SimulateTandem(*jobs, **policy);
+  if (!sim.ok()) return Fail(sim.status(), ExitCodeFor(sim.status()));
+  Result<LowerBound> lb = TandemLowerBound(*jobs);
+  if (!lb.ok()) return Fail(lb.status(), ExitCodeFor(lb.status()));
+  std::printf("job,arrival,x,y,completion,response\n");
+  for (size_t i = 0; i < jobs->size(); ++i) {
+    const TandemJob& j = (*jobs)[i];
+    std::printf("%zu,%.6g,%.6g,%.6g,%.6g,%.6g\n", i, j.arrival, j.x, j.y, sim->completion[i],
+                sim->response[i]);
+  }
+  std::printf("# policy=%s jobs=%zu mean_response=%.6g lower_bound_mean=%.6g ratio=%.4f\n",
+              policy_name.c_str(), jobs->size(), sim->mean_response, lb->mean_response,
+              lb->mean_response > 0 ? sim->mean_response / lb->mean_response : 0.0);
+  return 0;
+}
+
+int RunGen(const std::vector<std::string>& args) {
+  po::options_description desc("mr model gen --jobs N --load RHO --seed S [--rebalanced] --out FILE");
+  GoogleLikeOptions o;
+  std::string out, kind = "google";
+  desc.add_options()("help,h", "this help")
+      ("jobs", po::value(&o.jobs)->required(), "number of jobs")
+      ("load", po::value(&o.load)->required(), "average load rho in (0, 10]")
+      ("seed", po::value(&o.seed)->default_value(1), "random seed")
+      ("rebalanced", po::bool_switch(&o.rebalanced), "cube-root rebalanced sizes (paper 5.2)")
+      ("kind", po::value(&kind)->default_value("google"), "google | lognormal | poisson")
+      ("out", po::value(&out)->required(), "output CSV file");
+  po::variables_map vm;
+  int code = 0;
+  if (!ParseArgs(args, desc, vm, code)) return code;
+  Result<std::vector<TandemJob>> jobs = GenerateByKind(kind, o);
+  if (!jobs.ok()) return Fail(jobs.status());
+  Status st = SaveWorkload(out, *jobs);
+  if (!st.ok()) return Fail(st);
+  std::printf("wrote %s: %s\n", out.c_str(), FormatStats(ComputeStats(*jobs)).c_str());
+  return 0;
+}
+
+int RunSweep(const std::vector<std::string>& args) {
+  po::options_description desc("mr model sweep [--jobs N] [--seed S] [--loads L,..] [--csv]");
+  SweepOptions o;
+  std::string loads = "0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.75", policies = "klps,maxsrpt,splitsrpt,fifo,ps",
+              variants = "original,rebalanced";
+  desc.add_options()("help,h", "this help")
+      ("jobs", po::value(&o.jobs)->default_value(20000), "jobs per workload")
+      ("seed", po::value(&o.seed)->default_value(1), "random seed")
+      ("loads", po::value(&loads)->default_value(loads), "comma-separated loads")
+      ("policies", po::value(&policies)->default_value(policies), "comma-separated policies")
+      ("variants", po::value(&variants)->default_value(variants), "original,rebalanced")
+      ("k", po::value(&o.k)->default_value(100), "k of klps")
+      ("csv", po::bool_switch(&o.csv), "CSV instead of a table");
+  po::variables_map vm;
+  int code = 0;
+  if (!ParseArgs(args, desc, vm, code)) return code;
+  Status st = ParseSweepLists(loads, policies, variants, o.lists);
+  if (!st.ok()) return Fail(st);
+  st = RunSweepCommand(o, std::cout);
+  return st.ok() ? 0 : Fail(st, ExitCodeFor(st));
+}
+
+int RunSlowdown(const std::vector<std::string>& args) {
+  po::options_description desc("mr model slowdown [--load RHO] [--jobs N] [--buckets B]");
+  SlowdownOptions o;
+  std::string policies = "klps,maxsrpt,splitsrpt";
+  desc.add_options()("help,h", "this help")
+      ("load", po::value(&o.load)->default_value(0.75), "load rho")
+      ("jobs", po::value(&o.jobs)->default_value(200000), "jobs (Poisson, log-normal sizes)")
+      ("seed", po::value(&o.seed)->default_value(1), "random seed")
+      ("buckets", po::value(&o.buckets)->default_value(20), "log-spaced size buckets over [0.01, 100]")
+      ("policies", po::value(&policies)->default_value(policies), "comma-separated policies")
+      ("k", po::value(&o.k)->default_value(100), "k of klps");
+  po::variables_map vm;
+  int code = 0;
+  if (!ParseArgs(args, desc, vm, code)) return code;
+  Status st = ParseSweepLists("0.5", policies, "original", o.lists);
+  if (st.ok() && (o.buckets < 1 || !(o.load > 0) || o.jobs < 1)) {
+    st = Status::InvalidArgument("need --buckets >= 1, --load > 0, --jobs >= 1");
+  }
+  if (!st.ok()) return Fail(st);
+  st = RunSlowdownCommand(o, std::cout);
+  return st.ok() ? 0 : Fail(st, ExitCodeFor(st));
+}
+
+const Command kCommands[] = {
+    {"tandem", "simulate a workload file under one policy, with the lower bound", RunTandem},
+    {"gen", "generate a workload file (Google-trace-like by default)", RunGen},
+    {"sweep", "relative E[T] vs load for every policy (paper Figure 7)", RunSweep},
+    {"slowdown", "mean slowdown by job size (paper Figure 9)", RunSlowdown},
+};
+
+void PrintUsage(std::FILE* f) {
+  std::fprintf(f, "usage: mr model COMMAND [options]   (COMMAND --help for its options)\n");
+  for (const Command& c : kCommands) std::fprintf(f, "  %-9s %s\n", c.name, c.summary);
+}
+
+}  // namespace
+
+int ModelMain(int argc, char** argv) {
+  if (argc < 2) {
+    PrintUsage(stderr);
+    return 2;
+  }
+  std::string sub = argv[1];
+  if (sub == "help" || sub == "--help" || sub == "-h") {
+    PrintUsage(stdout);
+    return 0;
+  }
+  std::vector<std::string> args(argv + 2, argv + argc);
+  for (const Command& c : kCommands) {
+    if (sub == c.name) return c.run(args);
+  }
+  std::fprintf(stderr, "mr model: unknown command '%s'\n", sub.c_str());
+  PrintUsage(stderr);
+  return 2;
+}
+
+}  // namespace mr::model

@@ -1,0 +1,185 @@
+#include "model/model_commands.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+
+#include "model/lower_bound.h"
+#include "model/tandem_policy.h"
+
+namespace mr::model {
+namespace {
+
+std::vector<std::string> SplitList(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    if (!item.empty()) out.push_back(item);
+  }
+  return out;
+}
+
+std::string Fmt(const char* fmt, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, fmt, v);
+  return buf;
+}
+
+// Mean response of `policy_name` on jobs.
+Result<double> MeanResponse(std::span<const TandemJob> jobs, const std::string& policy_name, int k,
+                            std::vector<double>* response = nullptr) {
+  MR_ASSIGN_OR_RETURN(std::unique_ptr<TandemPolicy> policy, MakeTandemPolicy(policy_name, k));
+  MR_ASSIGN_OR_RETURN(SimResult sim, SimulateTandem(jobs, *policy));
+  if (response != nullptr) *response = std::move(sim.response);
+  return sim.mean_response;
+}
+
+void PrintSweepHeader(const SweepOptions& o, std::ostream& out) {
+  if (o.csv) {
+    out << "variant,load,lower_bound_mean";
+    for (const std::string& p : o.lists.policies) out << "," << p;
+    out << "\n";
+    return;
+  }
+  out << "relative E[T] = mean response / lower-bound mean (" << o.jobs << " jobs, seed " << o.seed
+      << ")\n";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%-11s %5s %9s", "variant", "load", "LB E[T]");
+  out << buf;
+  for (const std::string& p : o.lists.policies) {
+    std::snprintf(buf, sizeof buf, " %10s", p.c_str());
+    out << buf;
+  }
+  out << "\n";
+}
+
+Status SweepRow(const SweepOptions& o, const std::string& variant, double load, std::ostream& out) {
+  GoogleLikeOptions g{o.jobs, load, o.seed, variant == "rebalanced"};
+  MR_ASSIGN_OR_RETURN(std::vector<TandemJob> jobs, GenerateGoogleLike(g));
+  MR_ASSIGN_OR_RETURN(LowerBound lb, TandemLowerBound(jobs));
+  char buf[96];
+  if (o.csv) {
+    std::snprintf(buf, sizeof buf, "%s,%.2f,%.6g", variant.c_str(), load, lb.mean_response);
+  } else {
+    std::snprintf(buf, sizeof buf, "%-11s %5.2f %9.4g", variant.c_str(), load, lb.mean_response);
+  }
+  std::string row = buf;
+  for (const std::string& p : o.lists.policies) {
+    MR_ASSIGN_OR_RETURN(double mean, MeanResponse(jobs, p, o.k));
+    row += o.csv ? "," + Fmt("%.6g", mean / lb.mean_response) : Fmt(" %10.3f", mean / lb.mean_response);
+  }
+  out << row << "\n" << std::flush;
+  return Status::Ok();
+}
+
+}  // namespace
+
+int Fail(const Status& status, int exit_code) {
+  std::cerr << "mr model: " << status.message() << "\n";
+  return exit_code;
+}
+
+int ExitCodeFor(const Status& status) {
+  bool bad_input = status.code() == StatusCode::kInvalidArgument || status.code() == StatusCode::kNotFound;
+  return bad_input ? 2 : 1;
+}
+
+Result<std::vector<TandemJob>> GenerateByKind(const std::string& kind, const GoogleLikeOptions& o) {
+  if (o.jobs < 1 || !(o.load > 0 && o.load <= 10)) {
+    return Status::InvalidArgument("need --jobs >= 1 and --load in (0, 10]");
+  }
+  std::vector<TandemJob> jobs;
+  if (kind == "google") {
+    return GenerateGoogleLike(o);
+  } else if (kind == "lognormal") {
+    jobs = GenerateLogNormal(o.jobs, o.load, o.seed);
+  } else if (kind == "poisson") {
+    jobs = GeneratePoisson(o.jobs, o.load, 1.0, 1.0, o.seed);
+  } else {
+    return Status::InvalidArgument("unknown --kind '" + kind + "' (known: google, lognormal, poisson)");
+  }
+  if (o.rebalanced) jobs = RebalanceCubeRoot(jobs);
+  return jobs;
+}
+
+Status ParseSweepLists(const std::string& loads, const std::string& policies,
+                       const std::string& variants, SweepLists& out) {
+  out = {};
+  for (const std::string& l : SplitList(loads)) {
+    double v = 0;
+    auto [ptr, ec] = std::from_chars(l.data(), l.data() + l.size(), v);
+    if (ec != std::errc() || ptr != l.data() + l.size() || !(v > 0 && v <= 10)) {
+      return Status::InvalidArgument("bad load '" + l + "' (want a number in (0, 10])");
+    }
+    out.loads.push_back(v);
+  }
+  for (const std::string& p : SplitList(policies)) {
+    Result<std::unique_ptr<TandemPolicy>> made = MakeTandemPolicy(p);
+    if (!made.ok()) return made.status();
+    out.policies.push_back(p);
+  }
+  for (const std::string& v : SplitList(variants)) {
+    if (v != "original" && v != "rebalanced") {
+      return Status::InvalidArgument("bad variant '" + v + "' (known: original, rebalanced)");
+    }
+    out.variants.push_back(v);
+  }
+  if (out.loads.empty() || out.policies.empty() || out.variants.empty()) {
+    return Status::InvalidArgument("empty list of loads, policies or variants");
+  }
+  return Status::Ok();
+}
+
+Status RunSweepCommand(const SweepOptions& o, std::ostream& out) {
+  if (o.jobs < 1) return Status::InvalidArgument("need --jobs >= 1");
+  PrintSweepHeader(o, out);
+  for (const std::string& variant : o.lists.variants) {
+    for (double load : o.lists.loads) MR_RETURN_IF_ERROR(SweepRow(o, variant, load, out));
+  }
+  return Status::Ok();
+}
+
+Status RunSlowdownCommand(const SlowdownOptions& o, std::ostream& out) {
+  const std::vector<TandemJob> jobs = GenerateLogNormal(o.jobs, o.load, o.seed);
+  const double lo = 0.01, hi = 100.0, step = std::log(hi / lo) / o.buckets;
+  auto bucket_of = [&](const TandemJob& j) {
+    double size = std::max(j.x, j.y);
+    if (size > hi) return -1;
+    return std::clamp(static_cast<int>(std::log(size / lo) / step), 0, o.buckets - 1);
+  };
+  std::vector<std::vector<double>> sums(o.lists.policies.size(), std::vector<double>(o.buckets, 0));
+  std::vector<int64_t> counts(o.buckets, 0);
+  for (const TandemJob& j : jobs) {
+    if (int b = bucket_of(j); b >= 0) ++counts[b];
+  }
+  out << "# load=" << o.load << " jobs=" << o.jobs << " seed=" << o.seed;
+  for (size_t p = 0; p < o.lists.policies.size(); ++p) {
+    std::vector<double> response;
+    MR_ASSIGN_OR_RETURN(double mean, MeanResponse(jobs, o.lists.policies[p], o.k, &response));
+    out << " " << o.lists.policies[p] << "_mean_response=" << Fmt("%.4g", mean);
+    for (size_t i = 0; i < jobs.size(); ++i) {
+      if (int b = bucket_of(jobs[i]); b >= 0) {
+        sums[p][b] += response[i] / std::max(jobs[i].x, jobs[i].y);
+      }
+    }
+  }
+  out << "\nsize_lo,size_hi,jobs";
+  for (const std::string& p : o.lists.policies) out << "," << p;
+  out << "\n";
+  for (int b = 0; b < o.buckets; ++b) {
+    if (counts[b] == 0) continue;
+    out << Fmt("%.4g", lo * std::exp(step * b)) << "," << Fmt("%.4g", lo * std::exp(step * (b + 1)))
+        << "," << counts[b];
+    for (size_t p = 0; p < sums.size(); ++p) {
+      out << "," << Fmt("%.4g", sums[p][b] / static_cast<double>(counts[b]));
+    }
+    out << "\n";
+  }
+  return Status::Ok();
+}
+
+}  // namespace mr::model

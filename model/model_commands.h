@@ -1,0 +1,56 @@
+// The work behind `mr model` subcommands, separated from flag parsing so the
+// sweep and slowdown runs can be called (and tested) without argv. Internal to
+// model/; single-threaded.
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "model/workload.h"
+
+namespace mr::model {
+
+// Prints "mr model: <message>" on stderr and returns exit_code.
+int Fail(const Status& status, int exit_code = 2);
+// 2 for bad input (InvalidArgument, NotFound), 1 for anything else.
+int ExitCodeFor(const Status& status);
+
+// "google" (GenerateGoogleLike), "lognormal" (GenerateLogNormal) or "poisson"
+// (exponential sizes, mean 1); rebalanced applies to all three.
+Result<std::vector<TandemJob>> GenerateByKind(const std::string& kind, const GoogleLikeOptions& o);
+
+struct SweepLists {
+  std::vector<double> loads;
+  std::vector<std::string> policies;
+  std::vector<std::string> variants;  // "original" and/or "rebalanced"
+};
+// Comma-separated lists; InvalidArgument/NotFound for a bad load, policy or variant.
+Status ParseSweepLists(const std::string& loads, const std::string& policies,
+                       const std::string& variants, SweepLists& out);
+
+struct SweepOptions {
+  int64_t jobs = 20000;
+  uint64_t seed = 1;
+  int k = 100;
+  bool csv = false;
+  SweepLists lists;
+};
+// For each variant and load: a Google-like workload, the lower bound, and each
+// policy's mean response divided by the bound's mean (relative E[T]).
+Status RunSweepCommand(const SweepOptions& o, std::ostream& out);
+
+struct SlowdownOptions {
+  double load = 0.75;
+  int64_t jobs = 200000;
+  uint64_t seed = 1;
+  int buckets = 20;
+  int k = 100;
+  SweepLists lists;
+};
+// CSV of mean slowdown T/max(x,y) per log-spaced size bucket, one column per policy.
+Status RunSlowdownCommand(const SlowdownOptions& o, std::ostream& out);
+
+}  // namespace mr::model

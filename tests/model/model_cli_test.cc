@@ -1,0 +1,53 @@
+// ModelMain's exit codes and file handling (the table output is exercised by
+// bench/sim/run.sh).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "common/file_util.h"
+#include "model/model_cli.h"
+#include "model/workload.h"
+
+namespace mr::model {
+namespace {
+
+int RunModel(std::vector<std::string> args) {
+  args.insert(args.begin(), "model");
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  return ModelMain(static_cast<int>(argv.size()), argv.data());
+}
+
+TEST(ModelCliTest, BadUsageReturnsTwo) {
+  EXPECT_EQ(RunModel({}), 2);
+  EXPECT_EQ(RunModel({"frobnicate"}), 2);
+  EXPECT_EQ(RunModel({"gen", "--jobs", "10"}), 2);                 // missing --load/--out
+  EXPECT_EQ(RunModel({"gen", "--jobs", "ten", "--load", "0.5", "--out", "x"}), 2);
+  EXPECT_EQ(RunModel({"tandem", "--workload", "/nonexistent.csv", "--policy", "fifo"}), 2);
+  EXPECT_EQ(RunModel({"sweep", "--loads", "0.5,abc"}), 2);
+  EXPECT_EQ(RunModel({"sweep", "--bogus"}), 2);
+  EXPECT_EQ(RunModel({"sweep", "--jobs", "0"}), 2);
+  EXPECT_EQ(RunModel({"sweep", "--policies", "maxsrpt,lifo"}), 2);
+  EXPECT_EQ(RunModel({"slowdown", "--buckets", "0"}), 2);
+}
+
+TEST(ModelCliTest, GenThenTandem) {
+  TempDir dir("model-cli");
+  std::string path = JoinPath(dir.path(), "w.csv");
+  ASSERT_EQ(RunModel({"gen", "--jobs", "200", "--load", "0.4", "--seed", "3", "--out", path}), 0);
+  auto jobs = LoadWorkload(path);
+  ASSERT_TRUE(jobs.ok());
+  EXPECT_EQ(jobs->size(), 200u);
+  EXPECT_EQ(RunModel({"tandem", "--workload", path, "--policy", "maxsrpt"}), 0);
+  EXPECT_EQ(RunModel({"tandem", "--workload", path, "--policy", "lifo"}), 2);
+  EXPECT_EQ(RunModel({"tandem", "--workload", path, "--policy", "klps", "--k", "0"}), 2);
+}
+
+TEST(ModelCliTest, SmallSweepRuns) {
+  EXPECT_EQ(RunModel({"sweep", "--jobs", "300", "--loads", "0.3", "--csv"}), 0);
+  EXPECT_EQ(RunModel({"slowdown", "--jobs", "500", "--buckets", "5"}), 0);
+}
+
+}  // namespace
+}  // namespace mr::model
