@@ -1,0 +1,77 @@
+// `mr trace render TRACE --out FILE.svg|.png`: draws a job trace as the status
+// page's Gantt chart with the shuffle rate underneath.
+#include <fstream>
+#include <iostream>
+
+#include "cli/commands.h"
+#include "cli/options.h"
+#include "web/chart_layout.h"
+#include "web/png_render.h"
+#include "web/svg_chart.h"
+#include "web/trace_reader.h"
+
+namespace mr::cli {
+
+namespace {
+
+const char kTraceUsage[] =
+    "mr trace render TRACE --out FILE.svg|FILE.png [--width PIXELS]\n\n"
+    "  TRACE is a job trace (JSON lines): OUTPUT/_trace.jsonl of a finished job, or\n"
+    "  STATE/traces/job-NNNNNN.jsonl of a running one. .png needs librsvg (see docs/web.md).";
+
+bool EndsWith(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+Status WriteFile(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) return Status::IoError("cannot write '" + path + "'");
+  out << text;
+  out.close();
+  if (!out) return Status::IoError("cannot write '" + path + "'");
+  return Status::Ok();
+}
+
+int RenderMain(int argc, char** argv) {
+  po::options_description desc("trace render options");
+  desc.add_options()
+      ("trace", po::value<std::string>()->required(), "the trace file (JSON lines)")
+      ("out", po::value<std::string>()->required(), "output file, .svg or .png")
+      ("width", po::value<int>()->default_value(1200), "image width in pixels");
+  po::positional_options_description pos;
+  pos.add("trace", 1);
+  po::variables_map vm;
+  if (auto rc = ParseOrExit(argc, argv, kTraceUsage, desc, &pos, vm)) return *rc;
+  std::string out = vm["out"].as<std::string>();
+  bool png = EndsWith(out, ".png");
+  if (!png && !EndsWith(out, ".svg")) return UsageError("trace render: --out must end in .svg or .png");
+  int width = vm["width"].as<int>();
+  if (width < 300 || width > 20000) return UsageError("trace render: --width must be in 300..20000");
+
+  auto events = web::ReadTraceFile(vm["trace"].as<std::string>());
+  if (!events.ok()) return UsageError("trace render: " + events.status().message());
+  if (events->empty()) return UsageError("trace render: '" + vm["trace"].as<std::string>() + "' has no events");
+  web::SvgOptions opt;
+  opt.width = width;
+  std::string svg = web::RenderSvgChart(web::BuildChartLayout(*events), opt);
+  Status st = png ? web::SvgToPng(svg, out) : WriteFile(out, svg);
+  if (!st.ok()) return UsageError("trace render: " + st.message());
+  return kExitOk;
+}
+
+}  // namespace
+
+int TraceMain(int argc, char** argv) {
+  std::string action = argc >= 2 ? argv[1] : "";
+  if (action == "--help" || action == "-h" || action == "help") {
+    std::cout << "usage: " << kTraceUsage << "\n";
+    return kExitOk;
+  }
+  if (action != "render") {
+    return UsageError(action.empty() ? "trace: missing action (usage: mr trace render TRACE --out FILE.svg)"
+                                     : "trace: unknown action '" + action + "' (known: render)");
+  }
+  return RenderMain(argc - 1, argv + 1);
+}
+
+}  // namespace mr::cli

@@ -1,0 +1,118 @@
+// End to end in headless Chromium: the job page served by HttpServer (fake
+// provider, real 3-worker trace) as a browser renders it. Fails — does not
+// skip — when chromium is missing: CI runs scripts/install-deps.sh first.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+#include <gtest/gtest.h>
+
+#include "master/http_server.h"
+#include "tests/web/fake_provider.h"
+
+namespace mr::master {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string FindChromium() {
+  for (const char* name : {"chromium", "chromium-browser", "google-chrome"}) {
+    std::string cmd = std::string("command -v ") + name + " 2>/dev/null";
+    FILE* p = ::popen(cmd.c_str(), "r");
+    if (p == nullptr) continue;
+    char buf[512] = {};
+    bool found = std::fgets(buf, sizeof buf, p) != nullptr;
+    ::pclose(p);
+    if (found) {
+      std::string path = buf;
+      while (!path.empty() && (path.back() == '\n' || path.back() == '\r')) path.pop_back();
+      return path;
+    }
+  }
+  return "";
+}
+
+// Runs chromium headless with `args`; returns its stdout. Bounded by `timeout`.
+std::string RunChromium(const std::string& chromium, const std::string& profile, const std::string& args) {
+  std::string cmd = "timeout 90 " + chromium +
+                    " --headless --no-sandbox --disable-gpu --disable-quic --no-first-run"
+                    " --disable-background-networking --disable-component-update --disable-sync"
+                    " --disable-dev-shm-usage --user-data-dir=" + profile + " " + args + " 2>/dev/null";
+  FILE* p = ::popen(cmd.c_str(), "r");
+  if (p == nullptr) return "";
+  std::string out;
+  char buf[8192];
+  for (size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+  ::pclose(p);
+  return out;
+}
+
+size_t Count(const std::string& s, const std::string& needle) {
+  size_t n = 0;
+  for (size_t p = s.find(needle); p != std::string::npos; p = s.find(needle, p + 1)) ++n;
+  return n;
+}
+
+class BrowserTest : public testing::Test {
+ protected:
+  void SetUp() override {
+    chromium_ = FindChromium();
+    ASSERT_FALSE(chromium_.empty()) << "chromium is not installed: run scripts/install-deps.sh (it installs Debian's "
+                                       "chromium for this test)";
+    auto trace = webtest::RealTrace();
+    ASSERT_FALSE(trace.empty()) << "tests/web/data/wordcount_3workers.jsonl not found";
+    provider_ = std::make_unique<webtest::FakeProvider>(std::move(trace));
+    auto s = HttpServer::Start(HostPort{"127.0.0.1", 0}, provider_.get());
+    ASSERT_TRUE(s.ok()) << s.status().ToString();
+    server_ = std::move(*s);
+    base_ = "http://127.0.0.1:" + std::to_string(server_->address().port);
+    char tmpl[] = "/tmp/mr-chromium-XXXXXX";
+    ASSERT_NE(::mkdtemp(tmpl), nullptr);
+    profile_ = tmpl;
+    artifacts_ = MR_WEB_TEST_ARTIFACT_DIR;
+    fs::create_directories(artifacts_);
+  }
+  void TearDown() override {
+    if (server_) server_->Stop();
+    if (!profile_.empty()) fs::remove_all(profile_);
+  }
+
+  std::string chromium_, base_, profile_, artifacts_;
+  std::unique_ptr<webtest::FakeProvider> provider_;
+  std::unique_ptr<HttpServer> server_;
+};
+
+TEST_F(BrowserTest, JobPageDomShowsMapReduceAndShuffleLanes) {
+  std::string dom = RunChromium(chromium_, profile_, "--dump-dom " + base_ + "/jobs/1");
+  ASSERT_FALSE(dom.empty()) << "chromium printed no DOM";
+  EXPECT_NE(dom.find("<h1 id=\"job-id\">job-000001"), std::string::npos);
+  EXPECT_GT(Count(dom, "class=\"lane map\""), 0u);
+  EXPECT_GT(Count(dom, "class=\"lane reduce\""), 0u);
+  EXPECT_GT(Count(dom, "class=\"lane shuffle\""), 0u);
+  EXPECT_EQ(Count(dom, "class=\"bar map\""), 16u);
+  EXPECT_EQ(Count(dom, "class=\"bar reduce\""), 3u);
+  EXPECT_EQ(Count(dom, "class=\"bar fetch\""), 48u);
+  EXPECT_NE(dom.find("id=\"decisions\""), std::string::npos);
+}
+
+TEST_F(BrowserTest, ClusterPageDomLinksTheJob) {
+  std::string dom = RunChromium(chromium_, profile_, "--dump-dom " + base_ + "/");
+  EXPECT_NE(dom.find("href=\"/jobs/job-000001\""), std::string::npos) << dom.substr(0, 500);
+  EXPECT_NE(dom.find("id=\"workers\""), std::string::npos);
+}
+
+TEST_F(BrowserTest, ScreenshotsAreSaved) {
+  for (auto [page, file] : {std::pair{"/jobs/1", "job-page.png"}, std::pair{"/", "cluster-page.png"}}) {
+    std::string out = artifacts_ + "/" + file;
+    fs::remove(out);
+    RunChromium(chromium_, profile_, "--screenshot=" + out + " --window-size=1400,900 " + base_ + page);
+    ASSERT_TRUE(fs::exists(out)) << "no screenshot " << out;
+    EXPECT_GT(fs::file_size(out), 20000u) << out;  // a blank page is far smaller
+  }
+}
+
+}  // namespace
+}  // namespace mr::master

@@ -1,0 +1,170 @@
+#include "web/chart_layout.h"
+
+#include <numeric>
+
+#include <gtest/gtest.h>
+
+#include "tests/web/fake_provider.h"
+
+namespace mr::web {
+namespace {
+
+std::vector<std::string> LaneLabels(const ChartLayout& l) {
+  std::vector<std::string> out;
+  for (const auto& lane : l.lanes) out.push_back(lane.label);
+  return out;
+}
+
+const Bar& FindBar(const ChartLayout& l, const std::string& label, BarKind kind) {
+  for (const auto& b : l.bars) {
+    if (b.label == label && b.kind == kind) return b;
+  }
+  ADD_FAILURE() << "no bar " << label;
+  static Bar none;
+  return none;
+}
+
+TEST(PackIntervalsTest, UsesMaxOverlapLanesAndReusesLowestFreeLane) {
+  // Overlap of 3 at t=2.5; [3,4) touches [1,3) and reuses its lane.
+  std::vector<std::pair<double, double>> iv = {{0, 2}, {1, 3}, {2, 5}, {3, 4}, {2.5, 2.6}, {6, 7}};
+  std::vector<int> lanes = PackIntervals(iv);
+  ASSERT_EQ(lanes.size(), iv.size());
+  EXPECT_EQ(*std::max_element(lanes.begin(), lanes.end()), 2);
+  EXPECT_EQ(lanes[0], 0);
+  EXPECT_EQ(lanes[1], 1);
+  EXPECT_EQ(lanes[2], 0);  // [0,2) ended at 2
+  EXPECT_EQ(lanes[4], 2);  // [0,2)→lane0 busy with [2,5), lane1 busy with [1,3)
+  EXPECT_EQ(lanes[3], 1);
+  EXPECT_EQ(lanes[5], 0);
+  for (size_t i = 0; i < iv.size(); ++i) {
+    for (size_t j = i + 1; j < iv.size(); ++j) {
+      bool overlap = iv[i].first < iv[j].second && iv[j].first < iv[i].second;
+      if (overlap) {
+        EXPECT_NE(lanes[i], lanes[j]) << i << " and " << j;
+      }
+    }
+  }
+}
+
+TEST(PackIntervalsTest, EmptyInput) { EXPECT_TRUE(PackIntervals({}).empty()); }
+
+TEST(ChartLayoutTest, PacksAttemptLanesPerWorkerAndSlotKind) {
+  ChartLayout l = BuildChartLayout(webtest::HandBuiltTrace());
+  EXPECT_EQ(LaneLabels(l), (std::vector<std::string>{"w1 map 0", "w1 map 1", "w1 reduce 0", "w2 map 0",
+                                                     "w2 reduce 0", "w1→w1 shuffle", "w1→w1 shuffle (2)",
+                                                     "w1→w2 shuffle", "w2→w1 shuffle"}));
+  EXPECT_EQ(l.lanes[0].id, "w1-map-0");
+  EXPECT_EQ(l.lanes[6].id, "w1-w1-shuffle-1");
+  EXPECT_EQ(FindBar(l, "m-00000", BarKind::kMap).lane, 0);
+  EXPECT_EQ(FindBar(l, "m-00001", BarKind::kMap).lane, 1);
+  EXPECT_EQ(FindBar(l, "m-00003", BarKind::kMap).lane, 0);  // m-00000 ended when it started
+  EXPECT_EQ(FindBar(l, "m-00002", BarKind::kMap).lane, 3);
+  EXPECT_EQ(FindBar(l, "r-00000", BarKind::kReduce).lane, 2);
+  // The failed first attempt and the retry share w2's reduce lane.
+  EXPECT_EQ(FindBar(l, "r-00001", BarKind::kFailed).lane, 4);
+  EXPECT_EQ(FindBar(l, "r-00001", BarKind::kReduce).lane, 4);
+  EXPECT_NE(FindBar(l, "r-00001", BarKind::kFailed).tooltip.find("disk full"), std::string::npos);
+}
+
+TEST(ChartLayoutTest, FetchLanesPerLinkWithSubLanes) {
+  ChartLayout l = BuildChartLayout(webtest::HandBuiltTrace());
+  EXPECT_EQ(FindBar(l, "r-00000 ← m-00001", BarKind::kFetch).lane, 5);
+  EXPECT_EQ(FindBar(l, "r-00000 ← m-00000", BarKind::kFetch).lane, 6);  // overlaps the one above
+  EXPECT_EQ(FindBar(l, "r-00000 ← m-00003", BarKind::kFetch).lane, 5);
+  EXPECT_EQ(FindBar(l, "r-00001 ← m-00001", BarKind::kFetch).lane, 7);
+  EXPECT_EQ(FindBar(l, "r-00001 ← m-00003", BarKind::kFetch).lane, 7);
+  const Bar& zero = FindBar(l, "r-00000 ← m-00002", BarKind::kFetch);
+  EXPECT_EQ(zero.lane, 8);
+  EXPECT_EQ(l.lanes[8].src_worker, 2);
+  EXPECT_EQ(l.lanes[8].worker, 1);
+  EXPECT_EQ(zero.bytes, 1000u);
+}
+
+TEST(ChartLayoutTest, TimesAreRelativeToSubmit) {
+  ChartLayout l = BuildChartLayout(webtest::HandBuiltTrace());
+  EXPECT_DOUBLE_EQ(l.origin, 1000.0);
+  EXPECT_NEAR(l.duration, 3.6, 1e-9);
+  EXPECT_NEAR(l.response_time, 3.6, 1e-9);
+  const Bar& m0 = FindBar(l, "m-00000", BarKind::kMap);
+  EXPECT_NEAR(m0.start, 0.1, 1e-9);
+  EXPECT_NEAR(m0.end, 1.1, 1e-9);
+  EXPECT_EQ(l.job, "job-000001");
+  EXPECT_EQ(l.name, "wc");
+  EXPECT_EQ(l.policy, "fifo");
+  EXPECT_EQ(l.status, "ok");
+  ASSERT_EQ(l.shares.size(), 2u);
+  EXPECT_NEAR(l.shares[1].first, 2.0, 1e-9);
+  EXPECT_DOUBLE_EQ(l.shares[1].second, 0.5);
+  ASSERT_EQ(l.decisions.size(), 1u);
+  EXPECT_EQ(l.decisions[0].tasks, std::vector<std::string>{"m-00000"});
+  EXPECT_EQ(l.counters["map_output_records"], 80);
+}
+
+TEST(ChartLayoutTest, RateBucketsSumToFetchedBytes) {
+  ChartLayout l = BuildChartLayout(webtest::HandBuiltTrace(), 100);
+  ASSERT_EQ(l.rate_bytes.size(), 100u);
+  EXPECT_NEAR(l.bucket_seconds, 0.036, 1e-12);
+  double sum = std::accumulate(l.rate_bytes.begin(), l.rate_bytes.end(), 0.0);
+  EXPECT_NEAR(sum, 11000.0, 1e-6);
+  // Nothing moved before the first fetch at 1.0 s; 2 fetches (4000 B over 0.4/0.5 s) at 1.05 s.
+  EXPECT_DOUBLE_EQ(l.rate_bytes[10], 0.0);
+  double rate = l.rate_bytes[29] / l.bucket_seconds;  // bucket [1.044, 1.08)
+  EXPECT_NEAR(rate, 2000 / 0.4 + 2000 / 0.5, 1e-6);
+}
+
+TEST(ChartLayoutTest, RealTraceBucketsSumAndNoOverlapInALane) {
+  auto trace = webtest::RealTrace();
+  ASSERT_FALSE(trace.empty());
+  ChartLayout l = BuildChartLayout(trace);
+  double fetched = 0;
+  for (const auto& ev : trace) {
+    if (ev["event"] == "fetch_end") fetched += ev["bytes"].get<double>();
+  }
+  EXPECT_NEAR(std::accumulate(l.rate_bytes.begin(), l.rate_bytes.end(), 0.0), fetched, 1e-3);
+  for (size_t i = 0; i < l.bars.size(); ++i) {
+    for (size_t j = i + 1; j < l.bars.size(); ++j) {
+      const Bar &a = l.bars[i], &b = l.bars[j];
+      if (a.lane == b.lane) {
+        EXPECT_FALSE(a.start < b.end && b.start < a.end) << a.label << " / " << b.label;
+      }
+    }
+  }
+  int maps = 0, reduces = 0, fetches = 0;
+  for (const auto& b : l.bars) {
+    maps += b.kind == BarKind::kMap;
+    reduces += b.kind == BarKind::kReduce;
+    fetches += b.kind == BarKind::kFetch;
+  }
+  EXPECT_EQ(maps, 16);
+  EXPECT_EQ(reduces, 3);
+  EXPECT_EQ(fetches, 48);
+}
+
+TEST(ChartLayoutTest, RunningAttemptsAndFetchesEndAtTheLastEvent) {
+  auto trace = webtest::HandBuiltTrace();
+  trace.resize(3);  // job_submit, job_start, share
+  trace.push_back({{"event", "attempt_start"}, {"t", 1000.5}, {"task", "m-00000"}, {"attempt", 1}, {"worker", 3},
+                   {"slot", "unified"}});
+  trace.push_back({{"event", "reduce_place"}, {"t", 1000.6}, {"task", "r-00000"}, {"worker", 2}});
+  trace.push_back({{"event", "fetch_start"}, {"t", 1000.7}, {"task", "r-00000"}, {"map", "m-00009"},
+                   {"src_worker", 3}});
+  trace.push_back({{"event", "share"}, {"t", 1001.0}, {"share", 0.25}});
+  ChartLayout l = BuildChartLayout(trace);
+  EXPECT_EQ(l.status, "running");
+  EXPECT_LT(l.response_time, 0);
+  ASSERT_EQ(l.bars.size(), 2u);
+  EXPECT_TRUE(l.bars[0].running);
+  EXPECT_EQ(l.lanes[l.bars[0].lane].label, "w3 unified 0");
+  EXPECT_NEAR(l.bars[0].end, 1.0, 1e-9);
+  EXPECT_EQ(l.lanes[l.bars[1].lane].label, "w3→w2 shuffle");
+  EXPECT_NEAR(l.bars[1].start, 0.7, 1e-9);
+}
+
+TEST(ChartLayoutTest, EmptyTrace) {
+  ChartLayout l = BuildChartLayout({});
+  EXPECT_TRUE(l.lanes.empty());
+  EXPECT_EQ(l.rate_bytes.size(), 100u);
+}
+
+}  // namespace
+}  // namespace mr::web

@@ -1,0 +1,351 @@
+#include "web/chart_layout.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <queue>
+#include <set>
+#include <tuple>
+
+#include "common/units.h"
+
+namespace mr::web {
+
+namespace {
+
+using nlohmann::json;
+
+double Num(const json& ev, const char* key, double def = 0) {
+  auto it = ev.find(key);
+  return it != ev.end() && it->is_number() ? it->get<double>() : def;
+}
+int Int(const json& ev, const char* key) { return static_cast<int>(Num(ev, key)); }
+uint64_t U64(const json& ev, const char* key) {
+  double v = Num(ev, key);
+  return v > 0 ? static_cast<uint64_t>(v) : 0;
+}
+std::string Str(const json& ev, const char* key, std::string def = "") {
+  auto it = ev.find(key);
+  return it != ev.end() && it->is_string() ? it->get<std::string>() : def;
+}
+
+std::string Seconds(double s) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.3f s", s);
+  return buf;
+}
+
+struct Attempt {
+  std::string task;
+  int attempt = 0;
+  int worker = 0;
+  std::string slot;
+  double start = 0, end = 0;
+  bool ended = false;
+  std::string status, error;
+  uint64_t bytes_in = 0, bytes_out = 0, records_in = 0, records_out = 0;
+};
+
+struct Fetch {
+  std::string reducer, map;
+  int src = 0, dst = 0;
+  double start = 0, end = 0;
+  bool ended = false;
+  std::string status;
+  uint64_t bytes = 0;
+};
+
+// Attempts keyed by (task, attempt); order of first appearance is kept.
+std::vector<Attempt> CollectAttempts(const std::vector<json>& events) {
+  std::vector<Attempt> out;
+  std::map<std::pair<std::string, int>, size_t> index;
+  for (const auto& ev : events) {
+    std::string e = Str(ev, "event");
+    if (e != "attempt_start" && e != "attempt_end") continue;
+    auto key = std::make_pair(Str(ev, "task"), Int(ev, "attempt"));
+    auto [it, fresh] = index.emplace(key, out.size());
+    if (fresh) {
+      out.emplace_back();
+      out.back().task = key.first;
+      out.back().attempt = key.second;
+    }
+    Attempt& a = out[it->second];
+    a.worker = Int(ev, "worker");
+    a.slot = Str(ev, "slot", a.slot.empty() ? (key.first.rfind("r-", 0) == 0 ? "reduce" : "map") : a.slot);
+    if (e == "attempt_start") {
+      if (!a.ended) a.start = Num(ev, "t");
+      continue;
+    }
+    a.ended = true;
+    a.end = Num(ev, "t");
+    a.start = Num(ev, "start", fresh ? a.end : a.start);
+    a.status = Str(ev, "status", "ok");
+    a.error = Str(ev, "error");
+    a.bytes_in = U64(ev, "bytes_in");
+    a.bytes_out = U64(ev, "bytes_out");
+    a.records_in = U64(ev, "records_in");
+    a.records_out = U64(ev, "records_out");
+  }
+  return out;
+}
+
+Fetch NewFetch(const std::tuple<std::string, std::string, int>& key, int dst, double start) {
+  Fetch f;
+  std::tie(f.reducer, f.map, f.src) = key;
+  f.dst = dst;
+  f.start = start;
+  return f;
+}
+
+std::vector<Fetch> CollectFetches(const std::vector<json>& events) {
+  std::map<std::string, int> reducer_worker;  // from reduce_place
+  for (const auto& ev : events) {
+    if (Str(ev, "event") == "reduce_place") reducer_worker[Str(ev, "task")] = Int(ev, "worker");
+  }
+  std::vector<Fetch> out;
+  std::map<std::tuple<std::string, std::string, int>, std::vector<size_t>> open;
+  for (const auto& ev : events) {
+    std::string e = Str(ev, "event");
+    if (e != "fetch_start" && e != "fetch_end") continue;
+    auto key = std::make_tuple(Str(ev, "task"), Str(ev, "map"), Int(ev, "src_worker"));
+    auto& pending = open[key];
+    if (e == "fetch_start") {
+      auto rw = reducer_worker.find(std::get<0>(key));
+      pending.push_back(out.size());
+      out.push_back(NewFetch(key, rw == reducer_worker.end() ? 0 : rw->second, Num(ev, "t")));
+      continue;
+    }
+    if (pending.empty()) {
+      pending.push_back(out.size());
+      out.push_back(NewFetch(key, 0, 0));
+    }
+    Fetch& f = out[pending.front()];
+    pending.erase(pending.begin());
+    f.ended = true;
+    f.end = Num(ev, "t");
+    f.start = Num(ev, "start", f.start == 0 ? f.end : f.start);
+    if (ev.contains("worker")) f.dst = Int(ev, "worker");
+    f.status = Str(ev, "status", "ok");
+    f.bytes = U64(ev, "bytes");
+  }
+  return out;
+}
+
+int SlotOrder(const std::string& slot) {
+  if (slot == "map") return 0;
+  if (slot == "reduce") return 1;
+  if (slot == "unified") return 2;
+  return 3;
+}
+
+std::string AttemptTooltip(const Attempt& a, double s, double e) {
+  std::string t = a.task + " attempt " + std::to_string(a.attempt) + "\nworker " + std::to_string(a.worker) +
+                  ", " + a.slot + " slot\n" + Seconds(s) + " – " + Seconds(e) + " (" + Seconds(e - s) + ")";
+  if (!a.ended) return t + "\nrunning";
+  t += "\nin " + FormatBytes(static_cast<double>(a.bytes_in)) + ", " + std::to_string(a.records_in) + " records";
+  t += "\nout " + FormatBytes(static_cast<double>(a.bytes_out)) + ", " + std::to_string(a.records_out) + " records";
+  t += "\nstatus " + a.status;
+  if (!a.error.empty()) t += ": " + a.error;
+  return t;
+}
+
+std::string FetchTooltip(const Fetch& f, double s, double e) {
+  std::string t = f.reducer + " ← " + f.map + "\nw" + std::to_string(f.src) + "→w" + std::to_string(f.dst) + "\n" +
+                  Seconds(s) + " – " + Seconds(e) + " (" + Seconds(e - s) + ")";
+  if (!f.ended) return t + "\nrunning";
+  t += "\n" + FormatBytes(static_cast<double>(f.bytes));
+  if (e > s) t += " at " + FormatBytes(static_cast<double>(f.bytes) / (e - s)) + "/s";
+  return t + "\nstatus " + f.status;
+}
+
+// A group of bars that share lanes before packing: one (worker, slot) or one link.
+struct Group {
+  std::tuple<int, int, int, int> order;  // sort key: attempts first, then links
+  std::string slot;
+  int worker = 0, src = 0;
+  std::vector<Bar> bars;
+};
+
+void AddLanes(Group& g, ChartLayout& out) {
+  std::sort(g.bars.begin(), g.bars.end(), [](const Bar& a, const Bar& b) {
+    return std::tie(a.start, a.end, a.label) < std::tie(b.start, b.end, b.label);
+  });
+  std::vector<std::pair<double, double>> iv;
+  for (const auto& b : g.bars) iv.emplace_back(b.start, b.end);
+  std::vector<int> sub = PackIntervals(iv);
+  int n = sub.empty() ? 0 : *std::max_element(sub.begin(), sub.end()) + 1;
+  int base = static_cast<int>(out.lanes.size());
+  for (int i = 0; i < n; ++i) {
+    Lane l;
+    l.slot = g.slot;
+    l.worker = g.worker;
+    l.src_worker = g.src;
+    l.index = i;
+    std::string w = "w" + std::to_string(g.worker);
+    if (g.slot == "shuffle") {
+      std::string link = "w" + std::to_string(g.src) + "→" + w;
+      l.id = "w" + std::to_string(g.src) + "-" + w + "-shuffle-" + std::to_string(i);
+      l.label = link + " shuffle" + (i == 0 ? "" : " (" + std::to_string(i + 1) + ")");
+    } else {
+      l.id = w + "-" + g.slot + "-" + std::to_string(i);
+      l.label = w + " " + g.slot + " " + std::to_string(i);
+    }
+    out.lanes.push_back(std::move(l));
+  }
+  for (size_t i = 0; i < g.bars.size(); ++i) {
+    g.bars[i].lane = base + sub[i];
+    out.bars.push_back(std::move(g.bars[i]));
+  }
+}
+
+void LayoutBars(const std::vector<json>& events, double last_t, ChartLayout& out) {
+  std::map<std::tuple<int, int, int, int>, Group> groups;
+  for (const Attempt& a : CollectAttempts(events)) {
+    Bar b;
+    b.start = a.start - out.origin;
+    b.end = std::max(b.start, (a.ended ? a.end : last_t) - out.origin);
+    b.running = !a.ended;
+    b.kind = a.ended && a.status != "ok" ? BarKind::kFailed
+             : a.task.rfind("r-", 0) == 0 ? BarKind::kReduce : BarKind::kMap;
+    b.label = a.task;
+    b.bytes = a.bytes_out;
+    b.tooltip = AttemptTooltip(a, b.start, b.end);
+    auto key = std::make_tuple(0, a.worker, SlotOrder(a.slot), 0);
+    Group& g = groups[key];
+    g.slot = a.slot;
+    g.worker = a.worker;
+    g.bars.push_back(std::move(b));
+  }
+  for (const Fetch& f : CollectFetches(events)) {
+    Bar b;
+    b.start = f.start - out.origin;
+    b.end = std::max(b.start, (f.ended ? f.end : last_t) - out.origin);
+    b.running = !f.ended;
+    b.kind = f.ended && f.status != "ok" ? BarKind::kFailed : BarKind::kFetch;
+    b.label = f.reducer + " ← " + f.map;
+    b.bytes = f.bytes;
+    b.tooltip = FetchTooltip(f, b.start, b.end);
+    auto key = std::make_tuple(1, f.src, f.dst, 0);
+    Group& g = groups[key];
+    g.slot = "shuffle";
+    g.worker = f.dst;
+    g.src = f.src;
+    g.bars.push_back(std::move(b));
+  }
+  for (auto& [key, g] : groups) AddLanes(g, out);
+}
+
+void FillRate(int buckets, ChartLayout& out) {
+  buckets = std::max(buckets, 1);
+  out.bucket_seconds = out.duration > 0 ? out.duration / buckets : 1.0 / buckets;
+  out.rate_bytes.assign(buckets, 0.0);
+  const double w = out.bucket_seconds;
+  auto bucket_of = [&](double t) { return std::clamp(static_cast<int>(std::floor(t / w)), 0, buckets - 1); };
+  for (const Bar& b : out.bars) {
+    if (b.kind != BarKind::kFetch || b.running || b.bytes == 0) continue;
+    double s = std::max(b.start, 0.0), e = std::max(b.end, s);
+    double bytes = static_cast<double>(b.bytes);
+    if (e - s <= 0) {
+      out.rate_bytes[bucket_of(s)] += bytes;
+      continue;
+    }
+    int first = bucket_of(s), last = bucket_of(e);
+    for (int i = first; i <= last; ++i) {
+      double lo = i == first ? s : i * w;
+      double hi = i == last ? e : (i + 1) * w;
+      if (hi > lo) out.rate_bytes[i] += bytes * (hi - lo) / (e - s);
+    }
+  }
+}
+
+}  // namespace
+
+std::string_view BarKindName(BarKind kind) {
+  switch (kind) {
+    case BarKind::kMap: return "map";
+    case BarKind::kReduce: return "reduce";
+    case BarKind::kFetch: return "fetch";
+    case BarKind::kFailed: return "failed";
+  }
+  return "map";
+}
+
+std::vector<int> PackIntervals(const std::vector<std::pair<double, double>>& intervals) {
+  std::vector<size_t> order(intervals.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return intervals[a] < intervals[b]; });
+  using Busy = std::pair<double, int>;  // (end, lane)
+  std::priority_queue<Busy, std::vector<Busy>, std::greater<>> busy;
+  std::set<int> free;
+  int lanes = 0;
+  std::vector<int> lane(intervals.size(), 0);
+  for (size_t i : order) {
+    auto [start, end] = intervals[i];
+    while (!busy.empty() && busy.top().first <= start) {
+      free.insert(busy.top().second);
+      busy.pop();
+    }
+    int l;
+    if (free.empty()) {
+      l = lanes++;
+    } else {
+      l = *free.begin();
+      free.erase(free.begin());
+    }
+    lane[i] = l;
+    busy.emplace(std::max(start, end), l);
+  }
+  return lane;
+}
+
+ChartLayout BuildChartLayout(const std::vector<json>& events, int rate_buckets) {
+  ChartLayout out;
+  out.status = "running";
+  bool have_origin = false;
+  double first_t = 0, last_t = 0;
+  for (size_t i = 0; i < events.size(); ++i) {
+    double t = Num(events[i], "t");
+    first_t = i == 0 ? t : std::min(first_t, t);
+    last_t = i == 0 ? t : std::max(last_t, t);
+  }
+  out.origin = first_t;
+  for (const auto& ev : events) {
+    std::string e = Str(ev, "event");
+    if (out.job.empty()) out.job = Str(ev, "job");
+    if (e == "job_submit" && !have_origin) {
+      have_origin = true;
+      out.origin = Num(ev, "t");
+      out.name = Str(ev, "name");
+      out.kind = Str(ev, "kind");
+      out.policy = Str(ev, "policy");
+    } else if (e == "job_end") {
+      out.status = Str(ev, "status", "done");
+      out.error = Str(ev, "error");
+      out.response_time = Num(ev, "response_time", Num(ev, "t") - out.origin);
+      if (ev.contains("counters") && ev["counters"].is_object()) out.counters = ev["counters"];
+    } else if (e == "share") {
+      out.shares.emplace_back(Num(ev, "t") - out.origin, Num(ev, "share"));
+    } else if (e == "decision") {
+      Decision d;
+      d.t = Num(ev, "t") - out.origin;
+      d.worker = Int(ev, "worker");
+      d.policy = Str(ev, "policy");
+      d.note = Str(ev, "note");
+      if (ev.contains("tasks") && ev["tasks"].is_array()) {
+        for (const auto& t : ev["tasks"]) d.tasks.push_back(t.is_string() ? t.get<std::string>() : t.dump());
+      }
+      out.decisions.push_back(std::move(d));
+    }
+  }
+  out.duration = std::max(0.0, last_t - out.origin);
+  std::stable_sort(out.shares.begin(), out.shares.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::stable_sort(out.decisions.begin(), out.decisions.end(),
+                   [](const Decision& a, const Decision& b) { return a.t < b.t; });
+  LayoutBars(events, last_t, out);
+  FillRate(rate_buckets, out);
+  return out;
+}
+
+}  // namespace mr::web
