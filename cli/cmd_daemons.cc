@@ -20,7 +20,7 @@ int MasterMain(int argc, char** argv) {
       ("klps-k", po::value<int>()->default_value(100), "k of the k-LPS policy")
       ("heartbeat-ms", po::value<uint32_t>()->default_value(100), "worker heartbeat interval")
       ("addr-file", po::value<std::string>(), "write the bound host:port to this file")
-      ("http", po::value<std::string>(), "status page address (not yet available)");
+      ("http", po::value<std::string>(), "serve the status page and JSON API on this address, e.g. 127.0.0.1:7080");
   po::variables_map vm;
   if (auto rc = ParseOrExit(argc, argv, "mr master --state DIR [options]", desc, nullptr, vm)) return *rc;
   master::MasterOptions o;
@@ -35,7 +35,11 @@ int MasterMain(int argc, char** argv) {
   o.heartbeat_ms = vm["heartbeat-ms"].as<uint32_t>();
   if (o.heartbeat_ms < 1 || o.heartbeat_ms > 60000) return UsageError("--heartbeat-ms must be in 1..60000");
   if (vm.count("addr-file")) o.addr_file = vm["addr-file"].as<std::string>();
-  if (vm.count("http")) return UsageError("--http: the status page is not available in this version");
+  if (vm.count("http")) {
+    auto http = ParseHostPort(vm["http"].as<std::string>());
+    if (!http.ok()) return UsageError("--http: " + http.status().message());
+    o.http = *http;
+  }
   InitLogging("master");
   auto server = master::MasterServer::Create(o);
   if (!server.ok()) return UsageError(server.status().message());

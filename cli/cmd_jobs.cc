@@ -17,6 +17,7 @@
 #include "common/clock.h"
 #include "common/file_util.h"
 #include "master/master_client.h"
+#include "master/status_json.h"
 #include "scheduler/scheduler.h"
 
 namespace mr::cli {
@@ -67,14 +68,29 @@ std::string ProgressLine(const proto::JobStatus& st, double elapsed) {
   return buf;
 }
 
-// Polls until the job ends; draws a progress bar on a terminal, plain lines otherwise.
-Result<proto::JobStatus> WaitForJob(master::MasterClient& client, uint64_t id, bool quiet) {
+// Polls until the job ends; draws a progress bar on a terminal, plain lines
+// otherwise. If the master goes away (a restart), reconnects for up to
+// reconnect_seconds and goes on waiting for the same job.
+Result<proto::JobStatus> WaitForJob(std::unique_ptr<master::MasterClient> client, const HostPort& address,
+                                    uint64_t id, bool quiet, double reconnect_seconds = 120) {
   bool tty = isatty(STDERR_FILENO);
   double start = MonotonicSeconds(), last_line = 0;
   std::string last_phase;
   for (;;) {
     if (g_interrupted.load()) return Status::Aborted("interrupted");
-    MR_ASSIGN_OR_RETURN(proto::JobStatus st, FetchStatus(client, id));
+    auto polled = client ? FetchStatus(*client, id) : Result<proto::JobStatus>(Status::NetworkError("not connected"));
+    if (!polled.ok() && polled.status().code() == StatusCode::kNetworkError) {
+      double deadline = MonotonicSeconds() + reconnect_seconds;
+      client.reset();
+      while (!client && MonotonicSeconds() < deadline && !g_interrupted.load()) {
+        auto c = master::MasterClient::Connect(address, "client", 2.0);
+        if (c.ok()) client = std::move(c).value();
+        else std::this_thread::sleep_for(std::chrono::milliseconds(250));
+      }
+      if (!client) return polled.status().WithContext("lost the master");
+      continue;
+    }
+    MR_ASSIGN_OR_RETURN(proto::JobStatus st, std::move(polled));
     double elapsed = MonotonicSeconds() - start;
     bool done = st.state() == "SUCCEEDED" || st.state() == "FAILED";
     if (!quiet) {
@@ -182,7 +198,7 @@ int RunMain(int argc, char** argv) {
   if (!client.ok()) return UsageError(client.status().message());
   auto id = Submit(**client, *spec);
   if (!id.ok()) return UsageError(id.status().message());
-  auto st = WaitForJob(**client, *id, vm.count("quiet") > 0);
+  auto st = WaitForJob(std::move(client).value(), address, *id, vm.count("quiet") > 0);
   if (!st.ok()) {
     std::cerr << "mr: " << JobName(*id) << ": " << st.status().message() << "\n";
     return st.status().code() == StatusCode::kAborted ? 130 : kExitJobFailed;
@@ -212,22 +228,6 @@ int SubmitMain(int argc, char** argv) {
 }
 
 namespace {
-nlohmann::json StatusJson(const proto::JobStatus& st) {
-  nlohmann::json j = {{"id", JobName(st.job_id())}, {"name", st.name()}, {"job", st.job()}, {"state", st.state()},
-                      {"phase", st.phase()}, {"maps_total", st.maps_total()}, {"maps_done", st.maps_done()},
-                      {"maps_running", st.maps_running()}, {"reduces_total", st.reduces_total()},
-                      {"reduces_done", st.reduces_done()}, {"reduces_running", st.reduces_running()},
-                      {"shuffle_bytes_total", st.shuffle_bytes_total()},
-                      {"shuffle_bytes_fetched", st.shuffle_bytes_fetched()}, {"submit_time", st.submit_time()},
-                      {"start_time", st.start_time()}, {"end_time", st.end_time()}, {"error", st.error()},
-                      {"output", st.output()}, {"share", st.share()}, {"policy", st.policy()},
-                      {"estimate", {{"source", st.estimate_source()}, {"map_seconds", st.est_map_seconds()},
-                                    {"shuffle_bytes", st.est_shuffle_bytes()}}},
-                      {"trace", st.trace_path()}};
-  for (const auto& c : st.counters()) j["counters"][c.name()] = c.value();
-  return j;
-}
-
 void PrintTable(const proto::StatusReply& r) {
   std::printf("policy %s, %u workers, %d jobs\n", r.policy().c_str(), r.workers(), r.jobs_size());
   std::printf("%-11s %-10s %-9s %-7s %9s %9s %10s %6s %-22s %9s\n", "JOB", "NAME", "STATE", "PHASE", "MAPS", "REDUCES",
@@ -276,10 +276,10 @@ int StatusMain(int argc, char** argv) {
   if (vm.count("json")) {
     nlohmann::json out;
     if (id != 0 && r.jobs_size() == 1) {
-      out = StatusJson(r.jobs(0));
+      out = master::JobStatusToJson(r.jobs(0));
     } else {
       out = {{"policy", r.policy()}, {"workers", r.workers()}, {"jobs", nlohmann::json::array()}};
-      for (const auto& st : r.jobs()) out["jobs"].push_back(StatusJson(st));
+      for (const auto& st : r.jobs()) out["jobs"].push_back(master::JobStatusToJson(st));
     }
     std::printf("%s\n", out.dump(2).c_str());
   } else {

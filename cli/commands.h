@@ -18,6 +18,7 @@ int SubmitMain(int argc, char** argv);
 int StatusMain(int argc, char** argv);
 int ClusterMain(int argc, char** argv);
 int ModelCommandMain(int argc, char** argv);
+int TraceMain(int argc, char** argv);  // cli/cmd_trace.cc
 
 // Prints "mr: <message>" on stderr and returns kExitUsage.
 int UsageError(const std::string& message);

@@ -23,6 +23,7 @@ const Subcommand kSubcommands[] = {
     {"worker", "run a worker daemon", mr::cli::WorkerMain},
     {"cluster", "start or stop a local cluster in the background", mr::cli::ClusterMain},
     {"model", "predictions and simulations of the scheduling models", mr::cli::ModelCommandMain},
+    {"trace", "render a job trace as a Gantt chart (SVG or PNG)", mr::cli::TraceMain},
 };
 
 void PrintUsage(FILE* out) {

@@ -22,9 +22,11 @@ struct MapTask {
   enum class State { kPending, kRunning, kDone };
   State state = State::kPending;
   jobs::Split split;
-  uint32_t attempts = 0;        // attempts started so far
-  uint32_t done_attempt = 0;    // the committed attempt
+  uint32_t attempt = 0;         // id of the running or done attempt
+  uint32_t next_attempt = 1;    // ids are never reused (persisted)
+  uint32_t failures = 0;        // failed attempts (lost workers do not count)
   WorkerId worker = 0;          // where the running / done attempt is
+  WorkerId last_failed_worker = 0;
   bool unified = false;         // running in a unified slot
   double start_time = 0;
   double end_time = 0;
@@ -34,11 +36,15 @@ struct MapTask {
 };
 
 struct ReduceTask {
+  // kUnplaced -> kFetching (placed on `worker`, no slot) -> kReady (all data
+  // local) -> kRunning (holds a slot) -> kDone (committed).
   enum class State { kUnplaced, kFetching, kReady, kRunning, kDone };
   State state = State::kUnplaced;
   WorkerId worker = 0;
   bool unified = false;
-  uint32_t attempts = 0;        // run attempts started so far
+  uint32_t attempt = 0;
+  uint32_t next_attempt = 1;
+  uint32_t failures = 0;
   uint32_t maps_fetched = 0;
   uint64_t shuffle_bytes = 0;
   double start_time = 0;
@@ -58,10 +64,11 @@ struct JobRecord {
   double end_time = 0;
   std::vector<MapTask> maps;
   std::vector<ReduceTask> reduces;
-  bool reduces_placed = false;
+  bool slow_start_reached = false;                   // reducers may be placed
   double share = 0;                                   // current shuffle share
   std::map<WorkerId, std::vector<bool>> locations_sent;  // per worker hosting reduces
   std::map<std::string, int64_t> counters;
+  std::map<WorkerId, int> worker_failures;            // blacklisting per job
   std::unique_ptr<TraceWriter> trace;
   std::string trace_path;
 

@@ -1,18 +1,22 @@
 // JobTracker: the master's state machine. Accepts jobs, registers workers,
 // turns each heartbeat into a scheduling round through the Scheduler seam,
 // places reducers at slow-start, routes map-output locations to the workers
-// fetching them, commits one attempt per task and writes the traces.
+// fetching them, commits one attempt per task, writes the traces, and recovers:
+// lost workers' tasks and still-needed map outputs are re-executed, failed
+// attempts retried, and a restarted master resumes from the StateStore.
 // Not thread-safe: the master calls it from its single state thread only.
 #pragma once
 
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/clock.h"
 #include "common/status.h"
 #include "master/job.h"
+#include "master/state_store.h"
 #include "mr.pb.h"
 #include "scheduler/scheduler.h"
 
@@ -25,43 +29,72 @@ struct WorkerRecord {
   int running_reduce = 0;
   int running_unified = 0;
   double last_heartbeat = 0;
+  double shuffle_bytes_sent = 0;
   std::vector<proto::Assignment> outbox_assignments;   // reduce placements
   std::vector<proto::MapOutputLocation> outbox_locations;
   std::vector<uint64_t> outbox_finished;
 };
 
+struct TrackerOptions {
+  uint32_t max_attempts = 4;      // failed attempts per task before the job fails
+  double worker_timeout = 10;     // seconds without a heartbeat -> worker lost
+  int blacklist_after = 3;        // failures of one job on one worker
+};
+
 class JobTracker {
  public:
+  // store may be null (no persistence: tests).
   JobTracker(const Clock* clock, std::unique_ptr<sched::Scheduler> scheduler, std::string policy,
-             std::string state_dir);
+             std::string state_dir, std::unique_ptr<StateStore> store, TrackerOptions options = {});
 
+  // Loads jobs from the store: finished ones for history, unfinished ones
+  // resume (maps re-run, committed reduces kept).
+  Status Recover();
   // Validates and plans the job (splits, sampling), creates OUTPUT/_temporary.
   // Errors: NotFound (unknown job, missing input), AlreadyExists (output
   // exists), InvalidArgument (bad params). Nothing is created on error.
   Result<uint64_t> Submit(const proto::JobSpec& spec);
-  proto::RegisterReply Register(const proto::RegisterWorker& req);
+  Result<proto::RegisterReply> Register(const proto::RegisterWorker& req);
   // One scheduling round for the reporting worker.
   Result<proto::HeartbeatReply> Heartbeat(const proto::Heartbeat& hb);
   Result<proto::StatusReply> GetStatus(uint64_t job_id) const;
+  // JSON for the status page's /api paths (docs/web.md); NotFound otherwise.
+  Result<std::string> ApiGet(std::string_view path) const;
+  // Periodic housekeeping: declares silent workers lost.
+  void Tick();
 
   const std::string& policy() const { return policy_; }
 
  private:
   JobRecord* FindJob(uint64_t id);
+  // Reports.
   void HandleReport(WorkerRecord& w, const proto::TaskReport& r);
   void HandleMapReport(WorkerRecord& w, JobRecord& job, const proto::TaskReport& r);
   void HandleReduceReport(WorkerRecord& w, JobRecord& job, const proto::TaskReport& r);
+  void HandleReduceEnd(WorkerRecord& w, JobRecord& job, const proto::TaskReport& r);
   void HandleFetch(const proto::FetchEvent& f);
-  void MaybePlaceReduces(JobRecord& job);
-  void QueueLocations(JobRecord& job);
   void CommitReduce(JobRecord& job, int index, const proto::TaskReport& r);
   void FinishJob(JobRecord& job, JobState state, const std::string& error);
-  void FailTaskAttempt(JobRecord& job, const std::string& task, const std::string& error);
+  void CountFailure(JobRecord& job, WorkerId w);
+  // Reducers and map outputs.
+  void PlaceReduces(JobRecord& job);
+  void QueueLocations(JobRecord& job);
+  // Faults (job_tracker_faults.cc).
+  void LoseWorker(WorkerId id, const std::string& why);
+  void ReexecuteMap(JobRecord& job, int index, const std::string& why);
+  void ResetReduce(JobRecord& job, int index);
+  // Scheduling (job_tracker_schedule.cc).
   sched::Snapshot BuildSnapshot(WorkerId only_free) const;
   void ApplyDecision(WorkerRecord& w, const sched::Decision& d, proto::HeartbeatReply* reply);
   proto::Assignment MakeMapAssignment(JobRecord& job, int index, bool unified);
+  proto::Assignment MakeReduceAssignment(JobRecord& job, int index, bool place_only);
   void ReleaseSlot(WorkerRecord& w, bool reduce, bool unified);
   void UpdateShares(const sched::Decision& d);
+  bool Blacklisted(const JobRecord& job, WorkerId w) const;
+  // Persistence.
+  void PersistJob(const JobRecord& job, bool sync);
+  void PersistTask(const JobRecord& job, bool reduce, int index, bool committed, bool sync);
+  // Trace and status.
   void Trace(JobRecord& job, nlohmann::json event);
   void FlushTraces();
   proto::JobStatus MakeStatus(const JobRecord& job) const;
@@ -70,12 +103,13 @@ class JobTracker {
   std::unique_ptr<sched::Scheduler> scheduler_;
   std::string policy_;
   std::string state_dir_;
+  std::unique_ptr<StateStore> store_;
+  TrackerOptions options_;
   uint64_t next_job_id_ = 1;
   WorkerId next_worker_id_ = 1;
   std::map<uint64_t, std::unique_ptr<JobRecord>> jobs_;  // by id = arrival order
   std::map<WorkerId, WorkerRecord> workers_;
   std::map<sched::JobId, double> shares_;
-  uint32_t max_attempts_ = 4;
 };
 
 }  // namespace mr::master

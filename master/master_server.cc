@@ -1,12 +1,16 @@
 #include "master/master_server.h"
 
+#include <future>
+
 #include <asio.hpp>
 
 #include "common/file_util.h"
 #include "common/framing.h"
 #include "common/log.h"
 #include "common/version.h"
+#include "master/http_server.h"
 #include "master/job_tracker.h"
+#include "master/status_provider.h"
 #include "mr.pb.h"
 
 namespace mr::master {
@@ -89,7 +93,12 @@ class Session : public std::enable_shared_from_this<Session> {
     }
     switch (in.msg_case()) {
       case proto::Envelope::kRegisterWorker: {
-        *out->mutable_register_reply() = tracker_->Register(in.register_worker());
+        auto r = tracker_->Register(in.register_worker());
+        if (!r.ok()) {
+          SetError(r.status(), out);
+          return false;
+        }
+        *out->mutable_register_reply() = std::move(r).value();
         out->mutable_register_reply()->set_heartbeat_ms(heartbeat_ms_);
         return true;
       }
@@ -126,10 +135,21 @@ class Session : public std::enable_shared_from_this<Session> {
   std::string out_;
 };
 
-class MasterServerImpl final : public MasterServer {
+class MasterServerImpl final : public MasterServer, public StatusProvider {
  public:
   MasterServerImpl(const MasterOptions& o, std::unique_ptr<JobTracker> tracker)
-      : options_(o), tracker_(std::move(tracker)), acceptor_(io_), signals_(io_, SIGINT, SIGTERM) {}
+      : options_(o), tracker_(std::move(tracker)), acceptor_(io_), signals_(io_, SIGINT, SIGTERM), tick_(io_) {}
+
+  // StatusProvider: runs the query on the state thread and waits for it.
+  Result<std::string> Get(std::string_view api_path) override {
+    auto promise = std::make_shared<std::promise<Result<std::string>>>();
+    auto future = promise->get_future();
+    asio::post(io_, [this, promise, path = std::string(api_path)] { promise->set_value(tracker_->ApiGet(path)); });
+    if (future.wait_for(std::chrono::seconds(5)) != std::future_status::ready) {
+      return Status::Unavailable("master busy");
+    }
+    return future.get();
+  }
 
   Status Bind() {
     asio::error_code ec;
@@ -147,6 +167,16 @@ class MasterServerImpl final : public MasterServer {
   }
 
   HostPort address() const override { return address_; }
+  std::optional<HostPort> http_address() const override {
+    return http_ ? std::optional<HostPort>(http_->address()) : std::nullopt;
+  }
+
+  Status StartHttp() {
+    if (!options_.http) return Status::Ok();
+    MR_ASSIGN_OR_RETURN(http_, HttpServer::Start(*options_.http, this));
+    MR_LOG_INFO("status page on http://{}/", http_->address().ToString());
+    return Status::Ok();
+  }
 
   void Run() override {
     signals_.async_wait([this](asio::error_code ec, int sig) {
@@ -154,13 +184,25 @@ class MasterServerImpl final : public MasterServer {
       io_.stop();
     });
     Accept();
+    Tick();
     MR_LOG_INFO("master listening on {} (policy {})", address_.ToString(), tracker_->policy());
     io_.run();
+    if (http_) http_->Stop();
   }
 
   void Stop() override { io_.stop(); }
 
  private:
+  // Periodic housekeeping on the state thread: lost workers, trace flushes.
+  void Tick() {
+    tick_.expires_after(std::chrono::milliseconds(250));
+    tick_.async_wait([this](asio::error_code ec) {
+      if (ec) return;
+      tracker_->Tick();
+      Tick();
+    });
+  }
+
   void Accept() {
     acceptor_.async_accept([this](asio::error_code ec, asio::ip::tcp::socket socket) {
       if (!ec) {
@@ -176,7 +218,9 @@ class MasterServerImpl final : public MasterServer {
   asio::io_context io_;
   asio::ip::tcp::acceptor acceptor_;
   asio::signal_set signals_;
+  asio::steady_timer tick_;
   HostPort address_;
+  std::unique_ptr<HttpServer> http_;
 };
 
 }  // namespace
@@ -185,10 +229,13 @@ Result<std::unique_ptr<MasterServer>> MasterServer::Create(const MasterOptions& 
   if (options.state_dir.empty()) return Status::InvalidArgument("master needs --state DIR");
   MR_RETURN_IF_ERROR(MakeDirs(JoinPath(options.state_dir, "traces")));
   MR_ASSIGN_OR_RETURN(auto scheduler, sched::CreateScheduler(options.policy, options.scheduler));
+  MR_ASSIGN_OR_RETURN(auto store, StateStore::Open(JoinPath(options.state_dir, "db")));
   auto tracker = std::make_unique<JobTracker>(SystemClock::Get(), std::move(scheduler), options.policy,
-                                              AbsolutePath(options.state_dir));
+                                              AbsolutePath(options.state_dir), std::move(store), options.tracker);
+  MR_RETURN_IF_ERROR(tracker->Recover());
   auto server = std::make_unique<MasterServerImpl>(options, std::move(tracker));
   MR_RETURN_IF_ERROR(server->Bind());
+  MR_RETURN_IF_ERROR(server->StartHttp());
   if (!options.addr_file.empty()) {
     MR_RETURN_IF_ERROR(WriteFileAtomically(options.addr_file, server->address().ToString() + "\n"));
   }

@@ -4,10 +4,12 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "common/status.h"
 #include "common/units.h"
+#include "master/job_tracker.h"
 #include "scheduler/scheduler.h"
 
 namespace mr::master {
@@ -18,7 +20,9 @@ struct MasterOptions {
   std::string policy = "fifo";
   sched::SchedulerOptions scheduler;
   std::string addr_file;        // if set, the bound host:port is written here
+  std::optional<HostPort> http; // status page address
   uint32_t heartbeat_ms = 100;
+  TrackerOptions tracker;
 };
 
 class MasterServer {
@@ -28,6 +32,8 @@ class MasterServer {
   static Result<std::unique_ptr<MasterServer>> Create(const MasterOptions& options);
   virtual ~MasterServer() = default;
   virtual HostPort address() const = 0;
+  // The status page's address, if it was asked for.
+  virtual std::optional<HostPort> http_address() const = 0;
   // Serves until Stop() or SIGINT/SIGTERM.
   virtual void Run() = 0;
   // Thread-safe.

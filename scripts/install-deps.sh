@@ -9,8 +9,9 @@ BUILD_PKGS=(
   libprotobuf-dev protobuf-compiler
   librocksdb-dev libspdlog-dev libfmt-dev nlohmann-json3-dev
   libre2-dev libgtest-dev libgmock-dev
+  librsvg2-dev libcairo2-dev
 )
-TEST_PKGS=( coreutils grep python3 )
+TEST_PKGS=( coreutils grep python3 chromium )
 BENCH_PKGS=( libmrmpi-dev mpi-default-dev mpi-default-bin gnuplot-nox )
 
 want=("${BUILD_PKGS[@]}" "${TEST_PKGS[@]}")

@@ -46,6 +46,7 @@ struct ReduceState {
 };
 
 struct FetchItem {
+  uint64_t incarnation;
   uint64_t job;
   uint32_t reduce;
   proto::MapOutputLocation loc;
@@ -113,7 +114,36 @@ class WorkerImpl final : public Worker {
   bool stopping() const { return stop_.load() || g_signalled.load(); }
   double Now() const { return SystemClock::Get()->Now() + clock_offset_; }
 
+  // Everything of a previous registration is void once we register again: the
+  // master has re-executed or will re-execute it under new attempt ids.
+  void ResetIncarnation() {
+    cancel_->store(true);
+    std::list<TaskThread> threads;
+    {
+      std::lock_guard lock(mu_);
+      threads.swap(threads_);
+      incarnation_++;
+      reduces_.clear();
+      early_locations_.clear();
+      fetch_queue_.clear();
+      outbox_reports_.clear();
+      outbox_fetches_.clear();
+      running_map_ = running_reduce_ = running_unified_ = 0;
+    }
+    for (auto& t : threads) {
+      if (t.thread.joinable()) t.thread.join();
+    }
+    cancel_ = std::make_shared<std::atomic<bool>>(false);
+    auto names = ListDir(options_.work_dir);
+    if (names.ok()) {
+      for (const auto& n : *names) {
+        if (!n.empty() && n[0] == 'j') (void)RemoveAll(JoinPath(options_.work_dir, n));
+      }
+    }
+  }
+
   Status Connect() {
+    if (registered_once_) ResetIncarnation();
     MR_ASSIGN_OR_RETURN(client_, master::MasterClient::Connect(options_.master, "worker"));
     clock_offset_ = client_->clock_offset();
     proto::Envelope req;
@@ -130,6 +160,7 @@ class WorkerImpl final : public Worker {
     MR_ASSIGN_OR_RETURN(proto::Envelope reply, client_->Call(req));
     if (!reply.has_register_reply()) return Status::ProtocolError("master did not answer the registration");
     worker_id_ = reply.register_reply().worker_id();
+    registered_once_ = true;
     heartbeat_ms_ = std::max(10u, reply.register_reply().heartbeat_ms());
     MR_LOG_INFO("registered with master {} as worker {} (shuffle port {})", options_.master.ToString(), worker_id_,
                 shuffle_->port());
@@ -227,6 +258,7 @@ class WorkerImpl final : public Worker {
     if (a.kind() == proto::REDUCE && a.place_only()) {
       std::lock_guard lock(mu_);
       ReduceState& st = reduces_[{a.job_id(), a.index()}];
+      st = ReduceState{};  // a re-placed reducer starts over
       st.spec = a.spec();
       st.index = a.index();
       st.num_maps = a.num_maps();
@@ -246,15 +278,18 @@ class WorkerImpl final : public Worker {
     threads_.emplace_back();
     auto done = std::make_shared<std::atomic<bool>>(false);
     threads_.back().done = done;
-    threads_.back().thread = std::thread([this, a, done] {
-      if (a.kind() == proto::MAP) RunMap(a);
-      else RunReduce(a);
+    auto cancel = cancel_;
+    uint64_t incarnation = incarnation_;
+    threads_.back().thread = std::thread([this, a, done, cancel, incarnation] {
+      if (a.kind() == proto::MAP) RunMap(a, cancel.get(), incarnation);
+      else RunReduce(a, cancel.get(), incarnation);
       done->store(true);
     });
   }
 
-  void FinishTask(const proto::Assignment& a, proto::TaskReport report) {
+  void FinishTask(const proto::Assignment& a, proto::TaskReport report, uint64_t incarnation) {
     std::lock_guard lock(mu_);
+    if (incarnation != incarnation_) return;
     uint32_t& counter = a.unified_slot() ? running_unified_ : (a.kind() == proto::MAP ? running_map_ : running_reduce_);
     if (counter > 0) counter--;
     outbox_reports_.push_back(std::move(report));
@@ -272,7 +307,7 @@ class WorkerImpl final : public Worker {
     return r;
   }
 
-  void RunMap(const proto::Assignment& a) {
+  void RunMap(const proto::Assignment& a, const std::atomic<bool>* cancel, uint64_t incarnation) {
     double start = Now();
     proto::TaskReport report = NewReport(a, start);
     jobs::Params params(a.spec().params().begin(), a.spec().params().end());
@@ -293,7 +328,7 @@ class WorkerImpl final : public Worker {
       if (options_.sort_buffer_bytes > 0) spec.sort_buffer_bytes = options_.sort_buffer_bytes;
       spec.work_dir = options_.work_dir;
       spec.speed = options_.speed;
-      auto result = RunMapTask(spec, &stop_);
+      auto result = RunMapTask(spec, cancel);
       status = result.status();
       if (result.ok()) {
         for (const auto& p : result->index.partitions) report.add_partition_bytes(p.length);
@@ -306,10 +341,10 @@ class WorkerImpl final : public Worker {
       report.set_error(status.ToString());
       MR_LOG_WARN("map {}/{} failed: {}", a.job_id(), a.index(), status.ToString());
     }
-    FinishTask(a, std::move(report));
+    FinishTask(a, std::move(report), incarnation);
   }
 
-  void RunReduce(const proto::Assignment& a) {
+  void RunReduce(const proto::Assignment& a, const std::atomic<bool>* cancel, uint64_t incarnation) {
     double start = Now();
     proto::TaskReport report = NewReport(a, start);
     jobs::Params params(a.spec().params().begin(), a.spec().params().end());
@@ -326,7 +361,7 @@ class WorkerImpl final : public Worker {
       spec.output_path = a.temp_output();
       status = MakeDirs(a.temp_output().substr(0, a.temp_output().rfind('/')));
       if (status.ok()) {
-        auto result = RunReduceTask(spec, &stop_);
+        auto result = RunReduceTask(spec, cancel);
         status = result.status();
         if (result.ok()) FillCounters(result->counters, &report);
       }
@@ -337,7 +372,7 @@ class WorkerImpl final : public Worker {
       report.set_error(status.ToString());
       MR_LOG_WARN("reduce {}/{} failed: {}", a.job_id(), a.index(), status.ToString());
     }
-    FinishTask(a, std::move(report));
+    FinishTask(a, std::move(report), incarnation);
   }
 
   void EnqueueFetches(const proto::MapOutputLocation& loc) {
@@ -352,7 +387,7 @@ class WorkerImpl final : public Worker {
   }
 
   void EnqueueOneLocked(uint64_t job, uint32_t reduce, const proto::MapOutputLocation& loc) {
-    fetch_queue_.push_back(FetchItem{job, reduce, loc});
+    fetch_queue_.push_back(FetchItem{incarnation_, job, reduce, loc});
     fetch_cv_.notify_one();
   }
 
@@ -366,7 +401,7 @@ class WorkerImpl final : public Worker {
         item = std::move(fetch_queue_.front());
         fetch_queue_.pop_front();
         auto it = reduces_.find({item.job, item.reduce});
-        if (it == reduces_.end() || it->second.failed || item.loc.map_index() >= it->second.num_maps ||
+        if (it == reduces_.end() || item.loc.map_index() >= it->second.num_maps ||
             it->second.fetched[item.loc.map_index()]) {
           continue;
         }
@@ -399,7 +434,9 @@ class WorkerImpl final : public Worker {
     ev.set_start_time(start);
     ev.set_end_time(Now());
     ev.set_ok(r.ok());
+    ev.set_map_attempt(item.loc.attempt());
     std::lock_guard lock(mu_);
+    if (item.incarnation != incarnation_) return;  // from before a re-registration
     auto it = reduces_.find({item.job, item.reduce});
     if (r.ok()) {
       ev.set_bytes(r->bytes);
@@ -414,11 +451,9 @@ class WorkerImpl final : public Worker {
       ev.set_error(r.status().ToString());
       MR_LOG_WARN("fetch of map {} for reduce {}/{} failed: {}", item.loc.map_index(), item.job, item.reduce,
                   r.status().ToString());
-      if (it != reduces_.end()) {
-        it->second.failed = true;
-        it->second.progress_dirty = true;
-        urgent_ = true;
-      }
+      // The master re-executes the map and sends a new location; until then
+      // this reducer simply waits for it.
+      urgent_ = true;
     }
     outbox_fetches_.push_back(std::move(ev));
     if (urgent_) wake_.notify_all();
@@ -453,6 +488,7 @@ class WorkerImpl final : public Worker {
 
   void Shutdown() {
     stop_.store(true);
+    cancel_->store(true);
     {
       std::lock_guard lock(mu_);
       fetch_stop_ = true;
@@ -486,6 +522,8 @@ class WorkerImpl final : public Worker {
   uint32_t heartbeat_ms_ = 100;
   double clock_offset_ = 0;
   std::atomic<bool> stop_{false};
+  std::shared_ptr<std::atomic<bool>> cancel_ = std::make_shared<std::atomic<bool>>(false);  // this incarnation's tasks
+  bool registered_once_ = false;
 
   // State below is protected by mu_.
   std::mutex mu_;
@@ -493,6 +531,7 @@ class WorkerImpl final : public Worker {
   std::condition_variable fetch_cv_;   // fetch threads: queue or fetch_stop_
   bool urgent_ = false;
   bool fetch_stop_ = false;
+  uint64_t incarnation_ = 0;
   uint32_t running_map_ = 0, running_reduce_ = 0, running_unified_ = 0;
   std::vector<proto::TaskReport> outbox_reports_;
   std::vector<proto::FetchEvent> outbox_fetches_;

@@ -15,7 +15,7 @@ class CliErrorsTest : public ::testing::Test {
     out_ = tmp_.path() + "/out";
   }
   void ExpectUsageError(const std::string& args, const std::string& must_mention) {
-    auto r = Run(MrBin() + " " + args);
+    auto r = Sh(MrBin() + " " + args);
     EXPECT_EQ(r.exit_code, 2) << args << "\nstderr: " << r.err;
     EXPECT_NE(r.err.find(must_mention), std::string::npos) << args << "\nstderr: " << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "not one line: " << r.err;
@@ -31,7 +31,7 @@ TEST_F(CliErrorsTest, MissingInput) {
 
 TEST_F(CliErrorsTest, ExistingOutput) {
   ASSERT_TRUE(MakeDirs(tmp_.path() + "/exists").ok());
-  auto r = Run(MrBin() + " run wordcount --input " + tmp_.path() + "/in.txt --output " + tmp_.path() + "/exists");
+  auto r = Sh(MrBin() + " run wordcount --input " + tmp_.path() + "/in.txt --output " + tmp_.path() + "/exists");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("already exists"), std::string::npos) << r.err;
 }
@@ -61,13 +61,13 @@ TEST_F(CliErrorsTest, GrepWithoutPattern) {
 }
 
 TEST_F(CliErrorsTest, UnknownSubcommand) {
-  auto r = Run(MrBin() + " frob");
+  auto r = Sh(MrBin() + " frob");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("unknown subcommand 'frob'"), std::string::npos);
 }
 
 TEST_F(CliErrorsTest, EmbeddedRunSucceeds) {
-  auto r = Run(MrBin() + " run wordcount --quiet --input " + tmp_.path() + "/in.txt --output " + out_);
+  auto r = Sh(MrBin() + " run wordcount --quiet --input " + tmp_.path() + "/in.txt --output " + out_);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(PathExists(out_ + "/_SUCCESS"));
   EXPECT_TRUE(PathExists(out_ + "/part-r-00000"));

@@ -29,7 +29,7 @@ std::string ReadFile(const std::string& path) {
   return ss.str();
 }
 
-CommandResult Run(const std::string& command) {
+CommandResult Sh(const std::string& command) {
   TempDir tmp("mr-cmd");
   std::string out = tmp.path() + "/out", err = tmp.path() + "/err";
   std::string full = "(" + command + ") >" + out + " 2>" + err + " </dev/null";
@@ -106,7 +106,7 @@ std::vector<nlohmann::json> ReadTrace(const std::string& path) {
 }
 
 ClusterProcess::ClusterProcess(const std::string& dir, int workers, const std::string& extra_flags) : dir_(dir) {
-  auto r = Run(MrBin() + " cluster start --workers " + std::to_string(workers) + " --dir " + ShellQuote(dir) + " " +
+  auto r = Sh(MrBin() + " cluster start --workers " + std::to_string(workers) + " --dir " + ShellQuote(dir) + " " +
                extra_flags);
   if (r.exit_code != 0) {
     error_ = r.err;
@@ -117,7 +117,7 @@ ClusterProcess::ClusterProcess(const std::string& dir, int workers, const std::s
 }
 
 ClusterProcess::~ClusterProcess() {
-  Run(MrBin() + " cluster stop --dir " + ShellQuote(dir_));
+  Sh(MrBin() + " cluster stop --dir " + ShellQuote(dir_));
 }
 
 }  // namespace mr::testing

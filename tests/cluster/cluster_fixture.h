@@ -16,7 +16,7 @@ struct CommandResult {
 };
 
 // Runs `sh -c command`, capturing stdout and stderr.
-CommandResult Run(const std::string& command);
+CommandResult Sh(const std::string& command);
 // Path of the mr binary under test ($MR_BIN).
 std::string MrBin();
 std::string ShellQuote(const std::string& s);

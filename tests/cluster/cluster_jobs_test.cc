@@ -36,7 +36,7 @@ class ClusterJobsTest : public ::testing::Test {
   // Runs a job on the cluster and returns its output directory.
   static std::string RunJob(const std::string& args, const std::string& out_name) {
     std::string out = Dir() + "/" + out_name;
-    auto r = Run(MrBin() + " run " + args + " --output " + ShellQuote(out) +
+    auto r = Sh(MrBin() + " run " + args + " --output " + ShellQuote(out) +
                  " --reducers 4 --split-size 1MiB --master " + cluster_->address());
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_TRUE(PathExists(out + "/_SUCCESS"));
@@ -53,8 +53,8 @@ ClusterProcess* ClusterJobsTest::cluster_ = nullptr;
 
 TEST_F(ClusterJobsTest, WordCountMatchesCoreutils) {
   std::string out = RunJob("wordcount --input " + Corpus(), "wc");
-  auto ours = Run("cat " + ShellQuote(out) + "/part-r-* | LC_ALL=C sort");
-  auto ref = Run("cat " + Corpus() + " | tr -cs 'A-Za-z' '\\n' | LC_ALL=C sort | uniq -c | "
+  auto ours = Sh("cat " + ShellQuote(out) + "/part-r-* | LC_ALL=C sort");
+  auto ref = Sh("cat " + Corpus() + " | tr -cs 'A-Za-z' '\\n' | LC_ALL=C sort | uniq -c | "
                  "awk '$2 != \"\" {print $2 \"\\t\" $1}' | LC_ALL=C sort");
   ASSERT_EQ(ref.exit_code, 0);
   EXPECT_GT(ref.out.size(), 100000u);
@@ -64,7 +64,7 @@ TEST_F(ClusterJobsTest, WordCountMatchesCoreutils) {
   for (int r = 0; r < 4; ++r) {
     char part[32];
     std::snprintf(part, sizeof part, "/part-r-%05d", r);
-    auto check = Run("LC_ALL=C sort -c -t '\t' -k1,1 " + ShellQuote(out + part));
+    auto check = Sh("LC_ALL=C sort -c -t '\t' -k1,1 " + ShellQuote(out + part));
     EXPECT_EQ(check.exit_code, 0) << part << " not sorted: " << check.err;
   }
 
@@ -90,13 +90,13 @@ TEST_F(ClusterJobsTest, WordCountMatchesCoreutils) {
 TEST_F(ClusterJobsTest, SortMatchesCoreutils) {
   std::string in = ShellQuote(Dir() + "/records.txt");
   std::string out = RunJob("sort --input " + in, "sorted");
-  auto ours = Run("cat " + ShellQuote(out) + "/part-r-*");
-  auto ref = Run("LC_ALL=C sort " + in);
+  auto ours = Sh("cat " + ShellQuote(out) + "/part-r-*");
+  auto ref = Sh("LC_ALL=C sort " + in);
   ASSERT_EQ(ref.exit_code, 0);
   EXPECT_EQ(ours.out.size(), ref.out.size());
   EXPECT_TRUE(ours.out == ref.out) << "sort output differs from LC_ALL=C sort";
   // Range partitioning spreads the records: no part holds everything.
-  auto sizes = Run("wc -c " + ShellQuote(out) + "/part-r-0000[0-3] | head -4 | awk '{print $1}'");
+  auto sizes = Sh("wc -c " + ShellQuote(out) + "/part-r-0000[0-3] | head -4 | awk '{print $1}'");
   EXPECT_EQ(sizes.exit_code, 0);
   std::istringstream ss(sizes.out);
   uint64_t sz = 0, nonempty = 0;
@@ -107,13 +107,13 @@ TEST_F(ClusterJobsTest, SortMatchesCoreutils) {
 TEST_F(ClusterJobsTest, GrepMatchesGrepE) {
   const std::string pattern = "shuffle|tandem [a-z]+|Ha[a-z]*p";
   std::string out = RunJob("grep --pattern " + ShellQuote(pattern) + " --input " + Corpus(), "grep");
-  auto ours = Run("cat " + ShellQuote(out) + "/part-r-* | cut -f2-");
-  auto ref = Run("grep -h -E " + ShellQuote(pattern) + " " + Corpus());
+  auto ours = Sh("cat " + ShellQuote(out) + "/part-r-* | cut -f2-");
+  auto ref = Sh("grep -h -E " + ShellQuote(pattern) + " " + Corpus());
   ASSERT_EQ(ref.exit_code, 0);
   EXPECT_GT(ref.out.size(), 10000u);
   EXPECT_TRUE(ours.out == ref.out) << "grep output differs (" << ours.out.size() << " vs " << ref.out.size() << ")";
   // Keys are path:offset, globally ordered.
-  auto first = Run("head -1 " + ShellQuote(out + "/part-r-00000") + " | cut -f1");
+  auto first = Sh("head -1 " + ShellQuote(out + "/part-r-00000") + " | cut -f1");
   EXPECT_NE(first.out.find("corpus-a.txt:"), std::string::npos) << first.out;
 }
 

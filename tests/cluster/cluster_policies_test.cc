@@ -19,7 +19,7 @@ TEST_P(TwoJobsTest, BothJobsCorrect) {
   ClusterProcess cluster(d + "/cluster", 3, "--policy " + GetParam());
   ASSERT_TRUE(cluster.ok()) << cluster.start_error();
   auto run = [&](const std::string& args) {
-    return Run(MrBin() + " run " + args + " --reducers 3 --split-size 512KiB --quiet --master " + cluster.address());
+    return Sh(MrBin() + " run " + args + " --reducers 3 --split-size 512KiB --quiet --master " + cluster.address());
   };
   auto wc = std::async(std::launch::async, run, "wordcount --input " + d + "/a.txt --output " + d + "/wc");
   auto st = std::async(std::launch::async, run, "sort --input " + d + "/r.txt --output " + d + "/sorted");
@@ -27,14 +27,14 @@ TEST_P(TwoJobsTest, BothJobsCorrect) {
   auto sr = st.get();
   ASSERT_EQ(wr.exit_code, 0) << wr.err;
   ASSERT_EQ(sr.exit_code, 0) << sr.err;
-  auto ours = Run("cat " + d + "/wc/part-r-* | LC_ALL=C sort");
-  auto ref = Run("tr -cs 'A-Za-z' '\\n' < " + d + "/a.txt | LC_ALL=C sort | uniq -c | "
+  auto ours = Sh("cat " + d + "/wc/part-r-* | LC_ALL=C sort");
+  auto ref = Sh("tr -cs 'A-Za-z' '\\n' < " + d + "/a.txt | LC_ALL=C sort | uniq -c | "
                  "awk '$2 != \"\" {print $2 \"\\t\" $1}' | LC_ALL=C sort");
   EXPECT_TRUE(ours.out == ref.out) << "wordcount under " << GetParam();
-  EXPECT_TRUE(Run("cat " + d + "/sorted/part-r-*").out == Run("LC_ALL=C sort " + d + "/r.txt").out)
+  EXPECT_TRUE(Sh("cat " + d + "/sorted/part-r-*").out == Sh("LC_ALL=C sort " + d + "/r.txt").out)
       << "sort under " << GetParam();
   // The master's status lists both jobs as succeeded under this policy.
-  auto status = Run(MrBin() + " status --json --master " + cluster.address());
+  auto status = Sh(MrBin() + " status --json --master " + cluster.address());
   ASSERT_EQ(status.exit_code, 0) << status.err;
   auto j = nlohmann::json::parse(status.out);
   EXPECT_EQ(j.at("policy"), GetParam());

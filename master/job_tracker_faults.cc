@@ -1,0 +1,173 @@
+// JobTracker: recovery from faults — lost workers, unfetchable map outputs,
+// and a master restart from the StateStore.
+#include <algorithm>
+
+#include "common/file_util.h"
+#include "common/log.h"
+#include "master/job_tracker.h"
+
+namespace mr::master {
+
+using nlohmann::json;
+using sched::TaskKind;
+
+void JobTracker::Tick() {
+  double now = clock_->Now();
+  std::vector<WorkerId> lost;
+  for (const auto& [id, w] : workers_) {
+    if (now - w.last_heartbeat > options_.worker_timeout) lost.push_back(id);
+  }
+  for (WorkerId id : lost) LoseWorker(id, "no heartbeat for " + std::to_string(options_.worker_timeout) + "s");
+  FlushTraces();
+}
+
+void JobTracker::LoseWorker(WorkerId id, const std::string& why) {
+  if (workers_.erase(id) == 0) return;
+  MR_LOG_WARN("worker {} lost: {}", id, why);
+  double now = clock_->Now();
+  for (auto& [jid, job] : jobs_) {
+    if (job->finished()) continue;
+    Trace(*job, {{"event", "worker_lost"}, {"t", now}, {"worker", id}, {"reason", why}});
+    for (size_t i = 0; i < job->maps.size(); ++i) {
+      MapTask& m = job->maps[i];
+      if (m.state != MapTask::State::kRunning || m.worker != id) continue;
+      m.state = MapTask::State::kPending;
+      job->maps_running--;
+      Trace(*job, {{"event", "attempt_end"}, {"t", now}, {"task", TaskIdString(TaskKind::kMap, static_cast<int>(i))},
+                   {"attempt", m.attempt}, {"worker", id}, {"start", m.start_time}, {"status", "lost"}});
+    }
+    for (size_t i = 0; i < job->reduces.size(); ++i) {
+      ReduceTask& t = job->reduces[i];
+      if (t.worker != id || t.state == ReduceTask::State::kUnplaced || t.state == ReduceTask::State::kDone) continue;
+      if (t.state == ReduceTask::State::kRunning) {
+        job->reduces_running--;
+        Trace(*job, {{"event", "attempt_end"}, {"t", now},
+                     {"task", TaskIdString(TaskKind::kReduce, static_cast<int>(i))}, {"attempt", t.attempt},
+                     {"worker", id}, {"status", "lost"}});
+      }
+      ResetReduce(*job, static_cast<int>(i));
+    }
+    job->locations_sent.erase(id);
+    // Completed map outputs on the lost worker are re-run if some reducer has
+    // not fetched them yet (Hadoop's rule; we do not track which reducer has).
+    bool needed = std::any_of(job->reduces.begin(), job->reduces.end(), [](const ReduceTask& t) {
+      return t.state == ReduceTask::State::kUnplaced || t.state == ReduceTask::State::kFetching;
+    });
+    for (size_t i = 0; needed && i < job->maps.size(); ++i) {
+      if (job->maps[i].state == MapTask::State::kDone && job->maps[i].worker == id) {
+        ReexecuteMap(*job, static_cast<int>(i), "worker " + std::to_string(id) + " lost");
+      }
+    }
+  }
+  for (auto& [jid, job] : jobs_) PlaceReduces(*job);
+}
+
+void JobTracker::ReexecuteMap(JobRecord& job, int index, const std::string& why) {
+  MapTask& m = job.maps[index];
+  if (m.state != MapTask::State::kDone) return;
+  m.state = MapTask::State::kPending;
+  job.maps_done--;
+  job.map_seconds_done = std::max(0.0, job.map_seconds_done - std::max(0.0, m.end_time - m.start_time));
+  job.map_output_bytes -= std::min(job.map_output_bytes, m.bytes_out);
+  for (auto& [wid, sent] : job.locations_sent) sent[index] = false;
+  Trace(job, {{"event", "reexecute"}, {"t", clock_->Now()}, {"task", TaskIdString(TaskKind::kMap, index)},
+              {"attempt", m.attempt}, {"reason", why}});
+  MR_LOG_INFO("{} {}: re-executing ({})", JobIdString(job.id), TaskIdString(TaskKind::kMap, index), why);
+}
+
+void JobTracker::ResetReduce(JobRecord& job, int index) {
+  ReduceTask& t = job.reduces[index];
+  job.shuffle_bytes_fetched -= std::min(job.shuffle_bytes_fetched, t.shuffle_bytes);
+  t.state = ReduceTask::State::kUnplaced;
+  t.maps_fetched = 0;
+  t.shuffle_bytes = 0;
+}
+
+void JobTracker::PersistJob(const JobRecord& job, bool sync) {
+  if (!store_) return;
+  proto::StoredJob s;
+  s.set_job_id(job.id);
+  *s.mutable_spec() = job.spec;
+  s.set_num_maps(static_cast<uint32_t>(job.maps.size()));
+  for (const auto& m : job.maps) {
+    if (m.split.path.empty()) continue;
+    auto* sp = s.add_splits();
+    sp->set_path(m.split.path);
+    sp->set_file_index(m.split.file_index);
+    sp->set_offset(m.split.offset);
+    sp->set_length(m.split.length);
+  }
+  s.set_state(JobStateName(job.state));
+  s.set_error(job.error);
+  s.set_submit_time(job.submit_time);
+  s.set_start_time(job.start_time);
+  s.set_end_time(job.end_time);
+  for (const auto& [name, v] : job.counters) {
+    auto* c = s.add_counters();
+    c->set_name(name);
+    c->set_value(v);
+  }
+  s.set_trace_path(job.trace_path);
+  Status st = store_->PutJob(s, sync);
+  if (!st.ok()) MR_LOG_ERROR("{}", st.ToString());
+}
+
+void JobTracker::PersistTask(const JobRecord& job, bool reduce, int index, bool committed, bool sync) {
+  if (!store_) return;
+  proto::StoredTask t;
+  t.set_next_attempt(reduce ? job.reduces[index].next_attempt : job.maps[index].next_attempt);
+  t.set_committed(committed);
+  Status st = store_->PutTask(job.id, reduce, static_cast<uint32_t>(index), t, sync);
+  if (!st.ok()) MR_LOG_ERROR("{}", st.ToString());
+}
+
+Status JobTracker::Recover() {
+  if (!store_) return Status::Ok();
+  MR_ASSIGN_OR_RETURN(next_job_id_, store_->GetNextJobId());
+  MR_ASSIGN_OR_RETURN(std::vector<LoadedJob> loaded, store_->LoadJobs());
+  double now = clock_->Now();
+  int resumed = 0;
+  for (auto& lj : loaded) {
+    const proto::StoredJob& s = lj.job;
+    auto rec = std::make_unique<JobRecord>();
+    rec->id = s.job_id();
+    rec->spec = s.spec();
+    rec->state = s.state() == "SUCCEEDED" ? JobState::kSucceeded
+                 : s.state() == "FAILED"  ? JobState::kFailed
+                                          : JobState::kRunning;
+    rec->error = s.error();
+    rec->submit_time = s.submit_time();
+    rec->start_time = s.start_time();
+    rec->end_time = s.end_time();
+    for (const auto& c : s.counters()) rec->counters[c.name()] = c.value();
+    rec->trace_path = s.trace_path();
+    rec->trace = std::make_unique<TraceWriter>(rec->trace_path);
+    rec->maps.resize(s.num_maps());
+    for (int i = 0; i < s.splits_size() && i < static_cast<int>(rec->maps.size()); ++i) {
+      const auto& sp = s.splits(i);
+      rec->maps[i].split = jobs::Split{sp.path(), sp.file_index(), sp.offset(), sp.length()};
+    }
+    for (size_t i = 0; i < rec->maps.size(); ++i) rec->maps[i].next_attempt = std::max(1u, lj.maps[i].next_attempt());
+    rec->reduces.resize(rec->spec.reducers());
+    for (size_t i = 0; i < rec->reduces.size(); ++i) {
+      ReduceTask& t = rec->reduces[i];
+      t.next_attempt = std::max(1u, lj.reduces[i].next_attempt());
+      if (lj.reduces[i].committed()) {
+        t.state = ReduceTask::State::kDone;
+        rec->reduces_done++;
+      }
+    }
+    next_job_id_ = std::max(next_job_id_, rec->id + 1);
+    JobRecord& j = *rec;
+    jobs_[rec->id] = std::move(rec);
+    if (j.finished()) continue;
+    resumed++;
+    Trace(j, {{"event", "master_restart"}, {"t", now}, {"reduces_committed", j.reduces_done}});
+    if (j.reduces_done == static_cast<int>(j.reduces.size())) FinishJob(j, JobState::kSucceeded, "");
+  }
+  FlushTraces();
+  MR_LOG_INFO("recovered {} jobs from the state store ({} resumed)", loaded.size(), resumed);
+  return Status::Ok();
+}
+
+}  // namespace mr::master

@@ -1,0 +1,118 @@
+#include "master/state_store.h"
+
+#include <cstdio>
+
+#include <rocksdb/db.h>
+#include <rocksdb/write_batch.h>
+
+namespace mr::master {
+
+namespace {
+std::string JobKey(uint64_t id) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "job/%020llu", static_cast<unsigned long long>(id));
+  return buf;
+}
+std::string TaskPrefix(uint64_t id) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "task/%020llu/", static_cast<unsigned long long>(id));
+  return buf;
+}
+std::string TaskKey(uint64_t id, bool reduce, uint32_t index) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "%c%08u", reduce ? 'r' : 'm', index);
+  return TaskPrefix(id) + buf;
+}
+constexpr const char* kMetaKey = "meta/next_job_id";
+
+Status FromRocks(const rocksdb::Status& s, const char* what) {
+  if (s.ok()) return Status::Ok();
+  return Status::IoError(std::string("state store ") + what + ": " + s.ToString());
+}
+}  // namespace
+
+StateStore::StateStore(std::unique_ptr<rocksdb::DB> db) : db_(std::move(db)) {}
+StateStore::~StateStore() = default;
+
+Result<std::unique_ptr<StateStore>> StateStore::Open(const std::string& dir) {
+  rocksdb::Options options;
+  options.create_if_missing = true;
+  options.max_open_files = 64;
+  options.keep_log_file_num = 2;
+  rocksdb::DB* raw = nullptr;
+  rocksdb::Status s = rocksdb::DB::Open(options, dir, &raw);
+  if (!s.ok()) return Status::IoError("cannot open state store " + dir + ": " + s.ToString());
+  return std::unique_ptr<StateStore>(new StateStore(std::unique_ptr<rocksdb::DB>(raw)));
+}
+
+Status StateStore::PutJob(const proto::StoredJob& job, bool sync) {
+  rocksdb::WriteOptions wo;
+  wo.sync = sync;
+  return FromRocks(db_->Put(wo, JobKey(job.job_id()), job.SerializeAsString()), "write job");
+}
+
+Status StateStore::PutTask(uint64_t job, bool reduce, uint32_t index, const proto::StoredTask& task, bool sync) {
+  rocksdb::WriteOptions wo;
+  wo.sync = sync;
+  return FromRocks(db_->Put(wo, TaskKey(job, reduce, index), task.SerializeAsString()), "write task");
+}
+
+Status StateStore::PutNextJobId(uint64_t next) {
+  proto::StoreMeta meta;
+  meta.set_next_job_id(next);
+  rocksdb::WriteOptions wo;
+  wo.sync = true;
+  return FromRocks(db_->Put(wo, kMetaKey, meta.SerializeAsString()), "write meta");
+}
+
+Result<uint64_t> StateStore::GetNextJobId() {
+  std::string value;
+  rocksdb::Status s = db_->Get(rocksdb::ReadOptions(), kMetaKey, &value);
+  if (s.IsNotFound()) return uint64_t{1};
+  MR_RETURN_IF_ERROR(FromRocks(s, "read meta"));
+  proto::StoreMeta meta;
+  if (!meta.ParseFromString(value)) return Status::IoError("state store: corrupt meta record");
+  return std::max<uint64_t>(1, meta.next_job_id());
+}
+
+Result<std::vector<LoadedJob>> StateStore::LoadJobs() {
+  std::vector<LoadedJob> jobs;
+  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions()));
+  for (it->Seek("job/"); it->Valid() && it->key().starts_with("job/"); it->Next()) {
+    LoadedJob lj;
+    if (!lj.job.ParseFromArray(it->value().data(), static_cast<int>(it->value().size()))) {
+      return Status::IoError("state store: corrupt job record " + it->key().ToString());
+    }
+    lj.maps.resize(lj.job.num_maps());
+    lj.reduces.resize(lj.job.spec().reducers());
+    jobs.push_back(std::move(lj));
+  }
+  MR_RETURN_IF_ERROR(FromRocks(it->status(), "scan jobs"));
+  for (auto& lj : jobs) {
+    std::string prefix = TaskPrefix(lj.job.job_id());
+    for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
+      std::string rest = it->key().ToString().substr(prefix.size());
+      if (rest.size() != 9) continue;
+      uint32_t index = static_cast<uint32_t>(std::stoul(rest.substr(1)));
+      auto& vec = rest[0] == 'r' ? lj.reduces : lj.maps;
+      if (index >= vec.size()) continue;
+      if (!vec[index].ParseFromArray(it->value().data(), static_cast<int>(it->value().size()))) {
+        return Status::IoError("state store: corrupt task record " + it->key().ToString());
+      }
+    }
+    MR_RETURN_IF_ERROR(FromRocks(it->status(), "scan tasks"));
+  }
+  return jobs;
+}
+
+Status StateStore::DeleteJob(uint64_t job) {
+  rocksdb::WriteBatch batch;
+  batch.Delete(JobKey(job));
+  std::string prefix = TaskPrefix(job);
+  std::string end = prefix;
+  end.back() = static_cast<char>('/' + 1);
+  batch.DeleteRange(db_->DefaultColumnFamily(), prefix, end);
+  return FromRocks(db_->Write(rocksdb::WriteOptions(), &batch), "delete job");
+}
+
+}  // namespace mr::master

@@ -1,0 +1,49 @@
+// StateStore: the master's durable state in RocksDB under STATE/db — jobs with
+// their specs and splits, per-task attempt counters and commits — so a master
+// restarted on the same state directory resumes unfinished jobs without ever
+// reusing an attempt id or committing a task twice. Writes that decide the
+// outcome (submit, commit, job end) are synced; attempt counters are written
+// through the WAL unsynced (they survive a process kill, not a power cut).
+// Not thread-safe: used from the master's state thread.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "store.pb.h"
+
+namespace rocksdb {
+class DB;
+}
+
+namespace mr::master {
+
+struct LoadedJob {
+  proto::StoredJob job;
+  std::vector<proto::StoredTask> maps;     // indexed by map; default if never stored
+  std::vector<proto::StoredTask> reduces;
+};
+
+class StateStore {
+ public:
+  // Opens or creates the database at dir. IoError if RocksDB refuses (e.g. the
+  // directory is locked by another master).
+  static Result<std::unique_ptr<StateStore>> Open(const std::string& dir);
+  ~StateStore();
+
+  Status PutJob(const proto::StoredJob& job, bool sync);
+  Status PutTask(uint64_t job, bool reduce, uint32_t index, const proto::StoredTask& task, bool sync);
+  Status PutNextJobId(uint64_t next);
+  Result<uint64_t> GetNextJobId();
+  Result<std::vector<LoadedJob>> LoadJobs();
+  // Removes a job and its tasks (history retention).
+  Status DeleteJob(uint64_t job);
+
+ private:
+  explicit StateStore(std::unique_ptr<rocksdb::DB> db);
+  std::unique_ptr<rocksdb::DB> db_;
+};
+
+}  // namespace mr::master

@@ -1,0 +1,38 @@
+#include "master/status_json.h"
+
+#include "master/job.h"
+
+namespace mr::master {
+
+nlohmann::json JobStatusToJson(const proto::JobStatus& st) {
+  nlohmann::json j = {{"id", JobIdString(st.job_id())},
+                      {"name", st.name()},
+                      {"job", st.job()},
+                      {"state", st.state()},
+                      {"phase", st.phase()},
+                      {"maps_total", st.maps_total()},
+                      {"maps_done", st.maps_done()},
+                      {"maps_running", st.maps_running()},
+                      {"reduces_total", st.reduces_total()},
+                      {"reduces_done", st.reduces_done()},
+                      {"reduces_running", st.reduces_running()},
+                      {"shuffle_bytes_total", st.shuffle_bytes_total()},
+                      {"shuffle_bytes_fetched", st.shuffle_bytes_fetched()},
+                      {"submit_time", st.submit_time()},
+                      {"start_time", st.start_time()},
+                      {"end_time", st.end_time()},
+                      {"error", st.error()},
+                      {"output", st.output()},
+                      {"share", st.share()},
+                      {"policy", st.policy()},
+                      {"estimate",
+                       {{"source", st.estimate_source()},
+                        {"map_seconds", st.est_map_seconds()},
+                        {"shuffle_bytes", st.est_shuffle_bytes()}}},
+                      {"trace", st.trace_path()},
+                      {"counters", nlohmann::json::object()}};
+  for (const auto& c : st.counters()) j["counters"][c.name()] = c.value();
+  return j;
+}
+
+}  // namespace mr::master
