@@ -1,0 +1,257 @@
+#!/usr/bin/env python3
+"""Report helper for bench/throughput.sh and bench/check.sh.
+
+  report.py record --json F --markdown F --mode full|quick --times TSV --commands TSV ...
+      Computes medians and ratios (mr time / peer time) from the timing rows, merges them
+      into F.json under the mode (other modes are kept) and renders RESULTS.md from the
+      whole JSON. A hand-written block between <!-- notes --> and <!-- /notes --> in an
+      existing RESULTS.md is carried over.
+  report.py check --baseline F --fresh F [--threshold 0.2]
+      Compares the fresh quick run's ratios with the baseline's (its "quick" section, else
+      "full") and exits 1 if any ratio grew by more than the threshold.
+"""
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import statistics
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+NOTES_RE = re.compile(r"<!-- notes -->.*?<!-- /notes -->", re.S)
+
+
+def machine_info():
+    cpu = "unknown"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    mem_gib = None
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemTotal:"):
+                    mem_gib = round(int(line.split()[1]) / (1 << 20), 1)
+    except OSError:
+        pass
+    os_name = platform.system()
+    try:
+        with open("/etc/os-release") as f:
+            for line in f:
+                if line.startswith("PRETTY_NAME="):
+                    os_name = line.split("=", 1)[1].strip().strip('"')
+    except OSError:
+        pass
+
+    def cmd(args):
+        try:
+            return subprocess.run(args, capture_output=True, text=True, cwd=ROOT, check=True).stdout.strip()
+        except (OSError, subprocess.CalledProcessError):
+            return "unknown"
+
+    return {
+        "nproc": os.cpu_count(),
+        "cpu": cpu,
+        "mem_gib": mem_gib,
+        "kernel": platform.release(),
+        "os": os_name,
+        "compiler": cmd(["c++", "--version"]).splitlines()[0] if cmd(["c++", "--version"]) != "unknown" else "unknown",
+        "commit": cmd(["git", "rev-parse", "--short", "HEAD"]),
+        "dirty": cmd(["git", "--no-optional-locks", "status", "--porcelain", "--untracked-files=no"]) not in ("", "unknown"),
+    }
+
+
+def relative(cmdline):
+    return cmdline.replace(ROOT + "/", "").strip()
+
+
+def is_mr(tool):
+    return tool == "mr" or tool.startswith("mr-")
+
+
+def compute_ratios(rows):
+    """mr rows against peer rows of the same group; key 'group:mr-tool/peer-tool'.
+
+    mr variants are the tools named "mr" or "mr-*"; everything else (MR-MPI is "mrmpi") is a peer.
+    """
+    groups = {}
+    for r in rows:
+        group, tool = r["name"].split(".", 1)
+        groups.setdefault(group, {})[tool] = r["median_s"]
+    ratios = {}
+    for group, tools in groups.items():
+        for mr_tool, mr_t in tools.items():
+            if not is_mr(mr_tool):
+                continue
+            for peer, peer_t in tools.items():
+                if is_mr(peer) or peer_t <= 0:
+                    continue
+                ratios[f"{group}:{mr_tool}/{peer}"] = round(mr_t / peer_t, 3)
+    return ratios
+
+
+def record(a):
+    times = {}
+    for line in open(a.times):
+        name, run, secs, rss, tree, job = line.rstrip("\n").split("\t")
+        t = times.setdefault(name, {"times": [], "rss": [], "tree": None, "job": []})
+        t["times"].append(float(secs))
+        if job != "-":
+            t["job"].append(float(job))
+        t["rss"].append(int(rss))
+        if tree != "-":
+            t["tree"] = int(tree)
+    rows = []
+    for line in open(a.commands):
+        name, nbytes, cmdline = line.rstrip("\n").split("\t", 2)
+        t = times[name]
+        med = statistics.median(t["times"])
+        rows.append({
+            "name": name,
+            "input_bytes": int(nbytes),
+            "command": relative(cmdline),
+            "times_s": t["times"],
+            "median_s": med,
+            "job_median_s": statistics.median(t["job"]) if t["job"] else None,
+            "mb_per_s": round(int(nbytes) / 1e6 / med, 1) if med > 0 else None,
+            "max_process_rss_kib": max(t["rss"]),
+            "tree_rss_kib": t["tree"],
+        })
+    data = {}
+    if os.path.exists(a.json):
+        with open(a.json) as f:
+            data = json.load(f)
+    data.setdefault("modes", {})
+    data["machine"] = machine_info()
+    data["modes"][a.mode] = {
+        "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
+        "size_mib": a.size_mib,
+        "runs": a.runs,
+        "machine": data["machine"],
+        "loadavg": a.loadavg,
+        "settings": dict(s.split("=", 1) for s in a.setting),
+        "checks": a.check,
+        "reproduce": a.reproduce,
+        "rows": rows,
+        "ratios": compute_ratios(rows),
+    }
+    with open(a.json, "w") as f:
+        json.dump(data, f, indent=2, sort_keys=True)
+        f.write("\n")
+    notes = None
+    if os.path.exists(a.markdown):
+        m = NOTES_RE.search(open(a.markdown).read())
+        notes = m.group(0) if m else None
+    with open(a.markdown, "w") as f:
+        f.write(render(data, notes))
+
+
+def fmt_kib(k):
+    return "-" if k is None else f"{k / 1024:.0f} MiB"
+
+
+def render(data, notes):
+    out = ["# Throughput benchmark results", "",
+           "Generated by `bench/throughput.sh` from `bench/results.json`; rerun the script rather than",
+           "editing the tables (the notes block is kept). What is measured and why: `docs/benchmarks.md`.", ""]
+    for mode in ("full", "quick"):
+        m = data["modes"].get(mode)
+        if not m:
+            continue
+        mc = m["machine"]
+        title = "Full run" if mode == "full" else "Quick run (the baseline `bench/check.sh` compares against)"
+        out += [f"## {title}: {m['size_mib']} MiB inputs, median of {m['runs']} run(s)", ""]
+        out += [f"- date: {m['date']}; commit {mc['commit']}{' (with uncommitted changes)' if mc.get('dirty') else ''}",
+                f"- machine: {mc['nproc']} CPUs (`nproc`), {mc['cpu']}, {mc['mem_gib']} GiB RAM, "
+                f"{mc['os']}, kernel {mc['kernel']}, {mc['compiler']}",
+                f"- load average (1/5/15 min) at start: {m['loadavg'][0]}; at end: {m['loadavg'][-1]}",
+                "- settings: " + ", ".join(f"{k} `{v}`" for k, v in m["settings"].items()),
+                f"- reproduce: `{m['reproduce']}`", ""]
+        out += ["| benchmark | tool | median (s) | MB/s | all runs (s) | mr job alone (s) "
+                "| peak RSS, largest process | peak RSS, process tree |",
+                "|---|---|---:|---:|---|---:|---:|---:|"]
+        for r in m["rows"]:
+            group, tool = r["name"].split(".", 1)
+            runs = ", ".join(f"{t:.2f}" for t in r["times_s"])
+            job = "-" if r.get("job_median_s") is None else f"{r['job_median_s']:.2f}"
+            out.append(f"| {group} | {tool} | {r['median_s']:.2f} | {r['mb_per_s']} | {runs} | {job} | "
+                       f"{fmt_kib(r['max_process_rss_kib'])} | {fmt_kib(r['tree_rss_kib'])} |")
+        out += ["", "Ratios, mr time / peer time (below 1: mr is faster):", "",
+                "| benchmark | mr variant / peer | ratio |", "|---|---|---:|"]
+        for key, v in m["ratios"].items():
+            group, pair = key.split(":", 1)
+            out.append(f"| {group} | {pair} | {v:.2f} |")
+        out += ["", "Commands (run from the repository root; inputs in `bench/data/`):", "", "```"]
+        out += [f"{r['name']}: {r['command']}" for r in m["rows"]]
+        out += ["```", "", "Output checks (done before the report is written):", ""]
+        out += [f"- {c}" for c in m["checks"]]
+        out += [""]
+    out += ["## Notes", "", notes or "<!-- notes -->\n<!-- /notes -->", ""]
+    return "\n".join(out)
+
+
+def check(a):
+    base = json.load(open(a.baseline))["modes"]
+    fresh_modes = json.load(open(a.fresh))["modes"]
+    fresh = fresh_modes.get("quick") or next(iter(fresh_modes.values()))
+    ref_mode = "quick" if "quick" in base else "full"
+    ref = base[ref_mode]
+    if ref_mode != "quick":
+        print("check: no quick baseline recorded; comparing with the full run (sizes differ, expect noise)")
+    print(f"baseline: {ref_mode} run of {ref['date']} (commit {ref['machine']['commit']}); "
+          f"fresh: load average {fresh['loadavg'][0]} -> {fresh['loadavg'][-1]}")
+    worse = []
+    print(f"{'ratio':48} {'baseline':>9} {'fresh':>9} {'change':>8}")
+    for key, old in ref["ratios"].items():
+        new = fresh["ratios"].get(key)
+        if new is None:
+            print(f"{key:48} {old:9.2f} {'missing':>9}")
+            continue
+        change = new / old - 1 if old > 0 else 0.0
+        flag = "  WORSE" if change > a.threshold else ""
+        print(f"{key:48} {old:9.2f} {new:9.2f} {change:+7.0%}{flag}")
+        if flag:
+            worse.append(key)
+    if worse:
+        print(f"check: {len(worse)} ratio(s) worse by more than {a.threshold:.0%}: {', '.join(worse)}")
+        return 1
+    print(f"check: no ratio worse by more than {a.threshold:.0%}")
+    return 0
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("record")
+    r.add_argument("--json", required=True)
+    r.add_argument("--markdown", required=True)
+    r.add_argument("--mode", required=True, choices=["full", "quick"])
+    r.add_argument("--times", required=True)
+    r.add_argument("--commands", required=True)
+    r.add_argument("--runs", type=int, required=True)
+    r.add_argument("--size-mib", type=int, required=True)
+    r.add_argument("--setting", action="append", default=[])
+    r.add_argument("--check", action="append", default=[])
+    r.add_argument("--loadavg", action="append", default=[])
+    r.add_argument("--reproduce", required=True)
+    c = sub.add_parser("check")
+    c.add_argument("--baseline", required=True)
+    c.add_argument("--fresh", required=True)
+    c.add_argument("--threshold", type=float, default=0.2)
+    a = p.parse_args()
+    if a.cmd == "record":
+        record(a)
+        return 0
+    return check(a)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
