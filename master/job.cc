@@ -40,31 +40,43 @@ const char* JobRecord::phase() const {
   return "reduce";
 }
 
-// Sizes per ALGORITHMS.md: x in slot-seconds, y in bytes. Order of preference:
-// online (measured maps), then the user's hint; profiles come from the store.
+// Sizes per ALGORITHMS.md: x in slot-seconds, y in bytes.
 sched::SizeEstimate JobRecord::Estimate(double now) const {
   sched::SizeEstimate e;
   const int n = static_cast<int>(maps.size());
   const int left = n - maps_done;
-  if (maps_done > 0) {
+  double mean_time = 0;
+  if (maps_done >= std::min(n, kOnlineAfterMaps) && maps_done > 0) {
     e.source = sched::EstimateSource::kOnline;
-    double mean_time = map_seconds_done / maps_done;
-    double mean_out = static_cast<double>(map_output_bytes) / maps_done;
+    mean_time = map_seconds_done / maps_done;
+    double out_per_map = static_cast<double>(map_output_bytes) / maps_done;
     e.map_seconds_total = mean_time * n;
-    double running_elapsed = 0;
-    for (const auto& m : maps) {
-      if (m.state == MapTask::State::kRunning) running_elapsed += std::min(mean_time, now - m.start_time);
+    // Map output is linear in map input where there is input (splits differ in size).
+    if (map_input_bytes > 0 && input_bytes > 0) {
+      e.shuffle_bytes_total = static_cast<double>(map_output_bytes) / static_cast<double>(map_input_bytes) *
+                              static_cast<double>(input_bytes);
+    } else {
+      e.shuffle_bytes_total = out_per_map * n;
     }
-    e.map_seconds_remaining = std::max(0.0, mean_time * left - running_elapsed);
-    e.shuffle_bytes_total = mean_out * n;
   } else if (spec.hint_map_seconds() > 0 || spec.hint_shuffle_bytes() > 0) {
     e.source = sched::EstimateSource::kHint;
     e.map_seconds_total = spec.hint_map_seconds();
-    e.map_seconds_remaining = e.map_seconds_total;
     e.shuffle_bytes_total = spec.hint_shuffle_bytes();
+    mean_time = n > 0 ? e.map_seconds_total / n : 0;
+  } else if (profile) {
+    e.source = sched::EstimateSource::kProfile;
+    mean_time = profile->map_seconds_per_task();
+    e.map_seconds_total = mean_time * n;
+    e.shuffle_bytes_total = input_bytes > 0 ? profile->output_per_input_byte() * static_cast<double>(input_bytes)
+                                            : profile->output_bytes_per_task() * n;
   } else {
     return e;
   }
+  double running_elapsed = 0;
+  for (const auto& m : maps) {
+    if (m.state == MapTask::State::kRunning) running_elapsed += std::min(mean_time, std::max(0.0, now - m.start_time));
+  }
+  e.map_seconds_remaining = std::max(0.0, mean_time * left - running_elapsed);
   e.shuffle_bytes_remaining =
       std::max(0.0, e.shuffle_bytes_total - static_cast<double>(shuffle_bytes_fetched));
   return e;

@@ -6,12 +6,14 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "jobs/input_split.h"
 #include "master/trace_writer.h"
 #include "mr.pb.h"
+#include "store.pb.h"
 #include "scheduler/snapshot.h"
 
 namespace mr::master {
@@ -77,12 +79,19 @@ struct JobRecord {
   int reduces_done = 0;
   int reduces_running = 0;
   double map_seconds_done = 0;     // sum of finished map durations
+  uint64_t map_input_bytes = 0;    // sum over finished maps
+  uint64_t input_bytes = 0;        // all splits
+  std::optional<proto::JobProfile> profile;   // earlier runs of this job name
+  sched::EstimateSource traced_source = sched::EstimateSource::kNone;
   uint64_t map_output_bytes = 0;   // sum over finished maps
   uint64_t shuffle_bytes_fetched = 0;
 
   bool finished() const { return state != JobState::kRunning; }
   const char* phase() const;
+  // Size estimate (ALGORITHMS.md §1): online once kOnlineAfterMaps maps have
+  // finished (or all have), else the user's hint, else the job-name profile.
   sched::SizeEstimate Estimate(double now) const;
+  static constexpr int kOnlineAfterMaps = 2;
   std::string TaskName(sched::TaskKind kind, int index) const;
 };
 

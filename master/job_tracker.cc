@@ -75,7 +75,10 @@ Result<uint64_t> JobTracker::Submit(const proto::JobSpec& spec_in) {
   if (plan.uses_input) {
     if (inputs.empty()) return Status::InvalidArgument("job '" + spec.job() + "' needs --input");
     MR_ASSIGN_OR_RETURN(std::vector<jobs::Split> splits, jobs::ComputeSplits(inputs, spec.split_bytes()));
-    for (auto& s : splits) rec->maps.emplace_back().split = std::move(s);
+    for (auto& s : splits) {
+      rec->input_bytes += s.length;
+      rec->maps.emplace_back().split = std::move(s);
+    }
   } else {
     if (spec.num_maps() == 0) return Status::InvalidArgument("job '" + spec.job() + "' needs --maps > 0");
     rec->maps.resize(spec.num_maps());
@@ -93,6 +96,8 @@ Result<uint64_t> JobTracker::Submit(const proto::JobSpec& spec_in) {
   JobRecord& j = *rec;
   jobs_[rec->id] = std::move(rec);
   if (store_) {
+    auto profile = store_->GetProfile(j.spec.name());
+    if (profile.ok()) j.profile = *profile;
     Status s = store_->PutNextJobId(next_job_id_);
     PersistJob(j, /*sync=*/true);
     if (!s.ok()) MR_LOG_ERROR("{}", s.ToString());
@@ -100,6 +105,7 @@ Result<uint64_t> JobTracker::Submit(const proto::JobSpec& spec_in) {
   Trace(j, {{"event", "job_submit"}, {"t", j.submit_time}, {"name", j.spec.name()},
             {"kind", j.spec.job()}, {"maps", j.maps.size()}, {"reduces", j.reduces.size()},
             {"policy", policy_}, {"output", j.spec.output()}});
+  TraceEstimate(j);
   PlaceReduces(j);
   FlushTraces();
   MR_LOG_INFO("accepted {} ({}): {} maps, {} reduces", JobIdString(j.id), j.spec.job(), j.maps.size(),
@@ -205,7 +211,9 @@ void JobTracker::HandleMapReport(WorkerRecord& w, JobRecord& job, const proto::T
   job.maps_done++;
   job.map_seconds_done += std::max(0.0, r.end_time() - r.start_time());
   job.map_output_bytes += r.bytes_out();
+  job.map_input_bytes += r.bytes_in();
   for (const auto& c : r.counters()) job.counters[c.name()] += c.value();
+  TraceEstimate(job);
   PlaceReduces(job);
   QueueLocations(job);
 }
@@ -407,6 +415,33 @@ void JobTracker::FinishJob(JobRecord& job, JobState state, const std::string& er
   }
   if (!flushed.ok()) MR_LOG_WARN("trace: {}", flushed.ToString());
   PersistJob(job, /*sync=*/true);
+  if (state == JobState::kSucceeded) UpdateProfile(job);
+}
+
+void JobTracker::TraceEstimate(JobRecord& job) {
+  sched::SizeEstimate e = job.Estimate(clock_->Now());
+  if (e.source == sched::EstimateSource::kNone) return;
+  Trace(job, {{"event", "estimate"}, {"t", clock_->Now()}, {"source", sched::EstimateSourceName(e.source)},
+              {"map_seconds", e.map_seconds_total}, {"map_seconds_remaining", e.map_seconds_remaining},
+              {"shuffle_bytes", e.shuffle_bytes_total}, {"shuffle_bytes_remaining", e.shuffle_bytes_remaining}});
+  job.traced_source = e.source;
+}
+
+// Folds this run into the job name's profile (running mean over runs).
+void JobTracker::UpdateProfile(const JobRecord& job) {
+  if (!store_ || job.maps_done == 0) return;
+  proto::JobProfile p = job.profile.value_or(proto::JobProfile());
+  double w = 1.0 / (p.runs() + 1);
+  auto mix = [w](double old, double now) { return old * (1 - w) + now * w; };
+  p.set_map_seconds_per_task(mix(p.map_seconds_per_task(), job.map_seconds_done / job.maps_done));
+  if (job.map_input_bytes > 0) {
+    p.set_output_per_input_byte(mix(p.output_per_input_byte(), static_cast<double>(job.map_output_bytes) /
+                                                                   static_cast<double>(job.map_input_bytes)));
+  }
+  p.set_output_bytes_per_task(mix(p.output_bytes_per_task(), static_cast<double>(job.map_output_bytes) / job.maps_done));
+  p.set_runs(p.runs() + 1);
+  Status s = store_->PutProfile(job.spec.name(), p);
+  if (!s.ok()) MR_LOG_WARN("{}", s.ToString());
 }
 
 void JobTracker::Trace(JobRecord& job, json event) {

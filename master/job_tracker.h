@@ -76,6 +76,8 @@ class JobTracker {
   void CommitReduce(JobRecord& job, int index, const proto::TaskReport& r);
   void FinishJob(JobRecord& job, JobState state, const std::string& error);
   void CountFailure(JobRecord& job, WorkerId w);
+  void TraceEstimate(JobRecord& job);
+  void UpdateProfile(const JobRecord& job);
   // Reducers and map outputs.
   void PlaceReduces(JobRecord& job);
   void QueueLocations(JobRecord& job);

@@ -146,7 +146,9 @@ Status JobTracker::Recover() {
     for (int i = 0; i < s.splits_size() && i < static_cast<int>(rec->maps.size()); ++i) {
       const auto& sp = s.splits(i);
       rec->maps[i].split = jobs::Split{sp.path(), sp.file_index(), sp.offset(), sp.length()};
+      rec->input_bytes += sp.length();
     }
+    if (auto profile = store_->GetProfile(rec->spec.name()); profile.ok()) rec->profile = *profile;
     for (size_t i = 0; i < rec->maps.size(); ++i) rec->maps[i].next_attempt = std::max(1u, lj.maps[i].next_attempt());
     rec->reduces.resize(rec->spec.reducers());
     for (size_t i = 0; i < rec->reduces.size(); ++i) {

@@ -105,6 +105,20 @@ Result<std::vector<LoadedJob>> StateStore::LoadJobs() {
   return jobs;
 }
 
+Result<proto::JobProfile> StateStore::GetProfile(const std::string& name) {
+  std::string value;
+  rocksdb::Status s = db_->Get(rocksdb::ReadOptions(), "profile/" + name, &value);
+  if (s.IsNotFound()) return Status::NotFound("no profile for " + name);
+  MR_RETURN_IF_ERROR(FromRocks(s, "read profile"));
+  proto::JobProfile p;
+  if (!p.ParseFromString(value)) return Status::IoError("state store: corrupt profile " + name);
+  return p;
+}
+
+Status StateStore::PutProfile(const std::string& name, const proto::JobProfile& profile) {
+  return FromRocks(db_->Put(rocksdb::WriteOptions(), "profile/" + name, profile.SerializeAsString()), "write profile");
+}
+
 Status StateStore::DeleteJob(uint64_t job) {
   rocksdb::WriteBatch batch;
   batch.Delete(JobKey(job));

@@ -38,6 +38,9 @@ class StateStore {
   Status PutNextJobId(uint64_t next);
   Result<uint64_t> GetNextJobId();
   Result<std::vector<LoadedJob>> LoadJobs();
+  // Profiles by job name; NotFound if none.
+  Result<proto::JobProfile> GetProfile(const std::string& name);
+  Status PutProfile(const std::string& name, const proto::JobProfile& profile);
   // Removes a job and its tasks (history retention).
   Status DeleteJob(uint64_t job);
 
