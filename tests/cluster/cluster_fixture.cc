@@ -1,6 +1,8 @@
 #include "tests/cluster/cluster_fixture.h"
 
+#include <signal.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -103,6 +105,64 @@ std::vector<nlohmann::json> ReadTrace(const std::string& path) {
     if (!line.empty()) out.push_back(nlohmann::json::parse(line));
   }
   return out;
+}
+
+ChildProcess::ChildProcess(const std::vector<std::string>& mr_args, const std::string& log_path) {
+  std::string bin = MrBin();
+  std::vector<std::string> args = mr_args;
+  std::vector<char*> argv;
+  argv.push_back(bin.data());
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_ = fork();
+  if (pid_ == 0) {
+    FILE* log = std::fopen(log_path.c_str(), "a");
+    if (log != nullptr) {
+      dup2(fileno(log), 1);
+      dup2(fileno(log), 2);
+    }
+    execv(bin.c_str(), argv.data());
+    _exit(127);
+  }
+}
+
+ChildProcess::~ChildProcess() {
+  if (pid_ > 0 && !reaped_) {
+    kill(pid_, SIGKILL);
+    waitpid(pid_, nullptr, 0);
+  }
+}
+
+void ChildProcess::Kill(int sig) {
+  if (pid_ > 0 && !reaped_) kill(pid_, sig);
+}
+
+int ChildProcess::Wait(double timeout_seconds) {
+  if (reaped_ || pid_ <= 0) return -1;
+  for (double waited = 0; waited < timeout_seconds; waited += 0.02) {
+    int status = 0;
+    if (waitpid(pid_, &status, WNOHANG) == pid_) {
+      reaped_ = true;
+      return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    }
+    struct timespec ts{0, 20 * 1000 * 1000};
+    nanosleep(&ts, nullptr);
+  }
+  return -1;
+}
+
+bool WaitForStatus(const std::string& master, const std::string& job,
+                   const std::function<bool(const nlohmann::json&)>& pred, double timeout_seconds) {
+  for (double waited = 0; waited < timeout_seconds; waited += 0.1) {
+    auto r = Sh(MrBin() + " status --json " + job + " --master " + master);
+    if (r.exit_code == 0) {
+      auto j = nlohmann::json::parse(r.out, nullptr, false);
+      if (!j.is_discarded() && pred(j)) return true;
+    }
+    struct timespec ts{0, 100 * 1000 * 1000};
+    nanosleep(&ts, nullptr);
+  }
+  return false;
 }
 
 ClusterProcess::ClusterProcess(const std::string& dir, int workers, const std::string& extra_flags) : dir_(dir) {

@@ -2,6 +2,7 @@
 // loopback: running commands, generating inputs, reading traces.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,28 @@ void WriteRecords(const std::string& path, size_t records, uint64_t seed);
 
 std::vector<nlohmann::json> ReadTrace(const std::string& path);
 std::string ReadFile(const std::string& path);
+
+// A child process running `mr ARGS...` with stdout+stderr to log_path.
+// Killed with SIGKILL (and reaped) on destruction unless already reaped.
+class ChildProcess {
+ public:
+  ChildProcess(const std::vector<std::string>& mr_args, const std::string& log_path);
+  ~ChildProcess();
+  ChildProcess(const ChildProcess&) = delete;
+  ChildProcess& operator=(const ChildProcess&) = delete;
+  int pid() const { return pid_; }
+  void Kill(int sig);
+  // Waits for exit; returns the exit status (or 128+signal), -1 on timeout.
+  int Wait(double timeout_seconds);
+
+ private:
+  int pid_ = -1;
+  bool reaped_ = false;
+};
+
+// Polls `mr status --json JOB` until pred(json) or the timeout; true if pred held.
+bool WaitForStatus(const std::string& master, const std::string& job,
+                   const std::function<bool(const nlohmann::json&)>& pred, double timeout_seconds);
 
 // A background cluster started with `mr cluster start`, stopped on destruction.
 class ClusterProcess {

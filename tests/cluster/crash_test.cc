@@ -1,0 +1,114 @@
+// The crash test, in the spirit of MIT 6.824's: word count and sort run on a
+// multi-worker cluster while a loop SIGKILLs a random worker every fraction of a
+// second and starts a fresh one. The outputs must still be byte-identical to
+// the coreutils references, with _SUCCESS and no temporary files.
+#include <signal.h>
+
+#include <atomic>
+#include <future>
+#include <memory>
+#include <random>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "common/file_util.h"
+#include "tests/cluster/cluster_fixture.h"
+
+namespace mr::testing {
+namespace {
+
+class CrashTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    d_ = tmp_.path();
+    master_ = std::make_unique<ChildProcess>(
+        std::vector<std::string>{"master", "--listen", "127.0.0.1:0", "--state", d_ + "/state", "--addr-file",
+                                 d_ + "/addr", "--worker-timeout", "1", "--heartbeat-ms", "50"},
+        d_ + "/master.log");
+    for (int i = 0; i < 50 && !PathExists(d_ + "/addr"); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    addr_ = ReadFile(d_ + "/addr");
+    while (!addr_.empty() && addr_.back() == '\n') addr_.pop_back();
+    ASSERT_FALSE(addr_.empty()) << ReadFile(d_ + "/master.log");
+    for (int i = 0; i < 3; ++i) StartWorker();
+  }
+
+  void StartWorker() {
+    int n = next_worker_++;
+    workers_.push_back(std::make_unique<ChildProcess>(
+        std::vector<std::string>{"worker", "--master", addr_, "--work-dir", d_ + "/w" + std::to_string(n)},
+        d_ + "/worker-" + std::to_string(n) + ".log"));
+  }
+
+  // Runs `args` while killing workers (at most kMaxKills, so the run is bounded);
+  // returns the mr run result.
+  CommandResult RunUnderFire(const std::string& args, int* kills) {
+    std::atomic<bool> done{false};
+    auto run = std::async(std::launch::async, [&] {
+      auto r = Sh(MrBin() + " run " + args + " --quiet --master " + addr_);
+      done = true;
+      return r;
+    });
+    std::mt19937 rng(42);
+    // Let the job start, then kill a random worker every 0.15-0.4 s and replace it.
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    while (!done && *kills < kMaxKills) {
+      size_t victim = rng() % workers_.size();
+      workers_[victim]->Kill(SIGKILL);
+      workers_[victim]->Wait(5);
+      workers_.erase(workers_.begin() + static_cast<long>(victim));
+      ++*kills;
+      StartWorker();
+      for (int i = 0; i < 150 + static_cast<int>(rng() % 250) && !done; i += 10) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      }
+    }
+    return run.get();
+  }
+
+  static constexpr int kMaxKills = 6;
+  TempDir tmp_{"mr-crash-test"};
+  std::string d_, addr_;
+  std::unique_ptr<ChildProcess> master_;
+  std::vector<std::unique_ptr<ChildProcess>> workers_;
+  int next_worker_ = 0;
+};
+
+TEST_F(CrashTest, WordCountSurvivesWorkerKills) {
+  WriteCorpus(d_ + "/in.txt", 16u << 20, 21);
+  int kills = 0;
+  auto r = RunUnderFire("wordcount --input " + d_ + "/in.txt --output " + d_ + "/wc --reducers 3 --split-size 128KiB",
+                        &kills);
+  ASSERT_EQ(r.exit_code, 0) << r.err << "\nmaster log:\n" << ReadFile(d_ + "/master.log");
+  EXPECT_GE(kills, 2) << "the job finished too fast to be hit";
+  auto ours = Sh("cat " + d_ + "/wc/part-r-* | LC_ALL=C sort");
+  auto ref = Sh("tr -cs 'A-Za-z' '\\n' < " + d_ + "/in.txt | LC_ALL=C sort | uniq -c | "
+                "awk '$2 != \"\" {print $2 \"\\t\" $1}' | LC_ALL=C sort");
+  EXPECT_TRUE(ours.out == ref.out) << "wordcount differs after " << kills << " kills";
+  EXPECT_TRUE(PathExists(d_ + "/wc/_SUCCESS"));
+  EXPECT_FALSE(PathExists(d_ + "/wc/_temporary"));
+  // Exactly one committed attempt per reduce.
+  auto trace = ReadTrace(d_ + "/wc/_trace.jsonl");
+  int commits = 0, lost = 0;
+  for (const auto& e : trace) {
+    commits += e.at("event") == "commit";
+    lost += e.at("event") == "worker_lost";
+  }
+  EXPECT_EQ(commits, 3);
+  RecordProperty("kills", kills);
+  RecordProperty("workers_lost", lost);
+}
+
+TEST_F(CrashTest, SortSurvivesWorkerKills) {
+  WriteRecords(d_ + "/r.txt", 160000, 22);
+  int kills = 0;
+  auto r = RunUnderFire("sort --input " + d_ + "/r.txt --output " + d_ + "/s --reducers 3 --split-size 128KiB", &kills);
+  ASSERT_EQ(r.exit_code, 0) << r.err << "\nmaster log:\n" << ReadFile(d_ + "/master.log");
+  EXPECT_GE(kills, 2) << "the job finished too fast to be hit";
+  EXPECT_TRUE(Sh("cat " + d_ + "/s/part-r-*").out == Sh("LC_ALL=C sort " + d_ + "/r.txt").out)
+      << "sort differs after " << kills << " kills";
+  EXPECT_FALSE(PathExists(d_ + "/s/_temporary"));
+}
+
+}  // namespace
+}  // namespace mr::testing
