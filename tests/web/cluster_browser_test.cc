@@ -1,0 +1,70 @@
+// End to end on a real cluster: `mr cluster start --workers 3 --http`, a word
+// count job, then the master's own job page loaded in headless Chromium. The DOM
+// must show the job and one bar per map attempt, reduce attempt and shuffle
+// transfer of its trace; a screenshot is kept as a test artifact.
+#include <filesystem>
+#include <regex>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "common/file_util.h"
+#include "tests/cluster/cluster_fixture.h"
+#include "tests/web/chromium.h"
+
+namespace mr::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+TEST(ClusterBrowserTest, LiveJobPageShowsOverlappingLanes) {
+  std::string chromium = webtest::FindChromium();
+  ASSERT_FALSE(chromium.empty()) << "chromium is not installed: run scripts/install-deps.sh";
+  TempDir tmp("mr-page-test");
+  const std::string d = tmp.path();
+  WriteCorpus(d + "/in.txt", 4u << 20, 41);
+  ClusterProcess cluster(d + "/cluster", 3, "--http 127.0.0.1:0");
+  ASSERT_TRUE(cluster.ok()) << cluster.start_error();
+  // The master logs the status page's address (port 0 = any free port).
+  std::string http;
+  std::regex re("status page on (http://[0-9.:]+)/");
+  for (int i = 0; i < 100 && http.empty(); ++i) {
+    std::smatch m;
+    std::string log = ReadFile(d + "/cluster/master.log");
+    if (std::regex_search(log, m, re)) http = m[1];
+    else std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  ASSERT_FALSE(http.empty()) << ReadFile(d + "/cluster/master.log");
+  auto run = Sh(MrBin() + " run wordcount --quiet --input " + d + "/in.txt --output " + d +
+                "/wc --reducers 3 --split-size 256KiB --master " + cluster.address());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+
+  int maps = 0, reduces = 0, fetches = 0;
+  for (const auto& e : ReadTrace(d + "/wc/_trace.jsonl")) {
+    if (e.at("event") == "attempt_end") (e.at("task").get<std::string>()[0] == 'm' ? maps : reduces)++;
+    if (e.at("event") == "fetch_end") fetches++;
+  }
+  std::string profile = d + "/chromium-profile";
+  std::string dom = webtest::RunChromium(chromium, profile, "--dump-dom " + http + "/jobs/job-000001");
+  ASSERT_FALSE(dom.empty()) << "chromium printed no DOM";
+  EXPECT_NE(dom.find("job-000001"), std::string::npos);
+  EXPECT_GT(webtest::Count(dom, "class=\"lane map\""), 0u);
+  EXPECT_GT(webtest::Count(dom, "class=\"lane reduce\""), 0u);
+  EXPECT_GT(webtest::Count(dom, "class=\"lane shuffle\""), 0u);
+  EXPECT_EQ(webtest::Count(dom, "class=\"bar map\""), static_cast<size_t>(maps));
+  EXPECT_EQ(webtest::Count(dom, "class=\"bar reduce\""), static_cast<size_t>(reduces));
+  EXPECT_EQ(webtest::Count(dom, "class=\"bar fetch\""), static_cast<size_t>(fetches));
+  std::string cluster_dom = webtest::RunChromium(chromium, profile, "--dump-dom " + http + "/");
+  EXPECT_NE(cluster_dom.find("job-000001"), std::string::npos);
+
+  std::string artifacts = MR_WEB_TEST_ARTIFACT_DIR;
+  fs::create_directories(artifacts);
+  std::string shot = artifacts + "/cluster-job-page.png";
+  fs::remove(shot);
+  webtest::RunChromium(chromium, profile, "--screenshot=" + shot + " --window-size=1400,1000 " + http + "/jobs/1");
+  ASSERT_TRUE(fs::exists(shot));
+  EXPECT_GT(fs::file_size(shot), 20000u);
+}
+
+}  // namespace
+}  // namespace mr::testing
