@@ -6,6 +6,8 @@
 
 #include <cerrno>
 #include <cstring>
+#include <memory>
+#include <string>
 
 #include "jobs/builtin_jobs.h"
 #include "jobs/input_split.h"
@@ -31,21 +33,72 @@ RE2::Options GrepOptions() {
   return o;
 }
 
+// True when the pattern has no ERE operator: it then matches exactly the lines
+// that contain it as a substring of bytes (grep -E under LC_ALL=C).
+bool IsLiteral(std::string_view pattern) {
+  return !pattern.empty() && pattern.find_first_of(".[]()*+?{}|^$\\") == std::string_view::npos;
+}
+
+// How a GrepJob finds lines: `re` decides (the per-line semantics); `block_re`
+// (same pattern, never matching '\n', big DFA budget) only proposes candidates
+// in a whole block, and a literal pattern proposes them with memmem.
+struct Matcher {
+  std::unique_ptr<RE2> re;
+  std::unique_ptr<RE2> block_re;
+  std::string literal;  // empty: not a literal pattern
+
+  // Start of the leftmost candidate match in data[pos, end), or npos.
+  size_t FindCandidate(std::string_view data, size_t pos) const {
+    if (!literal.empty()) {
+      const void* hit = ::memmem(data.data() + pos, data.size() - pos, literal.data(), literal.size());
+      return hit == nullptr ? std::string_view::npos
+                            : static_cast<size_t>(static_cast<const char*>(hit) - data.data());
+    }
+    re2::StringPiece m;
+    if (!block_re->Match(data, pos, data.size(), RE2::UNANCHORED, &m, 1)) return std::string_view::npos;
+    return static_cast<size_t>(m.data() - data.data());
+  }
+};
+
 class GrepMapper final : public Mapper {
  public:
-  explicit GrepMapper(const RE2* re) : re_(re) {}
+  explicit GrepMapper(const Matcher* m) : m_(m) {}
   void Map(const InputRecord& record, Emitter& out) override {
-    if (!RE2::PartialMatch(record.line, *re_)) return;
-    value_.assign(record.path);
-    value_ += ':';
-    value_ += std::to_string(record.offset);
-    value_ += '\t';
-    value_.append(record.line);
-    out.Emit(PositionKey(record.file_index, record.offset), value_);
+    if (RE2::PartialMatch(record.line, *m_->re)) Emit(record.line, record.path, record.file_index, record.offset, out);
+  }
+  // Scans the block for candidates instead of running the regex once per line:
+  // matching lines are rare, and one search over megabytes costs far less than a
+  // million calls. Each candidate's line is then confirmed with the per-line regex.
+  bool MapBlock(const InputBlock& block, Emitter& out) override {
+    const std::string_view d = block.data;
+    for (size_t pos = 0; pos < d.size();) {
+      size_t hit = m_->FindCandidate(d, pos);
+      // An empty match at the very end belongs to a last line without '\n', if any.
+      if (hit == std::string_view::npos || hit > d.size() || (hit == d.size() && d.back() == '\n')) break;
+      const void* nl = ::memrchr(d.data() + pos, '\n', hit - pos);
+      size_t start = nl == nullptr ? pos : static_cast<size_t>(static_cast<const char*>(nl) - d.data()) + 1;
+      size_t end = d.find('\n', hit);
+      if (end == std::string_view::npos) end = d.size();
+      std::string_view line = d.substr(start, end - start);
+      if (!m_->literal.empty() || RE2::PartialMatch(line, *m_->re)) {
+        Emit(line, block.path, block.file_index, block.offset + start, out);
+      }
+      pos = end + 1;
+    }
+    return true;
   }
 
  private:
-  const RE2* re_;
+  void Emit(std::string_view line, std::string_view path, uint32_t file_index, uint64_t offset, Emitter& out) {
+    value_.assign(path);
+    value_ += ':';
+    value_ += std::to_string(offset);
+    value_ += '\t';
+    value_.append(line);
+    out.Emit(PositionKey(file_index, offset), value_);
+  }
+
+  const Matcher* m_;
   std::string value_;
 };
 
@@ -59,12 +112,11 @@ class ValuesReducer final : public Reducer {
 
 class GrepJob final : public Job {
  public:
-  GrepJob(std::unique_ptr<RE2> re, std::vector<std::string> cuts)
-      : re_(std::move(re)), cuts_(std::move(cuts)) {}
+  GrepJob(Matcher m, std::vector<std::string> cuts) : m_(std::move(m)), cuts_(std::move(cuts)) {}
   std::string_view name() const override { return "grep"; }
   Result<JobPlan> Plan(const std::vector<std::string>& inputs, uint32_t reducers) const override;
   Result<std::unique_ptr<Mapper>> NewMapper() const override {
-    return std::unique_ptr<Mapper>(std::make_unique<GrepMapper>(re_.get()));
+    return std::unique_ptr<Mapper>(std::make_unique<GrepMapper>(&m_));
   }
   Result<std::unique_ptr<Reducer>> NewReducer() const override {
     return std::unique_ptr<Reducer>(std::make_unique<ValuesReducer>());
@@ -75,7 +127,7 @@ class GrepJob final : public Job {
   OutputFormat output_format() const override { return OutputFormat::kValueOnly; }
 
  private:
-  std::unique_ptr<RE2> re_;  // RE2 matching is thread-safe
+  Matcher m_;  // RE2 matching is thread-safe
   std::vector<std::string> cuts_;
 };
 
@@ -112,12 +164,19 @@ Result<std::unique_ptr<Job>> NewGrepJob(const Params& params) {
   MR_RETURN_IF_ERROR(CheckKnownParams("grep", params, {"pattern"}));
   auto it = params.find("pattern");
   if (it == params.end()) return Status::InvalidArgument("grep needs --pattern");
-  auto re = std::make_unique<RE2>(it->second, GrepOptions());
-  if (!re->ok()) {
-    return Status::InvalidArgument("grep: bad --pattern '" + it->second + "': " + re->error());
+  Matcher m;
+  m.re = std::make_unique<RE2>(it->second, GrepOptions());
+  if (!m.re->ok()) {
+    return Status::InvalidArgument("grep: bad --pattern '" + it->second + "': " + m.re->error());
   }
+  RE2::Options block_options = GrepOptions();
+  block_options.set_never_nl(true);
+  block_options.set_max_mem(int64_t{64} << 20);  // a DFA out of memory falls back to the slow NFA
+  m.block_re = std::make_unique<RE2>(it->second, block_options);
+  if (!m.block_re->ok()) return Status::Internal("grep: pattern compiles only per line: " + m.block_re->error());
+  if (IsLiteral(it->second)) m.literal = it->second;
   MR_ASSIGN_OR_RETURN(std::vector<std::string> cuts, CutPointsFromParams(params));
-  return std::unique_ptr<Job>(std::make_unique<GrepJob>(std::move(re), std::move(cuts)));
+  return std::unique_ptr<Job>(std::make_unique<GrepJob>(std::move(m), std::move(cuts)));
 }
 
 }  // namespace mr::jobs

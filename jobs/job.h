@@ -42,11 +42,25 @@ struct InputRecord {
   uint64_t offset = 0;      // byte offset of the line in the file
 };
 
+// A run of whole lines of one split: every line ends with '\n' except possibly
+// the split's last. The bytes stay valid only during the call.
+struct InputBlock {
+  std::string_view data;
+  std::string_view path;
+  uint32_t file_index = 0;
+  uint64_t offset = 0;  // byte offset of data[0] in the file
+};
+
 class Mapper {
  public:
   virtual ~Mapper() = default;
   virtual Status Setup(TaskContext& ctx) { return Status::Ok(); }
   virtual void Map(const InputRecord& record, Emitter& out) = 0;
+  // The fast path for mappers that scan many lines at once (tokenisers, grep):
+  // must emit exactly what Map() would for each line of the block, in line order.
+  // Returns false, having emitted nothing, when the mapper only works line by line
+  // (the default); the task then calls Map() for every line instead.
+  virtual bool MapBlock(const InputBlock& block, Emitter& out) { return false; }
   // Called once after the last record (also for jobs without input).
   virtual Status Finish(Emitter& out) { return Status::Ok(); }
 };

@@ -2,31 +2,32 @@
 // yields, minus its possible empty first line); output "word\tcount".
 #include <charconv>
 #include <string>
-#include <unordered_map>
 
 #include "jobs/builtin_jobs.h"
 #include "jobs/params.h"
+#include "jobs/word_counter.h"
 
 namespace mr::jobs {
 
 namespace {
 
-bool IsLetter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-
-// Combines in the mapper: counting in a hash map is far cheaper than emitting,
-// sorting and combining one record per word. The map is flushed when it grows
-// past kMaxDistinct so memory stays bounded.
+// Combines in the mapper: counting in a flat hash table (WordCounter) is far
+// cheaper than emitting, sorting and combining one record per word. The table is
+// flushed when it holds WordCounter's maximum distinct words, so memory stays
+// bounded; a 64 MiB split of English-like text fits without a flush.
 class WordCountMapper final : public Mapper {
  public:
   void Map(const InputRecord& record, Emitter& out) override {
-    std::string_view line = record.line;
-    size_t i = 0, n = line.size();
-    while (i < n) {
-      while (i < n && !IsLetter(line[i])) ++i;
-      size_t start = i;
-      while (i < n && IsLetter(line[i])) ++i;
-      if (i > start) Count(line.substr(start, i - start), out);
-    }
+    const std::string_view line = record.line;
+    counter_.CountText(line.data(), line.size(), line.data() + line.size());
+    if (counter_.Full()) Flush(out);
+  }
+  // '\n' is not a letter, so a block tokenises exactly as its lines do.
+  bool MapBlock(const InputBlock& block, Emitter& out) override {
+    const std::string_view d = block.data;
+    counter_.CountText(d.data(), d.size(), d.data() + d.size());
+    if (counter_.Full()) Flush(out);
+    return true;
   }
   Status Finish(Emitter& out) override {
     Flush(out);
@@ -34,29 +35,15 @@ class WordCountMapper final : public Mapper {
   }
 
  private:
-  static constexpr size_t kMaxDistinct = 1 << 18;
-
-  void Count(std::string_view word, Emitter& out) {
-    scratch_.assign(word);
-    auto it = counts_.find(scratch_);
-    if (it != counts_.end()) {
-      ++it->second;
-      return;
-    }
-    if (counts_.size() >= kMaxDistinct) Flush(out);
-    counts_.emplace(scratch_, 1);
-  }
   void Flush(Emitter& out) {
-    char buf[24];
-    for (const auto& [word, count] : counts_) {
+    counter_.Drain([&out](std::string_view word, uint64_t count) {
+      char buf[24];
       auto r = std::to_chars(buf, buf + sizeof buf, count);
       out.Emit(word, std::string_view(buf, static_cast<size_t>(r.ptr - buf)));
-    }
-    counts_.clear();
+    });
   }
 
-  std::string scratch_;
-  std::unordered_map<std::string, uint64_t> counts_;
+  WordCounter counter_;
 };
 
 // Sums decimal counts; used as combiner and reducer.

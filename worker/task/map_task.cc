@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cstring>
 #include <memory>
 #include <vector>
 
@@ -18,6 +19,64 @@ bool Cancelled(const std::atomic<bool>* cancel) {
   return cancel != nullptr && cancel->load(std::memory_order_relaxed);
 }
 
+// Block-mode mappers get the split in chunks of whole lines this large: big enough
+// that the per-call cost vanishes, small enough that cancellation and a failed
+// emission (sticky in out.status()) are noticed within a few milliseconds.
+constexpr size_t kBlockBytes = 4u << 20;
+
+// End of the chunk starting at `pos`: just after the last '\n' within kBlockBytes,
+// or after the first '\n' beyond it when a line is longer, or the end of data.
+size_t ChunkEnd(std::string_view data, size_t pos) {
+  if (data.size() - pos <= kBlockBytes) return data.size();
+  const char* base = data.data() + pos;
+  const void* nl = ::memrchr(base, '\n', kBlockBytes);
+  if (nl != nullptr) return pos + static_cast<size_t>(static_cast<const char*>(nl) - base) + 1;
+  size_t next = data.find('\n', pos + kBlockBytes);
+  return next == std::string_view::npos ? data.size() : next + 1;
+}
+
+// Lines in `data`, a last one without '\n' included. memchr, not std::count:
+// GCC does not vectorise the latter at -O2 and it showed up at 16% of a profile.
+uint64_t CountLines(std::string_view data) {
+  uint64_t n = 0;
+  const char* p = data.data();
+  const char* end = p + data.size();
+  while (p < end) {
+    const void* nl = std::memchr(p, '\n', static_cast<size_t>(end - p));
+    ++n;
+    if (nl == nullptr) break;
+    p = static_cast<const char*>(nl) + 1;
+  }
+  return n;
+}
+
+// Offers the split to the mapper's block fast path; *used = false if it declines
+// (it then has seen nothing and the caller goes line by line).
+Status MapSplitBlocks(const jobs::Split& split, std::string_view data, jobs::Mapper& mapper,
+                      MapOutputCollector& out, TaskCounters* counters,
+                      const std::atomic<bool>* cancel, bool* used) {
+  jobs::InputBlock block;
+  block.path = split.path;
+  block.file_index = split.file_index;
+  *used = false;
+  for (size_t pos = 0; pos < data.size();) {
+    size_t end = ChunkEnd(data, pos);
+    block.data = data.substr(pos, end - pos);
+    block.offset = split.offset + pos;
+    if (!mapper.MapBlock(block, out)) {
+      if (pos == 0) return Status::Ok();
+      return Status::Internal("mapper declined a block after accepting the first");
+    }
+    *used = true;
+    // Lines, as the line-by-line path counts them (a last line without '\n' too).
+    counters->records_in += CountLines(block.data);
+    pos = end;
+    if (Cancelled(cancel)) return Status::Aborted("map task cancelled");
+    MR_RETURN_IF_ERROR(out.status());
+  }
+  return Status::Ok();
+}
+
 // Feeds every line of the split to the mapper; a last line without '\n' counts.
 Status MapSplit(const MapTaskSpec& spec, jobs::Mapper& mapper, MapOutputCollector& out,
                 TaskCounters* counters, const std::atomic<bool>* cancel) {
@@ -25,6 +84,10 @@ Status MapSplit(const MapTaskSpec& spec, jobs::Mapper& mapper, MapOutputCollecto
   MR_ASSIGN_OR_RETURN(shuffle::MappedFile file,
                       shuffle::MappedFile::Open(split.path, split.offset, split.length));
   std::string_view data = file.data();
+  counters->bytes_in = data.size();
+  bool block_mode = false;
+  MR_RETURN_IF_ERROR(MapSplitBlocks(split, data, mapper, out, counters, cancel, &block_mode));
+  if (block_mode) return out.status();
   jobs::InputRecord rec;
   rec.path = split.path;
   rec.file_index = split.file_index;
@@ -41,7 +104,6 @@ Status MapSplit(const MapTaskSpec& spec, jobs::Mapper& mapper, MapOutputCollecto
       MR_RETURN_IF_ERROR(out.status());
     }
   }
-  counters->bytes_in = data.size();
   return out.status();
 }
 

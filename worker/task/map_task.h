@@ -1,5 +1,6 @@
 // RunMapTask: executes one map task attempt locally (no networking): reads the
-// split line by line, runs the job's mapper, partitions, sorts and combines the
+// split (in blocks of whole lines when the mapper has a MapBlock fast path, else
+// line by line), runs the job's mapper, partitions, sorts and combines the
 // output in a bounded buffer (spilling sorted runs when it fills), merges the
 // spills and writes the map output data file and then, last, its index
 // (shuffle/map_output.h). Reentrant: tasks run concurrently on separate threads.
