@@ -14,6 +14,7 @@
 #include "cli/commands.h"
 #include "cli/job_options.h"
 #include "cli/local_cluster.h"
+#include "common/auth.h"
 #include "common/clock.h"
 #include "common/file_util.h"
 #include "master/master_client.h"
@@ -26,6 +27,28 @@ namespace {
 
 std::atomic<bool> g_interrupted{false};
 void OnInterrupt(int) { g_interrupted.store(true); }
+
+constexpr const char* kTokenFileHelp = "cluster token file (the master's --token-file)";
+
+// --token-file, if given: the token, with a one-line warning on stderr for a file others
+// can read. Errors name the file.
+Result<auth::ClusterToken> TokenOption(const po::variables_map& vm) {
+  if (!vm.count("token-file")) return auth::ClusterToken();
+  std::string warning;
+  auto token = auth::ClusterToken::FromFile(vm["token-file"].as<std::string>(), &warning);
+  if (!warning.empty()) std::cerr << "mr: warning: " << warning << "\n";
+  return token;
+}
+
+// Children started by this command read the same token file.
+void PassTokenFile(const po::variables_map& vm, LocalClusterOptions* co) {
+  if (!vm.count("token-file")) return;
+  std::string path = AbsolutePath(vm["token-file"].as<std::string>());
+  for (auto* args : {&co->master_args, &co->worker_args}) {
+    args->push_back("--token-file");
+    args->push_back(path);
+  }
+}
 
 std::string JobName(uint64_t id) {
   char buf[32];
@@ -72,10 +95,12 @@ std::string ProgressLine(const proto::JobStatus& st, double elapsed) {
 // otherwise. If the master goes away (a restart), reconnects for up to
 // reconnect_seconds and goes on waiting for the same job.
 Result<proto::JobStatus> WaitForJob(std::unique_ptr<master::MasterClient> client, const HostPort& address,
-                                    uint64_t id, bool quiet, double reconnect_seconds = 120) {
+                                    const auth::ClusterToken& token, uint64_t id, bool quiet,
+                                    double reconnect_seconds = 120) {
   bool tty = isatty(STDERR_FILENO);
   double start = MonotonicSeconds(), last_line = 0;
   std::string last_phase;
+  int poll_ms = 2;
   for (;;) {
     if (g_interrupted.load()) return Status::Aborted("interrupted");
     auto polled = client ? FetchStatus(*client, id) : Result<proto::JobStatus>(Status::NetworkError("not connected"));
@@ -83,7 +108,7 @@ Result<proto::JobStatus> WaitForJob(std::unique_ptr<master::MasterClient> client
       double deadline = MonotonicSeconds() + reconnect_seconds;
       client.reset();
       while (!client && MonotonicSeconds() < deadline && !g_interrupted.load()) {
-        auto c = master::MasterClient::Connect(address, "client", 2.0);
+        auto c = master::MasterClient::Connect(address, "client", token, 2.0);
         if (c.ok()) client = std::move(c).value();
         else std::this_thread::sleep_for(std::chrono::milliseconds(250));
       }
@@ -104,7 +129,9 @@ Result<proto::JobStatus> WaitForJob(std::unique_ptr<master::MasterClient> client
       last_phase = st.phase();
     }
     if (done) return st;
-    std::this_thread::sleep_for(std::chrono::milliseconds(tty ? 100 : 50));
+    // Short jobs finish in milliseconds: poll fast at first, then back off.
+    std::this_thread::sleep_for(std::chrono::milliseconds(poll_ms));
+    poll_ms = std::min(poll_ms * 2, tty ? 100 : 200);
   }
 }
 
@@ -155,6 +182,7 @@ int RunMain(int argc, char** argv) {
       ("reduce-slots", po::value<uint32_t>()->default_value(1), "embedded cluster: reduce slots per worker")
       ("unified-slots", po::value<uint32_t>()->default_value(0), "embedded cluster: unified slots per worker")
       ("shuffle-bandwidth", po::value<std::string>()->default_value("0"), "embedded cluster: shuffle cap per worker")
+      ("token-file", po::value<std::string>(), kTokenFileHelp)
       ("quiet,q", "no progress output");
   po::variables_map vm;
   if (auto rc = ParseOrExit(argc, argv, "mr run JOB --input PATH... --output DIR [options]", desc, &positional, vm)) return *rc;
@@ -167,6 +195,8 @@ int RunMain(int argc, char** argv) {
   }
   int workers = vm["workers"].as<int>();
   if (workers < 1 || workers > 256) return UsageError("--workers must be in 1..256");
+  auto token = TokenOption(vm);
+  if (!token.ok()) return UsageError(token.status().message());
 
   struct sigaction sa {};
   sa.sa_handler = OnInterrupt;
@@ -188,17 +218,18 @@ int RunMain(int argc, char** argv) {
     co.workers = workers;
     co.master_args = {"--policy", policy};
     co.worker_args = EmbeddedWorkerArgs(vm);
+    PassTokenFile(vm, &co);
     cluster = std::make_unique<LocalCluster>(co);
     if (Status s = cluster->Start(); !s.ok()) return UsageError("cannot start the local cluster: " + s.message());
     auto hp = ParseHostPort(cluster->master_address());
     if (!hp.ok()) return UsageError(hp.status().message());
     address = *hp;
   }
-  auto client = master::MasterClient::Connect(address, "client");
+  auto client = master::MasterClient::Connect(address, "client", *token);
   if (!client.ok()) return UsageError(client.status().message());
   auto id = Submit(**client, *spec);
   if (!id.ok()) return UsageError(id.status().message());
-  auto st = WaitForJob(std::move(client).value(), address, *id, vm.count("quiet") > 0);
+  auto st = WaitForJob(std::move(client).value(), address, *token, *id, vm.count("quiet") > 0);
   if (!st.ok()) {
     std::cerr << "mr: " << JobName(*id) << ": " << st.status().message() << "\n";
     return st.status().code() == StatusCode::kAborted ? 130 : kExitJobFailed;
@@ -210,7 +241,8 @@ int SubmitMain(int argc, char** argv) {
   po::options_description desc("submit options");
   po::positional_options_description positional;
   AddJobOptions(desc, positional);
-  desc.add_options()("master", po::value<std::string>(), "master address (default $MR_MASTER)");
+  desc.add_options()("master", po::value<std::string>(), "master address (default $MR_MASTER)")
+      ("token-file", po::value<std::string>(), kTokenFileHelp);
   po::variables_map vm;
   if (auto rc = ParseOrExit(argc, argv, "mr submit JOB --input PATH... --output DIR --master ADDR", desc, &positional, vm)) {
     return *rc;
@@ -219,7 +251,9 @@ int SubmitMain(int argc, char** argv) {
   if (!spec.ok()) return UsageError(spec.status().message());
   auto master = MasterAddress(vm);
   if (!master.ok()) return UsageError(master.status().message());
-  auto client = master::MasterClient::Connect(*master, "client");
+  auto token = TokenOption(vm);
+  if (!token.ok()) return UsageError(token.status().message());
+  auto client = master::MasterClient::Connect(*master, "client", *token);
   if (!client.ok()) return UsageError(client.status().message());
   auto id = Submit(**client, *spec);
   if (!id.ok()) return UsageError(id.status().message());
@@ -255,7 +289,8 @@ int StatusMain(int argc, char** argv) {
   positional.add("job-id", 1);
   desc.add_options()("job-id", po::value<std::string>(), "job to show (default: all)")
       ("master", po::value<std::string>(), "master address (default $MR_MASTER)")
-      ("json", "print JSON for scripts");
+      ("json", "print JSON for scripts")
+      ("token-file", po::value<std::string>(), kTokenFileHelp);
   po::variables_map vm;
   if (auto rc = ParseOrExit(argc, argv, "mr status [JOB_ID] --master ADDR [--json]", desc, &positional, vm)) return *rc;
   uint64_t id = 0;
@@ -266,7 +301,9 @@ int StatusMain(int argc, char** argv) {
   }
   auto master = MasterAddress(vm);
   if (!master.ok()) return UsageError(master.status().message());
-  auto client = master::MasterClient::Connect(*master, "client");
+  auto token = TokenOption(vm);
+  if (!token.ok()) return UsageError(token.status().message());
+  auto client = master::MasterClient::Connect(*master, "client", *token);
   if (!client.ok()) return UsageError(client.status().message());
   proto::Envelope req;
   req.mutable_status()->set_job_id(id);
@@ -299,7 +336,10 @@ int ClusterMain(int argc, char** argv) {
       ("map-slots", po::value<uint32_t>()->default_value(1), "map slots per worker")
       ("reduce-slots", po::value<uint32_t>()->default_value(1), "reduce slots per worker")
       ("unified-slots", po::value<uint32_t>()->default_value(0), "unified slots per worker")
-      ("shuffle-bandwidth", po::value<std::string>()->default_value("0"), "shuffle cap per worker, e.g. 50MB/s");
+      ("shuffle-bandwidth", po::value<std::string>()->default_value("0"), "shuffle cap per worker, e.g. 50MB/s")
+      ("worker-timeout", po::value<std::string>()->default_value("10"), "master: seconds before a silent worker is lost")
+      ("http", po::value<std::string>(), "master: serve the status page on this address")
+      ("token-file", po::value<std::string>(), "cluster token file, passed to the master and every worker");
   po::variables_map vm;
   if (auto rc = ParseOrExit(argc, argv, "mr cluster start|stop [--workers N] [--dir D] [options]", desc, &positional, vm)) {
     return *rc;
@@ -320,6 +360,7 @@ int ClusterMain(int argc, char** argv) {
   }
   int workers = vm["workers"].as<int>();
   if (workers < 1 || workers > 256) return UsageError("--workers must be in 1..256");
+  if (auto token = TokenOption(vm); !token.ok()) return UsageError(token.status().message());
   if (PathExists(JoinPath(dir, "master.pid"))) {
     return UsageError("a cluster is already running in " + dir + " (mr cluster stop --dir " + dir + ")");
   }
@@ -327,8 +368,14 @@ int ClusterMain(int argc, char** argv) {
   co.dir = dir;
   co.workers = workers;
   co.detached = true;
-  co.master_args = {"--policy", vm["policy"].as<std::string>()};
+  co.master_args = {"--policy", vm["policy"].as<std::string>(), "--worker-timeout",
+                    vm["worker-timeout"].as<std::string>()};
+  if (vm.count("http")) {
+    co.master_args.push_back("--http");
+    co.master_args.push_back(vm["http"].as<std::string>());
+  }
   co.worker_args = EmbeddedWorkerArgs(vm);
+  PassTokenFile(vm, &co);
   LocalCluster cluster(co);
   if (Status s = cluster.Start(); !s.ok()) {
     cluster.Stop();

@@ -144,9 +144,15 @@ Result<proto::HeartbeatReply> JobTracker::Heartbeat(const proto::Heartbeat& hb) 
   for (const auto& r : hb.reports()) HandleReport(w, r);
   for (const auto& f : hb.fetches()) HandleFetch(f);
 
-  sched::Decision d = scheduler_->Schedule(BuildSnapshot(w.id));
-  ApplyDecision(w, d, &reply);
-  UpdateShares(d);
+  // A round runs the policy only when this worker could take a task, or to
+  // refresh the shuffle shares; idle heartbeats stay cheap at short intervals.
+  double now = clock_->Now();
+  if (HasAssignableWork(w) || now - last_round_time_ >= kShareRefreshSeconds) {
+    sched::Decision d = scheduler_->Schedule(BuildSnapshot(w.id));
+    ApplyDecision(w, d, &reply);
+    UpdateShares(d);
+    last_round_time_ = now;
+  }
   for (auto& a : w.outbox_assignments) *reply.add_assignments() = std::move(a);
   for (auto& l : w.outbox_locations) *reply.add_map_outputs() = std::move(l);
   for (uint64_t id : w.outbox_finished) reply.add_finished_jobs(id);
@@ -160,6 +166,23 @@ Result<proto::HeartbeatReply> JobTracker::Heartbeat(const proto::Heartbeat& hb) 
   }
   FlushTraces();
   return reply;
+}
+
+bool JobTracker::HasAssignableWork(const WorkerRecord& w) const {
+  bool free_map = static_cast<int>(w.info.map_slots()) > w.running_map;
+  bool free_reduce = static_cast<int>(w.info.reduce_slots()) > w.running_reduce;
+  bool free_unified = static_cast<int>(w.info.unified_slots()) > w.running_unified;
+  if (!free_map && !free_reduce && !free_unified) return false;
+  for (const auto& [id, job] : jobs_) {
+    if (job->finished()) continue;
+    if ((free_map || free_unified) && job->maps_done + job->maps_running < static_cast<int>(job->maps.size())) return true;
+    if (free_reduce || free_unified) {
+      for (const auto& t : job->reduces) {
+        if (t.state == ReduceTask::State::kReady && t.worker == w.id) return true;
+      }
+    }
+  }
+  return false;
 }
 
 void JobTracker::HandleReport(WorkerRecord& w, const proto::TaskReport& r) {

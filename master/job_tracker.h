@@ -39,6 +39,7 @@ struct TrackerOptions {
   uint32_t max_attempts = 4;      // failed attempts per task before the job fails
   double worker_timeout = 10;     // seconds without a heartbeat -> worker lost
   int blacklist_after = 3;        // failures of one job on one worker
+  size_t history_jobs = 1000;     // finished jobs kept (store, traces, status page)
 };
 
 class JobTracker {
@@ -67,6 +68,7 @@ class JobTracker {
 
  private:
   JobRecord* FindJob(uint64_t id);
+  bool HasAssignableWork(const WorkerRecord& w) const;
   // Reports.
   void HandleReport(WorkerRecord& w, const proto::TaskReport& r);
   void HandleMapReport(WorkerRecord& w, JobRecord& job, const proto::TaskReport& r);
@@ -85,6 +87,7 @@ class JobTracker {
   void LoseWorker(WorkerId id, const std::string& why);
   void ReexecuteMap(JobRecord& job, int index, const std::string& why);
   void ResetReduce(JobRecord& job, int index);
+  void EnforceRetention();
   // Scheduling (job_tracker_schedule.cc).
   sched::Snapshot BuildSnapshot(WorkerId only_free) const;
   void ApplyDecision(WorkerRecord& w, const sched::Decision& d, proto::HeartbeatReply* reply);
@@ -112,6 +115,8 @@ class JobTracker {
   std::map<uint64_t, std::unique_ptr<JobRecord>> jobs_;  // by id = arrival order
   std::map<WorkerId, WorkerRecord> workers_;
   std::map<sched::JobId, double> shares_;
+  double last_round_time_ = 0;
+  static constexpr double kShareRefreshSeconds = 0.1;
 };
 
 }  // namespace mr::master

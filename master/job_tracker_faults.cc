@@ -18,7 +18,29 @@ void JobTracker::Tick() {
     if (now - w.last_heartbeat > options_.worker_timeout) lost.push_back(id);
   }
   for (WorkerId id : lost) LoseWorker(id, "no heartbeat for " + std::to_string(options_.worker_timeout) + "s");
+  EnforceRetention();
   FlushTraces();
+}
+
+// Finished jobs stay browsable (status, page, trace) until more than
+// history_jobs have finished; then the oldest go, with their store records
+// and traces. Their outputs are the user's and are never touched.
+void JobTracker::EnforceRetention() {
+  size_t finished = 0;
+  for (const auto& [id, job] : jobs_) finished += job->finished();
+  for (auto it = jobs_.begin(); it != jobs_.end() && finished > options_.history_jobs;) {
+    if (!it->second->finished()) {
+      ++it;
+      continue;
+    }
+    if (store_) {
+      Status s = store_->DeleteJob(it->first);
+      if (!s.ok()) MR_LOG_WARN("{}", s.ToString());
+    }
+    (void)RemoveAll(it->second->trace_path);
+    it = jobs_.erase(it);
+    finished--;
+  }
 }
 
 void JobTracker::LoseWorker(WorkerId id, const std::string& why) {
@@ -167,6 +189,7 @@ Status JobTracker::Recover() {
     Trace(j, {{"event", "master_restart"}, {"t", now}, {"reduces_committed", j.reduces_done}});
     if (j.reduces_done == static_cast<int>(j.reduces.size())) FinishJob(j, JobState::kSucceeded, "");
   }
+  EnforceRetention();
   FlushTraces();
   MR_LOG_INFO("recovered {} jobs from the state store ({} resumed)", loaded.size(), resumed);
   return Status::Ok();

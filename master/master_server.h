@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "common/auth.h"
 #include "common/status.h"
 #include "common/units.h"
 #include "master/job_tracker.h"
@@ -21,8 +22,11 @@ struct MasterOptions {
   sched::SchedulerOptions scheduler;
   std::string addr_file;        // if set, the bound host:port is written here
   std::optional<HostPort> http; // status page address
-  uint32_t heartbeat_ms = 100;
+  uint32_t heartbeat_ms = 20;
   TrackerOptions tracker;
+  auth::ClusterToken token;            // none: every peer is accepted (docs/reliability.md)
+  double handshake_timeout_seconds = 10;  // a peer not authenticated by then is dropped
+  int max_pending_handshakes = 256;    // more unauthenticated connections are closed at once
 };
 
 class MasterServer {
