@@ -75,16 +75,25 @@ sched::Snapshot JobTracker::BuildSnapshot(WorkerId only_free) const {
   return s;
 }
 
-proto::Assignment JobTracker::MakeMapAssignment(JobRecord& job, int index, bool unified) {
-  MapTask& m = job.maps[index];
+namespace {
+// The fields every assignment of a task carries.
+proto::Assignment BaseAssignment(const JobRecord& job, proto::TaskKind kind, int index, uint32_t attempt,
+                                 bool unified) {
   proto::Assignment a;
   a.set_job_id(job.id);
-  a.set_kind(proto::MAP);
+  a.set_kind(kind);
   a.set_index(static_cast<uint32_t>(index));
-  a.set_attempt(m.attempt);
+  a.set_attempt(attempt);
   a.set_num_maps(static_cast<uint32_t>(job.maps.size()));
   a.set_unified_slot(unified);
   *a.mutable_spec() = job.spec;
+  return a;
+}
+}  // namespace
+
+proto::Assignment JobTracker::MakeMapAssignment(JobRecord& job, int index, bool unified) {
+  const MapTask& m = job.maps[index];
+  proto::Assignment a = BaseAssignment(job, proto::MAP, index, m.attempt, unified);
   if (!m.split.path.empty()) {
     auto* s = a.mutable_split();
     s->set_path(m.split.path);
@@ -97,16 +106,9 @@ proto::Assignment JobTracker::MakeMapAssignment(JobRecord& job, int index, bool 
 
 proto::Assignment JobTracker::MakeReduceAssignment(JobRecord& job, int index, bool place_only) {
   const ReduceTask& t = job.reduces[index];
-  proto::Assignment a;
-  a.set_job_id(job.id);
-  a.set_kind(proto::REDUCE);
-  a.set_index(static_cast<uint32_t>(index));
-  a.set_attempt(t.attempt);
-  a.set_num_maps(static_cast<uint32_t>(job.maps.size()));
+  proto::Assignment a = BaseAssignment(job, proto::REDUCE, index, t.attempt, t.unified);
   a.set_place_only(place_only);
-  a.set_unified_slot(t.unified);
   if (!place_only) a.set_temp_output(ReduceAttemptFile(job.spec, index, t.attempt));
-  *a.mutable_spec() = job.spec;
   return a;
 }
 

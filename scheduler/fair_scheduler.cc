@@ -2,97 +2,15 @@
 
 #include <algorithm>
 #include <span>
-#include <string_view>
-#include <unordered_map>
 
 #include "scheduler/policy_util.h"
-#include "scheduler/slot_filler.h"
-#include "scheduler/water_fill.h"
 
 namespace mr::sched {
 namespace {
 
-struct PoolGroup {
-  const PoolConfig* config = nullptr;
-  std::vector<int> jobs;  // indices into snap.jobs, arrival order
-  int reduces_running = 0;
-};
-
-std::vector<PoolGroup> GroupByPool(const Snapshot& snap, const PoolTable& table,
-                                   std::span<const int> order, std::vector<int>* pool_of) {
-  std::vector<PoolGroup> groups;
-  std::unordered_map<std::string_view, int> index;
-  pool_of->assign(snap.jobs.size(), 0);
-  for (int j : order) {
-    // Both arms are views: a std::string arm would make the view dangle.
-    std::string_view name =
-        snap.jobs[j].pool.empty() ? std::string_view("default") : std::string_view(snap.jobs[j].pool);
-    auto [it, inserted] = index.emplace(name, static_cast<int>(groups.size()));
-    if (inserted) groups.push_back({&table.Lookup(name), {}, 0});
-    PoolGroup& g = groups[it->second];
-    g.jobs.push_back(j);
-    g.reduces_running += snap.jobs[j].reduces_running;
-    (*pool_of)[j] = it->second;
-  }
-  return groups;
-}
-
-// Needy pools (below min_reduces) first, then fewest running reduces per weight.
-// Only jobs with a ready reduce take part: the sort runs every round.
-std::vector<int> ReduceOrder(const Snapshot& snap, const std::vector<PoolGroup>& groups,
-                             const std::vector<int>& pool_of, std::span<const int> arrival) {
-  std::vector<int> order;
-  for (int j : arrival) {
-    if (!snap.jobs[j].ready_reduces.empty()) order.push_back(j);
-  }
-  auto key = [&](int j) {
-    const PoolGroup& g = groups[pool_of[j]];
-    bool needy = g.reduces_running < g.config->min_reduces;
-    double w = std::max(snap.jobs[j].weight, 1e-9);
-    return std::make_pair(needy ? 0 : 1, snap.jobs[j].reduces_running / w);
-  };
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return key(a) < key(b); });
-  return order;
-}
-
-// Splits the pool's share among its jobs: first the pool's minimum, then the
-// share, each max-min fair by job weight and capped by demand.
-void PoolTargets(const Snapshot& snap, const SlotFiller& f, const PoolGroup& g,
-                 double pool_min, double pool_share, std::vector<SlotTarget>* out) {
-  std::vector<FairItem> items;
-  items.reserve(g.jobs.size());
-  for (int j : g.jobs) {
-    items.push_back({snap.jobs[j].weight, 0, double(f.running_maps(j) + f.pending_maps(j))});
-  }
-  std::vector<double> mins(items.size(), 0.0);
-  if (pool_min > 0) {
-    mins = WaterFill(items, pool_min);
-    for (size_t i = 0; i < items.size(); ++i) items[i].min = mins[i];
-  }
-  std::vector<double> shares = WaterFill(items, pool_share);
-  for (size_t i = 0; i < items.size(); ++i) out->push_back({g.jobs[i], shares[i], mins[i]});
-}
-
-std::vector<SlotTarget> MapTargets(const Snapshot& snap, SlotFiller& f,
-                                   const std::vector<PoolGroup>& groups, double* capacity) {
-  *capacity = f.free_map_slots();
-  std::vector<FairItem> pools;
-  pools.reserve(groups.size());
-  for (const PoolGroup& g : groups) {
-    double demand = 0;
-    for (int j : g.jobs) demand += f.running_maps(j) + f.pending_maps(j);
-    for (int j : g.jobs) *capacity += snap.jobs[j].maps_running;
-    pools.push_back({g.config->weight, double(g.config->min_maps), demand});
-  }
-  std::vector<double> pool_share = WaterFill(pools, *capacity);
-  std::vector<SlotTarget> targets;
-  targets.reserve(snap.jobs.size());
-  for (size_t p = 0; p < groups.size(); ++p) {
-    double pool_min = std::min({pools[p].min, pools[p].cap, pool_share[p]});
-    PoolTargets(snap, f, groups[p], pool_min, pool_share[p], &targets);
-  }
-  return targets;
-}
+// Distinct pool names remembered; jobs may name any pool, so the cache is
+// dropped (and rebuilt from the jobs at hand) rather than allowed to grow.
+constexpr size_t kMaxCachedPools = 1024;
 
 void ShuffleShares(const Snapshot& snap, Decision* d) {
   double total = 0;
@@ -110,21 +28,114 @@ void ShuffleShares(const Snapshot& snap, Decision* d) {
 
 }  // namespace
 
+// The config is looked up once per pool name, not once per pool per decision.
+int FairScheduler::SlotOf(std::string_view pool_name) {
+  auto it = slot_of_name_.find(pool_name);
+  if (it != slot_of_name_.end()) return it->second;
+  const int slot = static_cast<int>(slot_config_.size());
+  slot_of_name_.emplace(std::string(pool_name), slot);
+  slot_config_.push_back(pools_.Lookup(pool_name));
+  group_of_slot_.push_back(-1);
+  return slot;
+}
+
+// Groups jobs by pool name ("" is "default"), pools in order of first arrival.
+void FairScheduler::GroupByPool(const Snapshot& snap) {
+  for (size_t g = 0; g < group_count_; ++g) {
+    group_of_slot_[groups_[g].slot] = -1;
+    groups_[g].jobs.clear();
+  }
+  group_count_ = 0;
+  if (slot_of_name_.size() > kMaxCachedPools) {
+    slot_of_name_.clear();
+    slot_config_.clear();
+    group_of_slot_.clear();
+  }
+  pool_of_.assign(snap.jobs.size(), 0);
+  for (int j : arrival_) {
+    const JobView& job = snap.jobs[j];
+    // Both arms are views: a std::string arm would make the view dangle.
+    const int slot = SlotOf(job.pool.empty() ? std::string_view("default") : std::string_view(job.pool));
+    int g = group_of_slot_[slot];
+    if (g < 0) {
+      g = group_of_slot_[slot] = static_cast<int>(group_count_++);
+      if (groups_.size() < group_count_) groups_.emplace_back();
+      groups_[g].slot = slot;
+      groups_[g].reduces_running = 0;
+    }
+    groups_[g].jobs.push_back(j);
+    groups_[g].reduces_running += job.reduces_running;
+    pool_of_[j] = g;
+  }
+}
+
+// Needy pools (below min_reduces) first, then fewest running reduces per
+// weight. Only jobs with a ready reduce that has a free slot on its worker take
+// part, and only the head that the free reduce slots reach gets sorted.
+void FairScheduler::ReduceOrder(const Snapshot& snap, SlotFiller& f) {
+  reduce_order_.Clear();
+  for (int j : arrival_) {
+    const JobView& job = snap.jobs[j];
+    if (!f.CanPlaceReduce(j)) continue;
+    const PoolGroup& g = groups_[pool_of_[j]];
+    bool needy = g.reduces_running < slot_config_[g.slot].min_reduces;
+    double w = std::max(job.weight, 1e-9);
+    reduce_order_.Add(j, needy ? 0 : 1, job.reduces_running / w);
+  }
+}
+
+// Splits the pool's share among its jobs: first the pool's minimum, then the
+// share, each max-min fair by job weight and capped by demand.
+void FairScheduler::PoolTargets(const Snapshot& snap, const SlotFiller& f, const PoolGroup& g,
+                                double pool_min, double pool_share) {
+  job_items_.clear();
+  for (int j : g.jobs) {
+    job_items_.push_back({snap.jobs[j].weight, 0, double(f.running_maps(j) + f.pending_maps(j))});
+  }
+  mins_.assign(job_items_.size(), 0.0);
+  if (pool_min > 0) {
+    WaterFill(job_items_, pool_min, &mins_, &water_);
+    for (size_t i = 0; i < job_items_.size(); ++i) job_items_[i].min = mins_[i];
+  }
+  WaterFill(job_items_, pool_share, &shares_, &water_);
+  for (size_t i = 0; i < job_items_.size(); ++i) targets_.push_back({g.jobs[i], shares_[i], mins_[i]});
+}
+
+// Fills targets_; returns the map slots being shared (free + running).
+double FairScheduler::MapTargets(const Snapshot& snap, SlotFiller& f) {
+  double capacity = f.free_map_slots();
+  pool_items_.clear();
+  for (size_t p = 0; p < group_count_; ++p) {
+    const PoolGroup& g = groups_[p];
+    double demand = 0;
+    for (int j : g.jobs) demand += f.running_maps(j) + f.pending_maps(j);
+    for (int j : g.jobs) capacity += snap.jobs[j].maps_running;
+    const PoolConfig& config = slot_config_[g.slot];
+    pool_items_.push_back({config.weight, double(config.min_maps), demand});
+  }
+  WaterFill(pool_items_, capacity, &pool_share_, &water_);
+  targets_.clear();
+  for (size_t p = 0; p < group_count_; ++p) {
+    double pool_min = std::min({pool_items_[p].min, pool_items_[p].cap, pool_share_[p]});
+    PoolTargets(snap, f, groups_[p], pool_min, pool_share_[p]);
+  }
+  return capacity;
+}
+
 Decision FairScheduler::Schedule(const Snapshot& snap) {
   Decision d;
-  std::vector<int> order = ArrivalOrder(snap);
-  std::vector<int> pool_of;
-  std::vector<PoolGroup> groups = GroupByPool(snap, pools_, order, &pool_of);
-  SlotFiller filler(snap, &d);
-  filler.PlaceReduces(ReduceOrder(snap, groups, pool_of, order));
-  double capacity = 0;
-  std::vector<SlotTarget> targets = MapTargets(snap, filler, groups, &capacity);
+  ArrivalOrder(snap, &arrival_);
+  GroupByPool(snap);
+  SlotFiller filler(snap, &d, &buffers_);
+  ReduceOrder(snap, filler);
+  PlaceReduces(filler, reduce_order_);
+  double capacity = MapTargets(snap, filler);
   // map_shares stays empty: with a thousand jobs the map would cost more than
   // the decision; the fair share is implied by the pools and weights.
-  FillTowardTargets(filler, targets);
+  FillTowardTargets(filler, targets_, &fill_);
   ShuffleShares(snap, &d);
   d.note = Format("fair: %zu jobs in %zu pools share %.0f map slots", snap.jobs.size(),
-                  groups.size(), capacity);
+                  group_count_, capacity);
   return d;
 }
 

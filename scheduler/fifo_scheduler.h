@@ -1,10 +1,14 @@
 // FIFO: Hadoop's default scheduler. Jobs by arrival; a job takes every free
 // slot it can use before the next job gets any; the earliest job with shuffle
 // data gets the whole shuffle share (the server lends what it cannot use).
-// Stateless; not thread-safe (Scheduler contract).
+// Keeps only scratch buffers between calls (no state that affects a decision);
+// not thread-safe (Scheduler contract).
 #pragma once
 
+#include <vector>
+
 #include "scheduler/scheduler.h"
+#include "scheduler/slot_filler.h"
 
 namespace mr::sched {
 
@@ -12,6 +16,10 @@ class FifoScheduler final : public Scheduler {
  public:
   std::string_view name() const override { return "fifo"; }
   Decision Schedule(const Snapshot& snap) override;
+
+ private:
+  std::vector<int> order_;
+  SlotFillerBuffers buffers_;
 };
 
 }  // namespace mr::sched

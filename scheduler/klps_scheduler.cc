@@ -1,36 +1,34 @@
 #include "scheduler/klps_scheduler.h"
 
 #include "scheduler/policy_util.h"
-#include "scheduler/slot_filler.h"
-#include "scheduler/water_fill.h"
 
 namespace mr::sched {
 
 Decision KlpsScheduler::Schedule(const Snapshot& snap) {
   Decision d;
-  std::vector<int> order = ArrivalOrder(snap);
-  SlotFiller filler(snap, &d);
-  filler.PlaceReduces(order);
+  ArrivalOrder(snap, &order_);
+  SlotFiller filler(snap, &d, &buffers_);
+  filler.PlaceReduces(order_);
 
-  std::vector<int> active;
+  active_.clear();
   double capacity = filler.free_map_slots();
-  for (int j : order) {
-    if (static_cast<int>(active.size()) >= k_) break;
+  for (int j : order_) {
+    if (static_cast<int>(active_.size()) >= k_) break;
     if (filler.running_maps(j) + filler.pending_maps(j) == 0) continue;  // left the map station
-    active.push_back(j);
+    active_.push_back(j);
     capacity += filler.running_maps(j);
   }
-  std::vector<FairItem> items;
-  items.reserve(active.size());
-  for (int j : active) items.push_back({1, 0, double(filler.running_maps(j) + filler.pending_maps(j))});
-  std::vector<double> shares = WaterFill(items, capacity);
-  std::vector<SlotTarget> targets;
-  targets.reserve(active.size());
-  for (size_t i = 0; i < active.size(); ++i) {
-    targets.push_back({active[i], shares[i], 0});
-    if (shares[i] > 0) d.map_shares[snap.jobs[active[i]].id] = shares[i];
+  items_.clear();
+  for (int j : active_) items_.push_back({1, 0, double(filler.running_maps(j) + filler.pending_maps(j))});
+  WaterFill(items_, capacity, &shares_, &water_scratch_);
+  targets_.clear();
+  for (size_t i = 0; i < active_.size(); ++i) {
+    targets_.push_back({active_[i], shares_[i], 0});
+    if (shares_[i] > 0) {
+      d.map_shares.insert_or_assign(d.map_shares.end(), snap.jobs[active_[i]].id, shares_[i]);
+    }
   }
-  FillTowardTargets(filler, targets);
+  FillTowardTargets(filler, targets_, &fill_scratch_);
 
   int with_data = 0;
   for (const JobView& j : snap.jobs) with_data += j.shuffle_bytes_available > 0;
@@ -39,7 +37,7 @@ Decision KlpsScheduler::Schedule(const Snapshot& snap) {
       d.shuffle_shares.emplace_hint(d.shuffle_shares.end(), j.id, 1.0 / with_data);
     }
   }
-  d.note = Format("klps: %zu of %zu jobs share %.0f map slots (k=%d)", active.size(),
+  d.note = Format("klps: %zu of %zu jobs share %.0f map slots (k=%d)", active_.size(),
                   snap.jobs.size(), capacity, k_);
   return d;
 }

@@ -2,10 +2,15 @@
 // are processor-shared equally among the first k jobs (by arrival) that still
 // have map work; later jobs wait, even if the k jobs cannot fill every slot,
 // as in the queueing model. Shuffle is shared equally among all jobs with data.
-// Reduces in arrival order. Stateless; not thread-safe.
+// Reduces in arrival order. Keeps only scratch buffers between calls (no state
+// that affects a decision); not thread-safe.
 #pragma once
 
+#include <vector>
+
 #include "scheduler/scheduler.h"
+#include "scheduler/slot_filler.h"
+#include "scheduler/water_fill.h"
 
 namespace mr::sched {
 
@@ -18,6 +23,14 @@ class KlpsScheduler final : public Scheduler {
 
  private:
   int k_;
+  std::vector<int> order_;
+  std::vector<int> active_;
+  std::vector<FairItem> items_;
+  std::vector<double> shares_;
+  WaterFillScratch water_scratch_;
+  std::vector<SlotTarget> targets_;
+  SlotFillerBuffers buffers_;
+  FillScratch fill_scratch_;
 };
 
 }  // namespace mr::sched

@@ -2,11 +2,17 @@
 // smallest max(x_i(t), y_i(t)), ties by arrival. Map slots go down that order
 // (each job takes what it can use); the whole shuffle share goes to the first
 // job in that order with shuffle data (the server lends the rest). Jobs with no
-// estimate get one probe map, then rank after every estimated job.
-// Stateless; not thread-safe.
+// estimate get one probe map, then rank after every estimated job. Only the
+// head of the order that the free slots reach is sorted. Keeps only scratch
+// buffers between calls (no state that affects a decision); not thread-safe.
 #pragma once
 
+#include <vector>
+
+#include "scheduler/incremental_order.h"
+#include "scheduler/job_sizes.h"
 #include "scheduler/scheduler.h"
+#include "scheduler/slot_filler.h"
 
 namespace mr::sched {
 
@@ -14,6 +20,14 @@ class MaxSrptScheduler final : public Scheduler {
  public:
   std::string_view name() const override { return "maxsrpt"; }
   Decision Schedule(const Snapshot& snap) override;
+
+ private:
+  std::vector<int> arrival_;
+  std::vector<JobSize> sizes_;
+  std::vector<double> key_;
+  IncrementalOrder order_;          // every job: map slots, shuffle
+  IncrementalOrder reduce_order_;   // jobs that can place a reduce
+  SlotFillerBuffers buffers_;
 };
 
 }  // namespace mr::sched

@@ -7,28 +7,14 @@
 
 namespace mr::sched {
 
-std::vector<int> ArrivalOrder(const Snapshot& snap) {
-  std::vector<int> order(snap.jobs.size());
+void ArrivalOrder(const Snapshot& snap, std::vector<int>* out) {
+  std::vector<int>& order = *out;
+  order.resize(snap.jobs.size());
   std::iota(order.begin(), order.end(), 0);
-  if (!std::is_sorted(order.begin(), order.end(), [&](int a, int b) {
-        return snap.jobs[a].submit_time < snap.jobs[b].submit_time;
-      })) {
-    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-      return snap.jobs[a].submit_time < snap.jobs[b].submit_time;
-    });
+  auto earlier = [&](int a, int b) { return snap.jobs[a].submit_time < snap.jobs[b].submit_time; };
+  if (!std::is_sorted(order.begin(), order.end(), earlier)) {
+    std::stable_sort(order.begin(), order.end(), earlier);
   }
-  return order;
-}
-
-std::vector<int> OrderByKey(std::span<const int> arrival, std::span<const double> key) {
-  std::vector<std::pair<double, int>> tmp;  // (key, arrival position)
-  tmp.reserve(arrival.size());
-  for (size_t i = 0; i < arrival.size(); ++i) tmp.emplace_back(key[arrival[i]], static_cast<int>(i));
-  std::sort(tmp.begin(), tmp.end());
-  std::vector<int> order;
-  order.reserve(tmp.size());
-  for (const auto& [k, pos] : tmp) order.push_back(arrival[pos]);
-  return order;
 }
 
 int FirstWithShuffleData(const Snapshot& snap, std::span<const int> order) {
@@ -36,6 +22,23 @@ int FirstWithShuffleData(const Snapshot& snap, std::span<const int> order) {
     if (snap.jobs[j].shuffle_bytes_available > 0) return j;
   }
   return -1;
+}
+
+int FirstWithShuffleData(const Snapshot& snap, IncrementalOrder& order) {
+  int found = -1;
+  order.ForEachBlock([&] { return found < 0; },
+                     [&](std::span<const int> block) { found = FirstWithShuffleData(snap, block); });
+  return found;
+}
+
+void PlaceReduces(SlotFiller& filler, IncrementalOrder& order) {
+  order.ForEachBlock([&] { return filler.free_reduce_slots() > 0; },
+                     [&](std::span<const int> block) { filler.PlaceReduces(block); });
+}
+
+void FillInOrder(SlotFiller& filler, IncrementalOrder& order) {
+  order.ForEachBlock([&] { return filler.free_map_slots() > 0; },
+                     [&](std::span<const int> block) { filler.FillInOrder(block); });
 }
 
 int GiveProbes(SlotFiller& filler, std::span<const int> order, std::span<const JobSize> sizes) {

@@ -1,28 +1,34 @@
 // Small pieces every policy shares: the arrival order, "first job with shuffle
-// data", the probe rule for jobs without a size estimate, and note formatting.
-// Pure functions over a Snapshot (indices into snap.jobs); thread-safe.
+// data", the probe rule for jobs without a size estimate, consuming a lazily
+// sorted order only while slots are left, and note formatting. Functions over a
+// Snapshot (indices into snap.jobs); thread-safe apart from the objects passed.
 #pragma once
 
 #include <span>
 #include <string>
 #include <vector>
 
+#include "scheduler/incremental_order.h"
 #include "scheduler/job_sizes.h"
 #include "scheduler/slot_filler.h"
 #include "scheduler/snapshot.h"
 
 namespace mr::sched {
 
-// Job indices by (submit_time, position): the snapshot is meant to be in
-// arrival order already, this only guards against a caller that is not.
-std::vector<int> ArrivalOrder(const Snapshot& snap);
-
-// `arrival` re-sorted by ascending key[j] (indexed by job), ties kept in
-// arrival order. Use +infinity to put a job last.
-std::vector<int> OrderByKey(std::span<const int> arrival, std::span<const double> key);
+// Job indices by (submit_time, position) into `out` (its memory is reused): the
+// snapshot is meant to be in arrival order already, this only guards against a
+// caller that is not.
+void ArrivalOrder(const Snapshot& snap, std::vector<int>* out);
 
 // First job in `order` with shuffle bytes waiting to be fetched, or -1.
 int FirstWithShuffleData(const Snapshot& snap, std::span<const int> order);
+// The same over a lazily sorted order; sorts only up to the job found.
+int FirstWithShuffleData(const Snapshot& snap, IncrementalOrder& order);
+
+// filler.PlaceReduces / filler.FillInOrder over `order`, sorting only the
+// prefix the filler gets to before the slots run out.
+void PlaceReduces(SlotFiller& filler, IncrementalOrder& order);
+void FillInOrder(SlotFiller& filler, IncrementalOrder& order);
 
 // Gives one map slot to every job in `order` whose size is unknown and that has
 // no map running or done yet, so it gets measured (FLEX's "each new phase gets

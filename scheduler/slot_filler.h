@@ -3,11 +3,14 @@
 // of one Snapshot. It never over-assigns a slot and never assigns a task twice.
 // Reduces must be placed before maps: both compete for unified slots and a ready
 // reduce can only run on its own worker. One filler per Schedule() call; it
-// borrows `snap` and `out`, which must outlive it. Not thread-safe.
+// borrows `snap`, `out` and (optionally) `buffers`, which must outlive it. A
+// policy that keeps a SlotFillerBuffers between calls makes the filler
+// allocation-free once the buffers have grown. Not thread-safe.
 #pragma once
 
 #include <cstddef>
 #include <span>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -15,14 +18,39 @@
 
 namespace mr::sched {
 
+// Scratch space of a SlotFiller; contents are meaningless between fillers.
+struct SlotFillerBuffers {
+  struct Free {
+    int map = 0;
+    int reduce = 0;
+    int unified = 0;
+  };
+  std::vector<Free> free;                        // parallel to snap.workers
+  std::vector<int> maps_taken;                   // per job, prefix of pending_maps
+  std::vector<int> active;                       // workers with a map-capable slot
+  std::vector<int> pos_by_id;                    // dense worker id -> position, -1 = none
+  std::vector<std::pair<WorkerId, int>> by_id;   // sorted; used when ids are sparse
+};
+
 class SlotFiller {
  public:
-  SlotFiller(const Snapshot& snap, Decision* out);
+  // `buffers` == nullptr: the filler uses buffers of its own.
+  SlotFiller(const Snapshot& snap, Decision* out, SlotFillerBuffers* buffers = nullptr);
+  SlotFiller(const SlotFiller&) = delete;
+  SlotFiller& operator=(const SlotFiller&) = delete;
 
   // Places the ready reduces of the jobs in `order` (indices into snap.jobs) on
-  // their own worker: a free reduce slot first, else a free unified slot.
-  // REQUIRES: called before any map is assigned.
+  // their own worker: a free reduce slot first, else a free unified slot. May be
+  // called again with the next jobs of the order; returns as soon as no
+  // reduce-capable slot is left. REQUIRES: called before any map is assigned.
   void PlaceReduces(std::span<const int> order);
+  // Whether some ready reduce of job `j` sits on a worker with a reduce-capable
+  // slot still free. A job without one gets nothing from PlaceReduces, now or
+  // later in this decision, so policies leave it out of the order they sort.
+  bool CanPlaceReduce(int j);
+  // Reduce-capable slots (free reduce + unified) not yet taken by a reduce;
+  // meaningful before maps are assigned (maps also use unified slots).
+  int free_reduce_slots() const { return free_reduces_; }
 
   // Map-capable slots (free map + unified left after reduces) not yet used.
   int free_map_slots();
@@ -39,23 +67,20 @@ class SlotFiller {
   const Snapshot& snapshot() const { return snap_; }
 
  private:
-  struct Free {
-    int map = 0;
-    int reduce = 0;
-    int unified = 0;
-  };
   void StartMaps();
+  void IndexWorkers();
   int WorkerIndex(WorkerId id) const;
 
   const Snapshot& snap_;
   Decision* out_;
-  std::vector<Free> free_;                        // parallel to snap.workers
-  std::vector<int> maps_taken_;                   // per job, prefix of pending_maps
-  std::vector<int> active_;                       // workers with a map-capable slot
-  std::vector<std::pair<WorkerId, int>> by_id_;   // sorted, for reduce placement
+  SlotFillerBuffers own_;    // used when the caller passes no buffers
+  SlotFillerBuffers& buf_;   // own_ or the caller's
   size_t cursor_ = 0;
   int free_maps_ = 0;
+  int free_reduces_ = 0;
   bool maps_started_ = false;
+  bool workers_indexed_ = false;
+  bool dense_ids_ = false;
 };
 
 // A job's slot target for FillTowardTargets. `min_share` slots are served
@@ -70,7 +95,12 @@ struct SlotTarget {
 // their min_share (least served relative to it first), then to the job
 // furthest below its target; ties go to the earlier entry in `targets`. Keeps
 // going past the targets while listed jobs still have pending maps, so the
-// result is work-conserving over the listed jobs. O(slots * log jobs).
-void FillTowardTargets(SlotFiller& filler, std::span<const SlotTarget> targets);
+// result is work-conserving over the listed jobs. O(jobs + slots * log jobs).
+// `scratch`, if given, is working memory kept by the caller between calls.
+struct FillScratch {
+  std::vector<std::tuple<int, double, size_t>> heap;  // (class, score, position)
+};
+void FillTowardTargets(SlotFiller& filler, std::span<const SlotTarget> targets,
+                       FillScratch* scratch = nullptr);
 
 }  // namespace mr::sched

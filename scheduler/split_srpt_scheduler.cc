@@ -5,7 +5,6 @@
 #include <limits>
 
 #include "scheduler/policy_util.h"
-#include "scheduler/slot_filler.h"
 
 namespace mr::sched {
 namespace {
@@ -18,36 +17,6 @@ double Imbalance(const JobSize& s) {
   return std::max(s.x / s.y, s.y / s.x);
 }
 
-struct Classes {
-  std::vector<int> map_heavy;      // S1, SRPT on remaining map size
-  std::vector<int> shuffle_heavy;  // S2, SRPT on remaining shuffle size
-  std::vector<int> unknown;        // no estimate, arrival order
-  std::vector<int> all;            // every job by its class key (reduce order)
-};
-
-Classes Classify(const Snapshot& snap, std::span<const JobSize> sizes) {
-  std::vector<int> arrival = ArrivalOrder(snap);
-  std::vector<double> key(sizes.size(), kInf);
-  Classes c;
-  std::vector<int> s1, s2;
-  for (int j : arrival) {
-    const JobSize& s = sizes[j];
-    if (!s.known) {
-      c.unknown.push_back(j);
-    } else if (s.x >= s.y) {
-      s1.push_back(j);
-      key[j] = s.x_remaining;
-    } else {
-      s2.push_back(j);
-      key[j] = s.y_remaining;
-    }
-  }
-  c.map_heavy = OrderByKey(s1, key);
-  c.shuffle_heavy = OrderByKey(s2, key);
-  c.all = OrderByKey(arrival, key);
-  return c;
-}
-
 int RunningMaps(const SlotFiller& f, std::span<const int> jobs) {
   int n = 0;
   for (int j : jobs) n += f.running_maps(j);
@@ -55,32 +24,42 @@ int RunningMaps(const SlotFiller& f, std::span<const int> jobs) {
 }
 
 // Each job in `order` takes what it can until `budget` slots are used.
-void FillBudget(SlotFiller& f, std::span<const int> order, int budget) {
-  for (int j : order) {
-    if (budget <= 0) return;
-    budget -= f.AssignMaps(j, std::min(budget, f.pending_maps(j)));
-  }
+void FillBudget(SlotFiller& f, IncrementalOrder& order, int budget) {
+  order.ForEachBlock([&] { return budget > 0 && f.free_map_slots() > 0; },
+                     [&](std::span<const int> block) {
+                       for (int j : block) {
+                         if (budget <= 0) return;
+                         budget -= f.AssignMaps(j, std::min(budget, f.pending_maps(j)));
+                       }
+                     });
 }
 
 // Class target slot counts spread SRPT over the class's jobs, for the trace.
-void RecordTargets(const Snapshot& snap, const SlotFiller& f, std::span<const int> order,
-                   int target, Decision* d) {
-  for (int j : order) {
-    int take = std::min(target, f.running_maps(j) + f.pending_maps(j));
-    if (take > 0) d->map_shares[snap.jobs[j].id] = take;
-    target -= take;
-  }
+// With valid counts every take is >= 0, so nothing is recorded once the target
+// is used up and the rest of the order need not be sorted.
+void RecordTargets(const Snapshot& snap, const SlotFiller& f, IncrementalOrder& order,
+                   int target, bool counts_valid, Decision* d) {
+  order.ForEachBlock([&] { return target > 0 || !counts_valid; },
+                     [&](std::span<const int> block) {
+                       for (int j : block) {
+                         int take = std::min(target, f.running_maps(j) + f.pending_maps(j));
+                         if (take > 0) d->map_shares[snap.jobs[j].id] = take;
+                         target -= take;
+                       }
+                     });
 }
 
-void ShuffleShares(const Snapshot& snap, const Classes& c, double mu1, double mu2, Decision* d) {
-  int h1 = FirstWithShuffleData(snap, c.map_heavy);
-  int h2 = FirstWithShuffleData(snap, c.shuffle_heavy);
+void ShuffleShares(const Snapshot& snap, IncrementalOrder& map_order,
+                   IncrementalOrder& shuffle_order, std::span<const int> unknown, double mu1,
+                   double mu2, Decision* d) {
+  int h1 = FirstWithShuffleData(snap, map_order);
+  int h2 = FirstWithShuffleData(snap, shuffle_order);
   if (h1 >= 0 && h2 >= 0) {
     if (mu1 > 0) d->shuffle_shares[snap.jobs[h1].id] = mu1;
     if (mu2 > 0) d->shuffle_shares[snap.jobs[h2].id] = mu2;
     return;
   }
-  int head = h1 >= 0 ? h1 : h2 >= 0 ? h2 : FirstWithShuffleData(snap, c.unknown);
+  int head = h1 >= 0 ? h1 : h2 >= 0 ? h2 : FirstWithShuffleData(snap, unknown);
   if (head >= 0) d->shuffle_shares[snap.jobs[head].id] = 1.0;
 }
 
@@ -97,20 +76,53 @@ double SplitSrptScheduler::Beta(std::span<const JobSize> sizes) {
   return any ? beta : 1;
 }
 
+void SplitSrptScheduler::Classify(const Snapshot& snap) {
+  Classes& c = c_;
+  c.map_heavy.clear();
+  c.shuffle_heavy.clear();
+  c.unknown.clear();
+  c.map_order.Clear();
+  c.shuffle_order.Clear();
+  c.key.assign(snap.jobs.size(), kInf);
+  c.counts_valid = true;
+  ArrivalOrder(snap, &arrival_);
+  for (int j : arrival_) {
+    const JobSize& s = sizes_[j];
+    double key = kInf;
+    if (!s.known) {
+      c.unknown.push_back(j);
+    } else if (s.x >= s.y) {
+      c.map_heavy.push_back(j);
+      key = s.x_remaining;
+      c.map_order.Add(j, key);
+    } else {
+      c.shuffle_heavy.push_back(j);
+      key = s.y_remaining;
+      c.shuffle_order.Add(j, key);
+    }
+    c.key[j] = key;
+    c.counts_valid = c.counts_valid && snap.jobs[j].maps_running >= 0;
+  }
+}
+
 Decision SplitSrptScheduler::Schedule(const Snapshot& snap) {
   Decision d;
   Capacity cap = CapacityOf(snap);
-  std::vector<JobSize> sizes;
-  sizes.reserve(snap.jobs.size());
-  for (const JobView& job : snap.jobs) sizes.push_back(SizeOf(job, cap));
-  double beta = Beta(sizes);
+  sizes_.clear();
+  for (const JobView& job : snap.jobs) sizes_.push_back(SizeOf(job, cap));
+  double beta = Beta(sizes_);
   double mu1 = std::isinf(beta) ? 0 : 1 / (1 + beta);
   double mu2 = 1 - mu1;
-  Classes c = Classify(snap, sizes);
+  Classify(snap);
+  Classes& c = c_;
 
-  SlotFiller filler(snap, &d);
-  filler.PlaceReduces(c.all);
-  int probes = GiveProbes(filler, c.unknown, sizes);
+  SlotFiller filler(snap, &d, &buffers_);
+  c.reduce_order.Clear();
+  for (int j : arrival_) {
+    if (filler.CanPlaceReduce(j)) c.reduce_order.Add(j, c.key[j]);
+  }
+  PlaceReduces(filler, c.reduce_order);
+  int probes = GiveProbes(filler, c.unknown, sizes_);
   int free = filler.free_map_slots();
   int r1 = RunningMaps(filler, c.map_heavy), r2 = RunningMaps(filler, c.shuffle_heavy);
   int slots = free + r1 + r2 + RunningMaps(filler, c.unknown);
@@ -118,20 +130,20 @@ Decision SplitSrptScheduler::Schedule(const Snapshot& snap) {
   if (c.shuffle_heavy.empty()) t1 = slots;
   if (c.map_heavy.empty()) t1 = 0;
   int t2 = slots - t1;
-  RecordTargets(snap, filler, c.map_heavy, t1, &d);
-  RecordTargets(snap, filler, c.shuffle_heavy, t2, &d);
+  RecordTargets(snap, filler, c.map_order, t1, c.counts_valid, &d);
+  RecordTargets(snap, filler, c.shuffle_order, t2, c.counts_valid, &d);
 
   // Running tasks are never preempted, so a class over its target just gets no
   // new slot; if both are under, split the free slots in proportion to deficit.
   int d1 = std::max(0, t1 - r1), d2 = std::max(0, t2 - r2);
   int a1 = d1 + d2 > free ? static_cast<int>(std::lround(double(free) * d1 / (d1 + d2))) : d1;
-  FillBudget(filler, c.map_heavy, a1);
-  FillBudget(filler, c.shuffle_heavy, std::max(0, std::min(d2, free - a1)));
+  FillBudget(filler, c.map_order, a1);
+  FillBudget(filler, c.shuffle_order, std::max(0, std::min(d2, free - a1)));
   // No idling: what a class cannot use goes to the other, then to unknown jobs.
-  filler.FillInOrder(c.map_heavy);
-  filler.FillInOrder(c.shuffle_heavy);
+  FillInOrder(filler, c.map_order);
+  FillInOrder(filler, c.shuffle_order);
   filler.FillInOrder(c.unknown);
-  ShuffleShares(snap, c, mu1, mu2, &d);
+  ShuffleShares(snap, c.map_order, c.shuffle_order, c.unknown, mu1, mu2, &d);
   d.note = Format("splitsrpt: beta=%.3g map-heavy %zu jobs %d/%d slots share %.3g, "
                   "shuffle-heavy %zu jobs %d/%d slots share %.3g, %d probes",
                   beta, c.map_heavy.size(), t1, slots, mu1, c.shuffle_heavy.size(), t2, slots,

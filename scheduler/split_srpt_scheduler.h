@@ -4,13 +4,18 @@
 // slots) and shuffle share mu1, served SRPT on remaining map size; shuffle-heavy
 // jobs hold the other map slots and share mu2, SRPT on remaining shuffle size.
 // A class that is empty or cannot use its slots leaves them to the other class.
-// Jobs with no estimate get one probe map, then only leftovers. Stateless.
+// Jobs with no estimate get one probe map, then only leftovers. Only the head
+// of each order that the free slots reach is sorted. Keeps only scratch buffers
+// between calls (no state that affects a decision); not thread-safe.
 #pragma once
 
 #include <span>
+#include <vector>
 
+#include "scheduler/incremental_order.h"
 #include "scheduler/job_sizes.h"
 #include "scheduler/scheduler.h"
+#include "scheduler/slot_filler.h"
 
 namespace mr::sched {
 
@@ -22,6 +27,25 @@ class SplitSrptScheduler final : public Scheduler {
   // beta(t) over the estimated jobs; +infinity if every such job has only map
   // or only shuffle work, 1 if there is no estimated job.
   static double Beta(std::span<const JobSize> sizes);
+
+ private:
+  // This decision's jobs by class; refilled by Classify() on every call.
+  struct Classes {
+    std::vector<int> map_heavy;      // S1 members, arrival order
+    std::vector<int> shuffle_heavy;  // S2 members, arrival order
+    std::vector<int> unknown;        // no estimate, arrival order
+    IncrementalOrder map_order;      // S1 by remaining map size (SRPT)
+    IncrementalOrder shuffle_order;  // S2 by remaining shuffle size (SRPT)
+    std::vector<double> key;         // per job: its class's SRPT key, +inf if unknown
+    IncrementalOrder reduce_order;   // jobs that can place a reduce, by key
+    bool counts_valid = true;        // no job reports negative running maps
+  };
+  void Classify(const Snapshot& snap);
+
+  std::vector<int> arrival_;
+  std::vector<JobSize> sizes_;
+  Classes c_;
+  SlotFillerBuffers buffers_;
 };
 
 }  // namespace mr::sched

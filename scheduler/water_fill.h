@@ -3,6 +3,7 @@
 #pragma once
 
 #include <span>
+#include <utility>
 #include <vector>
 
 namespace mr::sched {
@@ -17,5 +18,18 @@ struct FairItem {
 // shares sum to min(capacity, sum of caps). If the minimums alone exceed the
 // capacity they are scaled down proportionally. O(n log n).
 std::vector<double> WaterFill(std::span<const FairItem> items, double capacity);
+
+// Working memory of WaterFill; a caller that keeps one allocates nothing once
+// it has grown. Contents are meaningless between calls.
+struct WaterFillScratch {
+  struct Norm {
+    double w, lo, hi;
+  };
+  std::vector<Norm> norm;
+  std::vector<std::pair<double, int>> events;  // (level, item*2 + is_stop)
+};
+// As above, writing the shares into `*out` (resized to items.size()).
+void WaterFill(std::span<const FairItem> items, double capacity, std::vector<double>* out,
+               WaterFillScratch* scratch);
 
 }  // namespace mr::sched

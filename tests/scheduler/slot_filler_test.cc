@@ -79,5 +79,39 @@ TEST(SlotFillerTest, FillTowardTargetsServesMinimumsThenDeficits) {
   EXPECT_EQ(d.assignments[0].job, 3u);
 }
 
+// Issue 6: worker ids are looked up in a dense table, or by binary search when
+// they are sparse; both must place the same reduces, and placing an order in
+// pieces must equal placing it at once (the policies feed it block by block).
+TEST(SlotFillerTest, DenseAndSparseWorkerIdsAndPiecewisePlacementAgree) {
+  for (WorkerId stride : {1u, 1000003u}) {
+    Snapshot snap;
+    for (WorkerId w = 0; w < 5; ++w) snap.workers.push_back(MakeWorker(1 + w * stride, 1, 1, w % 2));
+    for (int j = 0; j < 6; ++j) {
+      JobView job = MakeJob(static_cast<JobId>(j + 1), 0);
+      for (int r = 0; r < 3; ++r) job.ready_reduces.push_back({r, 1 + WorkerId((j + r) % 6) * stride});
+      snap.jobs.push_back(job);
+    }
+    Decision at_once, in_pieces;
+    SlotFiller a(snap, &at_once);
+    std::vector<int> order = {5, 4, 3, 2, 1, 0};
+    a.PlaceReduces(order);
+    SlotFillerBuffers buffers;
+    SlotFiller b(snap, &in_pieces, &buffers);
+    EXPECT_TRUE(b.CanPlaceReduce(5));
+    b.PlaceReduces(std::span<const int>(order).first(2));
+    b.PlaceReduces(std::span<const int>(order).subspan(2));
+    ASSERT_EQ(at_once.assignments.size(), 7u) << "stride " << stride;  // 5 reduce + 2 unified
+    ASSERT_EQ(in_pieces.assignments.size(), at_once.assignments.size());
+    for (size_t i = 0; i < at_once.assignments.size(); ++i) {
+      EXPECT_EQ(in_pieces.assignments[i].job, at_once.assignments[i].job);
+      EXPECT_EQ(in_pieces.assignments[i].worker, at_once.assignments[i].worker);
+      EXPECT_EQ(in_pieces.assignments[i].slot, at_once.assignments[i].slot);
+    }
+    EXPECT_EQ(a.free_reduce_slots(), 0);
+    EXPECT_FALSE(a.CanPlaceReduce(0));  // every reduce-capable slot is taken
+    EXPECT_TRUE(testing::CheckContract(snap, at_once));
+  }
+}
+
 }  // namespace
 }  // namespace mr::sched
