@@ -132,7 +132,9 @@ Decision FairScheduler::Schedule(const Snapshot& snap) {
   double capacity = MapTargets(snap, filler);
   // map_shares stays empty: with a thousand jobs the map would cost more than
   // the decision; the fair share is implied by the pools and weights.
+  memory_.Apply(snap, targets_);
   FillTowardTargets(filler, targets_, &fill_);
+  memory_.Record(snap, d);
   ShuffleShares(snap, &d);
   d.note = Format("fair: %zu jobs in %zu pools share %.0f map slots", snap.jobs.size(),
                   group_count_, capacity);

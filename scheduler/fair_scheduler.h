@@ -19,6 +19,7 @@
 #include "scheduler/incremental_order.h"
 #include "scheduler/pool_table.h"
 #include "scheduler/scheduler.h"
+#include "scheduler/service_memory.h"
 #include "scheduler/slot_filler.h"
 #include "scheduler/water_fill.h"
 
@@ -69,6 +70,7 @@ class FairScheduler final : public Scheduler {
   std::vector<FairItem> pool_items_, job_items_;
   std::vector<double> pool_share_, mins_, shares_;
   std::vector<SlotTarget> targets_;
+  ServiceMemory memory_;  // round robin among equals
   WaterFillScratch water_;
   FillScratch fill_;
   SlotFillerBuffers buffers_;

@@ -28,7 +28,9 @@ Decision KlpsScheduler::Schedule(const Snapshot& snap) {
       d.map_shares.insert_or_assign(d.map_shares.end(), snap.jobs[active_[i]].id, shares_[i]);
     }
   }
+  memory_.Apply(snap, targets_);
   FillTowardTargets(filler, targets_, &fill_scratch_);
+  memory_.Record(snap, d);
 
   int with_data = 0;
   for (const JobView& j : snap.jobs) with_data += j.shuffle_bytes_available > 0;

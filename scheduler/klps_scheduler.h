@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "scheduler/scheduler.h"
+#include "scheduler/service_memory.h"
 #include "scheduler/slot_filler.h"
 #include "scheduler/water_fill.h"
 
@@ -29,6 +30,7 @@ class KlpsScheduler final : public Scheduler {
   std::vector<double> shares_;
   WaterFillScratch water_scratch_;
   std::vector<SlotTarget> targets_;
+  ServiceMemory memory_;  // round robin among equals
   SlotFillerBuffers buffers_;
   FillScratch fill_scratch_;
 };

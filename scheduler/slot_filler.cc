@@ -152,13 +152,14 @@ void SlotFiller::FillInOrder(std::span<const int> order) {
 
 namespace {
 
-// (class, score, position): smaller is served first. Class 0 = below min share.
-using Key = std::tuple<int, double, size_t>;
+// (class, score, last served, position): smaller is served first. Class 0 =
+// below min share.
+using Key = std::tuple<int, double, uint64_t, size_t>;
 
 Key KeyFor(const SlotFiller& f, const SlotTarget& t, size_t pos) {
   double running = f.running_maps(t.job);
-  if (running < t.min_share) return {0, running / t.min_share, pos};
-  return {1, running - t.target, pos};
+  if (running < t.min_share) return {0, running / t.min_share, t.last_served, pos};
+  return {1, running - t.target, t.last_served, pos};
 }
 
 }  // namespace
@@ -176,7 +177,7 @@ void FillTowardTargets(SlotFiller& filler, std::span<const SlotTarget> targets,
   std::make_heap(heap.begin(), heap.end(), later);
   while (!heap.empty() && filler.free_map_slots() > 0) {
     std::pop_heap(heap.begin(), heap.end(), later);
-    size_t pos = std::get<2>(heap.back());
+    size_t pos = std::get<3>(heap.back());
     heap.pop_back();
     const SlotTarget& t = targets[pos];
     if (filler.AssignMaps(t.job, 1) == 1 && filler.pending_maps(t.job) > 0) {

@@ -89,6 +89,7 @@ struct SlotTarget {
   int job = 0;  // index into snap.jobs
   double target = 0;
   double min_share = 0;
+  uint64_t last_served = 0;  // ServiceMemory serial: among equals, least recently served first
 };
 
 // Hands free map slots one at a time: first to jobs running fewer maps than
@@ -98,7 +99,7 @@ struct SlotTarget {
 // result is work-conserving over the listed jobs. O(jobs + slots * log jobs).
 // `scratch`, if given, is working memory kept by the caller between calls.
 struct FillScratch {
-  std::vector<std::tuple<int, double, size_t>> heap;  // (class, score, position)
+  std::vector<std::tuple<int, double, uint64_t, size_t>> heap;  // (class, score, position)
 };
 void FillTowardTargets(SlotFiller& filler, std::span<const SlotTarget> targets,
                        FillScratch* scratch = nullptr);

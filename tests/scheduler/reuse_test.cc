@@ -3,6 +3,7 @@
 // on every snapshot, whatever it decided before (sizes, ids and pools vary).
 #include <gtest/gtest.h>
 
+#include <map>
 #include <random>
 #include <string>
 
@@ -39,8 +40,11 @@ Snapshot RandomSnapshot(std::mt19937* rng) {
   return snap;
 }
 
+// fair and klps remember whom they served last (ServiceMemory) so that ties
+// rotate; they are checked by SharingPoliciesRotateSlotsAmongEqualJobs instead.
 TEST(PolicyReuseTest, ALongLivedPolicyDecidesExactlyAsAFreshOne) {
   for (const std::string& name : KnownPolicies()) {
+    if (name == "fair" || name == "klps") continue;
     auto reused = CreateScheduler(name);
     ASSERT_TRUE(reused.ok());
     std::mt19937 rng(99);
@@ -66,22 +70,49 @@ TEST(PolicyReuseTest, ALongLivedPolicyDecidesExactlyAsAFreshOne) {
   }
 }
 
+// Seven equal jobs and three map slots: a sharing policy must not let the three
+// oldest jobs keep the slots (FIFO); over a few rounds every job gets served.
+TEST(PolicyReuseTest, SharingPoliciesRotateSlotsAmongEqualJobs) {
+  for (const std::string name : {"fair", "klps"}) {
+    auto policy = CreateScheduler(name);
+    ASSERT_TRUE(policy.ok());
+    std::map<JobId, int> served;
+    for (int round = 0; round < 7; ++round) {
+      Snapshot snap;
+      snap.workers.push_back(testing::MakeWorker(1, 3, 0, 0, 1.0));
+      for (int j = 0; j < 7; ++j) snap.jobs.push_back(testing::MakeJob(static_cast<JobId>(j + 1), 20, j));
+      Decision d = (*policy)->Schedule(snap);  // every task finishes before the next round
+      ASSERT_EQ(d.assignments.size(), 3u) << name;
+      for (const Assignment& a : d.assignments) served[a.job]++;
+    }
+    ASSERT_EQ(served.size(), 7u) << name << ": some job never got a slot";
+    for (const auto& [job, n] : served) EXPECT_EQ(n, 3) << name << " job " << job;
+  }
+}
+
 // The fair scheduler caches pool configs; moving it after use must not leave
 // the cache pointing into the moved-from object.
 TEST(PolicyReuseTest, AMovedFairSchedulerStillUsesItsPools) {
   auto pools = PoolTable::Parse("pool p1 min_reduces=3 min_maps=2 weight=2\npool default weight=0.5\n");
   ASSERT_TRUE(pools.ok());
   std::mt19937 rng(5);
-  FairScheduler first(*pools);
-  for (int i = 0; i < 5; ++i) first.Schedule(RandomSnapshot(&rng));
+  // `twin` sees the same history as `first` but is never moved, so the two
+  // must agree exactly (the service memory included).
+  FairScheduler first(*pools), twin(*pools);
+  for (int i = 0; i < 5; ++i) {
+    Snapshot snap = RandomSnapshot(&rng);
+    first.Schedule(snap);
+    twin.Schedule(snap);
+  }
   FairScheduler moved(std::move(first));
   for (int round = 0; round < 50; ++round) {
     Snapshot snap = RandomSnapshot(&rng);
-    Decision want = FairScheduler(*pools).Schedule(snap);
+    Decision want = twin.Schedule(snap);
     Decision got = moved.Schedule(snap);
     ASSERT_EQ(got.note, want.note) << round;
     ASSERT_EQ(testing::MapsPerJob(got), testing::MapsPerJob(want)) << round;
     ASSERT_EQ(got.assignments.size(), want.assignments.size()) << round;
+    ASSERT_EQ(got.shuffle_shares, want.shuffle_shares) << round;
   }
 }
 
