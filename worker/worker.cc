@@ -88,6 +88,7 @@ class WorkerImpl final : public Worker {
     so.port = 0;
     so.work_dir = options_.work_dir;
     so.bandwidth = options_.shuffle_bandwidth;
+    so.token = options_.token;
     MR_ASSIGN_OR_RETURN(shuffle_, shuffle::ShuffleServer::Start(so));
     for (uint32_t i = 0; i < std::max(1u, options_.fetch_threads); ++i) {
       fetchers_.emplace_back([this] { FetchLoop(); });
@@ -144,7 +145,7 @@ class WorkerImpl final : public Worker {
 
   Status Connect() {
     if (registered_once_) ResetIncarnation();
-    MR_ASSIGN_OR_RETURN(client_, master::MasterClient::Connect(options_.master, "worker"));
+    MR_ASSIGN_OR_RETURN(client_, master::MasterClient::Connect(options_.master, "worker", options_.token));
     clock_offset_ = client_->clock_offset();
     proto::Envelope req;
     auto* r = req.mutable_register_worker();
@@ -173,7 +174,8 @@ class WorkerImpl final : public Worker {
       if (!client_) {
         Status s = Connect();
         if (!s.ok()) {
-          if (s.code() == StatusCode::kProtocolError) return s;  // refused: version mismatch
+          // Refused (version mismatch, cluster token): retrying cannot help.
+          if (s.code() == StatusCode::kProtocolError || s.code() == StatusCode::kPermissionDenied) return s;
           if (lost_since == 0) lost_since = MonotonicSeconds();
           if (MonotonicSeconds() - lost_since > options_.master_timeout) {
             return s.WithContext("giving up after " + std::to_string(options_.master_timeout) + "s");
@@ -223,6 +225,11 @@ class WorkerImpl final : public Worker {
     std::map<uint64_t, double> shares;
     for (const auto& s : r.shares()) shares[s.job_id()] = s.share();
     shuffle_->SetShares(shares);
+    {
+      std::lock_guard lock(mu_);
+      shares_ = shares;
+    }
+    fetch_cv_.notify_all();
     for (const auto& a : r.assignments()) StartAssignment(a);
     for (const auto& loc : r.map_outputs()) EnqueueFetches(loc);
     for (uint64_t job : r.finished_jobs()) DropJob(job);
@@ -391,23 +398,59 @@ class WorkerImpl final : public Worker {
     fetch_cv_.notify_one();
   }
 
+  // Fetches run in the order of the jobs' current shuffle shares (the policy's
+  // priority), not arrival: the sending servers serve share-0 jobs only with
+  // leftover capacity, so such fetches can last long, and they may hold at
+  // most half of the fetch threads — the rest stay free for favoured jobs.
   void FetchLoop() {
     for (;;) {
       FetchItem item;
+      bool low = false;
       {
         std::unique_lock lock(mu_);
-        fetch_cv_.wait(lock, [this] { return fetch_stop_ || !fetch_queue_.empty(); });
+        std::deque<FetchItem>::iterator pick;
+        fetch_cv_.wait(lock, [&] { return fetch_stop_ || PickFetchLocked(&pick); });
         if (fetch_stop_) return;
-        item = std::move(fetch_queue_.front());
-        fetch_queue_.pop_front();
+        item = std::move(*pick);
+        fetch_queue_.erase(pick);
         auto it = reduces_.find({item.job, item.reduce});
         if (it == reduces_.end() || item.loc.map_index() >= it->second.num_maps ||
             it->second.fetched[item.loc.map_index()]) {
           continue;
         }
+        low = ShareLocked(item.job) <= 0;
+        if (low) low_priority_fetches_++;
       }
       FetchOne(item);
+      if (low) {
+        std::lock_guard lock(mu_);
+        low_priority_fetches_--;
+      }
+      fetch_cv_.notify_all();
     }
+  }
+
+  double ShareLocked(uint64_t job) const {
+    auto it = shares_.find(job);
+    return it == shares_.end() ? 0.0 : it->second;
+  }
+
+  // The queued fetch of the highest-share job (earliest among equals); false if
+  // nothing may start now.
+  bool PickFetchLocked(std::deque<FetchItem>::iterator* pick) {
+    const uint32_t low_cap = std::max(1u, options_.fetch_threads / 2);
+    bool found = false;
+    double best = -1;
+    for (auto it = fetch_queue_.begin(); it != fetch_queue_.end(); ++it) {
+      double share = ShareLocked(it->job);
+      if (share <= 0 && low_priority_fetches_ >= low_cap) continue;
+      if (share > best) {
+        best = share;
+        *pick = it;
+        found = true;
+      }
+    }
+    return found;
   }
 
   void FetchOne(const FetchItem& item) {
@@ -423,7 +466,7 @@ class WorkerImpl final : public Worker {
     double start = Now();
     Result<shuffle::FetchResult> r = Status::Internal("not attempted");
     for (int attempt = 0; attempt < 3 && !stopping(); ++attempt) {
-      r = shuffle::FetchPartition(target, dest, 60.0, SystemClock::Get());
+      r = shuffle::FetchPartition(target, dest, 60.0, SystemClock::Get(), options_.token);
       if (r.ok()) break;
     }
     proto::FetchEvent ev;
@@ -538,6 +581,8 @@ class WorkerImpl final : public Worker {
   std::map<std::pair<uint64_t, uint32_t>, ReduceState> reduces_;
   std::map<uint64_t, std::vector<proto::MapOutputLocation>> early_locations_;
   std::deque<FetchItem> fetch_queue_;
+  std::map<uint64_t, double> shares_;     // current shuffle share per job
+  uint32_t low_priority_fetches_ = 0;     // in flight for share-0 jobs
   std::set<uint64_t> dropped_;
   std::list<TaskThread> threads_;
   std::vector<std::thread> fetchers_;
