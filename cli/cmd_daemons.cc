@@ -1,14 +1,51 @@
 // `mr master` and `mr worker`.
 #include <iostream>
 
+#include <asio/ip/address.hpp>
+
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "common/auth.h"
 #include "common/log.h"
 #include "master/master_server.h"
 #include "scheduler/scheduler.h"
 #include "worker/worker.h"
 
 namespace mr::cli {
+
+namespace {
+
+// --token-file, if given: the token, with a one-line warning on stderr for a file others
+// can read. Errors name the file.
+Result<auth::ClusterToken> TokenOption(const po::variables_map& vm) {
+  if (!vm.count("token-file")) return auth::ClusterToken();
+  std::string warning;
+  auto token = auth::ClusterToken::FromFile(vm["token-file"].as<std::string>(), &warning);
+  if (!warning.empty()) std::cerr << "mr: warning: " << warning << "\n";
+  return token;
+}
+
+bool IsLoopback(const std::string& host) {
+  asio::error_code ec;
+  auto addr = asio::ip::make_address(host, ec);
+  return !ec && addr.is_loopback();
+}
+
+// --token-file and --handshake-timeout; warns about a listener beyond loopback without token.
+Status ApplyTrustOptions(const po::variables_map& vm, master::MasterOptions* o) {
+  MR_ASSIGN_OR_RETURN(o->token, TokenOption(vm));
+  o->handshake_timeout_seconds = vm["handshake-timeout"].as<double>();
+  if (!(o->handshake_timeout_seconds >= 0.1 && o->handshake_timeout_seconds <= 600)) {
+    return Status::InvalidArgument("--handshake-timeout must be in [0.1, 600] seconds");
+  }
+  if (!IsLoopback(o->listen.host) && !o->token.enabled()) {
+    std::cerr << "mr: warning: listening on " << o->listen.ToString()
+              << " without --token-file: anyone who can reach it can run jobs on this cluster\n";
+  }
+  return Status::Ok();
+}
+
+}  // namespace
 
 int MasterMain(int argc, char** argv) {
   po::options_description desc("master options");
@@ -18,9 +55,14 @@ int MasterMain(int argc, char** argv) {
       ("policy", po::value<std::string>()->default_value("fifo"), "scheduling policy")
       ("pools", po::value<std::string>(), "fair scheduler pools file")
       ("klps-k", po::value<int>()->default_value(100), "k of the k-LPS policy")
-      ("heartbeat-ms", po::value<uint32_t>()->default_value(100), "worker heartbeat interval")
+      ("heartbeat-ms", po::value<uint32_t>()->default_value(20), "worker heartbeat interval (a finished task heartbeats at once)")
+      ("history-jobs", po::value<size_t>()->default_value(1000), "finished jobs kept browsable (status, page, traces)")
+      ("worker-timeout", po::value<double>()->default_value(10), "seconds without a heartbeat before a worker is lost")
+      ("max-attempts", po::value<uint32_t>()->default_value(4), "failed attempts of a task before its job fails")
       ("addr-file", po::value<std::string>(), "write the bound host:port to this file")
-      ("http", po::value<std::string>(), "serve the status page and JSON API on this address, e.g. 127.0.0.1:7080");
+      ("http", po::value<std::string>(), "serve the status page and JSON API on this address, e.g. 127.0.0.1:7080")
+      ("token-file", po::value<std::string>(), "cluster token: peers must prove they hold the same secret")
+      ("handshake-timeout", po::value<double>()->default_value(10), "seconds a peer has to complete the handshake");
   po::variables_map vm;
   if (auto rc = ParseOrExit(argc, argv, "mr master --state DIR [options]", desc, nullptr, vm)) return *rc;
   master::MasterOptions o;
@@ -35,11 +77,20 @@ int MasterMain(int argc, char** argv) {
   o.heartbeat_ms = vm["heartbeat-ms"].as<uint32_t>();
   if (o.heartbeat_ms < 1 || o.heartbeat_ms > 60000) return UsageError("--heartbeat-ms must be in 1..60000");
   if (vm.count("addr-file")) o.addr_file = vm["addr-file"].as<std::string>();
+  o.tracker.worker_timeout = vm["worker-timeout"].as<double>();
+  if (!(o.tracker.worker_timeout >= 0.2 && o.tracker.worker_timeout <= 3600)) {
+    return UsageError("--worker-timeout must be in [0.2, 3600] seconds");
+  }
+  o.tracker.history_jobs = vm["history-jobs"].as<size_t>();
+  if (o.tracker.history_jobs < 1) return UsageError("--history-jobs must be at least 1");
+  o.tracker.max_attempts = vm["max-attempts"].as<uint32_t>();
+  if (o.tracker.max_attempts < 1 || o.tracker.max_attempts > 100) return UsageError("--max-attempts must be in 1..100");
   if (vm.count("http")) {
     auto http = ParseHostPort(vm["http"].as<std::string>());
     if (!http.ok()) return UsageError("--http: " + http.status().message());
     o.http = *http;
   }
+  if (Status s = ApplyTrustOptions(vm, &o); !s.ok()) return UsageError(s.message());
   InitLogging("master");
   auto server = master::MasterServer::Create(o);
   if (!server.ok()) return UsageError(server.status().message());
@@ -60,7 +111,8 @@ int WorkerMain(int argc, char** argv) {
       ("host", po::value<std::string>()->default_value("127.0.0.1"), "address other workers fetch map output from")
       ("fetch-threads", po::value<uint32_t>()->default_value(4), "parallel shuffle fetches")
       ("sort-buffer", po::value<std::string>(), "map sort buffer size (overrides the job's)")
-      ("master-timeout", po::value<double>()->default_value(30), "exit after this many seconds without the master");
+      ("master-timeout", po::value<double>()->default_value(30), "exit after this many seconds without the master")
+      ("token-file", po::value<std::string>(), "cluster token shared with the master and the other workers");
   po::variables_map vm;
   if (auto rc = ParseOrExit(argc, argv, "mr worker --master ADDR --work-dir DIR [options]", desc, nullptr, vm)) return *rc;
   worker::WorkerOptions o;
@@ -85,10 +137,14 @@ int WorkerMain(int argc, char** argv) {
     o.sort_buffer_bytes = *sb;
   }
   o.master_timeout = vm["master-timeout"].as<double>();
+  auto token = TokenOption(vm);
+  if (!token.ok()) return UsageError(token.status().message());
+  o.token = *token;
   InitLogging("worker");
   auto w = worker::Worker::Create(o);
   if (!w.ok()) return UsageError(w.status().message());
   Status s = (*w)->Run();
+  if (s.code() == StatusCode::kPermissionDenied) return UsageError(s.message());
   if (!s.ok()) {
     MR_LOG_ERROR("{}", s.ToString());
     return kExitJobFailed;

@@ -9,7 +9,7 @@
 namespace mr::master {
 
 Result<std::unique_ptr<MasterClient>> MasterClient::Connect(const HostPort& master, const std::string& role,
-                                                            double timeout_seconds) {
+                                                            const auth::ClusterToken& token, double timeout_seconds) {
   std::unique_ptr<MasterClient> c(new MasterClient());
   c->address_ = master.ToString();
   asio::error_code ec;
@@ -26,20 +26,61 @@ Result<std::unique_ptr<MasterClient>> MasterClient::Connect(const HostPort& mast
   }
   if (ec) return Status::NetworkError("master " + c->address_ + " unreachable: " + ec.message());
   c->socket_.set_option(asio::ip::tcp::no_delay(true), ec);
+  MR_RETURN_IF_ERROR(c->Handshake(role, token));
+  return c;
+}
 
+Status MasterClient::Handshake(const std::string& role, const auth::ClusterToken& token) {
   proto::Envelope hello;
   hello.mutable_hello()->set_protocol_version(kProtocolVersion);
   hello.mutable_hello()->set_role(role);
   hello.mutable_hello()->set_software(kSoftwareVersion);
-  double t0 = SystemClock::Get()->Now();
-  MR_ASSIGN_OR_RETURN(proto::Envelope reply, c->Call(hello));
-  double t1 = SystemClock::Get()->Now();
-  if (!reply.has_hello_reply()) return Status::ProtocolError("master " + c->address_ + " sent no handshake reply");
-  if (!reply.hello_reply().accepted()) {
-    return Status::ProtocolError("master " + c->address_ + " refused the connection: " + reply.hello_reply().error());
+  std::string nonce;
+  if (token.enabled()) {
+    MR_ASSIGN_OR_RETURN(nonce, auth::RandomBytes(auth::kNonceBytes));
+    hello.mutable_hello()->set_nonce(nonce);
   }
-  c->clock_offset_ = reply.hello_reply().master_time() - (t0 + t1) / 2;
-  return c;
+  double t0 = SystemClock::Get()->Now();
+  MR_ASSIGN_OR_RETURN(proto::Envelope reply, Call(hello));
+  double t1 = SystemClock::Get()->Now();
+  if (!reply.has_hello_reply()) return Status::ProtocolError("master " + address_ + " sent no handshake reply");
+  const proto::HelloReply& r = reply.hello_reply();
+  if (!r.accepted()) return Status::ProtocolError("master " + address_ + " refused the connection: " + r.error());
+  clock_offset_ = r.master_time() - (t0 + t1) / 2;
+  return Authenticate(r, role, nonce, token);
+}
+
+Status MasterClient::Authenticate(const proto::HelloReply& r, const std::string& role, const std::string& our_nonce,
+                                  const auth::ClusterToken& token) {
+  if (token.enabled()) {
+    // Checked before answering: a worker must not take work from an impostor master.
+    if (!r.auth_required()) {
+      return Status::PermissionDenied("master " + address_ + " runs without a cluster token, but this " + role +
+                                      " was given one: start the master with the same --token-file");
+    }
+    if (!token.Verify(our_nonce, auth::kRoleMaster, kProtocolVersion, r.proof())) {
+      // Different tokens: neither side can tell which one is wrong. An empty answer lets
+      // the master log the refusal too; nothing that depends on our token is sent.
+      proto::Envelope empty;
+      empty.mutable_auth();
+      (void)Call(empty);
+      return Status::PermissionDenied(auth::kAuthFailedMessage);
+    }
+  } else if (!r.auth_required()) {
+    return Status::Ok();
+  }
+  proto::Envelope answer;
+  // Without a token the proof stays empty: the master refuses it with the one-line message.
+  if (token.enabled() && r.nonce().size() == auth::kNonceBytes) {
+    answer.mutable_auth()->set_proof(token.Prove(r.nonce(), role, kProtocolVersion));
+  } else {
+    answer.mutable_auth();
+  }
+  MR_ASSIGN_OR_RETURN(proto::Envelope result, Call(answer));
+  if (!result.has_auth_result() || !result.auth_result().ok()) {
+    return Status::ProtocolError("master " + address_ + " sent no authentication result");
+  }
+  return Status::Ok();
 }
 
 Result<proto::Envelope> MasterClient::Call(const proto::Envelope& request) {

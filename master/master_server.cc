@@ -4,12 +4,14 @@
 
 #include <asio.hpp>
 
+#include "common/auth.h"
 #include "common/file_util.h"
 #include "common/framing.h"
 #include "common/log.h"
 #include "common/version.h"
 #include "master/http_server.h"
 #include "master/job_tracker.h"
+#include "master/message_checks.h"
 #include "master/status_provider.h"
 #include "mr.pb.h"
 
@@ -17,23 +19,60 @@ namespace mr::master {
 
 namespace {
 
-// One peer connection. Request/response: read a frame, answer it, read the next.
+// Per-server state every Session reads; lives on the state thread with the sessions.
+struct SessionContext {
+  JobTracker* tracker = nullptr;
+  uint32_t heartbeat_ms = 100;
+  auth::ClusterToken token;
+  double handshake_timeout_seconds = 10;
+  int pending_handshakes = 0;  // sessions not yet authenticated
+};
+
+// One peer connection. Request/response: read a frame, answer it, read the next. Phases:
+// Hello -> (Auth, when the master has a token) -> Ready; before Ready only the handshake is
+// accepted, frames are capped at kMaxHandshakeFrameBytes, and a deadline drops a peer that
+// stalls. Any refusal is answered (ErrorReply or a HelloReply saying why) and then closed.
 // Owned by shared_ptr while an async operation is in flight.
 class Session : public std::enable_shared_from_this<Session> {
  public:
-  Session(asio::ip::tcp::socket socket, JobTracker* tracker, uint32_t heartbeat_ms)
-      : socket_(std::move(socket)), tracker_(tracker), heartbeat_ms_(heartbeat_ms) {}
+  Session(asio::ip::tcp::socket socket, SessionContext* ctx)
+      : socket_(std::move(socket)), ctx_(ctx), deadline_(socket_.get_executor()) {
+    asio::error_code ec;
+    auto ep = socket_.remote_endpoint(ec);
+    peer_ = ec ? "unknown peer" : ep.address().to_string() + ":" + std::to_string(ep.port());
+    ctx_->pending_handshakes++;
+  }
+  ~Session() {
+    if (phase_ != Phase::kReady) ctx_->pending_handshakes--;
+  }
 
-  void Start() { ReadHeader(); }
+  void Start() {
+    std::weak_ptr<Session> weak = shared_from_this();
+    deadline_.expires_after(std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+        std::chrono::duration<double>(ctx_->handshake_timeout_seconds)));
+    deadline_.async_wait([weak](asio::error_code ec) {
+      auto self = weak.lock();
+      if (ec || !self || self->phase_ == Phase::kReady) return;
+      MR_LOG_WARN("closing connection from {}: no handshake within {}s", self->peer_,
+                  self->ctx_->handshake_timeout_seconds);
+      self->socket_.close(ec);
+    });
+    ReadHeader();
+  }
 
  private:
+  enum class Phase { kHello, kAuth, kReady };
+
   void ReadHeader() {
     auto self = shared_from_this();
     asio::async_read(socket_, asio::buffer(header_), [this, self](asio::error_code ec, size_t) {
       if (ec) return;
       uint32_t len = DecodeFrameLength(header_.data());
-      if (len > kDefaultMaxFrameBytes) {
-        MR_LOG_WARN("closing connection: frame of {} bytes exceeds the maximum", len);
+      uint32_t max = phase_ == Phase::kReady ? kMaxControlFrameBytes : kMaxHandshakeFrameBytes;
+      if (len > max) {
+        // Refused before any buffer is sized from the untrusted length.
+        Refuse(Status::ProtocolError("frame of " + std::to_string(len) + " bytes exceeds the maximum of " +
+                                     std::to_string(max)));
         return;
       }
       body_.resize(len);
@@ -47,9 +86,11 @@ class Session : public std::enable_shared_from_this<Session> {
       if (ec) return;
       proto::Envelope in;
       if (!in.ParseFromString(body_)) {
-        MR_LOG_WARN("closing connection: malformed message");
+        Refuse(Status::ProtocolError("malformed message"));
         return;
       }
+      body_.clear();
+      body_.shrink_to_fit();
       proto::Envelope out;
       bool keep = Handle(in, &out);
       Send(out, keep);
@@ -64,72 +105,136 @@ class Session : public std::enable_shared_from_this<Session> {
     });
   }
 
+  void Refuse(const Status& s) {
+    MR_LOG_WARN("closing connection from {}: {}", peer_, s.ToString());
+    proto::Envelope out;
+    SetError(s, &out);
+    Send(out, /*keep_open=*/false);
+  }
+
   static void SetError(const Status& s, proto::Envelope* out) {
     auto* e = out->mutable_error();
     e->set_code(static_cast<uint32_t>(s.code()));
     e->set_message(s.message());
   }
 
+  void BecomeReady() {
+    phase_ = Phase::kReady;
+    ctx_->pending_handshakes--;
+    deadline_.cancel();
+  }
+
   // Returns false when the connection should close after the reply.
   bool Handle(const proto::Envelope& in, proto::Envelope* out) {
-    if (!greeted_) {
-      if (!in.has_hello()) {
-        SetError(Status::ProtocolError("expected Hello first"), out);
-        return false;
-      }
-      auto* r = out->mutable_hello_reply();
-      r->set_protocol_version(kProtocolVersion);
-      r->set_master_time(SystemClock::Get()->Now());
-      if (in.hello().protocol_version() != kProtocolVersion) {
-        r->set_accepted(false);
-        r->set_error("protocol version mismatch: peer speaks " + std::to_string(in.hello().protocol_version()) +
-                     ", master speaks " + std::to_string(kProtocolVersion));
-        MR_LOG_WARN("refused peer: {}", r->error());
-        return false;
-      }
-      r->set_accepted(true);
-      greeted_ = true;
+    switch (phase_) {
+      case Phase::kHello: return HandleHello(in, out);
+      case Phase::kAuth: return HandleAuth(in, out);
+      case Phase::kReady: return HandleRequest(in, out);
+    }
+    return false;
+  }
+
+  bool HandleHello(const proto::Envelope& in, proto::Envelope* out) {
+    if (!in.has_hello()) {
+      SetError(Status::ProtocolError("expected Hello first"), out);
+      MR_LOG_WARN("closing connection from {}: expected Hello first", peer_);
+      return false;
+    }
+    const proto::Hello& hello = in.hello();
+    auto* r = out->mutable_hello_reply();
+    r->set_protocol_version(kProtocolVersion);
+    r->set_master_time(SystemClock::Get()->Now());
+    Status s = hello.protocol_version() == kProtocolVersion
+                   ? CheckHello(hello)
+                   : Status::ProtocolError("protocol version mismatch: peer speaks " +
+                                           std::to_string(hello.protocol_version()) + ", master speaks " +
+                                           std::to_string(kProtocolVersion));
+    if (!s.ok()) {
+      r->set_accepted(false);
+      r->set_error(s.message());
+      MR_LOG_WARN("refused peer {}: {}", peer_, s.message());
+      return false;
+    }
+    r->set_accepted(true);
+    gate_.emplace(hello.role());
+    if (!ctx_->token.enabled()) {
+      BecomeReady();
       return true;
+    }
+    auto nonce = auth::RandomBytes(auth::kNonceBytes);
+    if (!nonce.ok()) {
+      SetError(nonce.status(), out);
+      return false;
+    }
+    nonce_ = std::move(nonce).value();
+    r->set_auth_required(true);
+    r->set_nonce(nonce_);
+    // Mutual: prove the token on the peer's challenge so it knows this is its cluster.
+    if (!hello.nonce().empty()) r->set_proof(ctx_->token.Prove(hello.nonce(), auth::kRoleMaster, kProtocolVersion));
+    role_ = hello.role();
+    phase_ = Phase::kAuth;
+    return true;
+  }
+
+  bool HandleAuth(const proto::Envelope& in, proto::Envelope* out) {
+    if (!in.has_auth() || !ctx_->token.Verify(nonce_, role_, kProtocolVersion, in.auth().proof())) {
+      MR_LOG_WARN("refused {} {}: {}", role_, peer_, auth::kAuthFailedMessage);
+      SetError(Status::PermissionDenied(auth::kAuthFailedMessage), out);
+      return false;
+    }
+    out->mutable_auth_result()->set_ok(true);
+    BecomeReady();
+    return true;
+  }
+
+  bool HandleRequest(const proto::Envelope& in, proto::Envelope* out) {
+    JobTracker* tracker = ctx_->tracker;
+    if (Status s = gate_->Check(in, JobShapesOf(*tracker)); !s.ok()) {
+      MR_LOG_WARN("closing connection from {}: {}", peer_, s.ToString());
+      SetError(s, out);
+      return false;
     }
     switch (in.msg_case()) {
       case proto::Envelope::kRegisterWorker: {
-        auto r = tracker_->Register(in.register_worker());
+        auto r = tracker->Register(in.register_worker());
         if (!r.ok()) {
           SetError(r.status(), out);
           return false;
         }
+        gate_->Registered(r->worker_id(), in.register_worker());
         *out->mutable_register_reply() = std::move(r).value();
-        out->mutable_register_reply()->set_heartbeat_ms(heartbeat_ms_);
+        out->mutable_register_reply()->set_heartbeat_ms(ctx_->heartbeat_ms);
         return true;
       }
       case proto::Envelope::kHeartbeat: {
-        auto r = tracker_->Heartbeat(in.heartbeat());
+        auto r = tracker->Heartbeat(in.heartbeat());
         if (!r.ok()) SetError(r.status(), out);
         else *out->mutable_heartbeat_reply() = std::move(r).value();
         return true;
       }
       case proto::Envelope::kSubmit: {
-        auto r = tracker_->Submit(in.submit().spec());
+        auto r = tracker->Submit(in.submit().spec());
         if (!r.ok()) SetError(r.status(), out);
         else out->mutable_submit_reply()->set_job_id(*r);
         return true;
       }
-      case proto::Envelope::kStatus: {
-        auto r = tracker_->GetStatus(in.status().job_id());
+      default: {  // kStatus: the gate lets nothing else through
+        auto r = tracker->GetStatus(in.status().job_id());
         if (!r.ok()) SetError(r.status(), out);
         else *out->mutable_status_reply() = std::move(r).value();
         return true;
       }
-      default:
-        SetError(Status::ProtocolError("unexpected message"), out);
-        return false;
     }
   }
 
   asio::ip::tcp::socket socket_;
-  JobTracker* tracker_;
-  uint32_t heartbeat_ms_;
-  bool greeted_ = false;
+  SessionContext* ctx_;
+  asio::steady_timer deadline_;
+  std::string peer_;
+  Phase phase_ = Phase::kHello;
+  std::string role_;
+  std::string nonce_;               // our challenge, while in kAuth
+  std::optional<PeerGate> gate_;    // set once the Hello is accepted
   std::array<unsigned char, kFrameHeaderBytes> header_{};
   std::string body_;
   std::string out_;
@@ -138,7 +243,12 @@ class Session : public std::enable_shared_from_this<Session> {
 class MasterServerImpl final : public MasterServer, public StatusProvider {
  public:
   MasterServerImpl(const MasterOptions& o, std::unique_ptr<JobTracker> tracker)
-      : options_(o), tracker_(std::move(tracker)), acceptor_(io_), signals_(io_, SIGINT, SIGTERM), tick_(io_) {}
+      : options_(o), tracker_(std::move(tracker)), acceptor_(io_), signals_(io_, SIGINT, SIGTERM), tick_(io_) {
+    context_.tracker = tracker_.get();
+    context_.heartbeat_ms = options_.heartbeat_ms;
+    context_.token = options_.token;
+    context_.handshake_timeout_seconds = options_.handshake_timeout_seconds;
+  }
 
   // StatusProvider: runs the query on the state thread and waits for it.
   Result<std::string> Get(std::string_view api_path) override {
@@ -185,7 +295,8 @@ class MasterServerImpl final : public MasterServer, public StatusProvider {
     });
     Accept();
     Tick();
-    MR_LOG_INFO("master listening on {} (policy {})", address_.ToString(), tracker_->policy());
+    MR_LOG_INFO("master listening on {} (policy {}, {})", address_.ToString(), tracker_->policy(),
+                options_.token.enabled() ? "cluster token required" : "no cluster token: every peer is accepted");
     io_.run();
     if (http_) http_->Stop();
   }
@@ -205,9 +316,13 @@ class MasterServerImpl final : public MasterServer, public StatusProvider {
 
   void Accept() {
     acceptor_.async_accept([this](asio::error_code ec, asio::ip::tcp::socket socket) {
-      if (!ec) {
+      if (!ec && context_.pending_handshakes >= options_.max_pending_handshakes) {
+        // Unauthenticated peers cannot pile up connections: close at once, before reading.
+        MR_LOG_WARN("refusing a connection: {} handshakes already pending", context_.pending_handshakes);
+        socket.close(ec);
+      } else if (!ec) {
         socket.set_option(asio::ip::tcp::no_delay(true), ec);
-        std::make_shared<Session>(std::move(socket), tracker_.get(), options_.heartbeat_ms)->Start();
+        std::make_shared<Session>(std::move(socket), &context_)->Start();
       }
       if (acceptor_.is_open()) Accept();
     });
@@ -215,6 +330,7 @@ class MasterServerImpl final : public MasterServer, public StatusProvider {
 
   MasterOptions options_;
   std::unique_ptr<JobTracker> tracker_;
+  SessionContext context_;  // before io_: sessions destroyed with io_ still use it
   asio::io_context io_;
   asio::ip::tcp::acceptor acceptor_;
   asio::signal_set signals_;

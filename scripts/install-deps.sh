@@ -8,14 +8,17 @@ BUILD_PKGS=(
   libasio-dev libboost-dev libboost-program-options-dev
   libprotobuf-dev protobuf-compiler
   librocksdb-dev libspdlog-dev libfmt-dev nlohmann-json3-dev
-  libre2-dev libgtest-dev libgmock-dev
+  libre2-dev libgtest-dev libgmock-dev libssl-dev
   librsvg2-dev libcairo2-dev
 )
 TEST_PKGS=( coreutils grep python3 chromium )
+# libFuzzer targets (scripts/fuzz.sh): clang with its runtime libraries.
+FUZZ_PKGS=( clang-14 libclang-rt-14-dev )
 BENCH_PKGS=( libmrmpi-dev mpi-default-dev mpi-default-bin gnuplot-nox )
 
 want=("${BUILD_PKGS[@]}" "${TEST_PKGS[@]}")
 if [[ "${MR_INSTALL_BENCH:-0}" == 1 ]]; then want+=("${BENCH_PKGS[@]}"); fi
+if [[ "${MR_INSTALL_FUZZ:-0}" == 1 ]]; then want+=("${FUZZ_PKGS[@]}"); fi
 
 missing=()
 for p in "${want[@]}"; do

@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 
+#include "common/auth.h"
 #include "common/status.h"
 #include "common/units.h"
 
@@ -26,6 +27,7 @@ struct WorkerOptions {
   uint32_t fetch_threads = 4;
   uint64_t sort_buffer_bytes = 0;   // 0 = the job's setting
   double master_timeout = 30;       // give up after this long without the master
+  auth::ClusterToken token;         // cluster token for the master and the shuffle; none = off
 };
 
 class Worker {

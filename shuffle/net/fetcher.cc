@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "common/file_util.h"
+#include "common/version.h"
 #include "mr.pb.h"
 #include "shuffle/net/shuffle_server.h"
 
@@ -27,8 +28,29 @@ std::string Describe(const FetchTarget& t) {
 // protocol-level refusal carrying the server's words.
 Status ServerError(const std::string& error) {
   static const std::string kNotFound = "NotFound: ";
+  static const std::string kDenied = "PermissionDenied: ";
   if (error.rfind(kNotFound, 0) == 0) return Status::NotFound(error.substr(kNotFound.size()));
+  if (error.rfind(kDenied, 0) == 0) return Status::PermissionDenied(error.substr(kDenied.size()));
   return Status::ProtocolError("server refused: " + error);
+}
+
+// Handshake on a fresh connection when the cluster has a token: send our challenge, check
+// the server's proof (a fetcher must not take map output from an impostor), and return
+// the proof for the server's challenge, which travels with the first fetch.
+Result<std::string> Authenticate(int sock, const auth::ClusterToken& token, double timeout) {
+  MR_ASSIGN_OR_RETURN(std::string nonce, auth::RandomBytes(auth::kNonceBytes));
+  proto::FetchRequest hello;
+  hello.set_auth_nonce(nonce);
+  MR_RETURN_IF_ERROR(netio::WriteFrameFd(sock, hello.SerializeAsString(), timeout));
+  MR_ASSIGN_OR_RETURN(std::string frame, netio::ReadFrameFd(sock, kMaxFetchRequestBytes, timeout, timeout));
+  proto::FetchReply reply;
+  if (!reply.ParseFromString(frame)) return Status::ProtocolError("malformed FetchReply");
+  if (!reply.ok() && reply.error().rfind("PermissionDenied: ", 0) == 0) return ServerError(reply.error());
+  if (!token.Verify(nonce, auth::kRoleShuffleServer, kProtocolVersion, reply.auth_proof())) {
+    return Status::PermissionDenied("authentication failed: the shuffle server does not know the cluster token");
+  }
+  if (reply.auth_nonce().size() != auth::kNonceBytes) return Status::ProtocolError("bad authentication challenge");
+  return token.Prove(reply.auth_nonce(), auth::kRoleFetcher, kProtocolVersion);
 }
 
 Status ReceiveToFile(int sock, uint64_t length, const std::string& path, double timeout) {
@@ -57,8 +79,9 @@ Status ReceiveToFile(int sock, uint64_t length, const std::string& path, double 
 
 // One request/reply on a connected socket. *got_reply tells a retry whether the server
 // ever answered; *reusable whether the connection may carry another request.
+// proof: the answer to the server's challenge on a connection just authenticated, else empty.
 Result<FetchResult> FetchOn(int sock, const FetchTarget& t, const std::string& dest, double timeout,
-                            bool* got_reply, bool* reusable) {
+                            bool* got_reply, bool* reusable, const std::string& proof = {}) {
   *got_reply = false;
   *reusable = false;
   proto::FetchRequest req;
@@ -66,14 +89,18 @@ Result<FetchResult> FetchOn(int sock, const FetchTarget& t, const std::string& d
   req.set_map_index(t.map_index);
   req.set_attempt(t.attempt);
   req.set_partition(t.partition);
+  if (!proof.empty()) req.set_auth_proof(proof);
   MR_RETURN_IF_ERROR(netio::WriteFrameFd(sock, req.SerializeAsString(), timeout));
   MR_ASSIGN_OR_RETURN(std::string frame, netio::ReadFrameFd(sock, kMaxFetchRequestBytes, timeout, timeout));
   *got_reply = true;
   proto::FetchReply reply;
   if (!reply.ParseFromString(frame)) return Status::ProtocolError("malformed FetchReply");
   if (!reply.ok()) {
-    *reusable = true;  // an error reply carries no payload, the stream is still in sync
-    return ServerError(reply.error());
+    Status err = ServerError(reply.error());
+    // An error reply carries no payload, the stream is still in sync; but a refused
+    // authentication is followed by the server closing.
+    *reusable = err.code() != StatusCode::kPermissionDenied;
+    return err;
   }
   std::string tmp = dest + ".tmp";
   Status s = ReceiveToFile(sock, reply.length(), tmp, timeout);
@@ -86,11 +113,20 @@ Result<FetchResult> FetchOn(int sock, const FetchTarget& t, const std::string& d
   return FetchResult{reply.length(), reply.records(), 0, 0};
 }
 
-Result<FetchResult> FetchFresh(const FetchTarget& t, const std::string& dest, double timeout,
-                               netio::UniqueFd* conn) {
+Result<FetchResult> FetchFresh(const FetchTarget& t, const auth::ClusterToken& token, const std::string& dest,
+                               double timeout, netio::UniqueFd* conn) {
   MR_ASSIGN_OR_RETURN(*conn, netio::ConnectTcp(t.host, t.port, timeout));
+  std::string proof;
+  if (token.enabled()) {
+    auto p = Authenticate(conn->get(), token, timeout);
+    if (!p.ok()) {
+      conn->Reset();
+      return p.status();
+    }
+    proof = std::move(p).value();
+  }
   bool got_reply = false, reusable = false;
-  auto r = FetchOn(conn->get(), t, dest, timeout, &got_reply, &reusable);
+  auto r = FetchOn(conn->get(), t, dest, timeout, &got_reply, &reusable, proof);
   if (!reusable) conn->Reset();
   return r;
 }
@@ -98,18 +134,18 @@ Result<FetchResult> FetchFresh(const FetchTarget& t, const std::string& dest, do
 }  // namespace
 
 Result<FetchResult> FetchPartition(const FetchTarget& target, const std::string& dest_path,
-                                   double timeout_seconds, const Clock* clock) {
+                                   double timeout_seconds, const Clock* clock, const auth::ClusterToken& token) {
   double start = clock->Now();
   netio::UniqueFd conn;
-  auto r = FetchFresh(target, dest_path, timeout_seconds, &conn);
+  auto r = FetchFresh(target, token, dest_path, timeout_seconds, &conn);
   if (!r.ok()) return r.status().WithContext(Describe(target));
   r->start_time = start;
   r->end_time = clock->Now();
   return r;
 }
 
-Fetcher::Fetcher(double timeout_seconds, const Clock* clock, size_t max_idle_per_peer)
-    : timeout_(timeout_seconds), clock_(clock), max_idle_(max_idle_per_peer) {}
+Fetcher::Fetcher(double timeout_seconds, const Clock* clock, size_t max_idle_per_peer, auth::ClusterToken token)
+    : timeout_(timeout_seconds), clock_(clock), max_idle_(max_idle_per_peer), token_(std::move(token)) {}
 
 Result<FetchResult> Fetcher::Fetch(const FetchTarget& t, const std::string& dest_path) {
   double start = clock_->Now();
@@ -124,7 +160,7 @@ Result<FetchResult> Fetcher::Fetch(const FetchTarget& t, const std::string& dest
     retry = !r.ok() && !got_reply && r.status().code() == StatusCode::kNetworkError;
     if (!reusable) conn.Reset();
   }
-  if (retry) r = FetchFresh(t, dest_path, timeout_, &conn);
+  if (retry) r = FetchFresh(t, token_, dest_path, timeout_, &conn);
   if (conn.valid()) ReturnIdle(peer, std::move(conn));  // still valid after an error reply too
   if (!r.ok()) return r.status().WithContext(Describe(t));
   r->start_time = start;

@@ -3,7 +3,9 @@
 // so a partial fetch never looks complete (on failure the .tmp is removed).
 // Errors: NetworkError (refused, timeout, short read) naming host:port and the map;
 // NotFound (the server has no such map output); ProtocolError (any other server error or
-// a malformed reply). timeout_seconds bounds each wait for progress, not the whole fetch,
+// a malformed reply); PermissionDenied (authentication refused, or a server that cannot
+// prove `token`). With a token, each new connection first authenticates both ways
+// (docs/reliability.md). timeout_seconds bounds each wait for progress, not the whole fetch,
 // so a slow but moving throttled transfer is never cut off.
 #pragma once
 
@@ -13,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "common/auth.h"
 #include "common/clock.h"
 #include "common/status.h"
 #include "shuffle/net/net_io.h"
@@ -37,7 +40,8 @@ struct FetchResult {
 
 // One fetch on a fresh connection (closed afterwards). Thread-safe.
 Result<FetchResult> FetchPartition(const FetchTarget& target, const std::string& dest_path,
-                                   double timeout_seconds, const Clock* clock = SystemClock::Get());
+                                   double timeout_seconds, const Clock* clock = SystemClock::Get(),
+                                   const auth::ClusterToken& token = {});
 
 // Same contract, but keeps up to max_idle_per_peer idle connections per host:port and
 // reuses them (the server supports keep-alive). A reused connection that turns out to be
@@ -45,7 +49,7 @@ Result<FetchResult> FetchPartition(const FetchTarget& target, const std::string&
 class Fetcher {
  public:
   explicit Fetcher(double timeout_seconds = 30, const Clock* clock = SystemClock::Get(),
-                   size_t max_idle_per_peer = 4);
+                   size_t max_idle_per_peer = 4, auth::ClusterToken token = {});
 
   Result<FetchResult> Fetch(const FetchTarget& target, const std::string& dest_path);
   size_t idle_connections() const;
@@ -57,6 +61,7 @@ class Fetcher {
   const double timeout_;
   const Clock* clock_;
   const size_t max_idle_;
+  const auth::ClusterToken token_;
   mutable std::mutex mu_;
   std::map<std::string, std::vector<netio::UniqueFd>> idle_;  // guarded by mu_
 };

@@ -17,6 +17,7 @@
 
 #include "common/file_util.h"
 #include "common/log.h"
+#include "common/version.h"
 #include "mr.pb.h"
 #include "shuffle/map_output.h"
 
@@ -25,6 +26,48 @@ namespace mr::shuffle {
 namespace {
 // Unthrottled sends go in large pieces: fewer limiter calls and sendfile syscalls.
 constexpr uint64_t kUnthrottledChunkBytes = 8u << 20;
+
+// Authentication state of one connection (protocol in docs/reliability.md).
+struct AuthState {
+  bool done = false;   // authenticated, or the server has no token
+  std::string nonce;   // our challenge, once the fetcher has sent its own
+};
+
+Status Refuse(int fd, const Status& why, double timeout) {
+  proto::FetchReply reply;
+  reply.set_ok(false);
+  reply.set_error(why.ToString());
+  (void)netio::WriteFrameFd(fd, reply.SerializeAsString(), timeout);  // closing either way
+  return why;
+}
+
+// One handshake step on a connection that is not authenticated yet. A request carrying
+// auth_nonce is the fetcher's challenge: answer it with our proof and our own challenge
+// (*serve = false). Any other request must carry a valid auth_proof; it is then served
+// (*serve = true). Anything else is refused with a reply and an error (close).
+Status AuthStep(int fd, const std::string& frame, const auth::ClusterToken& token, double timeout, AuthState* st,
+                bool* serve) {
+  *serve = false;
+  proto::FetchRequest req;
+  if (!req.ParseFromString(frame)) return Status::ProtocolError("malformed FetchRequest");
+  if (!req.auth_nonce().empty()) {
+    if (!st->nonce.empty() || req.auth_nonce().size() != auth::kNonceBytes) {
+      return Refuse(fd, Status::ProtocolError("bad authentication request"), timeout);
+    }
+    MR_ASSIGN_OR_RETURN(st->nonce, auth::RandomBytes(auth::kNonceBytes));
+    proto::FetchReply reply;
+    reply.set_ok(true);
+    reply.set_auth_nonce(st->nonce);
+    reply.set_auth_proof(token.Prove(req.auth_nonce(), auth::kRoleShuffleServer, kProtocolVersion));
+    return netio::WriteFrameFd(fd, reply.SerializeAsString(), timeout);
+  }
+  if (st->nonce.empty() || !token.Verify(st->nonce, auth::kRoleFetcher, kProtocolVersion, req.auth_proof())) {
+    return Refuse(fd, Status::PermissionDenied(auth::kAuthFailedMessage), timeout);
+  }
+  st->done = true;
+  *serve = true;
+  return Status::Ok();
+}
 }  // namespace
 
 struct ShuffleServer::Connection {
@@ -152,9 +195,13 @@ void ShuffleServer::Stop() {
 
 void ShuffleServer::Serve(Connection* conn) {
   int fd = conn->fd.get();
+  AuthState auth_state;
+  auth_state.done = !options_.token.enabled();
   for (;;) {
-    auto frame = netio::ReadFrameFd(fd, kMaxFetchRequestBytes, options_.idle_timeout_seconds,
-                                    options_.io_timeout_seconds);
+    // An unauthenticated peer may not hold a connection thread for the keep-alive time.
+    double first_byte = auth_state.done ? options_.idle_timeout_seconds
+                                        : std::min(options_.idle_timeout_seconds, options_.handshake_timeout_seconds);
+    auto frame = netio::ReadFrameFd(fd, kMaxFetchRequestBytes, first_byte, options_.io_timeout_seconds);
     if (!frame.ok()) {
       // EOF between requests is the normal end of a keep-alive connection.
       if (frame.status().code() == StatusCode::kProtocolError) {
@@ -163,7 +210,11 @@ void ShuffleServer::Serve(Connection* conn) {
       break;
     }
     bool keep_open = true;
-    Status s = ServeRequest(fd, *frame, &keep_open);
+    bool serve = true;
+    Status s = auth_state.done
+                   ? Status::Ok()
+                   : AuthStep(fd, *frame, options_.token, options_.io_timeout_seconds, &auth_state, &serve);
+    if (s.ok() && serve) s = ServeRequest(fd, *frame, &keep_open);
     if (!s.ok()) MR_LOG_WARN("shuffle server: {}", s.ToString());
     if (!s.ok() || !keep_open) break;
   }

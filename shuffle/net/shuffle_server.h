@@ -16,6 +16,7 @@
 #include <string>
 #include <thread>
 
+#include "common/auth.h"
 #include "common/clock.h"
 #include "common/status.h"
 #include "shuffle/net/net_io.h"
@@ -35,6 +36,8 @@ struct ShuffleServerOptions {
   double io_timeout_seconds = 30;        // a peer that stops reading/writing this long is dropped
   uint64_t throttled_chunk_bytes = 256u << 10;  // unit of rate limiting when bandwidth > 0
   const Clock* clock = SystemClock::Get();
+  auth::ClusterToken token;              // set: fetchers must authenticate first (docs/reliability.md)
+  double handshake_timeout_seconds = 10; // an unauthenticated connection that stays silent is dropped
 };
 
 class ShuffleServer {

@@ -1,0 +1,154 @@
+// libFuzzer target: hostile connections to the master. The input is one policy byte and
+// then a byte stream of frames, as on the wire. Each frame is parsed as an Envelope and
+// goes where the master's Session sends it: the Hello checks, PeerGate::Check (the
+// master's field validation), then a JobTracker with no store on a virtual clock. A Hello
+// after the handshake starts a new connection to the same tracker, so one input can submit
+// a job as a client and report on it as a worker. No input may crash, hang, or make the
+// tracker throw (e.g. a trace line that is not valid JSON).
+#include <spdlog/spdlog.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/clock.h"
+#include "common/file_util.h"
+#include "common/framing.h"
+#include "common/version.h"
+#include "master/job_tracker.h"
+#include "master/message_checks.h"
+#include "mr.pb.h"
+#include "scheduler/scheduler.h"
+
+namespace mr::master {
+namespace {
+
+// Bigger jobs are legal but slow to plan and schedule; the fuzzer looks for crashes.
+constexpr uint32_t kMaxFuzzTasks = 64;
+
+struct Sandbox {
+  TempDir dir{"mr-fuzz-master"};
+  std::vector<std::string> inputs;
+  Sandbox() {
+    const char* texts[] = {"b a c\na b\n", "alpha beta\ngamma\n", ""};
+    for (int i = 0; i < 3; ++i) {
+      inputs.push_back(JoinPath(dir.path(), "in" + std::to_string(i) + ".txt"));
+      (void)WriteStringToFile(inputs.back(), texts[i]);
+    }
+    Reset();
+  }
+  // Only jobs write files (traces, outputs): cleaning after inputs without one keeps the
+  // run fast (directory operations dominate otherwise).
+  void Reset() const {
+    (void)RemoveAll(state());
+    (void)RemoveAll(outs());
+    (void)MakeDirs(JoinPath(state(), "traces"));
+    (void)MakeDirs(outs());
+  }
+  std::string state() const { return JoinPath(dir.path(), "state"); }
+  std::string outs() const { return JoinPath(dir.path(), "outs"); }
+};
+
+Sandbox& GetSandbox() {
+  static Sandbox sandbox;
+  return sandbox;
+}
+
+// Paths from the fuzzer would make the tracker read and create files anywhere: keep its
+// shape, move it into the sandbox.
+std::optional<proto::JobSpec> Sandboxed(const proto::JobSpec& in, int serial) {
+  if (in.reducers() > kMaxFuzzTasks || in.num_maps() > kMaxFuzzTasks) return std::nullopt;
+  if (in.split_bytes() < 4) return std::nullopt;
+  proto::JobSpec spec = in;
+  const Sandbox& box = GetSandbox();
+  for (int i = 0; i < spec.inputs_size(); ++i) {
+    spec.set_inputs(i, box.inputs[spec.inputs(i).size() % box.inputs.size()]);
+  }
+  spec.set_output(JoinPath(box.outs(), "o" + std::to_string(serial)));
+  return spec;
+}
+
+struct Connection {
+  std::optional<PeerGate> gate;  // set once a Hello is accepted
+  bool closed = false;
+};
+
+void Dispatch(const proto::Envelope& in, JobTracker& tracker, Connection& conn, int* serial) {
+  if (in.has_hello()) {
+    const proto::Hello& h = in.hello();
+    if (h.protocol_version() != kProtocolVersion || !CheckHello(h).ok()) {
+      conn.closed = true;
+      return;
+    }
+    conn.gate.emplace(h.role());  // a new connection (the previous one ends)
+    return;
+  }
+  if (!conn.gate || !conn.gate->Check(in, JobShapesOf(tracker)).ok()) {
+    conn.closed = true;
+    return;
+  }
+  switch (in.msg_case()) {
+    case proto::Envelope::kRegisterWorker: {
+      auto r = tracker.Register(in.register_worker());
+      if (r.ok())
+        conn.gate->Registered(r->worker_id(), in.register_worker());
+      else
+        conn.closed = true;
+      break;
+    }
+    case proto::Envelope::kHeartbeat:
+      (void)tracker.Heartbeat(in.heartbeat());
+      break;
+    case proto::Envelope::kSubmit:
+      if (auto spec = Sandboxed(in.submit().spec(), *serial)) {
+        ++*serial;
+        (void)tracker.Submit(*spec);
+      }
+      break;
+    default:
+      (void)tracker.GetStatus(in.status().job_id());
+      (void)tracker.ApiGet("/api/jobs");
+      break;
+  }
+}
+
+void RunOne(const uint8_t* data, size_t size) {
+  Sandbox& box = GetSandbox();
+  auto policies = sched::KnownPolicies();
+  std::string policy = policies[data[0] % policies.size()];
+  auto scheduler = sched::CreateScheduler(policy);
+  if (!scheduler.ok()) return;
+  ManualClock clock(1.7e9);
+  JobTracker tracker(&clock, std::move(scheduler).value(), policy, box.state(), nullptr,
+                     TrackerOptions{});
+  Connection conn;
+  int serial = 0;
+  // Frame by frame, with the Session's limits: a frame over the limit ends the connection.
+  for (size_t p = 1; !conn.closed && size - p >= kFrameHeaderBytes;) {
+    uint32_t len = DecodeFrameLength(data + p);
+    uint32_t limit = conn.gate ? kMaxControlFrameBytes : kMaxHandshakeFrameBytes;
+    if (len > limit || size - p - kFrameHeaderBytes < len) break;
+    proto::Envelope in;
+    if (!in.ParseFromArray(data + p + kFrameHeaderBytes, static_cast<int>(len))) break;
+    p += kFrameHeaderBytes + len;
+    Dispatch(in, tracker, conn, &serial);
+    clock.Advance(0.5);
+    tracker.Tick();  // lost workers: 10 s of virtual silence
+  }
+  if (serial > 0) box.Reset();
+}
+
+}  // namespace
+}  // namespace mr::master
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  spdlog::set_level(spdlog::level::off);  // logging every registration would dominate the run time
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size >= 1) mr::master::RunOne(data, size);
+  return 0;
+}
