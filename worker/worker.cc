@@ -15,6 +15,7 @@
 #include "common/clock.h"
 #include "common/file_util.h"
 #include "common/log.h"
+#include "common/utf8.h"
 #include "jobs/job.h"
 #include "master/master_client.h"
 #include "mr.pb.h"
@@ -345,7 +346,7 @@ class WorkerImpl final : public Worker {
     report.set_end_time(Now());
     report.set_state(status.ok() ? proto::SUCCEEDED : proto::FAILED);
     if (!status.ok()) {
-      report.set_error(status.ToString());
+      report.set_error(SanitizeUtf8(status.ToString()));
       MR_LOG_WARN("map {}/{} failed: {}", a.job_id(), a.index(), status.ToString());
     }
     FinishTask(a, std::move(report), incarnation);
@@ -376,7 +377,7 @@ class WorkerImpl final : public Worker {
     report.set_end_time(Now());
     report.set_state(status.ok() ? proto::SUCCEEDED : proto::FAILED);
     if (!status.ok()) {
-      report.set_error(status.ToString());
+      report.set_error(SanitizeUtf8(status.ToString()));
       MR_LOG_WARN("reduce {}/{} failed: {}", a.job_id(), a.index(), status.ToString());
     }
     FinishTask(a, std::move(report), incarnation);
@@ -491,7 +492,7 @@ class WorkerImpl final : public Worker {
         if (it->second.fetched_count == it->second.num_maps) urgent_ = true;
       }
     } else {
-      ev.set_error(r.status().ToString());
+      ev.set_error(SanitizeUtf8(r.status().ToString()));
       MR_LOG_WARN("fetch of map {} for reduce {}/{} failed: {}", item.loc.map_index(), item.job, item.reduce,
                   r.status().ToString());
       // The master re-executes the map and sends a new location; until then
