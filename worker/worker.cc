@@ -6,6 +6,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <deque>
+#include <functional>
 #include <list>
 #include <map>
 #include <mutex>
@@ -126,7 +127,7 @@ class WorkerImpl final : public Worker {
       threads.swap(threads_);
       incarnation_++;
       reduces_.clear();
-      early_locations_.clear();
+      job_locations_.clear();
       fetch_queue_.clear();
       outbox_reports_.clear();
       outbox_fetches_.clear();
@@ -274,9 +275,11 @@ class WorkerImpl final : public Worker {
       st.dir = JoinPath(shuffle::MapOutputDir(options_.work_dir, a.job_id()), "r" + std::to_string(a.index()));
       Status s = MakeDirs(st.dir);
       if (!s.ok()) st.failed = true;
-      auto pending = early_locations_.find(a.job_id());
-      if (pending != early_locations_.end()) {
-        for (const auto& loc : pending->second) EnqueueOneLocked(a.job_id(), a.index(), loc);
+      // The master sends each map's location once per worker, so a reducer
+      // placed here later (a re-placement) learns them from what we kept.
+      auto known = job_locations_.find(a.job_id());
+      if (known != job_locations_.end()) {
+        for (const auto& [map, loc] : known->second) EnqueueOneLocked(a.job_id(), a.index(), loc);
       }
       return;
     }
@@ -315,18 +318,30 @@ class WorkerImpl final : public Worker {
     return r;
   }
 
-  void RunMap(const proto::Assignment& a, const std::atomic<bool>* cancel, uint64_t incarnation) {
-    double start = Now();
-    proto::TaskReport report = NewReport(a, start);
+  // Runs one attempt: makes the job, runs `body`, reports the outcome.
+  void RunAttempt(const proto::Assignment& a, uint64_t incarnation,
+                  const std::function<Status(const jobs::Job&, proto::TaskReport*)>& body) {
+    proto::TaskReport report = NewReport(a, Now());
     jobs::Params params(a.spec().params().begin(), a.spec().params().end());
     auto job = jobs::CreateJob(a.spec().job(), params);
-    Status status = job.status();
-    if (job.ok()) {
+    Status status = job.ok() ? body(**job, &report) : job.status();
+    report.set_end_time(Now());
+    report.set_state(status.ok() ? proto::SUCCEEDED : proto::FAILED);
+    if (!status.ok()) {
+      report.set_error(SanitizeUtf8(status.ToString()));
+      MR_LOG_WARN("{} {}/{} failed: {}", a.kind() == proto::MAP ? "map" : "reduce", a.job_id(), a.index(),
+                  status.ToString());
+    }
+    FinishTask(a, std::move(report), incarnation);
+  }
+
+  void RunMap(const proto::Assignment& a, const std::atomic<bool>* cancel, uint64_t incarnation) {
+    RunAttempt(a, incarnation, [&](const jobs::Job& job, proto::TaskReport* report) {
       MapTaskSpec spec;
       spec.job_id = a.job_id();
       spec.map_index = a.index();
       spec.attempt = a.attempt();
-      spec.job = job->get();
+      spec.job = &job;
       spec.split.path = a.split().path();
       spec.split.file_index = a.split().file_index();
       spec.split.offset = a.split().offset();
@@ -337,61 +352,37 @@ class WorkerImpl final : public Worker {
       spec.work_dir = options_.work_dir;
       spec.speed = options_.speed;
       auto result = RunMapTask(spec, cancel);
-      status = result.status();
-      if (result.ok()) {
-        for (const auto& p : result->index.partitions) report.add_partition_bytes(p.length);
-        FillCounters(result->counters, &report);
-      }
-    }
-    report.set_end_time(Now());
-    report.set_state(status.ok() ? proto::SUCCEEDED : proto::FAILED);
-    if (!status.ok()) {
-      report.set_error(SanitizeUtf8(status.ToString()));
-      MR_LOG_WARN("map {}/{} failed: {}", a.job_id(), a.index(), status.ToString());
-    }
-    FinishTask(a, std::move(report), incarnation);
+      if (!result.ok()) return result.status();
+      for (const auto& p : result->index.partitions) report->add_partition_bytes(p.length);
+      FillCounters(result->counters, report);
+      return Status::Ok();
+    });
   }
 
   void RunReduce(const proto::Assignment& a, const std::atomic<bool>* cancel, uint64_t incarnation) {
-    double start = Now();
-    proto::TaskReport report = NewReport(a, start);
-    jobs::Params params(a.spec().params().begin(), a.spec().params().end());
-    auto job = jobs::CreateJob(a.spec().job(), params);
-    Status status = job.status();
-    if (job.ok()) {
+    RunAttempt(a, incarnation, [&](const jobs::Job& job, proto::TaskReport* report) {
       ReduceTaskSpec spec;
       spec.job_id = a.job_id();
       spec.reduce_index = a.index();
-      spec.job = job->get();
+      spec.job = &job;
       spec.speed = options_.speed;
       std::string dir = JoinPath(shuffle::MapOutputDir(options_.work_dir, a.job_id()), "r" + std::to_string(a.index()));
       for (uint32_t m = 0; m < a.num_maps(); ++m) spec.run_files.push_back(JoinPath(dir, "m" + std::to_string(m) + ".run"));
       spec.output_path = a.temp_output();
-      status = MakeDirs(a.temp_output().substr(0, a.temp_output().rfind('/')));
-      if (status.ok()) {
-        auto result = RunReduceTask(spec, cancel);
-        status = result.status();
-        if (result.ok()) FillCounters(result->counters, &report);
-      }
-    }
-    report.set_end_time(Now());
-    report.set_state(status.ok() ? proto::SUCCEEDED : proto::FAILED);
-    if (!status.ok()) {
-      report.set_error(SanitizeUtf8(status.ToString()));
-      MR_LOG_WARN("reduce {}/{} failed: {}", a.job_id(), a.index(), status.ToString());
-    }
-    FinishTask(a, std::move(report), incarnation);
+      MR_RETURN_IF_ERROR(MakeDirs(a.temp_output().substr(0, a.temp_output().rfind('/'))));
+      auto result = RunReduceTask(spec, cancel);
+      if (!result.ok()) return result.status();
+      FillCounters(result->counters, report);
+      return Status::Ok();
+    });
   }
 
   void EnqueueFetches(const proto::MapOutputLocation& loc) {
     std::lock_guard lock(mu_);
-    bool any = false;
+    job_locations_[loc.job_id()][loc.map_index()] = loc;  // the newest attempt wins
     for (auto& [key, st] : reduces_) {
-      if (key.first != loc.job_id()) continue;
-      EnqueueOneLocked(key.first, key.second, loc);
-      any = true;
+      if (key.first == loc.job_id()) EnqueueOneLocked(key.first, key.second, loc);
     }
-    if (!any) early_locations_[loc.job_id()].push_back(loc);
   }
 
   void EnqueueOneLocked(uint64_t job, uint32_t reduce, const proto::MapOutputLocation& loc) {
@@ -509,7 +500,7 @@ class WorkerImpl final : public Worker {
       for (auto it = reduces_.begin(); it != reduces_.end();) {
         it = it->first.first == job ? reduces_.erase(it) : std::next(it);
       }
-      early_locations_.erase(job);
+      job_locations_.erase(job);
       dropped_.insert(job);
     }
     // Running attempts of a finished job are ignored by the master; their files
@@ -580,7 +571,8 @@ class WorkerImpl final : public Worker {
   std::vector<proto::TaskReport> outbox_reports_;
   std::vector<proto::FetchEvent> outbox_fetches_;
   std::map<std::pair<uint64_t, uint32_t>, ReduceState> reduces_;
-  std::map<uint64_t, std::vector<proto::MapOutputLocation>> early_locations_;
+  // Every map-output location received, per job and map (latest attempt).
+  std::map<uint64_t, std::map<uint32_t, proto::MapOutputLocation>> job_locations_;
   std::deque<FetchItem> fetch_queue_;
   std::map<uint64_t, double> shares_;     // current shuffle share per job
   uint32_t low_priority_fetches_ = 0;     // in flight for share-0 jobs
