@@ -15,16 +15,6 @@ namespace mr::cli {
 
 namespace {
 
-// --token-file, if given: the token, with a one-line warning on stderr for a file others
-// can read. Errors name the file.
-Result<auth::ClusterToken> TokenOption(const po::variables_map& vm) {
-  if (!vm.count("token-file")) return auth::ClusterToken();
-  std::string warning;
-  auto token = auth::ClusterToken::FromFile(vm["token-file"].as<std::string>(), &warning);
-  if (!warning.empty()) std::cerr << "mr: warning: " << warning << "\n";
-  return token;
-}
-
 bool IsLoopback(const std::string& host) {
   asio::error_code ec;
   auto addr = asio::ip::make_address(host, ec);

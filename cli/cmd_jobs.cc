@@ -30,14 +30,12 @@ void OnInterrupt(int) { g_interrupted.store(true); }
 
 constexpr const char* kTokenFileHelp = "cluster token file (the master's --token-file)";
 
-// --token-file, if given: the token, with a one-line warning on stderr for a file others
-// can read. Errors name the file.
-Result<auth::ClusterToken> TokenOption(const po::variables_map& vm) {
-  if (!vm.count("token-file")) return auth::ClusterToken();
-  std::string warning;
-  auto token = auth::ClusterToken::FromFile(vm["token-file"].as<std::string>(), &warning);
-  if (!warning.empty()) std::cerr << "mr: warning: " << warning << "\n";
-  return token;
+// A client connection to the master named by --master / $MR_MASTER, proving
+// --token-file if given.
+Result<std::unique_ptr<master::MasterClient>> ConnectClient(const po::variables_map& vm) {
+  MR_ASSIGN_OR_RETURN(HostPort master, MasterAddress(vm));
+  MR_ASSIGN_OR_RETURN(auth::ClusterToken token, TokenOption(vm));
+  return master::MasterClient::Connect(master, "client", token);
 }
 
 // Children started by this command read the same token file.
@@ -249,11 +247,7 @@ int SubmitMain(int argc, char** argv) {
   }
   auto spec = BuildJobSpec(vm);
   if (!spec.ok()) return UsageError(spec.status().message());
-  auto master = MasterAddress(vm);
-  if (!master.ok()) return UsageError(master.status().message());
-  auto token = TokenOption(vm);
-  if (!token.ok()) return UsageError(token.status().message());
-  auto client = master::MasterClient::Connect(*master, "client", *token);
+  auto client = ConnectClient(vm);
   if (!client.ok()) return UsageError(client.status().message());
   auto id = Submit(**client, *spec);
   if (!id.ok()) return UsageError(id.status().message());
@@ -299,11 +293,7 @@ int StatusMain(int argc, char** argv) {
     if (!parsed.ok()) return UsageError(parsed.status().message());
     id = *parsed;
   }
-  auto master = MasterAddress(vm);
-  if (!master.ok()) return UsageError(master.status().message());
-  auto token = TokenOption(vm);
-  if (!token.ok()) return UsageError(token.status().message());
-  auto client = master::MasterClient::Connect(*master, "client", *token);
+  auto client = ConnectClient(vm);
   if (!client.ok()) return UsageError(client.status().message());
   proto::Envelope req;
   req.mutable_status()->set_job_id(id);

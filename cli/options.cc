@@ -31,6 +31,14 @@ std::optional<int> ParseOrExit(int argc, char** argv, const std::string& usage, 
   return std::nullopt;
 }
 
+Result<auth::ClusterToken> TokenOption(const po::variables_map& vm) {
+  if (!vm.count("token-file")) return auth::ClusterToken();
+  std::string warning;
+  auto token = auth::ClusterToken::FromFile(vm["token-file"].as<std::string>(), &warning);
+  if (!warning.empty()) std::cerr << "mr: warning: " << warning << "\n";
+  return token;
+}
+
 Result<HostPort> MasterAddress(const po::variables_map& vm) {
   std::string addr;
   if (vm.count("master")) {

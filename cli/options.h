@@ -7,6 +7,7 @@
 
 #include <boost/program_options.hpp>
 
+#include "common/auth.h"
 #include "common/status.h"
 #include "common/units.h"
 
@@ -18,6 +19,10 @@ namespace po = boost::program_options;
 // printed, or a usage error was reported), or nullopt to continue.
 std::optional<int> ParseOrExit(int argc, char** argv, const std::string& usage, po::options_description& desc,
                                const po::positional_options_description* positional, po::variables_map& vm);
+
+// --token-file, if given: the token, with a one-line warning on stderr for a
+// file others can read. Errors name the file. No option: the empty token.
+Result<auth::ClusterToken> TokenOption(const po::variables_map& vm);
 
 // --master, else $MR_MASTER, else NotFound.
 Result<HostPort> MasterAddress(const po::variables_map& vm);

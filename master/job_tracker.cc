@@ -38,6 +38,15 @@ Status ValidateSpec(const proto::JobSpec& spec) {
   return Status::Ok();
 }
 
+// The trace event for a finished attempt; the caller adds status and error.
+json AttemptEndEvent(const proto::TaskReport& r, WorkerId worker, const char* slot) {
+  TaskKind kind = r.kind() == proto::MAP ? TaskKind::kMap : TaskKind::kReduce;
+  return {{"event", "attempt_end"}, {"t", r.end_time()}, {"task", TaskIdString(kind, static_cast<int>(r.index()))},
+          {"attempt", r.attempt()}, {"worker", worker}, {"start", r.start_time()},
+          {"bytes_in", r.bytes_in()}, {"bytes_out", r.bytes_out()}, {"records_in", r.records_in()},
+          {"records_out", r.records_out()}, {"slot", slot}};
+}
+
 Status ValidateWorker(const proto::RegisterWorker& r) {
   if (r.map_slots() > kMaxSlots || r.reduce_slots() > kMaxSlots || r.unified_slots() > kMaxSlots) {
     return Status::InvalidArgument("slot counts must be at most " + std::to_string(kMaxSlots));
@@ -205,10 +214,7 @@ void JobTracker::HandleMapReport(WorkerRecord& w, JobRecord& job, const proto::T
   if (m.state != MapTask::State::kRunning || m.worker != w.id || r.attempt() != m.attempt) return;
   ReleaseSlot(w, false, m.unified);
   job.maps_running--;
-  json ev = {{"event", "attempt_end"}, {"t", r.end_time()}, {"task", TaskIdString(TaskKind::kMap, r.index())},
-             {"attempt", r.attempt()}, {"worker", w.id}, {"start", r.start_time()},
-             {"bytes_in", r.bytes_in()}, {"bytes_out", r.bytes_out()}, {"records_in", r.records_in()},
-             {"records_out", r.records_out()}, {"slot", m.unified ? "unified" : "map"}};
+  json ev = AttemptEndEvent(r, w.id, m.unified ? "unified" : "map");
   if (r.state() == proto::FAILED) {
     ev["status"] = "failed";
     ev["error"] = r.error();
@@ -273,10 +279,7 @@ void JobTracker::HandleReduceEnd(WorkerRecord& w, JobRecord& job, const proto::T
   if (t.state != ReduceTask::State::kRunning || r.attempt() != t.attempt) return;
   ReleaseSlot(w, true, t.unified);
   job.reduces_running--;
-  json ev = {{"event", "attempt_end"}, {"t", r.end_time()}, {"task", TaskIdString(TaskKind::kReduce, r.index())},
-             {"attempt", r.attempt()}, {"worker", w.id}, {"start", r.start_time()},
-             {"bytes_in", r.bytes_in()}, {"bytes_out", r.bytes_out()}, {"records_in", r.records_in()},
-             {"records_out", r.records_out()}, {"slot", t.unified ? "unified" : "reduce"}};
+  json ev = AttemptEndEvent(r, w.id, t.unified ? "unified" : "reduce");
   if (r.state() == proto::FAILED) {
     ev["status"] = "failed";
     ev["error"] = r.error();
