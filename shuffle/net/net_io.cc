@@ -4,6 +4,8 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -146,6 +148,27 @@ Result<std::string> ReadFrameFd(int fd, uint32_t max_bytes, double first_byte_ti
 Status WriteFrameFd(int fd, std::string_view payload, double timeout_s, int flags) {
   std::string frame = EncodeFrame(payload);
   return WriteFull(fd, frame.data(), frame.size(), timeout_s, flags);
+}
+
+SigPipeBlocker::SigPipeBlocker() {
+  sigset_t pipe_only, old;
+  sigemptyset(&pipe_only);
+  sigaddset(&pipe_only, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &pipe_only, &old);
+  was_blocked_ = sigismember(&old, SIGPIPE) == 1;
+}
+
+SigPipeBlocker::~SigPipeBlocker() {
+  if (was_blocked_) return;
+  sigset_t pipe_only, pending;
+  sigemptyset(&pipe_only);
+  sigaddset(&pipe_only, SIGPIPE);
+  // Discard SIGPIPEs raised in this thread while blocked; unblocking would deliver them.
+  while (sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE) == 1) {
+    timespec zero{};
+    if (sigtimedwait(&pipe_only, nullptr, &zero) < 0) break;
+  }
+  pthread_sigmask(SIG_UNBLOCK, &pipe_only, nullptr);
 }
 
 }  // namespace mr::shuffle::netio

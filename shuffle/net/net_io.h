@@ -52,4 +52,20 @@ Result<std::string> ReadFrameFd(int fd, uint32_t max_bytes, double first_byte_ti
                                 double timeout_s);
 Status WriteFrameFd(int fd, std::string_view payload, double timeout_s, int flags = 0);
 
+// sendfile(2) has no MSG_NOSIGNAL: writing to a socket whose peer has gone raises SIGPIPE,
+// whose default action kills the process. While a SigPipeBlocker lives, SIGPIPE is blocked
+// in the calling thread (a synchronous SIGPIPE is thread-directed, so it stays pending here
+// and sendfile returns EPIPE); the destructor discards a pending one and restores the mask.
+// The process-wide disposition is left alone, so spawned programs see the default.
+class SigPipeBlocker {
+ public:
+  SigPipeBlocker();
+  ~SigPipeBlocker();
+  SigPipeBlocker(const SigPipeBlocker&) = delete;
+  SigPipeBlocker& operator=(const SigPipeBlocker&) = delete;
+
+ private:
+  bool was_blocked_ = false;
+};
+
 }  // namespace mr::shuffle::netio

@@ -194,6 +194,7 @@ void ShuffleServer::Stop() {
 }
 
 void ShuffleServer::Serve(Connection* conn) {
+  netio::SigPipeBlocker no_sigpipe;  // a reducer that vanishes mid-transfer is EPIPE, not death
   int fd = conn->fd.get();
   AuthState auth_state;
   auth_state.done = !options_.token.enabled();

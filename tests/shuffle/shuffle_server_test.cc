@@ -303,6 +303,33 @@ TEST_F(ShuffleServerTest, StopInterruptsInFlightTransfers) {
   EXPECT_FALSE(PathExists(Dest("cut") + ".tmp"));
 }
 
+// Stop() shuts down a socket the server is blocked sending on (a reducer that stopped
+// reading). The next sendfile gets EPIPE, which on its own would raise SIGPIPE and kill the
+// whole worker process (CI once did, in StopInterruptsInFlightTransfers). It must not.
+TEST_F(ShuffleServerTest, StopWhileBlockedOnAStalledReaderDoesNotRaiseSigpipe) {
+  WriteMapOutput(work(), 14, 0, 0, 1, 32 * 1024, 1000);  // ~32 MB: more than the socket buffers
+  auto server = StartServer();
+  asio::io_context ctx;
+  asio::ip::tcp::socket sock(ctx);
+  sock.connect(asio::ip::tcp::endpoint(asio::ip::make_address("127.0.0.1"), server->port()));
+  proto::FetchRequest req;
+  req.set_job_id(14);
+  req.set_partition(0);
+  asio::write(sock, asio::buffer(EncodeFrame(req.SerializeAsString())));
+  char buf[4096];
+  size_t got = 0;
+  while (got < 64 * 1024) got += sock.read_some(asio::buffer(buf));
+  // Stop reading: the server fills the socket buffers and waits for POLLOUT.
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  server->Stop();  // without the guard: killed by SIGPIPE here (exit 141)
+  // The connection was cut: draining what is buffered ends in EOF or a reset, well short of
+  // the whole partition.
+  asio::error_code ec;
+  while (!ec) got += sock.read_some(asio::buffer(buf), ec);
+  EXPECT_TRUE(ec == asio::error::eof || ec == asio::error::connection_reset) << ec.message();
+  EXPECT_LT(got, 32u * 1024 * 1000);
+}
+
 TEST_F(ShuffleServerTest, BindingAPortInUseFails) {
   auto server = StartServer();
   ShuffleServerOptions opts;
