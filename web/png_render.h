@@ -1,6 +1,8 @@
 // SvgToPng: rasterises an SVG document to a PNG file in-process with librsvg
-// and cairo. When mrlab was built without them (no librsvg-2.0/cairo found by
-// pkg-config), it returns FailedPrecondition saying so. Thread-compatible.
+// and cairo, which are loaded with dlopen on first use (not linked, so other mr
+// processes do not pay for them at start-up). When they are missing at run time,
+// or mrlab was built without their headers, it returns FailedPrecondition saying
+// so. Thread-compatible.
 #pragma once
 
 #include <string>
@@ -10,7 +12,7 @@
 
 namespace mr::web {
 
-// True when built with librsvg + cairo.
+// True when built with the librsvg + cairo headers and both libraries load.
 bool PngSupported();
 
 // Renders `svg` at its intrinsic size times `scale` and writes `path`.
