@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "common/units.h"
 #include "model/lower_bound.h"
 #include "model/model_commands.h"
 #include "model/tandem_policy.h"
@@ -139,8 +140,52 @@ int RunSlowdown(const std::vector<std::string>& args) {
   return st.ok() ? 0 : Fail(st, ExitCodeFor(st));
 }
 
+int RunTaskSim(const std::vector<std::string>& args) {
+  po::options_description desc(
+      "mr model tasksim --workload FILE --policy P --workers N --map-slots M --reduce-slots R\n"
+      "                 --shuffle-bandwidth BYTES_PER_S [options]\n"
+      "Runs the live scheduler policy on a task-level simulation of the cluster");
+  TaskSimOptions o;
+  std::string bandwidth;
+  desc.add_options()("help,h", "this help")
+      ("workload", po::value(&o.workload)->required(), "CSV arrival,x,y or bench/policies JSON")
+      ("policy", po::value(&o.policy)->required(), "fifo|fair|klps|maxsrpt|splitsrpt")
+      ("workers", po::value(&o.cluster.workers)->required(), "number of workers")
+      ("map-slots", po::value(&o.cluster.map_slots)->required(), "map slots per worker")
+      ("reduce-slots", po::value(&o.cluster.reduce_slots)->required(), "reduce slots per worker")
+      ("shuffle-bandwidth", po::value(&bandwidth)->required(), "egress cap per worker: 20MB/s")
+      ("maps-per-job", po::value(&o.shape.maps_per_job)->default_value(0),
+       "maps per job of a CSV workload (0 = one per map slot)")
+      ("reducers", po::value(&o.shape.reducers)->default_value(1), "reducers per job (CSV)")
+      ("reduce-seconds", po::value(&o.shape.reduce_seconds)->default_value(0), "per reduce task")
+      ("slow-start", po::value(&o.cluster.slow_start)->default_value(0.05),
+       "fraction of maps done before reducers start")
+      ("decision-latency", po::value(&o.cluster.decision_latency)->default_value(0),
+       "seconds from an event to the scheduling round that reacts to it")
+      ("no-hints", "give the policy no size hints (it probes, then estimates online)")
+      ("k", po::value(&o.k)->default_value(100), "k of klps")
+      ("pools", po::value(&o.pools_file), "fair: pools file");
+  po::variables_map vm;
+  int code = 0;
+  if (!ParseArgs(args, desc, vm, code)) return code;
+  o.shape.hints = vm.count("no-hints") == 0;
+  Result<double> rate = ParseRate(bandwidth);
+  if (!rate.ok()) return Fail(rate.status().WithContext("--shuffle-bandwidth"));
+  if (*rate <= 0) {
+    return Fail(Status::InvalidArgument("--shuffle-bandwidth must be > 0 (no unlimited links)"));
+  }
+  o.cluster.shuffle_bandwidth = *rate;
+  if (o.shape.maps_per_job < 0 || o.shape.reducers < 1 || !(o.shape.reduce_seconds >= 0)) {
+    return Fail(Status::InvalidArgument(
+        "need --maps-per-job >= 0, --reducers >= 1, --reduce-seconds >= 0"));
+  }
+  Status st = RunTaskSimCommand(o, std::cout);
+  return st.ok() ? 0 : Fail(st, ExitCodeFor(st));
+}
+
 const Command kCommands[] = {
     {"tandem", "simulate a workload file under one policy, with the lower bound", RunTandem},
+    {"tasksim", "a live scheduler policy on a task-level simulation of the cluster", RunTaskSim},
     {"gen", "generate a workload file (Google-trace-like by default)", RunGen},
     {"sweep", "relative E[T] vs load for every policy (paper Figure 7)", RunSweep},
     {"slowdown", "mean slowdown by job size (paper Figure 9)", RunSlowdown},

@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "common/status.h"
+#include "model/task_sim.h"
+#include "model/task_workload.h"
 #include "model/workload.h"
 
 namespace mr::model {
@@ -52,5 +54,19 @@ struct SlowdownOptions {
 };
 // CSV of mean slowdown T/max(x,y) per log-spaced size bucket, one column per policy.
 Status RunSlowdownCommand(const SlowdownOptions& o, std::ostream& out);
+
+struct TaskSimOptions {
+  std::string workload;    // fluid CSV or bench/policies workload JSON
+  std::string policy;      // a live policy (sched::KnownPolicies())
+  int k = 100;             // klps
+  std::string pools_file;  // fair
+  ClusterSpec cluster;
+  TaskShape shape;
+};
+// Runs the live policy on the task-level simulator and, for comparison, the
+// fluid model's counterpart (fair -> ps) on the same sizes. Prints the tandem
+// CSV (x, y in fluid units) and a '#' summary line. NotFound / InvalidArgument
+// for a bad policy, cluster or workload; Internal for an invalid decision.
+Status RunTaskSimCommand(const TaskSimOptions& o, std::ostream& out);
 
 }  // namespace mr::model

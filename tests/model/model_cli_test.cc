@@ -44,6 +44,38 @@ TEST(ModelCliTest, GenThenTandem) {
   EXPECT_EQ(RunModel({"tandem", "--workload", path, "--policy", "klps", "--k", "0"}), 2);
 }
 
+TEST(ModelCliTest, TaskSimOnCsvAndBenchJson) {
+  TempDir dir("model-cli");
+  std::string csv = JoinPath(dir.path(), "w.csv");
+  std::string json = JoinPath(dir.path(), "w.json");
+  ASSERT_TRUE(WriteFileAtomically(csv, "arrival,x,y\n0,1,2\n0,3,1\n0.5,2,2\n").ok());
+  ASSERT_TRUE(WriteFileAtomically(json, R"({"job_list": [{"arrival": 0, "maps": 3, "map_bytes": 1e6,
+      "reducers": 3, "hint_map_seconds": 6, "hint_shuffle_bytes": 3e6}]})")
+                  .ok());
+  const std::vector<std::string> cluster = {"--workers",      "3", "--map-slots",         "1",
+                                            "--reduce-slots", "2", "--shuffle-bandwidth", "20MB/s"};
+  auto run = [&](std::vector<std::string> args, bool with_cluster = true) {
+    args.insert(args.begin(), "tasksim");
+    if (with_cluster) args.insert(args.end(), cluster.begin(), cluster.end());
+    return RunModel(args);
+  };
+  for (const char* p : {"fifo", "fair", "klps", "maxsrpt", "splitsrpt"}) {
+    EXPECT_EQ(run({"--workload", csv, "--policy", p, "--maps-per-job", "6"}), 0) << p;
+    EXPECT_EQ(run({"--workload", json, "--policy", p, "--decision-latency", "0.02"}), 0) << p;
+  }
+  EXPECT_EQ(run({"--workload", csv, "--policy", "ps"}), 2);  // a fluid-only policy
+  EXPECT_EQ(run({"--workload", json, "--policy", "fifo", "--maps-per-job", "4"}), 2);
+  EXPECT_EQ(run({"--workload", "/nonexistent.csv", "--policy", "fifo"}), 2);
+  EXPECT_EQ(run({"--workload", csv, "--policy", "fifo", "--decision-latency", "-1"}), 2);
+  EXPECT_EQ(run({"--workload", csv, "--policy", "fifo", "--reducers", "0"}), 2);
+  EXPECT_EQ(run({"--workload", csv, "--policy", "fifo", "--maps-per-job", "x"}), 2);
+  EXPECT_EQ(run({"--workload", csv, "--policy", "fifo"}, false), 2);  // no cluster flags
+  EXPECT_EQ(run({"--workload", csv, "--policy", "fifo", "--workers", "1", "--map-slots", "1",
+                 "--reduce-slots", "1", "--shuffle-bandwidth", "0"},
+                false),
+            2);
+}
+
 TEST(ModelCliTest, SmallSweepRuns) {
   EXPECT_EQ(RunModel({"sweep", "--jobs", "300", "--loads", "0.3", "--csv"}), 0);
   EXPECT_EQ(RunModel({"slowdown", "--jobs", "500", "--buckets", "5"}), 0);
