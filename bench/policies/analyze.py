@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Analysis of a bench/policies run: measured response times, measured capacities, the
-tandem model's prediction for the same workload, and measured vs assigned shuffle rates.
+tandem model's and the task-level simulator's predictions for the same workload, and measured
+vs assigned shuffle rates.
 
   analyze.py --mr build-experiment/cli/mr --run bench/policies/out/full \
              --results bench/policies/results/full [--results-md bench/RESULTS.md]
@@ -162,6 +163,36 @@ def write_model_csv(path, jobs, slots, shuffle_rate):
     return done
 
 
+def run_tasksim(a, workload_path, policy, per_worker_rate, reduce_seconds):
+    """Runs `mr model tasksim` (the live policy on a simulated cluster of the run's shape);
+    returns (mean response, per-job responses) or (None, error)."""
+    r = subprocess.run([a.mr, "model", "tasksim", "--workload", workload_path, "--policy", policy,
+                        "--workers", str(a.workers), "--map-slots", str(a.map_slots // a.workers),
+                        "--reduce-slots", str(a.reduce_slots), "--shuffle-bandwidth", "%.0f" % per_worker_rate,
+                        "--reduce-seconds", "%.4f" % max(0.0, reduce_seconds or 0.0)],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        return None, r.stderr.strip()
+    rows = [line for line in r.stdout.splitlines() if line and not line.startswith("#")]
+    per_job = [float(row.split(",")[5]) for row in rows[1:]]
+    return mean(per_job), per_job
+
+
+def write_tasksim_json(path, jobs, by_name):
+    """The measured workload as task-level jobs: the submitted shape (maps, reducers) with each
+    job's measured submit time, map slot-seconds and fetched bytes."""
+    out = []
+    for j in (j for j in jobs if j.status == "ok"):
+        w = dict(by_name[j.name])
+        w["arrival"] = j.submit
+        w["hint_map_seconds"] = max(1e-6, j.map_slot_seconds())
+        w["hint_shuffle_bytes"] = j.shuffle_bytes()
+        w["map_bytes"] = j.shuffle_bytes() / max(1, w["maps"])
+        out.append(w)
+    with open(path, "w") as f:
+        json.dump({"job_list": out}, f, indent=1)
+
+
 def analyze_policy(a, policy, workload):
     pdir = os.path.join(a.run, policy)
     jobs, _ = load_run(pdir)
@@ -193,6 +224,18 @@ def analyze_policy(a, policy, workload):
     res["isolated"] = isolated_jobs(jobs, a.map_slots, res["shuffle"]["total_rate"])
     nominal, _ = run_model(a.mr, os.path.join(a.run, "nominal.csv"), policy)
     res["model"]["nominal_mean"] = nominal
+    # The task-level simulator runs the live policy itself (docs/model.md): on the measured
+    # sizes with the measured link rate, and on the nominal workload.
+    ts_json = os.path.join(a.results, "tasksim-%s.json" % policy)
+    write_tasksim_json(ts_json, jobs, by_name)
+    per_worker = res["shuffle"]["total_rate"] / a.workers
+    tail = res["response"]["mean_reduce_tail"]
+    ts_mean, ts_err = run_tasksim(a, ts_json, policy, per_worker, tail)
+    res["tasksim"] = {"mean": ts_mean, "error": None if ts_mean is not None else ts_err}
+    if ts_mean is not None and res["response"]["mean"]:
+        res["tasksim"]["rel_error"] = ts_mean / res["response"]["mean"] - 1
+    res["tasksim"]["nominal_mean"], _ = run_tasksim(a, os.path.join(a.run, "workload.json"), policy,
+                                                    a.bandwidth, tail)
     segs, summary = analyze_shares(jobs, horizon, a.bandwidth, a.fetch_threads)
     res["shares"] = summary
     write_segments(os.path.join(a.results, "segments-%s.csv" % policy), segs)
@@ -232,6 +275,8 @@ def main(argv):
     p.add_argument("--map-slots", type=int, default=3, help="map slots in the cluster")
     p.add_argument("--bandwidth", type=float, default=20e6, help="each worker's shuffle cap, B/s")
     p.add_argument("--fetch-threads", type=int, default=4, help="each worker's fetch threads")
+    p.add_argument("--workers", type=int, default=3, help="workers in the cluster")
+    p.add_argument("--reduce-slots", type=int, default=2, help="reduce slots per worker")
     a = p.parse_args(argv)
     with open(os.path.join(a.run, "workload.json")) as f:
         workload = json.load(f)
