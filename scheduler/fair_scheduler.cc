@@ -12,31 +12,33 @@ namespace {
 // dropped (and rebuilt from the jobs at hand) rather than allowed to grow.
 constexpr size_t kMaxCachedPools = 1024;
 
-void ShuffleShares(const Snapshot& snap, Decision* d) {
+void ShuffleShares(const Snapshot& snap, std::vector<std::pair<JobId, double>>* pairs,
+                   Decision* d) {
   double total = 0;
   for (const JobView& j : snap.jobs) {
     if (j.shuffle_bytes_available > 0) total += std::max(j.weight, 1e-9);
   }
   if (total <= 0) return;
-  // Ids usually grow with arrival, so the end is the right hint.
+  pairs->clear();
   for (const JobView& j : snap.jobs) {
-    if (j.shuffle_bytes_available > 0) {
-      d->shuffle_shares.emplace_hint(d->shuffle_shares.end(), j.id, std::max(j.weight, 1e-9) / total);
-    }
+    if (j.shuffle_bytes_available > 0) pairs->emplace_back(j.id, std::max(j.weight, 1e-9) / total);
   }
+  AddShares(*pairs, &d->shuffle_shares);
 }
 
 }  // namespace
 
 // The config is looked up once per pool name, not once per pool per decision.
 int FairScheduler::SlotOf(std::string_view pool_name) {
-  auto it = slot_of_name_.find(pool_name);
-  if (it != slot_of_name_.end()) return it->second;
-  const int slot = static_cast<int>(slot_config_.size());
-  slot_of_name_.emplace(std::string(pool_name), slot);
+  bool added = false;
+  const int slot = slot_of_name_.Intern(pool_name, &added);
+  if (added) AddSlot(pool_name);
+  return slot;
+}
+
+void FairScheduler::AddSlot(std::string_view pool_name) {
   slot_config_.push_back(pools_.Lookup(pool_name));
   group_of_slot_.push_back(-1);
-  return slot;
 }
 
 // Groups jobs by pool name ("" is "default"), pools in order of first arrival.
@@ -47,7 +49,7 @@ void FairScheduler::GroupByPool(const Snapshot& snap) {
   }
   group_count_ = 0;
   if (slot_of_name_.size() > kMaxCachedPools) {
-    slot_of_name_.clear();
+    slot_of_name_.Clear();
     slot_config_.clear();
     group_of_slot_.clear();
   }
@@ -135,7 +137,7 @@ Decision FairScheduler::Schedule(const Snapshot& snap) {
   memory_.Apply(snap, targets_);
   FillTowardTargets(filler, targets_, &fill_);
   memory_.Record(snap, d);
-  ShuffleShares(snap, &d);
+  ShuffleShares(snap, &share_pairs_, &d);
   d.note = Format("fair: %zu jobs in %zu pools share %.0f map slots", snap.jobs.size(),
                   group_count_, capacity);
   return d;

@@ -9,14 +9,12 @@
 // thread-safe.
 #pragma once
 
-#include <cstdint>
-#include <functional>
-#include <string>
 #include <string_view>
-#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "scheduler/incremental_order.h"
+#include "scheduler/name_index.h"
 #include "scheduler/pool_table.h"
 #include "scheduler/scheduler.h"
 #include "scheduler/service_memory.h"
@@ -38,18 +36,8 @@ class FairScheduler final : public Scheduler {
     std::vector<int> jobs;  // indices into snap.jobs, arrival order
     int reduces_running = 0;
   };
-  // Lets the name cache be searched with a string_view (no string per lookup).
-  // FNV-1a: pool names are a few bytes, where it beats std::hash's setup.
-  struct NameHash {
-    using is_transparent = void;
-    size_t operator()(std::string_view s) const {
-      uint64_t h = 14695981039346656037ull;
-      for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
-      return static_cast<size_t>(h);
-    }
-  };
-
   int SlotOf(std::string_view pool_name);
+  [[gnu::noinline]] void AddSlot(std::string_view pool_name);  // keeps SlotOf inlinable
   void GroupByPool(const Snapshot& snap);
   void ReduceOrder(const Snapshot& snap, SlotFiller& f);
   double MapTargets(const Snapshot& snap, SlotFiller& f);
@@ -59,7 +47,7 @@ class FairScheduler final : public Scheduler {
   PoolTable pools_;
   // Pool names seen so far -> slot; slot -> its config. Configs are copies, not
   // pointers into pools_, so the scheduler stays safe to move.
-  std::unordered_map<std::string, int, NameHash, std::equal_to<>> slot_of_name_;
+  NameIndex slot_of_name_;
   std::vector<PoolConfig> slot_config_;
   // Scratch for one decision.
   std::vector<int> group_of_slot_;  // -1 = pool has no job in this decision
@@ -74,6 +62,7 @@ class FairScheduler final : public Scheduler {
   WaterFillScratch water_;
   FillScratch fill_;
   SlotFillerBuffers buffers_;
+  std::vector<std::pair<JobId, double>> share_pairs_;
 };
 
 }  // namespace mr::sched

@@ -1,7 +1,6 @@
 #include "scheduler/incremental_order.h"
 
 #include <algorithm>
-#include <cassert>
 
 namespace mr::sched {
 
@@ -9,13 +8,6 @@ void IncrementalOrder::Clear() {
   entries_.clear();
   jobs_.clear();
   added_in_order_ = true;
-}
-
-void IncrementalOrder::Add(int job, double major, double minor) {
-  assert(jobs_.empty() && "Add after Prefix");
-  Entry e{major, minor, static_cast<int>(entries_.size()), job};
-  if (!entries_.empty() && e < entries_.back()) added_in_order_ = false;
-  entries_.push_back(e);
 }
 
 std::span<const int> IncrementalOrder::Prefix(size_t n) {

@@ -10,6 +10,7 @@
 // thread-safe.
 #pragma once
 
+#include <cassert>
 #include <cstddef>
 #include <span>
 #include <vector>
@@ -21,8 +22,14 @@ class IncrementalOrder {
   // Forgets the jobs, keeps the memory.
   void Clear();
   // Adds job `job` (an index into snap.jobs); call in tie order (arrival).
-  // REQUIRES: no Prefix() call since the last Clear().
-  void Add(int job, double major, double minor = 0);
+  // REQUIRES: no Prefix() call since the last Clear(). Inline: policies add
+  // every job of every decision.
+  void Add(int job, double major, double minor = 0) {
+    assert(jobs_.empty() && "Add after Prefix");
+    Entry e{major, minor, static_cast<int>(entries_.size()), job};
+    if (!entries_.empty() && e < entries_.back()) added_in_order_ = false;
+    entries_.push_back(e);
+  }
   size_t size() const { return entries_.size(); }
 
   // The first min(n, size()) jobs of the order.

@@ -22,6 +22,7 @@ Decision KlpsScheduler::Schedule(const Snapshot& snap) {
   for (int j : active_) items_.push_back({1, 0, double(filler.running_maps(j) + filler.pending_maps(j))});
   WaterFill(items_, capacity, &shares_, &water_scratch_);
   targets_.clear();
+  d.map_shares.reserve(active_.size());
   for (size_t i = 0; i < active_.size(); ++i) {
     targets_.push_back({active_[i], shares_[i], 0});
     if (shares_[i] > 0) {
@@ -34,11 +35,11 @@ Decision KlpsScheduler::Schedule(const Snapshot& snap) {
 
   int with_data = 0;
   for (const JobView& j : snap.jobs) with_data += j.shuffle_bytes_available > 0;
+  share_pairs_.clear();
   for (const JobView& j : snap.jobs) {
-    if (j.shuffle_bytes_available > 0) {
-      d.shuffle_shares.emplace_hint(d.shuffle_shares.end(), j.id, 1.0 / with_data);
-    }
+    if (j.shuffle_bytes_available > 0) share_pairs_.emplace_back(j.id, 1.0 / with_data);
   }
+  AddShares(share_pairs_, &d.shuffle_shares);
   d.note = Format("klps: %zu of %zu jobs share %.0f map slots (k=%d)", active_.size(),
                   snap.jobs.size(), capacity, k_);
   return d;

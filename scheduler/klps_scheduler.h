@@ -6,6 +6,7 @@
 // that affects a decision); not thread-safe.
 #pragma once
 
+#include <utility>
 #include <vector>
 
 #include "scheduler/scheduler.h"
@@ -33,6 +34,7 @@ class KlpsScheduler final : public Scheduler {
   ServiceMemory memory_;  // round robin among equals
   SlotFillerBuffers buffers_;
   FillScratch fill_scratch_;
+  std::vector<std::pair<JobId, double>> share_pairs_;
 };
 
 }  // namespace mr::sched

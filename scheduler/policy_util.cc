@@ -52,6 +52,23 @@ int GiveProbes(SlotFiller& filler, std::span<const int> order, std::span<const J
   return probes;
 }
 
+void AddShares(std::vector<std::pair<JobId, double>>& pairs, ShareMap* out) {
+  if (pairs.empty()) return;
+  auto not_before = [](const auto& a, const auto& b) { return a.first >= b.first; };
+  const bool increasing = std::adjacent_find(pairs.begin(), pairs.end(), not_before) == pairs.end();
+  if (increasing && (out->empty() || out->rbegin()->first < pairs.front().first)) {
+    // Already the map's order: append to its sorted sequence in one go.
+    ShareMap::sequence_type seq = out->extract_sequence();
+    seq.insert(seq.end(), pairs.begin(), pairs.end());
+    out->adopt_sequence(boost::container::ordered_unique_range, std::move(seq));
+    return;
+  }
+  auto by_id = [](const auto& a, const auto& b) { return a.first < b.first; };
+  std::stable_sort(pairs.begin(), pairs.end(), by_id);
+  out->reserve(out->size() + pairs.size());
+  for (const auto& [id, share] : pairs) out->emplace_hint(out->end(), id, share);
+}
+
 std::string Format(const char* fmt, ...) {
   char buf[256];
   va_list ap;

@@ -6,6 +6,7 @@
 
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "scheduler/incremental_order.h"
@@ -34,6 +35,13 @@ void FillInOrder(SlotFiller& filler, IncrementalOrder& order);
 // no map running or done yet, so it gets measured (FLEX's "each new phase gets
 // at least one slot"). Returns how many probes were placed.
 int GiveProbes(SlotFiller& filler, std::span<const int> order, std::span<const JobSize> sizes);
+
+// Adds the (job id, share) pairs of `pairs` to `out`; as with std::map::emplace
+// the first pair of an id wins. Pairs in increasing id order past the map's
+// last key (ids grow with arrival, so the usual case) are appended in one
+// step; otherwise they are stably sorted first, so no order makes the
+// insertion quadratic. May reorder `pairs`.
+void AddShares(std::vector<std::pair<JobId, double>>& pairs, ShareMap* out);
 
 // printf-style formatting for Decision::note.
 std::string Format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -2,8 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
-#include <functional>
-#include <tuple>
+#include <cmath>
 
 namespace mr::sched {
 
@@ -39,14 +38,14 @@ void SlotFiller::IndexWorkers() {
   std::sort(buf_.by_id.begin(), buf_.by_id.end());
 }
 
-int SlotFiller::WorkerIndex(WorkerId id) const {
-  if (dense_ids_) return id < buf_.pos_by_id.size() ? buf_.pos_by_id[id] : -1;
+int SlotFiller::SparseWorkerIndex(WorkerId id) const {
   auto it = std::lower_bound(buf_.by_id.begin(), buf_.by_id.end(), std::make_pair(id, 0));
   if (it == buf_.by_id.end() || it->first != id) return -1;
   return it->second;
 }
 
 bool SlotFiller::CanPlaceReduce(int j) {
+  if (free_reduces_ == 0) return false;
   if (!workers_indexed_) IndexWorkers();
   for (const ReadyReduce& r : snap_.jobs[j].ready_reduces) {
     int w = WorkerIndex(r.worker);
@@ -106,14 +105,6 @@ int SlotFiller::free_map_slots() {
   return free_maps_;
 }
 
-int SlotFiller::pending_maps(int j) const {
-  return static_cast<int>(snap_.jobs[j].pending_maps.size()) - buf_.maps_taken[j];
-}
-
-int SlotFiller::running_maps(int j) const {
-  return snap_.jobs[j].maps_running + buf_.maps_taken[j];
-}
-
 int SlotFiller::AssignMaps(int j, int n) {
   if (!maps_started_) StartMaps();
   const JobView& job = snap_.jobs[j];
@@ -152,9 +143,7 @@ void SlotFiller::FillInOrder(std::span<const int> order) {
 
 namespace {
 
-// (class, score, last served, position): smaller is served first. Class 0 =
-// below min share.
-using Key = std::tuple<int, double, uint64_t, size_t>;
+using Key = FillScratch::Key;
 
 Key KeyFor(const SlotFiller& f, const SlotTarget& t, size_t pos) {
   double running = f.running_maps(t.job);
@@ -162,27 +151,87 @@ Key KeyFor(const SlotFiller& f, const SlotTarget& t, size_t pos) {
   return {1, running - t.target, t.last_served, pos};
 }
 
+// Field by field, `!=` before `<`: exactly the order of the std::tuple
+// comparison this replaced (a NaN score included), without its three-way
+// comparison of doubles. Function objects, so the heap algorithms inline them.
+struct Before {
+  bool operator()(const Key& a, const Key& b) const {
+    if (a.cls != b.cls) return a.cls < b.cls;
+    if (a.score != b.score) return a.score < b.score;
+    if (a.last_served != b.last_served) return a.last_served < b.last_served;
+    return a.pos < b.pos;
+  }
+};
+struct After {
+  bool operator()(const Key& a, const Key& b) const { return Before()(b, a); }
+};
+
+// Keeps the `k` best of `all` in `*best` (unordered) and the others in `*rest`
+// with one comparison per candidate against the worst kept so far.
+void KeepBest(const std::vector<Key>& all, size_t k, std::vector<Key>* best,
+              std::vector<Key>* rest) {
+  for (const Key& key : all) {
+    if (best->size() < k) {
+      best->push_back(key);
+      std::push_heap(best->begin(), best->end(), Before());  // worst on top
+    } else if (Before()(key, best->front())) {
+      rest->push_back(best->front());
+      std::pop_heap(best->begin(), best->end(), Before());
+      best->back() = key;
+      std::push_heap(best->begin(), best->end(), Before());
+    } else {
+      rest->push_back(key);
+    }
+  }
+}
+
 }  // namespace
 
 // A min-heap kept in the caller's vector (std::priority_queue cannot borrow one).
+// Every pop fills a slot, so with k free slots only the k best candidates can
+// ever be popped (a served job comes back with a worse key): when candidates
+// outnumber slots eightfold the heap holds just those (below that, picking
+// them costs more than the smaller heap saves). Keys are unique (by position),
+// so which entries sit in the heap does not change the order they come out in.
+// Two cases void that argument and put every candidate back: a NaN score (no
+// strict order) and a pop that fills no slot (a job listed twice).
 void FillTowardTargets(SlotFiller& filler, std::span<const SlotTarget> targets,
                        FillScratch* scratch) {
+  const size_t slots = static_cast<size_t>(filler.free_map_slots());
+  if (slots == 0) return;
   FillScratch own;
-  std::vector<Key>& heap = (scratch != nullptr ? scratch : &own)->heap;
-  heap.clear();
+  FillScratch& s = scratch != nullptr ? *scratch : own;
+  s.all.clear();
+  s.heap.clear();
+  s.rest.clear();
+  bool ordered = true;
   for (size_t i = 0; i < targets.size(); ++i) {
-    if (filler.pending_maps(targets[i].job) > 0) heap.push_back(KeyFor(filler, targets[i], i));
+    if (filler.pending_maps(targets[i].job) > 0) {
+      s.all.push_back(KeyFor(filler, targets[i], i));
+      ordered = ordered && !std::isnan(s.all.back().score);
+    }
   }
-  const std::greater<Key> later;
-  std::make_heap(heap.begin(), heap.end(), later);
+  if (ordered && 8 * slots < s.all.size()) {
+    KeepBest(s.all, slots, &s.heap, &s.rest);
+  } else {
+    s.heap.swap(s.all);
+  }
+  std::vector<Key>& heap = s.heap;
+  std::make_heap(heap.begin(), heap.end(), After());
   while (!heap.empty() && filler.free_map_slots() > 0) {
-    std::pop_heap(heap.begin(), heap.end(), later);
-    size_t pos = std::get<3>(heap.back());
+    std::pop_heap(heap.begin(), heap.end(), After());
+    size_t pos = heap.back().pos;
     heap.pop_back();
     const SlotTarget& t = targets[pos];
-    if (filler.AssignMaps(t.job, 1) == 1 && filler.pending_maps(t.job) > 0) {
+    const int got = filler.AssignMaps(t.job, 1);
+    if (got == 1 && filler.pending_maps(t.job) > 0) {
       heap.push_back(KeyFor(filler, t, pos));
-      std::push_heap(heap.begin(), heap.end(), later);
+      std::push_heap(heap.begin(), heap.end(), After());
+    }
+    if (got == 0 && !s.rest.empty()) {
+      heap.insert(heap.end(), s.rest.begin(), s.rest.end());
+      s.rest.clear();
+      std::make_heap(heap.begin(), heap.end(), After());
     }
   }
 }

@@ -10,7 +10,7 @@
 
 #include <cstddef>
 #include <span>
-#include <tuple>
+#include <cstdint>
 #include <utility>
 #include <vector>
 
@@ -54,10 +54,13 @@ class SlotFiller {
 
   // Map-capable slots (free map + unified left after reduces) not yet used.
   int free_map_slots();
-  // Pending maps of job `j` not yet assigned in this decision.
-  int pending_maps(int j) const;
+  // Pending maps of job `j` not yet assigned in this decision. Inline: fair
+  // and klps ask for every job's, several times per decision.
+  int pending_maps(int j) const {
+    return static_cast<int>(snap_.jobs[j].pending_maps.size()) - buf_.maps_taken[j];
+  }
   // Maps of job `j` running plus those assigned in this decision.
-  int running_maps(int j) const;
+  int running_maps(int j) const { return snap_.jobs[j].maps_running + buf_.maps_taken[j]; }
   // Assigns up to `n` pending maps of job `j`, spreading them round-robin over
   // the workers (fastest first). Returns how many were assigned.
   int AssignMaps(int j, int n);
@@ -69,7 +72,13 @@ class SlotFiller {
  private:
   void StartMaps();
   void IndexWorkers();
-  int WorkerIndex(WorkerId id) const;
+  // Position of worker `id` in snap.workers, -1 if none. Inline: called for
+  // every ready reduce of every job.
+  int WorkerIndex(WorkerId id) const {
+    if (dense_ids_) return id < buf_.pos_by_id.size() ? buf_.pos_by_id[id] : -1;
+    return SparseWorkerIndex(id);
+  }
+  int SparseWorkerIndex(WorkerId id) const;
 
   const Snapshot& snap_;
   Decision* out_;
@@ -96,10 +105,22 @@ struct SlotTarget {
 // their min_share (least served relative to it first), then to the job
 // furthest below its target; ties go to the earlier entry in `targets`. Keeps
 // going past the targets while listed jobs still have pending maps, so the
-// result is work-conserving over the listed jobs. O(jobs + slots * log jobs).
+// result is work-conserving over the listed jobs. O(jobs + slots * log jobs);
+// when jobs far outnumber slots (a heartbeat's few), only the best `slots`
+// jobs enter the heap.
 // `scratch`, if given, is working memory kept by the caller between calls.
 struct FillScratch {
-  std::vector<std::tuple<int, double, uint64_t, size_t>> heap;  // (class, score, position)
+  // (class, score, last served, position in targets): smaller is served first.
+  // Class 0 = below min share.
+  struct Key {
+    int cls;
+    double score;
+    uint64_t last_served;
+    size_t pos;
+  };
+  std::vector<Key> all;   // every candidate, in targets order
+  std::vector<Key> heap;  // the candidates that can still be served
+  std::vector<Key> rest;  // left out of `heap` because enough better ones exist
 };
 void FillTowardTargets(SlotFiller& filler, std::span<const SlotTarget> targets,
                        FillScratch* scratch = nullptr);

@@ -1,6 +1,8 @@
 #include "scheduler/water_fill.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstddef>
 #include <utility>
 
 namespace mr::sched {
@@ -23,25 +25,57 @@ void Normalise(std::span<const FairItem> items, std::vector<Norm>* v, double* su
   }
 }
 
+// Sorts events [sorted, end) far enough to extend the sorted prefix, in place:
+// first only the smallest event (the sweep most often stops there), then
+// blocks of four times the prefix (nth_element, then a sort of the block).
+// Returns the new prefix length.
+size_t SortMore(std::vector<std::pair<double, int>>& events, size_t sorted) {
+  if (sorted == 0) {
+    std::iter_swap(events.begin(), std::min_element(events.begin(), events.end()));
+    return 1;
+  }
+  constexpr size_t kFirstBlock = 16;
+  size_t target = std::max(kFirstBlock, 4 * sorted);
+  if (2 * target >= events.size()) target = events.size();
+  auto first = events.begin() + static_cast<std::ptrdiff_t>(sorted);
+  auto mid = events.begin() + static_cast<std::ptrdiff_t>(target);
+  if (mid != events.end()) std::nth_element(first, mid, events.end());
+  std::sort(first, mid);
+  return target;
+}
+
 // Smallest L with sum clamp(w*L, lo, hi) == target, by a sweep over the
 // breakpoints where an item starts (lo/w) or stops (hi/w) growing. Items with
-// lo == 0 grow from L = 0, so only their stop is an event (halves the sort in
-// the common no-minimum case).
+// lo == 0 grow from L = 0, so only their stop is an event (halves the events
+// in the common no-minimum case). The sweep usually stops after a few events
+// (the level lies below most caps), so the events are sorted a block at a time
+// as the sweep reaches them; codes are unique, so the order is the full sort's.
+// A NaN breakpoint has no place in a strict order: then everything is sorted
+// up front, as before.
 double SolveLevel(const std::vector<Norm>& v, double sum_lo, double target,
                   std::vector<std::pair<double, int>>* events_buf) {
   std::vector<std::pair<double, int>>& events = *events_buf;
   events.clear();
   double constant = sum_lo, slope = 0;  // value(L) = constant + slope * L
+  bool any_nan = false;
   for (size_t i = 0; i < v.size(); ++i) {
     if (v[i].lo > 0) {
       events.emplace_back(v[i].lo / v[i].w, static_cast<int>(i * 2));
+      any_nan = any_nan || std::isnan(events.back().first);
     } else {
       slope += v[i].w;
     }
     events.emplace_back(v[i].hi / v[i].w, static_cast<int>(i * 2 + 1));
+    any_nan = any_nan || std::isnan(events.back().first);
   }
-  std::sort(events.begin(), events.end());
-  for (const auto& [level, code] : events) {
+  size_t sorted = 0;
+  if (any_nan) {
+    std::sort(events.begin(), events.end());
+    sorted = events.size();
+  }
+  for (size_t e = 0; e < events.size(); ++e) {
+    if (e == sorted) sorted = SortMore(events, sorted);
+    const auto [level, code] = events[e];
     if (slope > 0 && constant + slope * level >= target) return (target - constant) / slope;
     const Norm& n = v[code / 2];
     if (code % 2 == 0) {

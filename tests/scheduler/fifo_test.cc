@@ -36,7 +36,7 @@ TEST(FifoTest, FirstJobTakesAllSlotsItCanUseThenTheNext) {
   }
   EXPECT_EQ(reduces, 1);
   // Job 1 has no shuffle data: the earliest job with data gets the share.
-  EXPECT_EQ(d.shuffle_shares, (std::map<JobId, double>{{2, 1.0}}));
+  EXPECT_EQ(d.shuffle_shares, (ShareMap{{2, 1.0}}));
   EXPECT_NE(d.note.find("job 1"), std::string::npos);
 }
 

@@ -36,7 +36,7 @@ TEST(KlpsTest, JobsDoneWithMapsLeaveTheMapStation) {
   snap.jobs[2].shuffle_bytes_available = 10;
   Decision d = KlpsScheduler(2).Schedule(snap);
   EXPECT_EQ(MapsPerJob(d), (std::map<JobId, int>{{2, 2}, {3, 2}}));
-  EXPECT_EQ(d.shuffle_shares, (std::map<JobId, double>{{1, 0.5}, {3, 0.5}}));
+  EXPECT_EQ(d.shuffle_shares, (ShareMap{{1, 0.5}, {3, 0.5}}));
 }
 
 }  // namespace

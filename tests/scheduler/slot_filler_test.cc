@@ -2,6 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <random>
+#include <tuple>
+#include <vector>
+
 #include "test_util.h"
 
 namespace mr::sched {
@@ -9,6 +16,33 @@ namespace {
 
 using testing::MakeJob;
 using testing::MakeWorker;
+
+// FillTowardTargets as it was before issue 6's second round: every candidate in
+// one heap of std::tuple keys. The reference the faster version must match.
+void ReferenceFill(SlotFiller& filler, std::span<const SlotTarget> targets) {
+  using Key = std::tuple<int, double, uint64_t, size_t>;
+  auto key_for = [&](const SlotTarget& t, size_t pos) -> Key {
+    double running = filler.running_maps(t.job);
+    if (running < t.min_share) return {0, running / t.min_share, t.last_served, pos};
+    return {1, running - t.target, t.last_served, pos};
+  };
+  std::vector<Key> heap;
+  for (size_t i = 0; i < targets.size(); ++i) {
+    if (filler.pending_maps(targets[i].job) > 0) heap.push_back(key_for(targets[i], i));
+  }
+  const std::greater<Key> later;
+  std::make_heap(heap.begin(), heap.end(), later);
+  while (!heap.empty() && filler.free_map_slots() > 0) {
+    std::pop_heap(heap.begin(), heap.end(), later);
+    size_t pos = std::get<3>(heap.back());
+    heap.pop_back();
+    const SlotTarget& t = targets[pos];
+    if (filler.AssignMaps(t.job, 1) == 1 && filler.pending_maps(t.job) > 0) {
+      heap.push_back(key_for(t, pos));
+      std::push_heap(heap.begin(), heap.end(), later);
+    }
+  }
+}
 
 TEST(SlotFillerTest, SpreadsAJobsMapsOverWorkersFastestFirst) {
   Snapshot snap;
@@ -82,6 +116,46 @@ TEST(SlotFillerTest, FillTowardTargetsServesMinimumsThenDeficits) {
 // Issue 6: worker ids are looked up in a dense table, or by binary search when
 // they are sparse; both must place the same reduces, and placing an order in
 // pieces must equal placing it at once (the policies feed it block by block).
+// Issue 6: with few slots only the best candidates enter the heap. Random
+// targets, many ties, jobs listed twice and NaN targets (the two cases that
+// must fall back to the full heap) must give exactly the reference's
+// assignments, in order.
+TEST(SlotFillerTest, FillTowardTargetsMatchesTheFullHeapReference) {
+  std::mt19937 rng(6);
+  auto num = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  for (int round = 0; round < 400; ++round) {
+    Snapshot snap;
+    for (int w = 0, n = num(1, 4); w < n; ++w) snap.workers.push_back(MakeWorker(w + 1, num(0, 3)));
+    const int jobs = num(1, 120);
+    for (int j = 0; j < jobs; ++j) {
+      snap.jobs.push_back(MakeJob(j + 1, num(0, 4)));
+      snap.jobs.back().maps_running = num(0, 2);
+    }
+    std::vector<SlotTarget> targets;
+    for (int i = 0, n = num(0, 150); i < n; ++i) {
+      SlotTarget t;
+      t.job = num(0, 9) == 0 && !targets.empty() ? targets[num(0, static_cast<int>(targets.size()) - 1)].job
+                                                  : num(0, jobs - 1);
+      t.target = num(0, 3) == 0 ? 0.5 : num(0, 8) * 0.25;
+      if (round % 5 == 4 && num(0, 2) == 0) t.target = std::nan("");
+      t.min_share = num(0, 4) == 0 ? num(1, 3) : 0;
+      t.last_served = num(0, 2) == 0 ? 0 : static_cast<uint64_t>(num(1, 50));
+      targets.push_back(t);
+    }
+    Decision want, got;
+    SlotFiller ref(snap, &want);
+    ReferenceFill(ref, targets);
+    SlotFiller fast(snap, &got);
+    FillScratch scratch;
+    FillTowardTargets(fast, targets, &scratch);
+    ASSERT_EQ(got.assignments.size(), want.assignments.size()) << "round " << round;
+    for (size_t i = 0; i < want.assignments.size(); ++i) {
+      ASSERT_EQ(got.assignments[i].job, want.assignments[i].job) << "round " << round << " #" << i;
+      ASSERT_EQ(got.assignments[i].worker, want.assignments[i].worker) << "round " << round << " #" << i;
+    }
+  }
+}
+
 TEST(SlotFillerTest, DenseAndSparseWorkerIdsAndPiecewisePlacementAgree) {
   for (WorkerId stride : {1u, 1000003u}) {
     Snapshot snap;

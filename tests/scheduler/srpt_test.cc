@@ -50,7 +50,7 @@ TEST(MaxSrptTest, OrdersBySmallestMaxOfRemainingSizes) {
   EXPECT_EQ(MapOrder(d), (std::vector<JobId>{1, 3, 2}));
   EXPECT_EQ(MapsPerJob(d), (std::map<JobId, int>{{1, 2}, {2, 1}, {3, 3}}));
   // J1 has no shuffle data yet: the whole share goes to J3, next in order.
-  EXPECT_EQ(d.shuffle_shares, (std::map<JobId, double>{{3, 1.0}}));
+  EXPECT_EQ(d.shuffle_shares, (ShareMap{{3, 1.0}}));
   EXPECT_NE(d.note.find("job 1 first"), std::string::npos) << d.note;
 }
 
@@ -102,7 +102,7 @@ TEST(SplitSrptTest, SplitsCapacityBetweenClassesByBeta) {
   ASSERT_TRUE(testing::CheckContract(snap, d));
   // Within the map-heavy class, SRPT on remaining map size: job 2 (x=2) first.
   EXPECT_EQ(MapsPerJob(d), (std::map<JobId, int>{{2, 4}, {3, 2}}));
-  EXPECT_EQ(d.map_shares, (std::map<JobId, double>{{2, 4}, {3, 2}}));
+  EXPECT_EQ(d.map_shares, (ShareMap{{2, 4}, {3, 2}}));
   ASSERT_EQ(d.shuffle_shares.size(), 2u);
   EXPECT_NEAR(d.shuffle_shares[2], 1.0 / 3, 1e-12);
   EXPECT_NEAR(d.shuffle_shares[3], 2.0 / 3, 1e-12);
@@ -114,7 +114,7 @@ TEST(SplitSrptTest, EmptyClassLeavesEverythingToTheOther) {
   snap.jobs[1].shuffle_bytes_available = 10;
   Decision d = SplitSrptScheduler().Schedule(snap);
   EXPECT_EQ(MapsPerJob(d), (std::map<JobId, int>{{1, 6}}));
-  EXPECT_EQ(d.shuffle_shares, (std::map<JobId, double>{{2, 1.0}}));
+  EXPECT_EQ(d.shuffle_shares, (ShareMap{{2, 1.0}}));
 }
 
 TEST(SplitSrptTest, ClassThatCannotUseItsSlotsLendsThem) {
