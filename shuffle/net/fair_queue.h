@@ -1,8 +1,13 @@
 // FairQueue: the deterministic core of ShareLimiter. Requests (job, bytes) queue per job;
 // GrantNext hands out the link (a TokenBucket at `capacity`) one request at a time, choosing
 // by start-time fair queueing over jobs weighted by share. Jobs with share 0 (or none) form
-// a second class served only when no positive-share job is queued. No threads, no blocking:
-// time comes from the Clock, so tests drive it with a ManualClock. Thread-compatible.
+// a second class served only when no positive-share job is queued. A job whose queue runs
+// dry for at most `resume_grace` seconds after a grant keeps its place, up to its fair share
+// of `resume_grace` seconds of the link or one other job's turn, whichever is more (its
+// sender was busy, not idle); after a longer pause it restarts from the current virtual
+// time. No
+// threads, no blocking: time comes from the Clock, so tests drive it with a ManualClock.
+// Thread-compatible.
 #pragma once
 
 #include <cstdint>
@@ -24,8 +29,14 @@ class FairQueue {
     uint64_t bytes = 0;
   };
 
+  // Long enough to cover a sender thread's wake-up, its send and the next fetch's
+  // connection set-up on a loaded host; short enough that a pause is not banked.
+  static constexpr double kDefaultResumeGraceSeconds = 0.05;
+
   // capacity <= 0 means unlimited. burst: bytes of credit an idle link may accumulate.
-  FairQueue(double capacity, double burst, const Clock* clock);
+  // REQUIRES: clock outlives the queue; resume_grace >= 0.
+  FairQueue(double capacity, double burst, const Clock* clock,
+            double resume_grace = kDefaultResumeGraceSeconds);
 
   void SetCapacity(double capacity) { link_.SetRate(capacity); }
   double capacity() const { return link_.rate(); }
@@ -52,14 +63,20 @@ class FairQueue {
     double share = 0;      // <= 0: lending class
     double start = 0;      // start tag of the head request (valid when queue non-empty)
     double finish = 0;     // finish tag of the last granted request
+    double last_grant = -std::numeric_limits<double>::infinity();  // clock time
+    double last_step = 0;  // virtual time of its last grant: bytes / weight
   };
 
   bool Positive(const JobState& j) const { return j.share > 0; }
   double& VirtualTime(const JobState& j) { return Positive(j) ? v_positive_ : v_lending_; }
-  void TagHead(JobState& j) { j.start = std::max(VirtualTime(j), j.finish); }
+  bool Resuming(const JobState& j) const { return clock_->Now() - j.last_grant <= resume_grace_; }
+  void TagHead(JobState& j);
+  double ResumeCredit(const JobState& j) const;
   JobState* PickNext(uint64_t* job_id);
   void Prune();
 
+  const Clock* clock_;
+  const double resume_grace_;
   TokenBucket link_;
   std::map<uint64_t, JobState> jobs_;
   std::map<uint64_t, double> shares_;

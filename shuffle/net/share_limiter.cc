@@ -47,20 +47,26 @@ void ShareLimiter::CountLocked(uint64_t job, uint64_t bytes) {
 bool ShareLimiter::DispatchLocked() {
   bool any = false;
   while (auto g = queue_.GrantNext()) {
-    granted_.insert(g->ticket);
+    granted_.emplace(g->ticket, *g);
     any = true;
   }
   return any;
 }
 
-bool ShareLimiter::Acquire(uint64_t job, uint64_t bytes) {
-  std::unique_lock<std::mutex> lock(mu_);
-  if (shutdown_) return false;
-  if (queue_.capacity() <= 0 && queue_.empty()) {
-    CountLocked(job, bytes);
-    return true;
-  }
+bool ShareLimiter::Acquire(uint64_t job, uint64_t bytes) { return Wait(Request(job, bytes)); }
+
+uint64_t ShareLimiter::Request(uint64_t job, uint64_t bytes) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (shutdown_) return 0;
   uint64_t ticket = queue_.Enqueue(job, bytes);
+  // Unlimited, or a turn free now: grant at once, so Wait need not block.
+  if (DispatchLocked()) cv_.notify_all();
+  return ticket;
+}
+
+bool ShareLimiter::Wait(uint64_t ticket) {
+  if (ticket == 0) return false;
+  std::unique_lock<std::mutex> lock(mu_);
   for (;;) {
     if (shutdown_) {
       queue_.Cancel(ticket);
@@ -68,13 +74,22 @@ bool ShareLimiter::Acquire(uint64_t job, uint64_t bytes) {
       return false;
     }
     if (DispatchLocked()) cv_.notify_all();
-    if (granted_.erase(ticket) > 0) {
-      CountLocked(job, bytes);
+    auto it = granted_.find(ticket);
+    if (it != granted_.end()) {
+      CountLocked(it->second.job, it->second.bytes);
+      granted_.erase(it);
       return true;
     }
     double wait = std::min(queue_.TimeUntilNextGrant(), kMaxWaitSeconds);
     cv_.wait_for(lock, std::chrono::duration<double>(wait));
   }
+}
+
+void ShareLimiter::Cancel(uint64_t ticket) {
+  if (ticket == 0) return;
+  std::lock_guard<std::mutex> lock(mu_);
+  queue_.Cancel(ticket);
+  granted_.erase(ticket);
 }
 
 uint64_t ShareLimiter::bytes_sent() const {

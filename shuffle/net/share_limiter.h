@@ -1,16 +1,17 @@
 // ShareLimiter: one per worker; divides the shuffle server's outgoing capacity between
 // jobs. Senders call Acquire(job, bytes) before each chunk; it blocks until the chunk may
-// go. Semantics (docs/shuffle.md): backlogged jobs with share > 0 split the capacity in
-// proportion to their shares; jobs with share 0 or none get only what those leave unused;
-// capacity nobody uses goes to whoever is waiting; the total never exceeds the capacity
-// (plus `burst` bytes after idleness). Capacity 0 = unlimited. Thread-safe.
+// go. A sender may instead Request its next chunk before sending the current one and Wait
+// for it after, so its job stays backlogged while the thread is busy. Semantics
+// (docs/shuffle.md): backlogged jobs with share > 0 split the capacity in proportion to
+// their shares; jobs with share 0 or none get only what those leave unused; capacity
+// nobody uses goes to whoever is waiting; the total never exceeds the capacity (plus
+// `burst` bytes after idleness). Capacity 0 = unlimited. Thread-safe.
 #pragma once
 
 #include <condition_variable>
 #include <cstdint>
 #include <map>
 #include <mutex>
-#include <set>
 
 #include "common/clock.h"
 #include "shuffle/net/fair_queue.h"
@@ -34,8 +35,17 @@ class ShareLimiter {
   double capacity() const;
 
   // Blocks until `bytes` of `job` may be sent, and counts them as sent. Returns false
-  // (without counting) once Shutdown() has been called.
+  // (without counting) once Shutdown() has been called. Same as Wait(Request(job, bytes)).
   bool Acquire(uint64_t job, uint64_t bytes);
+  // Queues `bytes` of `job` without blocking; returns a ticket for Wait or Cancel (0 after
+  // Shutdown()). REQUIRES: every ticket is passed to exactly one Wait or Cancel.
+  uint64_t Request(uint64_t job, uint64_t bytes);
+  // Blocks until the ticket's bytes may be sent, and counts them as sent. False (not
+  // counted) for ticket 0 and once Shutdown() has been called.
+  bool Wait(uint64_t ticket);
+  // Withdraws a ticket that will not be waited for, granted or not; its bytes are not
+  // counted (a granted one has been charged to the link all the same). No-op for 0.
+  void Cancel(uint64_t ticket);
   // Wakes every waiter; later Acquire calls return false at once.
   void Shutdown();
 
@@ -50,7 +60,7 @@ class ShareLimiter {
   // State below is protected by mu_.
   std::condition_variable cv_;
   FairQueue queue_;
-  std::set<uint64_t> granted_;
+  std::map<uint64_t, FairQueue::Grant> granted_;  // by ticket, until waited for or cancelled
   bool shutdown_ = false;
   uint64_t total_ = 0;
   std::map<uint64_t, uint64_t> by_job_;

@@ -280,23 +280,43 @@ Result<ShuffleServer::OpenPartition> ShuffleServer::Open(uint64_t job, uint32_t 
 Status ShuffleServer::SendRange(int sock, int file, uint64_t offset, uint64_t length, uint64_t job) {
   off_t off = static_cast<off_t>(offset);
   uint64_t remaining = length;
+  auto next_chunk = [&] {
+    uint64_t unit = limiter_.capacity() > 0 ? options_.throttled_chunk_bytes : kUnthrottledChunkBytes;
+    // A short remainder rides with the chunk before it: a grant of its own would cost the
+    // job a whole turn of the link (the bucket is in debt after every chunk): with 1 MiB
+    // chunks and 1025 KiB partitions a 0.9 share measured 0.66-0.82 of the link.
+    return remaining <= unit + unit / 2 ? remaining : unit;
+  };
+  uint64_t chunk = next_chunk();
+  uint64_t ticket = remaining > 0 ? limiter_.Request(job, chunk) : 0;
   while (remaining > 0) {
-    bool throttled = limiter_.capacity() > 0;
-    uint64_t chunk = std::min(remaining, throttled ? options_.throttled_chunk_bytes : kUnthrottledChunkBytes);
-    if (!limiter_.Acquire(job, chunk)) return Status::Aborted("shuffle server stopping");
-    uint64_t left = chunk;
-    while (left > 0) {
-      ssize_t n = ::sendfile(sock, file, &off, left);
-      if (n > 0) {
-        left -= static_cast<uint64_t>(n);
-        continue;
-      }
-      if (n == 0) return Status::IoError("data file shrank while sending");
-      if (errno == EINTR) continue;
-      if (errno != EAGAIN) return Status::NetworkError(std::string("sendfile: ") + std::strerror(errno));
-      MR_RETURN_IF_ERROR(netio::WaitReady(sock, POLLOUT, options_.io_timeout_seconds).WithContext("send"));
-    }
+    if (!limiter_.Wait(ticket)) return Status::Aborted("shuffle server stopping");
     remaining -= chunk;
+    // Ask for the next chunk before sending this one: the job stays backlogged while this
+    // thread sends or waits for a CPU, instead of losing its turns to other jobs.
+    uint64_t next = next_chunk();
+    ticket = remaining > 0 ? limiter_.Request(job, next) : 0;
+    Status sent = SendChunk(sock, file, &off, chunk);
+    if (!sent.ok()) {
+      limiter_.Cancel(ticket);
+      return sent;
+    }
+    chunk = next;
+  }
+  return Status::Ok();
+}
+
+Status ShuffleServer::SendChunk(int sock, int file, off_t* off, uint64_t bytes) {
+  while (bytes > 0) {
+    ssize_t n = ::sendfile(sock, file, off, bytes);
+    if (n > 0) {
+      bytes -= static_cast<uint64_t>(n);
+      continue;
+    }
+    if (n == 0) return Status::IoError("data file shrank while sending");
+    if (errno == EINTR) continue;
+    if (errno != EAGAIN) return Status::NetworkError(std::string("sendfile: ") + std::strerror(errno));
+    MR_RETURN_IF_ERROR(netio::WaitReady(sock, POLLOUT, options_.io_timeout_seconds).WithContext("send"));
   }
   return Status::Ok();
 }

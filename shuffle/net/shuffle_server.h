@@ -6,6 +6,8 @@
 // thread-safe.
 #pragma once
 
+#include <sys/types.h>
+
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
@@ -78,6 +80,7 @@ class ShuffleServer {
   Status ServeRequest(int fd, const std::string& frame, bool* keep_open);
   Result<OpenPartition> Open(uint64_t job, uint32_t map, uint32_t attempt, uint32_t partition) const;
   Status SendRange(int sock, int file, uint64_t offset, uint64_t length, uint64_t job);
+  Status SendChunk(int sock, int file, off_t* offset, uint64_t bytes);
 
   const ShuffleServerOptions options_;
   ShareLimiter limiter_;

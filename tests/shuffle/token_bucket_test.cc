@@ -87,8 +87,10 @@ TEST(TokenBucketTest, RealClockRateWithinTolerance) {
     sent += 64 * 1024;
   }
   double rate = (sent - 64 * 1024) / (MonotonicSeconds() - start);  // minus the initial burst
-  EXPECT_GT(rate, 20e6 * 0.8);
-  EXPECT_LT(rate, 20e6 * 1.2);
+  // Pacing never exceeds the rate (upper bound tight); a descheduled sender can only fall
+  // behind it, so the lower bound is loose (exactness is checked on virtual time above).
+  EXPECT_GT(rate, 20e6 * 0.3);
+  EXPECT_LT(rate, 20e6 * 1.1);
 }
 
 }  // namespace

@@ -1,0 +1,33 @@
+// ReceiveToFile: moves exactly `length` bytes from a connected non-blocking socket into an
+// open file, the fetcher's data path. By default the bytes go socket -> pipe -> file with
+// splice(2), so the payload never crosses user space (one kernel copy into the page cache
+// instead of two copies through a user buffer). Where splice is unsupported for this socket
+// or file (EINVAL, ENOSYS, ...: e.g. a file opened O_APPEND, a file system without splice
+// writes, no pipe available), it falls back to recv + write for the rest of the transfer,
+// at the start or midway, without losing a byte. Thread-compatible (one call per socket).
+#pragma once
+
+#include <cstdint>
+
+#include "common/status.h"
+
+namespace mr::shuffle::netio {
+
+enum class ReceiveMethod {
+  kAuto,  // splice, falling back to copying where unsupported
+  kCopy,  // recv into a user buffer + write (what kAuto falls back to)
+};
+
+struct ReceiveStats {
+  uint64_t spliced = 0;  // bytes moved by splice (file side)
+  uint64_t copied = 0;   // bytes moved through a user-space buffer
+};
+
+// Errors: NetworkError for the socket (no progress within timeout_s per wait: "timed out";
+// peer closed early: "short read: connection closed after X of Y bytes"); IoError for the
+// file ("write: <errno text>"). On error the file holds an unspecified prefix.
+// REQUIRES: sock is non-blocking; file is open for writing at the desired position.
+Result<ReceiveStats> ReceiveToFile(int sock, int file, uint64_t length, double timeout_s,
+                                   ReceiveMethod method = ReceiveMethod::kAuto);
+
+}  // namespace mr::shuffle::netio
