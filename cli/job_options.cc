@@ -17,7 +17,7 @@ void AddJobOptions(po::options_description& desc, po::positional_options_descrip
       ("reducers,r", po::value<uint32_t>()->default_value(1), "number of reduce tasks")
       ("split-size", po::value<std::string>()->default_value("32MiB"), "input split size")
       ("slow-start", po::value<double>()->default_value(0.05), "fraction of maps done before reducers start fetching")
-      ("sort-buffer", po::value<std::string>()->default_value("64MiB"), "map-side sort buffer")
+      ("sort-buffer", po::value<std::string>()->default_value("100MiB"), "map-side sort buffer (as Hadoop's io.sort.mb)")
       ("name", po::value<std::string>(), "job name (default: the job kind)")
       ("pool", po::value<std::string>()->default_value(""), "fair scheduler pool")
       ("weight", po::value<double>()->default_value(1.0), "fair scheduler weight")

@@ -26,7 +26,7 @@ struct MapTaskSpec {
   jobs::Params params;             // unused (the job was created from them)
   jobs::Split split;               // path empty => no input (synthetic)
   uint32_t num_reduces = 1;
-  uint64_t sort_buffer_bytes = 64 << 20;
+  uint64_t sort_buffer_bytes = 100 << 20;  // as the CLI default (--sort-buffer)
   std::string work_dir;
   double speed = 1.0;
 };
