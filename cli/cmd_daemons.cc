@@ -46,6 +46,8 @@ int MasterMain(int argc, char** argv) {
       ("pools", po::value<std::string>(), "fair scheduler pools file")
       ("klps-k", po::value<int>()->default_value(100), "k of the k-LPS policy")
       ("heartbeat-ms", po::value<uint32_t>()->default_value(20), "worker heartbeat interval (a finished task heartbeats at once)")
+      ("max-heartbeat-rate", po::value<uint32_t>()->default_value(500),
+       "idle heartbeats per second for the whole cluster: each worker's interval is at least workers/rate")
       ("history-jobs", po::value<size_t>()->default_value(1000), "finished jobs kept browsable (status, page, traces)")
       ("worker-timeout", po::value<double>()->default_value(10), "seconds without a heartbeat before a worker is lost")
       ("max-attempts", po::value<uint32_t>()->default_value(4), "failed attempts of a task before its job fails")
@@ -66,6 +68,10 @@ int MasterMain(int argc, char** argv) {
   if (o.scheduler.klps_k < 1) return UsageError("--klps-k must be at least 1");
   o.heartbeat_ms = vm["heartbeat-ms"].as<uint32_t>();
   if (o.heartbeat_ms < 1 || o.heartbeat_ms > 60000) return UsageError("--heartbeat-ms must be in 1..60000");
+  o.max_heartbeats_per_second = vm["max-heartbeat-rate"].as<uint32_t>();
+  if (o.max_heartbeats_per_second < 1 || o.max_heartbeats_per_second > 1000000) {
+    return UsageError("--max-heartbeat-rate must be in 1..1000000");
+  }
   if (vm.count("addr-file")) o.addr_file = vm["addr-file"].as<std::string>();
   o.tracker.worker_timeout = vm["worker-timeout"].as<double>();
   if (!(o.tracker.worker_timeout >= 0.2 && o.tracker.worker_timeout <= 3600)) {

@@ -70,9 +70,17 @@ Status CheckPolicy(const std::string& policy) {
   return Status::NotFound("unknown policy '" + policy + "' (known: " + list + ")");
 }
 
-Result<proto::JobStatus> FetchStatus(master::MasterClient& client, uint64_t id) {
+// The job's status: at once with wait_ms == 0; otherwise, if the master serves
+// "wait_job", as soon as the job ends or after wait_ms, so the end is seen without any
+// polling delay (a master without it is asked at once, and the caller polls).
+Result<proto::JobStatus> FetchStatus(master::MasterClient& client, uint64_t id, uint32_t wait_ms = 0) {
   proto::Envelope req;
-  req.mutable_status()->set_job_id(id);
+  if (wait_ms > 0 && client.HasFeature("wait_job")) {
+    req.mutable_wait_job()->set_job_id(id);
+    req.mutable_wait_job()->set_timeout_ms(wait_ms);
+  } else {
+    req.mutable_status()->set_job_id(id);
+  }
   MR_ASSIGN_OR_RETURN(proto::Envelope reply, client.Call(req));
   if (!reply.has_status_reply() || reply.status_reply().jobs_size() != 1) {
     return Status::ProtocolError("unexpected status reply");
@@ -89,7 +97,8 @@ std::string ProgressLine(const proto::JobStatus& st, double elapsed) {
   return buf;
 }
 
-// Polls until the job ends; draws a progress bar on a terminal, plain lines
+// Waits until the job ends (long polls of wait_ms, so progress is drawn and an
+// interrupt is seen between them); draws a progress bar on a terminal, plain lines
 // otherwise. If the master goes away (a restart), reconnects for up to
 // reconnect_seconds and goes on waiting for the same job.
 Result<proto::JobStatus> WaitForJob(std::unique_ptr<master::MasterClient> client, const HostPort& address,
@@ -99,9 +108,11 @@ Result<proto::JobStatus> WaitForJob(std::unique_ptr<master::MasterClient> client
   double start = MonotonicSeconds(), last_line = 0;
   std::string last_phase;
   int poll_ms = 2;
+  const uint32_t wait_ms = tty && !quiet ? 100 : 250;
   for (;;) {
     if (g_interrupted.load()) return Status::Aborted("interrupted");
-    auto polled = client ? FetchStatus(*client, id) : Result<proto::JobStatus>(Status::NetworkError("not connected"));
+    auto polled = client ? FetchStatus(*client, id, wait_ms)
+                         : Result<proto::JobStatus>(Status::NetworkError("not connected"));
     if (!polled.ok() && polled.status().code() == StatusCode::kNetworkError) {
       double deadline = MonotonicSeconds() + reconnect_seconds;
       client.reset();
@@ -127,7 +138,8 @@ Result<proto::JobStatus> WaitForJob(std::unique_ptr<master::MasterClient> client
       last_phase = st.phase();
     }
     if (done) return st;
-    // Short jobs finish in milliseconds: poll fast at first, then back off.
+    if (client->HasFeature("wait_job")) continue;  // the master held the request: no sleep
+    // An older master: short jobs finish in milliseconds, so poll fast at first, then back off.
     std::this_thread::sleep_for(std::chrono::milliseconds(poll_ms));
     poll_ms = std::min(poll_ms * 2, tty ? 100 : 200);
   }

@@ -30,6 +30,10 @@ std::string JobRecord::TaskName(sched::TaskKind kind, int index) const {
   return TaskIdString(kind, index);
 }
 
+void JobRecord::AddCounters(const std::vector<proto::Counter>& c, int64_t sign) {
+  for (const auto& x : c) counters[x.name()] += sign * x.value();
+}
+
 const char* JobRecord::phase() const {
   if (state != JobState::kRunning) return "done";
   if (maps_done < static_cast<int>(maps.size())) return "map";

@@ -35,6 +35,7 @@ struct MapTask {
   std::vector<uint64_t> partition_bytes;
   uint64_t bytes_in = 0;
   uint64_t bytes_out = 0;
+  std::vector<proto::Counter> counters;  // of the done attempt; leave the job's sum if re-executed
 };
 
 struct ReduceTask {
@@ -53,6 +54,13 @@ struct ReduceTask {
   double end_time = 0;
 };
 
+// Job counters that count attempts rather than records (Hadoop's NUM_FAILED_MAPS etc.):
+// the only trace in the job's counters of attempts that did not commit.
+inline constexpr const char* kFailedMapsCounter = "job.failed_maps";
+inline constexpr const char* kFailedReducesCounter = "job.failed_reduces";
+inline constexpr const char* kKilledMapsCounter = "job.killed_maps";        // lost with a worker, or superseded
+inline constexpr const char* kKilledReducesCounter = "job.killed_reduces";  // lost with a worker
+
 enum class JobState { kRunning, kSucceeded, kFailed };
 const char* JobStateName(JobState s);
 
@@ -69,6 +77,9 @@ struct JobRecord {
   bool slow_start_reached = false;                   // reducers may be placed
   double share = 0;                                   // current shuffle share
   std::map<WorkerId, std::vector<bool>> locations_sent;  // per worker hosting reduces
+  // The sum over committed attempts only (a done map's, a committed reduce's): a map
+  // re-executed after its output was lost takes its counters back out, so retries and
+  // kills never inflate map.records_in. Plus the job.* attempt counts above.
   std::map<std::string, int64_t> counters;
   std::map<WorkerId, int> worker_failures;            // blacklisting per job
   std::unique_ptr<TraceWriter> trace;
@@ -87,6 +98,8 @@ struct JobRecord {
   uint64_t shuffle_bytes_fetched = 0;
 
   bool finished() const { return state != JobState::kRunning; }
+  // counters += sign * c (sign is +1 when an attempt commits, -1 when it is superseded).
+  void AddCounters(const std::vector<proto::Counter>& c, int64_t sign);
   const char* phase() const;
   // Size estimate (ALGORITHMS.md §1): online once kOnlineAfterMaps maps have
   // finished (or all have), else the user's hint, else the job-name profile.

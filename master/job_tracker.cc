@@ -148,6 +148,7 @@ Result<proto::HeartbeatReply> JobTracker::Heartbeat(const proto::Heartbeat& hb) 
     return reply;
   }
   WorkerRecord& w = wit->second;
+  heartbeats_++;
   w.last_heartbeat = clock_->Now();
   w.shuffle_bytes_sent = hb.shuffle_bytes_sent();
   for (const auto& r : hb.reports()) HandleReport(w, r);
@@ -221,6 +222,7 @@ void JobTracker::HandleMapReport(WorkerRecord& w, JobRecord& job, const proto::T
     Trace(job, ev);
     m.state = MapTask::State::kPending;
     m.failures++;
+    job.counters[kFailedMapsCounter]++;
     m.last_failed_worker = w.id;
     CountFailure(job, w.id);
     if (m.failures >= options_.max_attempts) {
@@ -241,9 +243,13 @@ void JobTracker::HandleMapReport(WorkerRecord& w, JobRecord& job, const proto::T
   job.map_seconds_done += std::max(0.0, r.end_time() - r.start_time());
   job.map_output_bytes += r.bytes_out();
   job.map_input_bytes += r.bytes_in();
-  for (const auto& c : r.counters()) job.counters[c.name()] += c.value();
+  m.counters.assign(r.counters().begin(), r.counters().end());
+  job.AddCounters(m.counters, +1);
   TraceEstimate(job);
-  PlaceReduces(job);
+  // Ties go to this worker: the reply to its completion heartbeat then carries the
+  // placement and the location, and a small job's reduce starts fetching at once
+  // instead of waiting for another worker's next heartbeat.
+  PlaceReduces(job, w.id);
   QueueLocations(job);
 }
 
@@ -261,6 +267,7 @@ void JobTracker::HandleReduceReport(WorkerRecord& w, JobRecord& job, const proto
   if (r.state() == proto::FAILED && t.state == ReduceTask::State::kFetching) {
     // The reducer could not set up on this worker: fetch again elsewhere.
     t.failures++;
+    job.counters[kFailedReducesCounter]++;
     CountFailure(job, w.id);
     if (t.failures >= options_.max_attempts) {
       FinishJob(job, JobState::kFailed, "reduce " + TaskIdString(TaskKind::kReduce, r.index()) +
@@ -285,6 +292,7 @@ void JobTracker::HandleReduceEnd(WorkerRecord& w, JobRecord& job, const proto::T
     ev["error"] = r.error();
     Trace(job, ev);
     t.failures++;
+    job.counters[kFailedReducesCounter]++;
     CountFailure(job, w.id);
     if (t.failures >= options_.max_attempts) {
       FinishJob(job, JobState::kFailed, "reduce " + TaskIdString(TaskKind::kReduce, r.index()) + " failed " +
@@ -299,7 +307,6 @@ void JobTracker::HandleReduceEnd(WorkerRecord& w, JobRecord& job, const proto::T
   }
   ev["status"] = "ok";
   Trace(job, ev);
-  for (const auto& c : r.counters()) job.counters[c.name()] += c.value();
   CommitReduce(job, r.index(), r);
 }
 
@@ -314,10 +321,11 @@ void JobTracker::CommitReduce(JobRecord& job, int index, const proto::TaskReport
   }
   // Renaming first and recording second is safe: a restart between the two
   // re-runs the reduce and renames an identical file over the committed one.
-  PersistTask(job, true, index, /*committed=*/true, /*sync=*/true);
+  PersistTask(job, true, index, /*committed=*/true, /*sync=*/true, &r.counters());
   t.state = ReduceTask::State::kDone;
   t.start_time = r.start_time();
   t.end_time = r.end_time();
+  job.AddCounters(std::vector<proto::Counter>(r.counters().begin(), r.counters().end()), +1);
   job.reduces_done++;
   Trace(job, {{"event", "commit"}, {"t", clock_->Now()}, {"task", TaskIdString(TaskKind::kReduce, index)},
               {"attempt", r.attempt()}, {"file", to}});
@@ -345,7 +353,7 @@ void JobTracker::HandleFetch(const proto::FetchEvent& f) {
   }
 }
 
-void JobTracker::PlaceReduces(JobRecord& job) {
+void JobTracker::PlaceReduces(JobRecord& job, WorkerId prefer) {
   if (job.finished()) return;
   if (!job.slow_start_reached) {
     const int needed = static_cast<int>(std::ceil(job.spec.slow_start() * static_cast<double>(job.maps.size())));
@@ -370,8 +378,9 @@ void JobTracker::PlaceReduces(JobRecord& job) {
   for (size_t i = 0; i < job.reduces.size(); ++i) {
     ReduceTask& t = job.reduces[i];
     if (t.state != ReduceTask::State::kUnplaced) continue;
-    WorkerRecord* w = *std::min_element(hosts.begin(), hosts.end(),
-                                        [&](WorkerRecord* a, WorkerRecord* b) { return load[a->id] < load[b->id]; });
+    WorkerRecord* w = *std::min_element(hosts.begin(), hosts.end(), [&](WorkerRecord* a, WorkerRecord* b) {
+      return std::pair(load[a->id], a->id != prefer) < std::pair(load[b->id], b->id != prefer);
+    });
     load[w->id]++;
     t.state = ReduceTask::State::kFetching;
     t.worker = w->id;
@@ -442,6 +451,7 @@ void JobTracker::FinishJob(JobRecord& job, JobState state, const std::string& er
   if (!flushed.ok()) MR_LOG_WARN("trace: {}", flushed.ToString());
   PersistJob(job, /*sync=*/true);
   if (state == JobState::kSucceeded) UpdateProfile(job);
+  if (on_job_end_) on_job_end_(job.id);
 }
 
 void JobTracker::TraceEstimate(JobRecord& job) {

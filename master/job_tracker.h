@@ -7,6 +7,7 @@
 // Not thread-safe: the master calls it from its single state thread only.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -63,8 +64,13 @@ class JobTracker {
   Result<std::string> ApiGet(std::string_view path) const;
   // Periodic housekeeping: declares silent workers lost.
   void Tick();
+  // Called with the job's id once it has ended (output committed or removed, store
+  // written), from inside the call that ended it: a listener must not re-enter the tracker
+  // synchronously (the server posts to its state thread).
+  void SetJobEndListener(std::function<void(uint64_t job_id)> listener) { on_job_end_ = std::move(listener); }
 
   const std::string& policy() const { return policy_; }
+  size_t worker_count() const { return workers_.size(); }
 
  private:
   JobRecord* FindJob(uint64_t id);
@@ -81,7 +87,8 @@ class JobTracker {
   void TraceEstimate(JobRecord& job);
   void UpdateProfile(const JobRecord& job);
   // Reducers and map outputs.
-  void PlaceReduces(JobRecord& job);
+  // Among the least loaded hosts, `prefer` (if it is one) gets the reducer.
+  void PlaceReduces(JobRecord& job, WorkerId prefer = 0);
   void QueueLocations(JobRecord& job);
   // Faults (job_tracker_faults.cc).
   void LoseWorker(WorkerId id, const std::string& why);
@@ -98,7 +105,8 @@ class JobTracker {
   bool Blacklisted(const JobRecord& job, WorkerId w) const;
   // Persistence.
   void PersistJob(const JobRecord& job, bool sync);
-  void PersistTask(const JobRecord& job, bool reduce, int index, bool committed, bool sync);
+  void PersistTask(const JobRecord& job, bool reduce, int index, bool committed, bool sync,
+                   const google::protobuf::RepeatedPtrField<proto::Counter>* counters = nullptr);
   // Trace and status.
   void Trace(JobRecord& job, nlohmann::json event);
   void FlushTraces();
@@ -116,6 +124,8 @@ class JobTracker {
   std::map<WorkerId, WorkerRecord> workers_;
   std::map<sched::JobId, double> shares_;
   double last_round_time_ = 0;
+  std::function<void(uint64_t)> on_job_end_;
+  uint64_t heartbeats_ = 0;  // handled since start (/api/cluster: the master's load)
   static constexpr double kShareRefreshSeconds = 0.1;
 };
 

@@ -21,7 +21,7 @@ uint64_t ParseJobRef(std::string_view s) {
 
 Result<std::string> JobTracker::ApiGet(std::string_view path) const {
   if (path == "/api/cluster") {
-    json c = {{"policy", policy_}, {"workers", workers_.size()}};
+    json c = {{"policy", policy_}, {"workers", workers_.size()}, {"heartbeats", heartbeats_}};
     int ms = 0, mb = 0, rs = 0, rb = 0, us = 0, ub = 0;
     double sent = 0, cap = 0;
     for (const auto& [id, w] : workers_) {

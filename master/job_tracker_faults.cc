@@ -55,6 +55,7 @@ void JobTracker::LoseWorker(WorkerId id, const std::string& why) {
       if (m.state != MapTask::State::kRunning || m.worker != id) continue;
       m.state = MapTask::State::kPending;
       job->maps_running--;
+      job->counters[kKilledMapsCounter]++;
       Trace(*job, {{"event", "attempt_end"}, {"t", now}, {"task", TaskIdString(TaskKind::kMap, static_cast<int>(i))},
                    {"attempt", m.attempt}, {"worker", id}, {"start", m.start_time}, {"status", "lost"}});
     }
@@ -63,6 +64,7 @@ void JobTracker::LoseWorker(WorkerId id, const std::string& why) {
       if (t.worker != id || t.state == ReduceTask::State::kUnplaced || t.state == ReduceTask::State::kDone) continue;
       if (t.state == ReduceTask::State::kRunning) {
         job->reduces_running--;
+        job->counters[kKilledReducesCounter]++;
         Trace(*job, {{"event", "attempt_end"}, {"t", now},
                      {"task", TaskIdString(TaskKind::kReduce, static_cast<int>(i))}, {"attempt", t.attempt},
                      {"worker", id}, {"status", "lost"}});
@@ -91,6 +93,11 @@ void JobTracker::ReexecuteMap(JobRecord& job, int index, const std::string& why)
   job.maps_done--;
   job.map_seconds_done = std::max(0.0, job.map_seconds_done - std::max(0.0, m.end_time - m.start_time));
   job.map_output_bytes -= std::min(job.map_output_bytes, m.bytes_out);
+  job.map_input_bytes -= std::min(job.map_input_bytes, m.bytes_in);
+  // The done attempt is superseded: only the one that replaces it may count.
+  job.AddCounters(m.counters, -1);
+  m.counters.clear();
+  job.counters[kKilledMapsCounter]++;
   for (auto& [wid, sent] : job.locations_sent) sent[index] = false;
   Trace(job, {{"event", "reexecute"}, {"t", clock_->Now()}, {"task", TaskIdString(TaskKind::kMap, index)},
               {"attempt", m.attempt}, {"reason", why}});
@@ -134,11 +141,13 @@ void JobTracker::PersistJob(const JobRecord& job, bool sync) {
   if (!st.ok()) MR_LOG_ERROR("{}", st.ToString());
 }
 
-void JobTracker::PersistTask(const JobRecord& job, bool reduce, int index, bool committed, bool sync) {
+void JobTracker::PersistTask(const JobRecord& job, bool reduce, int index, bool committed, bool sync,
+                             const google::protobuf::RepeatedPtrField<proto::Counter>* counters) {
   if (!store_) return;
   proto::StoredTask t;
   t.set_next_attempt(reduce ? job.reduces[index].next_attempt : job.maps[index].next_attempt);
   t.set_committed(committed);
+  if (counters != nullptr) *t.mutable_counters() = *counters;
   Status st = store_->PutTask(job.id, reduce, static_cast<uint32_t>(index), t, sync);
   if (!st.ok()) MR_LOG_ERROR("{}", st.ToString());
 }
@@ -161,7 +170,12 @@ Status JobTracker::Recover() {
     rec->submit_time = s.submit_time();
     rec->start_time = s.start_time();
     rec->end_time = s.end_time();
-    for (const auto& c : s.counters()) rec->counters[c.name()] = c.value();
+    // A finished job's counters are final. A resumed job re-runs its maps, so none of
+    // theirs carry over; neither do those of reduces committed before the restart, which
+    // the store does not keep per task (docs/reliability.md).
+    if (rec->state != JobState::kRunning) {
+      for (const auto& c : s.counters()) rec->counters[c.name()] = c.value();
+    }
     rec->trace_path = s.trace_path();
     rec->trace = std::make_unique<TraceWriter>(rec->trace_path);
     rec->maps.resize(s.num_maps());
@@ -179,6 +193,9 @@ Status JobTracker::Recover() {
       if (lj.reduces[i].committed()) {
         t.state = ReduceTask::State::kDone;
         rec->reduces_done++;
+        // Maps of a resumed job run again and count afresh; committed reduces do not.
+        const auto& c = lj.reduces[i].counters();
+        rec->AddCounters(std::vector<proto::Counter>(c.begin(), c.end()), +1);
       }
     }
     next_job_id_ = std::max(next_job_id_, rec->id + 1);

@@ -1,5 +1,7 @@
 #include "master/master_client.h"
 
+#include <algorithm>
+
 #include <asio/connect.hpp>
 
 #include "common/clock.h"
@@ -47,6 +49,7 @@ Status MasterClient::Handshake(const std::string& role, const auth::ClusterToken
   const proto::HelloReply& r = reply.hello_reply();
   if (!r.accepted()) return Status::ProtocolError("master " + address_ + " refused the connection: " + r.error());
   clock_offset_ = r.master_time() - (t0 + t1) / 2;
+  features_.assign(r.features().begin(), r.features().end());
   return Authenticate(r, role, nonce, token);
 }
 
@@ -81,6 +84,10 @@ Status MasterClient::Authenticate(const proto::HelloReply& r, const std::string&
     return Status::ProtocolError("master " + address_ + " sent no authentication result");
   }
   return Status::Ok();
+}
+
+bool MasterClient::HasFeature(std::string_view feature) const {
+  return std::find(features_.begin(), features_.end(), feature) != features_.end();
 }
 
 Result<proto::Envelope> MasterClient::Call(const proto::Envelope& request) {

@@ -7,6 +7,8 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include <asio/io_context.hpp>
 #include <asio/ip/tcp.hpp>
@@ -36,6 +38,9 @@ class MasterClient {
   Result<proto::Envelope> Call(const proto::Envelope& request);
   // Master clock minus local clock, estimated at the handshake.
   double clock_offset() const { return clock_offset_; }
+  // True if the master listed `feature` at the handshake (HelloReply.features), e.g.
+  // "wait_job": only then may the matching request be sent.
+  bool HasFeature(std::string_view feature) const;
 
  private:
   MasterClient() : socket_(io_) {}
@@ -46,6 +51,7 @@ class MasterClient {
   asio::ip::tcp::socket socket_;
   double clock_offset_ = 0;
   std::string address_;
+  std::vector<std::string> features_;
 };
 
 }  // namespace mr::master

@@ -1,6 +1,7 @@
 #include "master/master_server.h"
 
 #include <future>
+#include <map>
 
 #include <asio.hpp>
 
@@ -19,13 +20,32 @@ namespace mr::master {
 
 namespace {
 
+class Session;
+
+// The longest a WaitJobRequest is held: a client that vanished while waiting costs a
+// parked session for at most this long (it is not reading its socket meanwhile).
+constexpr uint32_t kMaxWaitJobMs = 60000;
+// Optional requests this master serves (HelloReply.features).
+constexpr const char* kFeatureWaitJob = "wait_job";
+
+bool IsFinalState(const std::string& state) { return state == "SUCCEEDED" || state == "FAILED"; }
+
 // Per-server state every Session reads; lives on the state thread with the sessions.
 struct SessionContext {
   JobTracker* tracker = nullptr;
   uint32_t heartbeat_ms = 100;
+  uint32_t max_heartbeats_per_second = 500;
+
+  // The interval every worker is told (RegisterReply, HeartbeatReply).
+  uint32_t HeartbeatMs() const {
+    uint64_t spread = tracker->worker_count() * 1000 / std::max<uint64_t>(1, max_heartbeats_per_second);
+    return static_cast<uint32_t>(std::max<uint64_t>(heartbeat_ms, spread));
+  }
   auth::ClusterToken token;
   double handshake_timeout_seconds = 10;
   int pending_handshakes = 0;  // sessions not yet authenticated
+  // Sessions parked on a WaitJobRequest, by job; expired or woken entries are skipped.
+  std::multimap<uint64_t, std::weak_ptr<Session>> job_waiters;
 };
 
 // One peer connection. Request/response: read a frame, answer it, read the next. Phases:
@@ -44,6 +64,17 @@ class Session : public std::enable_shared_from_this<Session> {
   }
   ~Session() {
     if (phase_ != Phase::kReady) ctx_->pending_handshakes--;
+  }
+
+  // The job ended: answers a session parked on it. Runs on the state thread.
+  static void WakeWaiters(SessionContext* ctx, uint64_t job_id) {
+    auto [begin, end] = ctx->job_waiters.equal_range(job_id);
+    std::vector<std::shared_ptr<Session>> woken;
+    for (auto it = begin; it != end; ++it) {
+      if (auto s = it->second.lock()) woken.push_back(std::move(s));
+    }
+    ctx->job_waiters.erase(job_id);
+    for (auto& s : woken) s->EndWait(job_id);
   }
 
   void Start() {
@@ -93,6 +124,7 @@ class Session : public std::enable_shared_from_this<Session> {
       body_.shrink_to_fit();
       proto::Envelope out;
       bool keep = Handle(in, &out);
+      if (waiting_job_ != 0) return;  // parked: EndWait answers
       Send(out, keep);
     });
   }
@@ -103,6 +135,41 @@ class Session : public std::enable_shared_from_this<Session> {
     asio::async_write(socket_, asio::buffer(out_), [this, self, keep_open](asio::error_code ec, size_t) {
       if (!ec && keep_open) ReadHeader();
     });
+  }
+
+  // A WaitJobRequest for a running job parks the session (no reply, no read) until the
+  // job ends or the request's timeout passes; either way EndWait answers with the status.
+  void ParkUntilJobEnds(uint64_t job_id, uint32_t timeout_ms) {
+    waiting_job_ = job_id;
+    ctx_->job_waiters.emplace(job_id, weak_from_this());
+    auto self = shared_from_this();
+    deadline_.expires_after(std::chrono::milliseconds(std::min(timeout_ms, kMaxWaitJobMs)));
+    deadline_.async_wait([this, self, job_id](asio::error_code ec) {
+      if (ec) return;
+      auto [begin, end] = ctx_->job_waiters.equal_range(job_id);
+      for (auto it = begin; it != end; ++it) {
+        if (it->second.lock() == self) {
+          ctx_->job_waiters.erase(it);
+          break;
+        }
+      }
+      EndWait(job_id);
+    });
+  }
+
+  void EndWait(uint64_t job_id) {
+    if (waiting_job_ != job_id) return;
+    waiting_job_ = 0;
+    deadline_.cancel();
+    proto::Envelope out;
+    AnswerStatus(job_id, &out);
+    Send(out, /*keep_open=*/true);
+  }
+
+  void AnswerStatus(uint64_t job_id, proto::Envelope* out) {
+    auto r = ctx_->tracker->GetStatus(job_id);
+    if (!r.ok()) SetError(r.status(), out);
+    else *out->mutable_status_reply() = std::move(r).value();
   }
 
   void Refuse(const Status& s) {
@@ -156,6 +223,7 @@ class Session : public std::enable_shared_from_this<Session> {
       return false;
     }
     r->set_accepted(true);
+    r->add_features(kFeatureWaitJob);
     gate_.emplace(hello.role());
     if (!ctx_->token.enabled()) {
       BecomeReady();
@@ -203,13 +271,17 @@ class Session : public std::enable_shared_from_this<Session> {
         }
         gate_->Registered(r->worker_id(), in.register_worker());
         *out->mutable_register_reply() = std::move(r).value();
-        out->mutable_register_reply()->set_heartbeat_ms(ctx_->heartbeat_ms);
+        out->mutable_register_reply()->set_heartbeat_ms(ctx_->HeartbeatMs());
         return true;
       }
       case proto::Envelope::kHeartbeat: {
         auto r = tracker->Heartbeat(in.heartbeat());
-        if (!r.ok()) SetError(r.status(), out);
-        else *out->mutable_heartbeat_reply() = std::move(r).value();
+        if (!r.ok()) {
+          SetError(r.status(), out);
+        } else {
+          *out->mutable_heartbeat_reply() = std::move(r).value();
+          out->mutable_heartbeat_reply()->set_heartbeat_ms(ctx_->HeartbeatMs());
+        }
         return true;
       }
       case proto::Envelope::kSubmit: {
@@ -218,12 +290,19 @@ class Session : public std::enable_shared_from_this<Session> {
         else out->mutable_submit_reply()->set_job_id(*r);
         return true;
       }
-      default: {  // kStatus: the gate lets nothing else through
-        auto r = tracker->GetStatus(in.status().job_id());
-        if (!r.ok()) SetError(r.status(), out);
-        else *out->mutable_status_reply() = std::move(r).value();
+      case proto::Envelope::kWaitJob: {
+        uint64_t id = in.wait_job().job_id();
+        auto r = tracker->GetStatus(id);
+        if (r.ok() && !IsFinalState(r->jobs(0).state())) {
+          ParkUntilJobEnds(id, in.wait_job().timeout_ms());
+          return true;
+        }
+        AnswerStatus(id, out);
         return true;
       }
+      default:  // kStatus: the gate lets nothing else through
+        AnswerStatus(in.status().job_id(), out);
+        return true;
     }
   }
 
@@ -234,6 +313,7 @@ class Session : public std::enable_shared_from_this<Session> {
   Phase phase_ = Phase::kHello;
   std::string role_;
   std::string nonce_;               // our challenge, while in kAuth
+  uint64_t waiting_job_ = 0;        // parked on a WaitJobRequest for this job (0: not)
   std::optional<PeerGate> gate_;    // set once the Hello is accepted
   std::array<unsigned char, kFrameHeaderBytes> header_{};
   std::string body_;
@@ -246,8 +326,14 @@ class MasterServerImpl final : public MasterServer, public StatusProvider {
       : options_(o), tracker_(std::move(tracker)), acceptor_(io_), signals_(io_, SIGINT, SIGTERM), tick_(io_) {
     context_.tracker = tracker_.get();
     context_.heartbeat_ms = options_.heartbeat_ms;
+    context_.max_heartbeats_per_second = options_.max_heartbeats_per_second;
     context_.token = options_.token;
     context_.handshake_timeout_seconds = options_.handshake_timeout_seconds;
+    // Posted, not called: the tracker is mid-request when a job ends, and the reply must
+    // see the finished state (and the trace flushed) once that request is done.
+    tracker_->SetJobEndListener([this](uint64_t job_id) {
+      asio::post(io_, [this, job_id] { Session::WakeWaiters(&context_, job_id); });
+    });
   }
 
   // StatusProvider: runs the query on the state thread and waits for it.

@@ -23,6 +23,10 @@ struct MasterOptions {
   std::string addr_file;        // if set, the bound host:port is written here
   std::optional<HostPort> http; // status page address
   uint32_t heartbeat_ms = 20;
+  // Idle heartbeats the whole cluster may send per second: with many workers each one's
+  // interval grows to workers / rate (Hadoop's heartbeats-in-second), so the master's
+  // load stays flat while a new job still meets some worker's heartbeat just as soon.
+  uint32_t max_heartbeats_per_second = 500;
   TrackerOptions tracker;
   auth::ClusterToken token;            // none: every peer is accepted (docs/reliability.md)
   double handshake_timeout_seconds = 10;  // a peer not authenticated by then is dropped

@@ -281,6 +281,9 @@ Status PeerGate::Check(const proto::Envelope& in, const JobShapeLookup& lookup) 
       return CheckJobSpec(in.submit().spec());
     case proto::Envelope::kStatus:
       return Status::Ok();
+    case proto::Envelope::kWaitJob:
+      if (in.wait_job().job_id() == 0) return Bad("wait_job needs a job id");
+      return Status::Ok();
     default:
       return Status::ProtocolError("unexpected message");
   }

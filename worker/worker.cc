@@ -224,6 +224,8 @@ class WorkerImpl final : public Worker {
       client_.reset();
       return Status::Ok();
     }
+    // The master stretches the interval as the cluster grows (docs/protocol.md).
+    if (r.heartbeat_ms() > 0) heartbeat_ms_ = std::max(10u, r.heartbeat_ms());
     std::map<uint64_t, double> shares;
     for (const auto& s : r.shares()) shares[s.job_id()] = s.share();
     shuffle_->SetShares(shares);
