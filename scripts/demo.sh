@@ -12,6 +12,7 @@ mkdir -p mr-demo
 "$MR" run wordcount --input examples/data/sample.txt --output "$OUT" --reducers 2 --split-size 32KiB
 echo
 echo "top 10 words:"
-cat "$OUT"/part-r-* | sort -t "$(printf '\t')" -k2,2nr -k1,1 | head -10 | awk -F '\t' '{printf "  %-12s %s\n", $1, $2}'
+# awk reads all of sort's output (head would close the pipe early: SIGPIPE under pipefail).
+cat "$OUT"/part-r-* | sort -t "$(printf '\t')" -k2,2nr -k1,1 | awk -F '\t' 'NR <= 10 {printf "  %-12s %s\n", $1, $2}'
 echo
 echo "all counts: $OUT/part-r-*   trace: $OUT/_trace.jsonl"
