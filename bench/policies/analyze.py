@@ -139,15 +139,20 @@ def monitor_stats(pdir):
             "other_cores": mean([b - c for b, c in zip(col("machine_busy_cores"), col("cluster_cores"))])}
 
 
-def run_model(mr, csv_path, policy):
-    """Runs `mr model tandem`; returns (mean response, per-job responses) or (None, error)."""
-    r = subprocess.run([mr, "model", "tandem", "--workload", csv_path, "--policy", MODEL_POLICY[policy]],
-                       capture_output=True, text=True)
+def run_mr_model(mr, args):
+    """Runs `mr model ARGS` (tandem or tasksim: both print the same CSV, response in column 6);
+    returns (mean response, per-job responses) or (None, error)."""
+    r = subprocess.run([mr, "model"] + args, capture_output=True, text=True)
     if r.returncode != 0:
         return None, r.stderr.strip()
     rows = [line for line in r.stdout.splitlines() if line and not line.startswith("#")]
     per_job = [float(row.split(",")[5]) for row in rows[1:]]
     return mean(per_job), per_job
+
+
+def run_model(mr, csv_path, policy):
+    """The fluid tandem model on a workload CSV."""
+    return run_mr_model(mr, ["tandem", "--workload", csv_path, "--policy", MODEL_POLICY[policy]])
 
 
 def write_model_csv(path, jobs, slots, shuffle_rate):
@@ -164,18 +169,11 @@ def write_model_csv(path, jobs, slots, shuffle_rate):
 
 
 def run_tasksim(a, workload_path, policy, per_worker_rate, reduce_seconds):
-    """Runs `mr model tasksim` (the live policy on a simulated cluster of the run's shape);
-    returns (mean response, per-job responses) or (None, error)."""
-    r = subprocess.run([a.mr, "model", "tasksim", "--workload", workload_path, "--policy", policy,
-                        "--workers", str(a.workers), "--map-slots", str(a.map_slots // a.workers),
-                        "--reduce-slots", str(a.reduce_slots), "--shuffle-bandwidth", "%.0f" % per_worker_rate,
-                        "--reduce-seconds", "%.4f" % max(0.0, reduce_seconds or 0.0)],
-                       capture_output=True, text=True)
-    if r.returncode != 0:
-        return None, r.stderr.strip()
-    rows = [line for line in r.stdout.splitlines() if line and not line.startswith("#")]
-    per_job = [float(row.split(",")[5]) for row in rows[1:]]
-    return mean(per_job), per_job
+    """The task-level simulator: the live policy on a simulated cluster of the run's shape."""
+    return run_mr_model(a.mr, ["tasksim", "--workload", workload_path, "--policy", policy,
+                               "--workers", str(a.workers), "--map-slots", str(a.map_slots // a.workers),
+                               "--reduce-slots", str(a.reduce_slots), "--shuffle-bandwidth", "%.0f" % per_worker_rate,
+                               "--reduce-seconds", "%.4f" % max(0.0, reduce_seconds or 0.0)])
 
 
 def write_tasksim_json(path, jobs, by_name):
