@@ -12,6 +12,8 @@
 #include <string>
 #include <tuple>
 
+#include "scheduler/job_sizes.h"
+
 namespace mr::model {
 namespace {
 
@@ -19,9 +21,6 @@ using sched::JobId;
 using sched::TaskKind;
 
 constexpr double kNever = std::numeric_limits<double>::infinity();
-// The master switches a job's estimate from its hints to measured map times
-// once this many maps are done (master/job.h, kOnlineAfterMaps).
-constexpr int kOnlineAfterMaps = 2;
 constexpr double kShareSlack = 1e-9;
 
 std::string Printf(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -437,32 +436,23 @@ sched::Snapshot TaskSimulator::BuildSnapshot(int w) const {
   return s;
 }
 
-// As JobRecord::Estimate for a job without input files and without a profile.
+// The master's estimate (sched::EstimateSize) for a job without input files or profile.
 sched::SizeEstimate TaskSimulator::Estimate(const SimJob& job) const {
-  sched::SizeEstimate e;
-  const int n = job.spec->maps;
-  double mean_time = 0;
-  if (job.maps_done >= std::min(n, kOnlineAfterMaps) && job.maps_done > 0) {
-    e.source = sched::EstimateSource::kOnline;
-    mean_time = job.map_seconds_done / job.maps_done;
-    e.map_seconds_total = mean_time * n;
-    e.shuffle_bytes_total = job.produced / job.maps_done * n;
-  } else if (job.spec->hint_map_seconds > 0 || job.spec->hint_shuffle_bytes > 0) {
-    e.source = sched::EstimateSource::kHint;
-    e.map_seconds_total = job.spec->hint_map_seconds;
-    e.shuffle_bytes_total = job.spec->hint_shuffle_bytes;
-    mean_time = e.map_seconds_total / n;
-  } else {
-    return e;
-  }
-  double running_elapsed = 0;
-  for (const MapTask& m : job.maps) {
-    if (m.state == MapState::kRunning)
-      running_elapsed += std::min(mean_time, std::max(0.0, now_ - m.start));
-  }
-  e.map_seconds_remaining = std::max(0.0, mean_time * (n - job.maps_done) - running_elapsed);
-  e.shuffle_bytes_remaining = std::max(0.0, e.shuffle_bytes_total - job.fetched);
-  return e;
+  sched::EstimateInputs in;
+  in.maps_total = job.spec->maps;
+  in.maps_done = job.maps_done;
+  in.map_seconds_done = job.map_seconds_done;
+  in.map_output_bytes = job.produced;
+  in.hint_map_seconds = job.spec->hint_map_seconds;
+  in.hint_shuffle_bytes = job.spec->hint_shuffle_bytes;
+  in.shuffle_bytes_fetched = job.fetched;
+  return sched::EstimateSize(in, [&](double mean_time) {
+    double elapsed = 0;
+    for (const MapTask& m : job.maps) {
+      if (m.state == MapState::kRunning) elapsed += std::min(mean_time, std::max(0.0, now_ - m.start));
+    }
+    return elapsed;
+  });
 }
 
 std::string TaskSimulator::Where(int w) const {

@@ -4,6 +4,8 @@
 // Pure functions of a Snapshot; thread-safe.
 #pragma once
 
+#include <algorithm>
+
 #include "scheduler/snapshot.h"
 
 namespace mr::sched {
@@ -24,5 +26,64 @@ struct JobSize {
   double x_remaining = 0, y_remaining = 0;
 };
 JobSize SizeOf(const JobView& job, const Capacity& cap);
+
+// What a job's size estimate is made of (ALGORITHMS.md §1). The master fills it from
+// its job records, the task-level simulator (model/) from its simulated jobs, so both
+// rank jobs on the same numbers.
+struct EstimateInputs {
+  int maps_total = 0;
+  int maps_done = 0;
+  double map_seconds_done = 0;  // slot-seconds of the done maps
+  double map_output_bytes = 0;  // of the done maps
+  double map_input_bytes = 0;   // of the done maps (0: no input files)
+  double input_bytes = 0;       // of the whole job (0: no input files)
+  double hint_map_seconds = 0;  // --hint-map-seconds (0: none)
+  double hint_shuffle_bytes = 0;
+  // An earlier run's profile of this job name, if any.
+  bool has_profile = false;
+  double profile_map_seconds_per_task = 0;
+  double profile_output_per_input_byte = 0;
+  double profile_output_bytes_per_task = 0;
+  double shuffle_bytes_fetched = 0;
+};
+
+// Online (measured) once this many maps are done (or all of them).
+inline constexpr int kOnlineAfterMaps = 2;
+
+// The estimate: online from the done maps once kOnlineAfterMaps have finished, else the
+// hint, else the profile, else none (source kNone). `running_elapsed(mean)` returns the
+// sum over running maps of min(mean, time since the map started): the part of their
+// work taken as done.
+template <typename RunningElapsed>
+SizeEstimate EstimateSize(const EstimateInputs& in, RunningElapsed running_elapsed) {
+  SizeEstimate e;
+  const int n = in.maps_total;
+  double mean_time = 0;
+  if (in.maps_done >= std::min(n, kOnlineAfterMaps) && in.maps_done > 0) {
+    e.source = EstimateSource::kOnline;
+    mean_time = in.map_seconds_done / in.maps_done;
+    e.map_seconds_total = mean_time * n;
+    // Map output is linear in map input where there is input (splits differ in size).
+    e.shuffle_bytes_total = in.map_input_bytes > 0 && in.input_bytes > 0
+                                ? in.map_output_bytes / in.map_input_bytes * in.input_bytes
+                                : in.map_output_bytes / in.maps_done * n;
+  } else if (in.hint_map_seconds > 0 || in.hint_shuffle_bytes > 0) {
+    e.source = EstimateSource::kHint;
+    e.map_seconds_total = in.hint_map_seconds;
+    e.shuffle_bytes_total = in.hint_shuffle_bytes;
+    mean_time = n > 0 ? e.map_seconds_total / n : 0;
+  } else if (in.has_profile) {
+    e.source = EstimateSource::kProfile;
+    mean_time = in.profile_map_seconds_per_task;
+    e.map_seconds_total = mean_time * n;
+    e.shuffle_bytes_total = in.input_bytes > 0 ? in.profile_output_per_input_byte * in.input_bytes
+                                               : in.profile_output_bytes_per_task * n;
+  } else {
+    return e;
+  }
+  e.map_seconds_remaining = std::max(0.0, mean_time * (n - in.maps_done) - running_elapsed(mean_time));
+  e.shuffle_bytes_remaining = std::max(0.0, e.shuffle_bytes_total - in.shuffle_bytes_fetched);
+  return e;
+}
 
 }  // namespace mr::sched
