@@ -46,14 +46,15 @@ Result<std::string> ReadFileToString(const std::string& path) {
   return out;
 }
 
-static Status WriteAll(int fd, std::string_view data, const std::string& path) {
+Status WriteAllToFd(int fd, std::string_view data, const std::string& path) {
   const char* p = data.data();
   size_t left = data.size();
   while (left > 0) {
     ssize_t n = ::write(fd, p, left);
     if (n < 0) {
       if (errno == EINTR) continue;
-      return Errno("cannot write", path);
+      return path.empty() ? Status::IoError(std::string("cannot write: ") + std::strerror(errno))
+                          : Errno("cannot write", path);
     }
     p += n;
     left -= static_cast<size_t>(n);
@@ -64,7 +65,7 @@ static Status WriteAll(int fd, std::string_view data, const std::string& path) {
 Status WriteStringToFile(const std::string& path, std::string_view data) {
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return Errno("cannot create", path);
-  Status s = WriteAll(fd, data, path);
+  Status s = WriteAllToFd(fd, data, path);
   if (::close(fd) != 0 && s.ok()) s = Errno("cannot close", path);
   return s;
 }
@@ -73,7 +74,7 @@ Status WriteFileAtomically(const std::string& path, std::string_view data) {
   std::string tmp = path + ".tmp";
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return Errno("cannot create", tmp);
-  Status s = WriteAll(fd, data, tmp);
+  Status s = WriteAllToFd(fd, data, tmp);
   if (s.ok() && ::fsync(fd) != 0) s = Errno("cannot sync", tmp);
   if (::close(fd) != 0 && s.ok()) s = Errno("cannot close", tmp);
   if (s.ok() && ::rename(tmp.c_str(), path.c_str()) != 0) s = Errno("cannot rename", tmp);
@@ -84,7 +85,7 @@ Status WriteFileAtomically(const std::string& path, std::string_view data) {
 Status AppendToFile(const std::string& path, std::string_view data) {
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (fd < 0) return Errno("cannot open", path);
-  Status s = WriteAll(fd, data, path);
+  Status s = WriteAllToFd(fd, data, path);
   if (::close(fd) != 0 && s.ok()) s = Errno("cannot close", path);
   return s;
 }

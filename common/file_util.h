@@ -13,6 +13,9 @@ namespace mr {
 
 Result<std::string> ReadFileToString(const std::string& path);
 Status WriteStringToFile(const std::string& path, std::string_view data);
+// Writes all of `data` to fd (retrying short writes and EINTR). IoError "cannot write PATH:
+// ..." on failure; `path` only names the file in the message (may be empty).
+Status WriteAllToFd(int fd, std::string_view data, const std::string& path);
 // Writes to path + ".tmp", fsyncs, renames over path.
 Status WriteFileAtomically(const std::string& path, std::string_view data);
 Status AppendToFile(const std::string& path, std::string_view data);

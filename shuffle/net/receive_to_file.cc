@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 
+#include "common/file_util.h"
 #include "shuffle/net/net_io.h"
 
 namespace mr::shuffle::netio {
@@ -46,16 +47,8 @@ struct Transfer {
   }
 };
 
-Status WriteAll(int file, const char* data, size_t n) {
-  while (n > 0) {
-    ssize_t r = ::write(file, data, n);
-    if (r < 0 && errno == EINTR) continue;
-    if (r < 0) return Status::IoError(Errno("write"));
-    data += r;
-    n -= static_cast<size_t>(r);
-  }
-  return Status::Ok();
-}
+// The caller (fetcher.cc) names the file in IoError messages.
+Status WriteAll(int file, const char* data, size_t n) { return WriteAllToFd(file, {data, n}, ""); }
 
 Status CopyRest(Transfer& t) {
   while (t.got < t.length) {

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "common/file_util.h"
 #include "shuffle/map_output.h"
 
 namespace mr::worker {
@@ -33,18 +34,7 @@ void FileWriter::AppendRecord(std::string_view key, std::string_view value) {
 }
 
 void FileWriter::Flush() {
-  const char* p = buf_.data();
-  size_t left = buf_.size();
-  while (status_.ok() && left > 0) {
-    ssize_t n = ::write(fd_, p, left);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      status_ = Status::IoError("cannot write " + path_ + ": " + std::strerror(errno));
-      break;
-    }
-    p += n;
-    left -= static_cast<size_t>(n);
-  }
+  if (status_.ok()) status_ = WriteAllToFd(fd_, buf_, path_);
   written_ += buf_.size();
   buf_.clear();
 }
