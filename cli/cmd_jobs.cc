@@ -17,6 +17,7 @@
 #include "common/auth.h"
 #include "common/clock.h"
 #include "common/file_util.h"
+#include "common/version.h"
 #include "master/master_client.h"
 #include "master/status_json.h"
 #include "scheduler/scheduler.h"
@@ -75,7 +76,7 @@ Status CheckPolicy(const std::string& policy) {
 // polling delay (a master without it is asked at once, and the caller polls).
 Result<proto::JobStatus> FetchStatus(master::MasterClient& client, uint64_t id, uint32_t wait_ms = 0) {
   proto::Envelope req;
-  if (wait_ms > 0 && client.HasFeature("wait_job")) {
+  if (wait_ms > 0 && client.HasFeature(kFeatureWaitJob)) {
     req.mutable_wait_job()->set_job_id(id);
     req.mutable_wait_job()->set_timeout_ms(wait_ms);
   } else {
@@ -138,7 +139,7 @@ Result<proto::JobStatus> WaitForJob(std::unique_ptr<master::MasterClient> client
       last_phase = st.phase();
     }
     if (done) return st;
-    if (client->HasFeature("wait_job")) continue;  // the master held the request: no sleep
+    if (client->HasFeature(kFeatureWaitJob)) continue;  // the master held the request: no sleep
     // An older master: short jobs finish in milliseconds, so poll fast at first, then back off.
     std::this_thread::sleep_for(std::chrono::milliseconds(poll_ms));
     poll_ms = std::min(poll_ms * 2, tty ? 100 : 200);

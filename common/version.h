@@ -8,5 +8,8 @@ namespace mr {
 
 inline constexpr uint32_t kProtocolVersion = 1;
 inline constexpr const char* kSoftwareVersion = "mrlab 0.1.0";
+// Optional requests a master of this protocol version may serve, listed in
+// HelloReply.features; a client sends one only if the master lists it.
+inline constexpr const char* kFeatureWaitJob = "wait_job";
 
 }  // namespace mr

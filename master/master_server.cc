@@ -25,8 +25,6 @@ class Session;
 // The longest a WaitJobRequest is held: a client that vanished while waiting costs a
 // parked session for at most this long (it is not reading its socket meanwhile).
 constexpr uint32_t kMaxWaitJobMs = 60000;
-// Optional requests this master serves (HelloReply.features).
-constexpr const char* kFeatureWaitJob = "wait_job";
 
 bool IsFinalState(const std::string& state) { return state == "SUCCEEDED" || state == "FAILED"; }
 
@@ -166,8 +164,8 @@ class Session : public std::enable_shared_from_this<Session> {
     Send(out, /*keep_open=*/true);
   }
 
-  void AnswerStatus(uint64_t job_id, proto::Envelope* out) {
-    auto r = ctx_->tracker->GetStatus(job_id);
+  void AnswerStatus(uint64_t job_id, proto::Envelope* out) { FillStatus(ctx_->tracker->GetStatus(job_id), out); }
+  static void FillStatus(Result<proto::StatusReply> r, proto::Envelope* out) {
     if (!r.ok()) SetError(r.status(), out);
     else *out->mutable_status_reply() = std::move(r).value();
   }
@@ -297,7 +295,7 @@ class Session : public std::enable_shared_from_this<Session> {
           ParkUntilJobEnds(id, in.wait_job().timeout_ms());
           return true;
         }
-        AnswerStatus(id, out);
+        FillStatus(std::move(r), out);  // ended, or unknown: answer now
         return true;
       }
       default:  // kStatus: the gate lets nothing else through
