@@ -35,7 +35,7 @@ struct MapTask {
   std::vector<uint64_t> partition_bytes;
   uint64_t bytes_in = 0;
   uint64_t bytes_out = 0;
-  std::vector<proto::Counter> counters;  // of the done attempt; leave the job's sum if re-executed
+  google::protobuf::RepeatedPtrField<proto::Counter> counters;  // of the done attempt; leave the job's sum if re-executed
 };
 
 struct ReduceTask {
@@ -99,12 +99,11 @@ struct JobRecord {
 
   bool finished() const { return state != JobState::kRunning; }
   // counters += sign * c (sign is +1 when an attempt commits, -1 when it is superseded).
-  void AddCounters(const std::vector<proto::Counter>& c, int64_t sign);
+  void AddCounters(const google::protobuf::RepeatedPtrField<proto::Counter>& c, int64_t sign);
   const char* phase() const;
-  // Size estimate (ALGORITHMS.md §1): online once kOnlineAfterMaps maps have
+  // Size estimate (ALGORITHMS.md §1): online once sched::kOnlineAfterMaps maps have
   // finished (or all have), else the user's hint, else the job-name profile.
   sched::SizeEstimate Estimate(double now) const;
-  static constexpr int kOnlineAfterMaps = 2;
   std::string TaskName(sched::TaskKind kind, int index) const;
 };
 

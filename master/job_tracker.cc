@@ -243,7 +243,7 @@ void JobTracker::HandleMapReport(WorkerRecord& w, JobRecord& job, const proto::T
   job.map_seconds_done += std::max(0.0, r.end_time() - r.start_time());
   job.map_output_bytes += r.bytes_out();
   job.map_input_bytes += r.bytes_in();
-  m.counters.assign(r.counters().begin(), r.counters().end());
+  m.counters = r.counters();
   job.AddCounters(m.counters, +1);
   TraceEstimate(job);
   // Ties go to this worker: the reply to its completion heartbeat then carries the
@@ -325,7 +325,7 @@ void JobTracker::CommitReduce(JobRecord& job, int index, const proto::TaskReport
   t.state = ReduceTask::State::kDone;
   t.start_time = r.start_time();
   t.end_time = r.end_time();
-  job.AddCounters(std::vector<proto::Counter>(r.counters().begin(), r.counters().end()), +1);
+  job.AddCounters(r.counters(), +1);
   job.reduces_done++;
   Trace(job, {{"event", "commit"}, {"t", clock_->Now()}, {"task", TaskIdString(TaskKind::kReduce, index)},
               {"attempt", r.attempt()}, {"file", to}});

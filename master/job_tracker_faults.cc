@@ -96,7 +96,7 @@ void JobTracker::ReexecuteMap(JobRecord& job, int index, const std::string& why)
   job.map_input_bytes -= std::min(job.map_input_bytes, m.bytes_in);
   // The done attempt is superseded: only the one that replaces it may count.
   job.AddCounters(m.counters, -1);
-  m.counters.clear();
+  m.counters.Clear();
   job.counters[kKilledMapsCounter]++;
   for (auto& [wid, sent] : job.locations_sent) sent[index] = false;
   Trace(job, {{"event", "reexecute"}, {"t", clock_->Now()}, {"task", TaskIdString(TaskKind::kMap, index)},
@@ -171,8 +171,8 @@ Status JobTracker::Recover() {
     rec->start_time = s.start_time();
     rec->end_time = s.end_time();
     // A finished job's counters are final. A resumed job re-runs its maps, so none of
-    // theirs carry over; neither do those of reduces committed before the restart, which
-    // the store does not keep per task (docs/reliability.md).
+    // theirs carry over; those of reduces committed before the restart come back from
+    // their task records below (docs/reliability.md).
     if (rec->state != JobState::kRunning) {
       for (const auto& c : s.counters()) rec->counters[c.name()] = c.value();
     }
@@ -194,8 +194,7 @@ Status JobTracker::Recover() {
         t.state = ReduceTask::State::kDone;
         rec->reduces_done++;
         // Maps of a resumed job run again and count afresh; committed reduces do not.
-        const auto& c = lj.reduces[i].counters();
-        rec->AddCounters(std::vector<proto::Counter>(c.begin(), c.end()), +1);
+        rec->AddCounters(lj.reduces[i].counters(), +1);
       }
     }
     next_job_id_ = std::max(next_job_id_, rec->id + 1);
