@@ -194,17 +194,21 @@ class BadPeerTest : public ::testing::Test {
         << (r ? r->DebugString() : "closed");
     return p;
   }
-  // A worker connection that registered (1 map slot, no reduce slot: never hosts a reducer).
-  static std::unique_ptr<RawPeer> RegisteredWorker(uint32_t* id) {
-    auto p = Ready("worker");
+  // A worker registration with `map_slots` map slots and no reduce slot.
+  static proto::Envelope Registration(uint32_t map_slots) {
     proto::Envelope reg;
     auto* r = reg.mutable_register_worker();
     r->set_host("127.0.0.1");
     r->set_shuffle_port(1);
-    r->set_map_slots(1);
+    r->set_map_slots(map_slots);
     r->set_speed(1);
     r->set_work_dir("/nonexistent");
-    p->SendEnvelope(reg);
+    return reg;
+  }
+  // A worker connection that registered (1 map slot, no reduce slot: never hosts a reducer).
+  static std::unique_ptr<RawPeer> RegisteredWorker(uint32_t* id) {
+    auto p = Ready("worker");
+    p->SendEnvelope(Registration(1));
     auto reply = p->Read();
     EXPECT_TRUE(reply && reply->has_register_reply()) << (reply ? reply->DebugString() : "closed");
     *id = reply && reply->has_register_reply() ? reply->register_reply().worker_id() : 0;
@@ -390,17 +394,10 @@ TEST_F(BadPeerTest, OldProtocolVersionIsRefused) {
 
 TEST_F(BadPeerTest, OutOfRangeRegistrationIsRefused) {
   auto p = Ready("worker");
-  proto::Envelope reg;
-  auto* r = reg.mutable_register_worker();
-  r->set_host("127.0.0.1");
-  r->set_shuffle_port(1);
-  r->set_map_slots(1000000);
-  r->set_speed(1);
-  p->SendEnvelope(reg);
+  p->SendEnvelope(Registration(1000000));
   ExpectRefused(*p, StatusCode::kInvalidArgument, "slot counts");
   auto client = Ready("client");  // a client may not pose as a worker
-  r->set_map_slots(1);
-  client->SendEnvelope(reg);
+  client->SendEnvelope(Registration(1));
   ExpectRefused(*client, StatusCode::kPermissionDenied, "only a worker may register");
 }
 
