@@ -105,13 +105,22 @@ int SlotFiller::free_map_slots() {
   return free_maps_;
 }
 
-int SlotFiller::AssignMaps(int j, int n) {
+int SlotFiller::AssignMaps(int j, int n, std::span<const WorkerId> avoid) {
   if (!maps_started_) StartMaps();
   const JobView& job = snap_.jobs[j];
   std::vector<int>& active = buf_.active;
+  auto avoided = [&](int w) { return std::find(avoid.begin(), avoid.end(), snap_.workers[w].id) != avoid.end(); };
   int done = 0;
   while (done < n && free_maps_ > 0 && pending_maps(j) > 0) {
     if (cursor_ >= active.size()) cursor_ = 0;
+    if (!avoid.empty()) {
+      size_t tried = 0;
+      while (tried < active.size() && avoided(active[cursor_])) {
+        cursor_ = cursor_ + 1 < active.size() ? cursor_ + 1 : 0;
+        ++tried;
+      }
+      if (tried == active.size()) break;  // every free slot is on an avoided worker
+    }
     int w = active[cursor_];
     SlotFillerBuffers::Free& f = buf_.free[w];
     SlotKind kind = SlotKind::kMap;

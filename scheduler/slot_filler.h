@@ -62,8 +62,9 @@ class SlotFiller {
   // Maps of job `j` running plus those assigned in this decision.
   int running_maps(int j) const { return snap_.jobs[j].maps_running + buf_.maps_taken[j]; }
   // Assigns up to `n` pending maps of job `j`, spreading them round-robin over
-  // the workers (fastest first). Returns how many were assigned.
-  int AssignMaps(int j, int n);
+  // the workers (fastest first), never on a worker listed in `avoid`. Returns
+  // how many were assigned.
+  int AssignMaps(int j, int n, std::span<const WorkerId> avoid = {});
   // Each job in `order` takes every free slot it can use before the next one.
   void FillInOrder(std::span<const int> order);
 

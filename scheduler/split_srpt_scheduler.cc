@@ -23,15 +23,24 @@ int RunningMaps(const SlotFiller& f, std::span<const int> jobs) {
   return n;
 }
 
-// Each job in `order` takes what it can until `budget` slots are used.
-void FillBudget(SlotFiller& f, IncrementalOrder& order, int budget) {
+// Each job in `order` takes what it can until `budget` slots are used, on
+// workers not in `avoid`.
+void FillBudget(SlotFiller& f, IncrementalOrder& order, int budget, std::span<const WorkerId> avoid) {
   order.ForEachBlock([&] { return budget > 0 && f.free_map_slots() > 0; },
                      [&](std::span<const int> block) {
                        for (int j : block) {
                          if (budget <= 0) return;
-                         budget -= f.AssignMaps(j, std::min(budget, f.pending_maps(j)));
+                         int got = f.AssignMaps(j, std::min(budget, f.pending_maps(j)), avoid);
+                         budget -= got;
+                         if (got == 0 && f.pending_maps(j) > 0) return;  // only avoided slots left
                        }
                      });
+}
+
+int MapCapableWorkers(const Snapshot& snap) {
+  int n = 0;
+  for (const WorkerView& w : snap.workers) n += w.map_slots + w.unified_slots > 0 ? 1 : 0;
+  return n;
 }
 
 // Class target slot counts spread SRPT over the class's jobs, for the trace.
@@ -105,6 +114,26 @@ void SplitSrptScheduler::Classify(const Snapshot& snap) {
   }
 }
 
+std::span<const WorkerId> SplitSrptScheduler::Avoid(int k, int target, int workers) {
+  const std::vector<WorkerId>& r = recent_[k];
+  if (target >= workers || target <= 0) return {};
+  size_t n = std::min(r.size(), static_cast<size_t>(target));
+  return std::span<const WorkerId>(r).last(n);
+}
+
+void SplitSrptScheduler::NoteStarts(int k, const Decision& d, size_t from) {
+  constexpr size_t kMaxRemembered = 256;
+  std::vector<WorkerId>& r = recent_[k];
+  for (size_t i = from; i < d.assignments.size(); ++i) {
+    const Assignment& a = d.assignments[i];
+    if (a.kind != TaskKind::kMap) continue;
+    auto it = std::find(r.begin(), r.end(), a.worker);
+    if (it != r.end()) r.erase(it);
+    r.push_back(a.worker);
+  }
+  if (r.size() > kMaxRemembered) r.erase(r.begin(), r.end() - kMaxRemembered);
+}
+
 Decision SplitSrptScheduler::Schedule(const Snapshot& snap) {
   Decision d;
   Capacity cap = CapacityOf(snap);
@@ -137,11 +166,21 @@ Decision SplitSrptScheduler::Schedule(const Snapshot& snap) {
   // new slot; if both are under, split the free slots in proportion to deficit.
   int d1 = std::max(0, t1 - r1), d2 = std::max(0, t2 - r2);
   int a1 = d1 + d2 > free ? static_cast<int>(std::lround(double(free) * d1 / (d1 + d2))) : d1;
-  FillBudget(filler, c.map_order, a1);
-  FillBudget(filler, c.shuffle_order, std::max(0, std::min(d2, free - a1)));
-  // No idling: what a class cannot use goes to the other, then to unknown jobs.
+  const int workers = MapCapableWorkers(snap);
+  size_t from = d.assignments.size();
+  FillBudget(filler, c.map_order, a1, Avoid(0, t1, workers));
+  NoteStarts(0, d, from);
+  from = d.assignments.size();
+  FillBudget(filler, c.shuffle_order, std::max(0, std::min(d2, free - a1)), Avoid(1, t2, workers));
+  NoteStarts(1, d, from);
+  // No idling: what a class cannot use (or avoids) goes to the other, then to
+  // unknown jobs.
+  from = d.assignments.size();
   FillInOrder(filler, c.map_order);
+  NoteStarts(0, d, from);
+  from = d.assignments.size();
   FillInOrder(filler, c.shuffle_order);
+  NoteStarts(1, d, from);
   filler.FillInOrder(c.unknown);
   ShuffleShares(snap, c.map_order, c.shuffle_order, c.unknown, mu1, mu2, &d);
   d.note = Format("splitsrpt: beta=%.3g map-heavy %zu jobs %d/%d slots share %.3g, "

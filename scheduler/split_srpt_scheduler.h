@@ -5,8 +5,16 @@
 // jobs hold the other map slots and share mu2, SRPT on remaining shuffle size.
 // A class that is empty or cannot use its slots leaves them to the other class.
 // Jobs with no estimate get one probe map, then only leftovers. Only the head
-// of each order that the free slots reach is sorted. Keeps only scratch buffers
-// between calls (no state that affects a decision); not thread-safe.
+// of each order that the free slots reach is sorted.
+//
+// Placement (not in the paper, whose shuffle is one station): a class whose
+// target is below the number of workers would otherwise keep re-taking the slot
+// its own map just freed, so all of its jobs' map output would sit on the same
+// few workers and leave through their shuffle links only. Such a class does not
+// take a slot on one of the `target` workers it most recently started maps on
+// while the other class can use that slot; its maps rotate over the workers and
+// its output spreads over every link (docs/policies.md). This recency is the
+// only state kept between calls besides scratch buffers; not thread-safe.
 #pragma once
 
 #include <span>
@@ -41,6 +49,14 @@ class SplitSrptScheduler final : public Scheduler {
     bool counts_valid = true;        // no job reports negative running maps
   };
   void Classify(const Snapshot& snap);
+  // The workers class `k` (0 = map-heavy, 1 = shuffle-heavy) should not take a
+  // slot on now, given its target of `target` slots among `workers` workers.
+  std::span<const WorkerId> Avoid(int k, int target, int workers);
+  // Records the workers of d.assignments[from..] as class k's most recent.
+  void NoteStarts(int k, const Decision& d, size_t from);
+
+  // Per class: distinct workers it started maps on, least recent first.
+  std::vector<WorkerId> recent_[2];
 
   std::vector<int> arrival_;
   std::vector<JobSize> sizes_;

@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
+#include <set>
 
 #include "scheduler/max_srpt_scheduler.h"
 #include "scheduler/split_srpt_scheduler.h"
@@ -128,6 +130,77 @@ TEST(SplitSrptTest, RunningMapsCountAgainstTheClassTarget) {
   snap.workers[0].free_map = 1;
   snap.workers[1].free_map = 1;
   EXPECT_EQ(MapsPerJob(SplitSrptScheduler().Schedule(snap)), (std::map<JobId, int>{{2, 2}}));
+}
+
+
+// Three workers with one map slot each; beta = 4 gives the shuffle-heavy class
+// lround(3 / 5) = 1 slot. Without rotation that class re-takes the slot its own
+// map frees, so all its output sits on one worker's shuffle link.
+TEST(SplitSrptTest, AOneSlotClassRotatesOverTheWorkers) {
+  Snapshot snap;
+  snap.workers = {MakeWorker(1, 1), MakeWorker(2, 1), MakeWorker(3, 1)};
+  snap.shuffle_capacity = kShuffleCap;
+  JobView map_heavy = MakeJob(1, 50), shuffle_heavy = MakeJob(2, 50);
+  SetSize(&map_heavy, 8, 2, 8, 2, 3, kShuffleCap);
+  SetSize(&shuffle_heavy, 2, 8, 2, 8, 3, kShuffleCap);
+  snap.jobs = {map_heavy, shuffle_heavy};
+  SplitSrptScheduler policy;
+  Decision first = policy.Schedule(snap);
+  ASSERT_TRUE(testing::CheckContract(snap, first));
+  EXPECT_EQ(MapsPerJob(first), (std::map<JobId, int>{{1, 2}, {2, 1}}));
+  std::map<JobId, WorkerId> where;
+  for (const Assignment& a : first.assignments) where[a.job] = a.worker;  // job 1: its last one
+
+  // Steady state: one slot frees at a time. Each round, the shuffle-heavy job's
+  // map finishes on its worker and that slot is offered first.
+  std::set<WorkerId> shuffle_heavy_workers = {where[2]};
+  WorkerId previous = where[2];
+  for (int round = 0; round < 6; ++round) {
+    Snapshot s = snap;
+    for (WorkerView& w : s.workers) w.free_map = w.id == previous ? 1 : 0;
+    s.jobs[0].maps_running = 2;  // the map-heavy class at its target
+    s.jobs[1].maps_running = 0;
+    Decision d = policy.Schedule(s);
+    ASSERT_TRUE(testing::CheckContract(s, d));
+    // The freed slot goes to the map-heavy job, the other class waits ...
+    EXPECT_EQ(MapsPerJob(d), (std::map<JobId, int>{{1, 1}})) << "round " << round;
+    // ... and takes the next slot freed elsewhere.
+    WorkerId other = previous % 3 + 1;
+    for (WorkerView& w : s.workers) w.free_map = w.id == other ? 1 : 0;
+    s.jobs[0].maps_running = 2;
+    d = policy.Schedule(s);
+    ASSERT_EQ(d.assignments.size(), 1u);
+    EXPECT_EQ(d.assignments[0].job, 2u) << "round " << round;
+    EXPECT_EQ(d.assignments[0].worker, other);
+    shuffle_heavy_workers.insert(other);
+    previous = other;
+  }
+  EXPECT_EQ(shuffle_heavy_workers.size(), 3u);
+}
+
+// Rotation never idles a slot: if the other class has nothing to run, the
+// avoiding class takes the slot after all.
+TEST(SplitSrptTest, RotationNeverLeavesASlotIdle) {
+  Snapshot snap;
+  snap.workers = {MakeWorker(1, 1), MakeWorker(2, 1), MakeWorker(3, 1)};
+  snap.shuffle_capacity = kShuffleCap;
+  JobView map_heavy = MakeJob(1, 2), shuffle_heavy = MakeJob(2, 50);
+  SetSize(&map_heavy, 8, 2, 8, 2, 3, kShuffleCap);
+  SetSize(&shuffle_heavy, 2, 8, 2, 8, 3, kShuffleCap);
+  snap.jobs = {map_heavy, shuffle_heavy};
+  SplitSrptScheduler policy;
+  Decision first = policy.Schedule(snap);
+  WorkerId w2 = 0;
+  for (const Assignment& a : first.assignments) {
+    if (a.job == 2) w2 = a.worker;
+  }
+  ASSERT_NE(w2, 0u);
+  Snapshot s = snap;
+  for (WorkerView& w : s.workers) w.free_map = w.id == w2 ? 1 : 0;
+  s.jobs[0].pending_maps.clear();  // the map-heavy job has no map left to start
+  s.jobs[0].maps_running = 2;
+  Decision d = policy.Schedule(s);
+  EXPECT_EQ(MapsPerJob(d), (std::map<JobId, int>{{2, 1}}));
 }
 
 }  // namespace
