@@ -105,7 +105,7 @@ int WorkerMain(int argc, char** argv) {
       ("speed", po::value<double>()->default_value(1.0), "relative speed (synthetic work scales by 1/speed)")
       ("shuffle-bandwidth", po::value<std::string>()->default_value("0"), "shuffle egress cap, e.g. 50MB/s (0 = unlimited)")
       ("host", po::value<std::string>()->default_value("127.0.0.1"), "address other workers fetch map output from")
-      ("fetch-threads", po::value<uint32_t>()->default_value(4), "parallel shuffle fetches")
+      ("fetch-threads", po::value<uint32_t>()->default_value(32), "max parallel shuffle fetches (one per reducer and source)")
       ("sort-buffer", po::value<std::string>(), "map sort buffer size (overrides the job's)")
       ("master-timeout", po::value<double>()->default_value(30), "exit after this many seconds without the master")
       ("token-file", po::value<std::string>(), "cluster token shared with the master and the other workers");

@@ -47,6 +47,11 @@ struct ReduceState {
   std::string dir;
 };
 
+// A fetch that makes no progress this long fails (Hadoop's
+// mapreduce.reduce.shuffle.read.timeout). Long, because a share-0 job's fetch
+// legitimately waits while the source serves the jobs the policy favours.
+constexpr double kFetchProgressTimeoutSeconds = 180;
+
 struct FetchItem {
   uint64_t incarnation;
   uint64_t job;
@@ -92,9 +97,6 @@ class WorkerImpl final : public Worker {
     so.bandwidth = options_.shuffle_bandwidth;
     so.token = options_.token;
     MR_ASSIGN_OR_RETURN(shuffle_, shuffle::ShuffleServer::Start(so));
-    for (uint32_t i = 0; i < std::max(1u, options_.fetch_threads); ++i) {
-      fetchers_.emplace_back([this] { FetchLoop(); });
-    }
     return Status::Ok();
   }
 
@@ -232,6 +234,7 @@ class WorkerImpl final : public Worker {
     {
       std::lock_guard lock(mu_);
       shares_ = shares;
+      MaybeAddFetcherLocked();  // a job that left share 0 may start fetches now
     }
     fetch_cv_.notify_all();
     for (const auto& a : r.assignments()) StartAssignment(a);
@@ -390,61 +393,80 @@ class WorkerImpl final : public Worker {
   void EnqueueOneLocked(uint64_t job, uint32_t reduce, const proto::MapOutputLocation& loc) {
     fetch_queue_.push_back(FetchItem{incarnation_, job, reduce, loc});
     fetch_cv_.notify_one();
+    MaybeAddFetcherLocked();
   }
 
-  // Fetches run in the order of the jobs' current shuffle shares (the policy's
-  // priority), not arrival: the sending servers serve share-0 jobs only with
-  // leftover capacity, so such fetches can last long, and they may hold at
-  // most half of the fetch threads — the rest stay free for favoured jobs.
+  // Fetch scheduling (docs/shuffle.md, "Reducer side"). Threads are started on
+  // demand up to --fetch-threads. As in Hadoop's shuffle, a reducer fetches from
+  // one source worker at a time, so a fetch that a source throttles holds only
+  // that reducer's turn at that source, never a thread another source could use.
+  // Among fetches that may start, the highest-share job goes first (earliest among
+  // equals). A share-0 job is served by the source only with leftover capacity, so
+  // its fetches may wait long: they may hold at most half of the threads.
   void FetchLoop() {
+    std::unique_lock lock(mu_);
     for (;;) {
-      FetchItem item;
-      bool low = false;
-      {
-        std::unique_lock lock(mu_);
-        std::deque<FetchItem>::iterator pick;
-        fetch_cv_.wait(lock, [&] { return fetch_stop_ || PickFetchLocked(&pick); });
-        if (fetch_stop_) return;
-        item = std::move(*pick);
-        fetch_queue_.erase(pick);
-        auto it = reduces_.find({item.job, item.reduce});
-        if (it == reduces_.end() || item.loc.map_index() >= it->second.num_maps ||
-            it->second.fetched[item.loc.map_index()]) {
-          continue;
-        }
-        low = ShareLocked(item.job) <= 0;
-        if (low) low_priority_fetches_++;
+      std::deque<FetchItem>::iterator pick;
+      idle_fetchers_++;
+      fetch_cv_.wait(lock, [&] { return fetch_stop_ || PickFetchLocked(&pick); });
+      idle_fetchers_--;
+      if (fetch_stop_) return;
+      FetchItem item = std::move(*pick);
+      fetch_queue_.erase(pick);
+      auto it = reduces_.find({item.job, item.reduce});
+      if (it == reduces_.end() || item.loc.map_index() >= it->second.num_maps ||
+          it->second.fetched[item.loc.map_index()]) {
+        continue;
       }
+      const bool low = ShareLocked(item.job) <= 0;
+      if (low) low_priority_fetches_++;
+      const SourceKey key = SourceOf(item);
+      busy_sources_.insert(key);
+      MaybeAddFetcherLocked();  // more may be startable than there are idle threads
+      lock.unlock();
       FetchOne(item);
-      if (low) {
-        std::lock_guard lock(mu_);
-        low_priority_fetches_--;
-      }
+      lock.lock();
+      busy_sources_.erase(key);
+      if (low) low_priority_fetches_--;
       fetch_cv_.notify_all();
     }
   }
+
+  // A reducer's turn at one source worker: (job, reduce, source worker).
+  using SourceKey = std::tuple<uint64_t, uint32_t, uint32_t>;
+  static SourceKey SourceOf(const FetchItem& item) { return {item.job, item.reduce, item.loc.worker_id()}; }
 
   double ShareLocked(uint64_t job) const {
     auto it = shares_.find(job);
     return it == shares_.end() ? 0.0 : it->second;
   }
 
-  // The queued fetch of the highest-share job (earliest among equals); false if
-  // nothing may start now.
+  uint32_t MaxFetchers() const { return std::max(1u, options_.fetch_threads); }
+
+  // The startable queued fetch of the highest-share job (earliest among equals);
+  // false if none may start now.
   bool PickFetchLocked(std::deque<FetchItem>::iterator* pick) {
-    const uint32_t low_cap = std::max(1u, options_.fetch_threads / 2);
+    const uint32_t low_cap = std::max(1u, MaxFetchers() / 2);
     bool found = false;
     double best = -1;
     for (auto it = fetch_queue_.begin(); it != fetch_queue_.end(); ++it) {
       double share = ShareLocked(it->job);
+      if (share <= best) continue;
       if (share <= 0 && low_priority_fetches_ >= low_cap) continue;
-      if (share > best) {
-        best = share;
-        *pick = it;
-        found = true;
-      }
+      if (busy_sources_.count(SourceOf(*it)) != 0) continue;
+      best = share;
+      *pick = it;
+      found = true;
     }
     return found;
+  }
+
+  // Starts one more fetch thread when a fetch could start and no thread is idle.
+  void MaybeAddFetcherLocked() {
+    if (fetch_stop_ || idle_fetchers_ > 0 || fetchers_.size() >= MaxFetchers()) return;
+    std::deque<FetchItem>::iterator unused;
+    if (!PickFetchLocked(&unused)) return;
+    fetchers_.emplace_back([this] { FetchLoop(); });
   }
 
   void FetchOne(const FetchItem& item) {
@@ -460,7 +482,7 @@ class WorkerImpl final : public Worker {
     double start = Now();
     Result<shuffle::FetchResult> r = Status::Internal("not attempted");
     for (int attempt = 0; attempt < 3 && !stopping(); ++attempt) {
-      r = shuffle::FetchPartition(target, dest, 60.0, SystemClock::Get(), options_.token);
+      r = shuffle::FetchPartition(target, dest, kFetchProgressTimeoutSeconds, SystemClock::Get(), options_.token);
       if (r.ok()) break;
     }
     proto::FetchEvent ev;
@@ -578,9 +600,11 @@ class WorkerImpl final : public Worker {
   std::deque<FetchItem> fetch_queue_;
   std::map<uint64_t, double> shares_;     // current shuffle share per job
   uint32_t low_priority_fetches_ = 0;     // in flight for share-0 jobs
+  uint32_t idle_fetchers_ = 0;            // fetch threads waiting for work
+  std::set<SourceKey> busy_sources_;      // reducers' turns at sources, in flight
   std::set<uint64_t> dropped_;
   std::list<TaskThread> threads_;
-  std::vector<std::thread> fetchers_;
+  std::vector<std::thread> fetchers_;  // grows under mu_ until fetch_stop_; joined in Shutdown
 };
 
 }  // namespace

@@ -24,7 +24,7 @@ struct WorkerOptions {
   double speed = 1.0;
   double shuffle_bandwidth = 0;     // bytes/s, 0 = unlimited
   std::string work_dir;
-  uint32_t fetch_threads = 4;
+  uint32_t fetch_threads = 32;       // max concurrent fetches (threads start on demand)
   uint64_t sort_buffer_bytes = 0;   // 0 = the job's setting
   double master_timeout = 30;       // give up after this long without the master
   auth::ClusterToken token;         // cluster token for the master and the shuffle; none = off

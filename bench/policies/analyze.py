@@ -272,7 +272,7 @@ def main(argv):
     p.add_argument("--results-md", help="bench/RESULTS.md: replace or append the policy section")
     p.add_argument("--map-slots", type=int, default=3, help="map slots in the cluster")
     p.add_argument("--bandwidth", type=float, default=20e6, help="each worker's shuffle cap, B/s")
-    p.add_argument("--fetch-threads", type=int, default=4, help="each worker's fetch threads")
+    p.add_argument("--fetch-threads", type=int, default=32, help="each worker's max concurrent fetches (mr worker --fetch-threads)")
     p.add_argument("--workers", type=int, default=3, help="workers in the cluster")
     p.add_argument("--reduce-slots", type=int, default=2, help="reduce slots per worker")
     a = p.parse_args(argv)

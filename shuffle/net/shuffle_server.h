@@ -33,7 +33,7 @@ struct ShuffleServerOptions {
   uint16_t port = 0;                     // 0 = ephemeral, see port()
   std::string work_dir;                  // map outputs live under MapOutputDir(work_dir, job)
   double bandwidth = 0;                  // bytes/s shared by all jobs; 0 = unlimited
-  int threads = 64;                      // max concurrent connections (one thread each)
+  int threads = 256;                     // max concurrent connections (one thread each)
   double idle_timeout_seconds = 120;     // keep-alive connection with no request is closed
   double io_timeout_seconds = 30;        // a peer that stops reading/writing this long is dropped
   uint64_t throttled_chunk_bytes = 256u << 10;  // unit of rate limiting when bandwidth > 0

@@ -2,9 +2,12 @@
 // sort and grep over >= 20 MB of generated input in >= 16 maps and 4 reducers;
 // every output must be byte-identical to the coreutils reference. The traces
 // must show the shuffle overlapping the maps and each map run exactly once.
+#include <algorithm>
 #include <map>
 #include <set>
 #include <sstream>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -73,6 +76,7 @@ TEST_F(ClusterJobsTest, WordCountMatchesCoreutils) {
   ASSERT_FALSE(trace.empty());
   std::map<std::string, int> map_attempts;
   double last_map_end = 0, first_fetch_end = 1e300;
+  std::map<std::pair<std::string, int64_t>, std::vector<std::pair<double, double>>> fetches;
   for (const auto& e : trace) {
     std::string ev = e.at("event");
     ASSERT_TRUE(e.contains("t") && e.contains("job")) << e.dump();
@@ -80,7 +84,19 @@ TEST_F(ClusterJobsTest, WordCountMatchesCoreutils) {
     if (ev == "attempt_end" && e.at("task").get<std::string>()[0] == 'm') {
       last_map_end = std::max(last_map_end, e.at("t").get<double>());
     }
-    if (ev == "fetch_end") first_fetch_end = std::min(first_fetch_end, e.at("t").get<double>());
+    if (ev == "fetch_end") {
+      first_fetch_end = std::min(first_fetch_end, e.at("t").get<double>());
+      fetches[{e.at("task").get<std::string>(), e.at("src_worker").get<int64_t>()}].push_back(
+          {e.at("start").get<double>(), e.at("t").get<double>()});
+    }
+  }
+  // A reducer fetches from one source worker at a time (docs/shuffle.md, "Reducer side").
+  for (auto& [key, spans] : fetches) {
+    std::sort(spans.begin(), spans.end());
+    for (size_t i = 1; i < spans.size(); ++i) {
+      EXPECT_LE(spans[i - 1].second, spans[i].first)
+          << key.first << " fetched from worker " << key.second << " twice at once";
+    }
   }
   EXPECT_GE(map_attempts.size(), 16u);
   for (const auto& [task, n] : map_attempts) EXPECT_EQ(n, 1) << task << " ran " << n << " times";
