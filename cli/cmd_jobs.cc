@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/daemon_options.h"
 #include "cli/job_options.h"
 #include "cli/local_cluster.h"
 #include "common/auth.h"
@@ -63,12 +64,19 @@ Result<uint64_t> ParseJobId(const std::string& text) {
   return std::stoull(digits);
 }
 
-Status CheckPolicy(const std::string& policy) {
-  auto known = sched::KnownPolicies();
-  if (std::find(known.begin(), known.end(), policy) != known.end()) return Status::Ok();
-  std::string list;
-  for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
-  return Status::NotFound("unknown policy '" + policy + "' (known: " + list + ")");
+// What the daemons would refuse, checked before any of them starts, with the same code:
+// the option checks and the scheduler's construction (unknown policy, bad pools file).
+// with_tuning: the master and worker tuning groups were parsed too (`cluster start`).
+Status CheckDaemonOptions(const po::variables_map& vm, bool with_tuning) {
+  master::MasterOptions m;
+  worker::WorkerOptions w;
+  MR_RETURN_IF_ERROR(ApplySchedulerOptions(vm, &m));
+  MR_RETURN_IF_ERROR(ApplyWorkerSlotOptions(vm, &w));
+  if (with_tuning) {
+    MR_RETURN_IF_ERROR(ApplyMasterOptions(vm, &m));
+    MR_RETURN_IF_ERROR(ApplyWorkerTuningOptions(vm, &w));
+  }
+  return sched::CreateScheduler(m.policy, m.scheduler).status();
 }
 
 // The job's status: at once with wait_ms == 0; otherwise, if the master serves
@@ -167,45 +175,42 @@ Result<uint64_t> Submit(master::MasterClient& client, const proto::JobSpec& spec
   return reply.submit_reply().job_id();
 }
 
-std::vector<std::string> EmbeddedWorkerArgs(const po::variables_map& vm) {
-  std::vector<std::string> args;
-  for (const char* k : {"map-slots", "reduce-slots", "unified-slots"}) {
-    args.push_back(std::string("--") + k);
-    args.push_back(std::to_string(vm[k].as<uint32_t>()));
-  }
-  args.push_back("--shuffle-bandwidth");
-  args.push_back(vm["shuffle-bandwidth"].as<std::string>());
-  return args;
-}
-
 }  // namespace
 
 int RunMain(int argc, char** argv) {
-  po::options_description desc("run options");
+  po::options_description desc("mr run");
   po::positional_options_description positional;
   AddJobOptions(desc, positional);
   desc.add_options()
       ("master", po::value<std::string>(), "master address (default $MR_MASTER; none: embedded local cluster)")
-      ("policy", po::value<std::string>(), "scheduling policy of the embedded cluster (default fifo)")
-      ("workers", po::value<int>()->default_value(static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))),
-       "embedded cluster: worker processes")
-      ("map-slots", po::value<uint32_t>()->default_value(1), "embedded cluster: map slots per worker")
-      ("reduce-slots", po::value<uint32_t>()->default_value(1), "embedded cluster: reduce slots per worker")
-      ("unified-slots", po::value<uint32_t>()->default_value(0), "embedded cluster: unified slots per worker")
-      ("shuffle-bandwidth", po::value<std::string>()->default_value("0"), "embedded cluster: shuffle cap per worker")
       ("token-file", po::value<std::string>(), kTokenFileHelp)
       ("quiet,q", "no progress output");
+  // The embedded cluster's settings. A running master has its own policy and workers, so with
+  // --master (or MR_MASTER) they are an error rather than silently ignored.
+  po::options_description embedded("embedded cluster (only without --master)");
+  embedded.add_options()("workers", po::value<int>()->default_value(
+                                        static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))),
+                         "worker processes (default: one per core)");
+  po::options_description sched_group = SchedulerOptionGroup(), slot_group = WorkerSlotOptionGroup();
+  embedded.add(sched_group).add(slot_group);
+  desc.add(embedded);
   po::variables_map vm;
   if (auto rc = ParseOrExit(argc, argv, "mr run JOB --input PATH... --output DIR [options]", desc, &positional, vm)) return *rc;
   auto spec = BuildJobSpec(vm);
   if (!spec.ok()) return UsageError(spec.status().message());
-  std::string policy = vm.count("policy") ? vm["policy"].as<std::string>() : "fifo";
-  if (Status s = CheckPolicy(policy); !s.ok()) return UsageError(s.message());
-  if (auto bw = ParseRate(vm["shuffle-bandwidth"].as<std::string>()); !bw.ok()) {
-    return UsageError("--shuffle-bandwidth: " + bw.status().message());
+  auto master = MasterAddress(vm);
+  if (!master.ok() && vm.count("master")) return UsageError(master.status().message());
+  if (master.ok()) {
+    if (std::string flag = FirstExplicit(vm, embedded); !flag.empty()) {
+      return UsageError("--" + flag + " sets up the embedded cluster, but the job goes to the master at " +
+                        master->ToString() + ": give it to that master or its workers (mr master, mr worker, " +
+                        "mr cluster start)");
+    }
+  } else {
+    if (Status s = CheckDaemonOptions(vm, false); !s.ok()) return UsageError(s.message());
+    int workers = vm["workers"].as<int>();
+    if (workers < 1 || workers > 256) return UsageError("--workers must be in 1..256");
   }
-  int workers = vm["workers"].as<int>();
-  if (workers < 1 || workers > 256) return UsageError("--workers must be in 1..256");
   auto token = TokenOption(vm);
   if (!token.ok()) return UsageError(token.status().message());
 
@@ -217,18 +222,15 @@ int RunMain(int argc, char** argv) {
   std::unique_ptr<TempDir> tmp;
   std::unique_ptr<LocalCluster> cluster;
   HostPort address;
-  auto master = MasterAddress(vm);
   if (master.ok()) {
     address = *master;
-  } else if (vm.count("master")) {
-    return UsageError(master.status().message());
   } else {
     tmp = std::make_unique<TempDir>("mr-run");
     LocalClusterOptions co;
     co.dir = tmp->path();
-    co.workers = workers;
-    co.master_args = {"--policy", policy};
-    co.worker_args = EmbeddedWorkerArgs(vm);
+    co.workers = vm["workers"].as<int>();
+    co.master_args = ExplicitArgs(vm, sched_group);
+    co.worker_args = ExplicitArgs(vm, slot_group);
     PassTokenFile(vm, &co);
     cluster = std::make_unique<LocalCluster>(co);
     if (Status s = cluster->Start(); !s.ok()) return UsageError("cannot start the local cluster: " + s.message());
@@ -329,20 +331,19 @@ int StatusMain(int argc, char** argv) {
 }
 
 int ClusterMain(int argc, char** argv) {
-  po::options_description desc("cluster options");
+  po::options_description desc("mr cluster");
   po::positional_options_description positional;
   positional.add("action", 1);
   desc.add_options()("action", po::value<std::string>(), "start or stop")
-      ("workers", po::value<int>()->default_value(3), "number of worker processes")
-      ("dir", po::value<std::string>()->default_value("mr-cluster"), "directory for state, logs and pid files")
-      ("policy", po::value<std::string>()->default_value("fifo"), "scheduling policy")
-      ("map-slots", po::value<uint32_t>()->default_value(1), "map slots per worker")
-      ("reduce-slots", po::value<uint32_t>()->default_value(1), "reduce slots per worker")
-      ("unified-slots", po::value<uint32_t>()->default_value(0), "unified slots per worker")
-      ("shuffle-bandwidth", po::value<std::string>()->default_value("0"), "shuffle cap per worker, e.g. 50MB/s")
-      ("worker-timeout", po::value<std::string>()->default_value("10"), "master: seconds before a silent worker is lost")
-      ("http", po::value<std::string>(), "master: serve the status page on this address")
+      ("dir", po::value<std::string>()->default_value("mr-cluster"), "directory for state, logs and pid files");
+  // Everything but --dir is for start; the master and worker groups are theirs, passed on as given.
+  po::options_description start("cluster start");
+  start.add_options()("workers", po::value<int>()->default_value(3), "number of worker processes")
       ("token-file", po::value<std::string>(), "cluster token file, passed to the master and every worker");
+  po::options_description sched_group = SchedulerOptionGroup(), master_group = MasterOptionGroup();
+  po::options_description slot_group = WorkerSlotOptionGroup(), tuning_group = WorkerTuningOptionGroup();
+  start.add(sched_group).add(master_group).add(slot_group).add(tuning_group);
+  desc.add(start);
   po::variables_map vm;
   if (auto rc = ParseOrExit(argc, argv, "mr cluster start|stop [--workers N] [--dir D] [options]", desc, &positional, vm)) {
     return *rc;
@@ -351,16 +352,16 @@ int ClusterMain(int argc, char** argv) {
   std::string action = vm["action"].as<std::string>();
   std::string dir = AbsolutePath(vm["dir"].as<std::string>());
   if (action == "stop") {
+    if (std::string flag = FirstExplicit(vm, start); !flag.empty()) {
+      return UsageError("--" + flag + " is an option of cluster start; cluster stop takes only --dir");
+    }
     Status s = LocalCluster::StopDetached(dir);
     if (!s.ok()) return UsageError(s.message());
     std::fprintf(stderr, "stopped the cluster in %s\n", dir.c_str());
     return kExitOk;
   }
   if (action != "start") return UsageError("cluster: unknown action '" + action + "' (start or stop)");
-  if (Status s = CheckPolicy(vm["policy"].as<std::string>()); !s.ok()) return UsageError(s.message());
-  if (auto bw = ParseRate(vm["shuffle-bandwidth"].as<std::string>()); !bw.ok()) {
-    return UsageError("--shuffle-bandwidth: " + bw.status().message());
-  }
+  if (Status s = CheckDaemonOptions(vm, true); !s.ok()) return UsageError(s.message());
   int workers = vm["workers"].as<int>();
   if (workers < 1 || workers > 256) return UsageError("--workers must be in 1..256");
   if (auto token = TokenOption(vm); !token.ok()) return UsageError(token.status().message());
@@ -371,13 +372,10 @@ int ClusterMain(int argc, char** argv) {
   co.dir = dir;
   co.workers = workers;
   co.detached = true;
-  co.master_args = {"--policy", vm["policy"].as<std::string>(), "--worker-timeout",
-                    vm["worker-timeout"].as<std::string>()};
-  if (vm.count("http")) {
-    co.master_args.push_back("--http");
-    co.master_args.push_back(vm["http"].as<std::string>());
-  }
-  co.worker_args = EmbeddedWorkerArgs(vm);
+  co.master_args = ExplicitArgs(vm, sched_group);
+  for (auto& a : ExplicitArgs(vm, master_group)) co.master_args.push_back(std::move(a));
+  co.worker_args = ExplicitArgs(vm, slot_group);
+  for (auto& a : ExplicitArgs(vm, tuning_group)) co.worker_args.push_back(std::move(a));
   PassTokenFile(vm, &co);
   LocalCluster cluster(co);
   if (Status s = cluster.Start(); !s.ok()) {

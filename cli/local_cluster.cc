@@ -20,7 +20,15 @@ void SleepSeconds(double s) {
   nanosleep(&ts, nullptr);
 }
 
-bool Alive(pid_t pid) { return kill(pid, 0) == 0; }
+// A zombie has exited: a detached cluster's processes are not our children, and whoever
+// reaps them (init, or a container's pid 1 that reaps only now and then) may take its time.
+bool Alive(pid_t pid) {
+  if (kill(pid, 0) != 0) return false;
+  auto stat = ReadFileToString("/proc/" + std::to_string(pid) + "/stat");
+  if (!stat.ok()) return true;
+  auto paren = stat->rfind(')');  // the state letter follows the parenthesised command name
+  return paren == std::string::npos || paren + 2 >= stat->size() || (*stat)[paren + 2] != 'Z';
+}
 
 // Waits for pid to exit (reaping it if it is our child). True if it exited.
 bool WaitExit(pid_t pid, double timeout) {

@@ -5,6 +5,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -29,6 +30,61 @@ std::string ReadFile(const std::string& path) {
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+std::string Snapshot(const std::string& path) {
+  if (!PathExists(path)) return "(absent)";
+  if (!IsDirectory(path)) return "file " + std::to_string(ReadFile(path).size()) + "\n" + ReadFile(path) + "\n";
+  auto names = ListDir(path);
+  if (!names.ok()) return "(unreadable)";
+  std::sort(names->begin(), names->end());
+  std::string out = "dir\n";
+  for (const auto& n : *names) out += "- " + n + ": " + Snapshot(JoinPath(path, n));
+  return out;
+}
+
+bool ProcessRunning(int pid) {
+  if (pid <= 0 || kill(pid, 0) != 0) return false;
+  // A zombie still answers kill(0); its state letter follows the ")" closing the name.
+  std::string stat = ReadFile("/proc/" + std::to_string(pid) + "/stat");
+  auto paren = stat.rfind(')');
+  return paren != std::string::npos && paren + 2 < stat.size() && stat[paren + 2] != 'Z';
+}
+
+std::vector<std::string> ProcessArgs(int pid) {
+  std::string raw = ReadFile("/proc/" + std::to_string(pid) + "/cmdline");
+  std::vector<std::string> args;
+  size_t start = 0;
+  for (size_t i = 0; i < raw.size(); ++i) {
+    if (raw[i] == '\0') {
+      args.push_back(raw.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  return args;
+}
+
+std::vector<int> ProcessesMentioning(const std::string& text) {
+  std::vector<int> pids;
+  auto names = ListDir("/proc");
+  if (!names.ok()) return pids;
+  for (const auto& n : *names) {
+    if (n.empty() || !std::all_of(n.begin(), n.end(), ::isdigit)) continue;
+    int pid = std::atoi(n.c_str());
+    if (pid == getpid() || !ProcessRunning(pid)) continue;
+    for (const auto& a : ProcessArgs(pid)) {
+      if (a.find(text) != std::string::npos) {
+        pids.push_back(pid);
+        break;
+      }
+    }
+  }
+  return pids;
+}
+
+int ReadPidFile(const std::string& path) {
+  std::string text = ReadFile(path);
+  return text.empty() ? -1 : std::atoi(text.c_str());
 }
 
 CommandResult Sh(const std::string& command) {

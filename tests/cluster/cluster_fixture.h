@@ -30,6 +30,19 @@ void WriteRecords(const std::string& path, size_t records, uint64_t seed);
 
 std::vector<nlohmann::json> ReadTrace(const std::string& path);
 std::string ReadFile(const std::string& path);
+// The tree under path with every file's contents ("(absent)" if there is none): what a
+// refused command must leave exactly as it was.
+std::string Snapshot(const std::string& path);
+
+// True if pid is a live process (not a zombie).
+bool ProcessRunning(int pid);
+// The argv of a live process, from /proc/PID/cmdline; empty if it is gone.
+std::vector<std::string> ProcessArgs(int pid);
+// Live processes with text in one of their arguments (e.g. a test's own cluster directory):
+// how a test sees that nothing it started is left running.
+std::vector<int> ProcessesMentioning(const std::string& text);
+// The pid in a pid file, or -1.
+int ReadPidFile(const std::string& path);
 
 // A child process running `mr ARGS...` with stdout+stderr to log_path.
 // Killed with SIGKILL (and reaped) on destruction unless already reaped.

@@ -1,0 +1,161 @@
+#include "cli/daemon_options.h"
+
+#include <charconv>
+
+#include "common/file_util.h"
+
+namespace mr::cli {
+
+namespace {
+
+// Options whose value is a file: a child may run elsewhere in its life (logs, pid files),
+// so it gets the absolute path.
+bool IsPathOption(const std::string& name) { return name == "pools"; }
+
+// The text of a parsed value, as the child's parser reads it back.
+std::string ValueText(const boost::any& v) {
+  if (const auto* s = boost::any_cast<std::string>(&v)) return *s;
+  if (const auto* u = boost::any_cast<uint32_t>(&v)) return std::to_string(*u);
+  if (const auto* i = boost::any_cast<int>(&v)) return std::to_string(*i);
+  if (const auto* z = boost::any_cast<size_t>(&v)) return std::to_string(*z);
+  if (const auto* d = boost::any_cast<double>(&v)) {
+    char buf[32];  // the shortest text that reads back as the same double
+    auto r = std::to_chars(buf, buf + sizeof buf, *d);
+    return std::string(buf, r.ptr);
+  }
+  return "";  // a type no group uses; ExplicitArgs' callers are covered by the cli tests
+}
+
+}  // namespace
+
+po::options_description SchedulerOptionGroup() {
+  po::options_description g("scheduler options");
+  g.add_options()
+      ("policy", po::value<std::string>()->default_value("fifo"), "scheduling policy (fifo, fair, klps, maxsrpt, splitsrpt)")
+      ("pools", po::value<std::string>(), "fair: pools file (minimum shares and weights, docs/policies.md)")
+      ("klps-k", po::value<int>()->default_value(100), "klps: at most k jobs share the map slots");
+  return g;
+}
+
+po::options_description MasterOptionGroup() {
+  po::options_description g("master options");
+  g.add_options()
+      ("heartbeat-ms", po::value<uint32_t>()->default_value(20), "worker heartbeat interval (a finished task heartbeats at once)")
+      ("max-heartbeat-rate", po::value<uint32_t>()->default_value(500),
+       "idle heartbeats per second for the whole cluster: each worker's interval is at least workers/rate")
+      ("history-jobs", po::value<size_t>()->default_value(1000), "finished jobs kept browsable (status, page, traces)")
+      ("worker-timeout", po::value<double>()->default_value(10), "seconds without a heartbeat before a worker is lost")
+      ("max-attempts", po::value<uint32_t>()->default_value(4), "failed attempts of a task before its job fails")
+      ("http", po::value<std::string>(), "serve the status page and JSON API on this address, e.g. 127.0.0.1:7080")
+      ("handshake-timeout", po::value<double>()->default_value(10), "seconds a peer has to complete the handshake");
+  return g;
+}
+
+po::options_description WorkerSlotOptionGroup() {
+  po::options_description g("worker options");
+  g.add_options()
+      ("map-slots", po::value<uint32_t>()->default_value(1), "map slots per worker")
+      ("reduce-slots", po::value<uint32_t>()->default_value(1), "reduce slots per worker")
+      ("unified-slots", po::value<uint32_t>()->default_value(0), "slots per worker that run either a map or a reduce")
+      ("speed", po::value<double>()->default_value(1.0), "relative speed (synthetic work scales by 1/speed)")
+      ("shuffle-bandwidth", po::value<std::string>()->default_value("0"), "shuffle egress cap per worker, e.g. 50MB/s (0 = unlimited)")
+      ("fetch-threads", po::value<uint32_t>()->default_value(32), "max parallel shuffle fetches (one per reducer and source)");
+  return g;
+}
+
+po::options_description WorkerTuningOptionGroup() {
+  po::options_description g("worker tuning");
+  g.add_options()
+      ("sort-buffer", po::value<std::string>(), "map sort buffer size (overrides the job's)")
+      ("master-timeout", po::value<double>()->default_value(30), "a worker exits after this many seconds without the master");
+  return g;
+}
+
+Status ApplySchedulerOptions(const po::variables_map& vm, master::MasterOptions* o) {
+  o->policy = vm["policy"].as<std::string>();
+  if (vm.count("pools")) o->scheduler.pools_file = vm["pools"].as<std::string>();
+  o->scheduler.klps_k = vm["klps-k"].as<int>();
+  if (o->scheduler.klps_k < 1) return Status::InvalidArgument("--klps-k must be at least 1");
+  return Status::Ok();
+}
+
+Status ApplyMasterOptions(const po::variables_map& vm, master::MasterOptions* o) {
+  o->heartbeat_ms = vm["heartbeat-ms"].as<uint32_t>();
+  if (o->heartbeat_ms < 1 || o->heartbeat_ms > 60000) return Status::InvalidArgument("--heartbeat-ms must be in 1..60000");
+  o->max_heartbeats_per_second = vm["max-heartbeat-rate"].as<uint32_t>();
+  if (o->max_heartbeats_per_second < 1 || o->max_heartbeats_per_second > 1000000) {
+    return Status::InvalidArgument("--max-heartbeat-rate must be in 1..1000000");
+  }
+  o->tracker.worker_timeout = vm["worker-timeout"].as<double>();
+  if (!(o->tracker.worker_timeout >= 0.2 && o->tracker.worker_timeout <= 3600)) {
+    return Status::InvalidArgument("--worker-timeout must be in [0.2, 3600] seconds");
+  }
+  o->tracker.history_jobs = vm["history-jobs"].as<size_t>();
+  if (o->tracker.history_jobs < 1) return Status::InvalidArgument("--history-jobs must be at least 1");
+  o->tracker.max_attempts = vm["max-attempts"].as<uint32_t>();
+  if (o->tracker.max_attempts < 1 || o->tracker.max_attempts > 100) {
+    return Status::InvalidArgument("--max-attempts must be in 1..100");
+  }
+  if (vm.count("http")) {
+    auto http = ParseHostPort(vm["http"].as<std::string>());
+    if (!http.ok()) return Status::InvalidArgument("--http: " + http.status().message());
+    o->http = *http;
+  }
+  o->handshake_timeout_seconds = vm["handshake-timeout"].as<double>();
+  if (!(o->handshake_timeout_seconds >= 0.1 && o->handshake_timeout_seconds <= 600)) {
+    return Status::InvalidArgument("--handshake-timeout must be in [0.1, 600] seconds");
+  }
+  return Status::Ok();
+}
+
+Status ApplyWorkerSlotOptions(const po::variables_map& vm, worker::WorkerOptions* o) {
+  o->map_slots = vm["map-slots"].as<uint32_t>();
+  o->reduce_slots = vm["reduce-slots"].as<uint32_t>();
+  o->unified_slots = vm["unified-slots"].as<uint32_t>();
+  if (o->map_slots > 1024 || o->reduce_slots > 1024 || o->unified_slots > 1024) {
+    return Status::InvalidArgument("at most 1024 slots of each kind");
+  }
+  o->speed = vm["speed"].as<double>();
+  if (!(o->speed > 0 && o->speed <= 1000)) return Status::InvalidArgument("--speed must be in (0, 1000]");
+  auto bw = ParseRate(vm["shuffle-bandwidth"].as<std::string>());
+  if (!bw.ok()) return Status::InvalidArgument("--shuffle-bandwidth: " + bw.status().message());
+  o->shuffle_bandwidth = *bw;
+  o->fetch_threads = vm["fetch-threads"].as<uint32_t>();
+  if (o->fetch_threads < 1 || o->fetch_threads > 256) return Status::InvalidArgument("--fetch-threads must be in 1..256");
+  return Status::Ok();
+}
+
+Status ApplyWorkerTuningOptions(const po::variables_map& vm, worker::WorkerOptions* o) {
+  if (vm.count("sort-buffer")) {
+    auto sb = ParseBytes(vm["sort-buffer"].as<std::string>());
+    if (!sb.ok()) return Status::InvalidArgument("--sort-buffer: " + sb.status().message());
+    if (*sb < (64u << 10)) return Status::InvalidArgument("--sort-buffer must be at least 64KiB");
+    o->sort_buffer_bytes = *sb;
+  }
+  o->master_timeout = vm["master-timeout"].as<double>();
+  if (!(o->master_timeout > 0)) return Status::InvalidArgument("--master-timeout must be positive");
+  return Status::Ok();
+}
+
+std::vector<std::string> ExplicitArgs(const po::variables_map& vm, const po::options_description& group) {
+  std::vector<std::string> args;
+  for (const auto& opt : group.options()) {
+    const std::string& name = opt->long_name();
+    if (!vm.count(name) || vm[name].defaulted()) continue;
+    std::string value = ValueText(vm[name].value());
+    if (IsPathOption(name)) value = AbsolutePath(value);
+    args.push_back("--" + name);
+    args.push_back(value);
+  }
+  return args;
+}
+
+std::string FirstExplicit(const po::variables_map& vm, const po::options_description& group) {
+  for (const auto& opt : group.options()) {
+    const std::string& name = opt->long_name();
+    if (vm.count(name) && !vm[name].defaulted()) return name;
+  }
+  return "";
+}
+
+}  // namespace mr::cli

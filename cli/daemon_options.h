@@ -1,0 +1,42 @@
+// Option groups of the daemons, each defined once and shared by `mr master`, `mr worker`,
+// `mr cluster start` and the embedded cluster of `mr run`, so a flag has the same meaning,
+// default and checks wherever it is accepted. A command that starts daemons checks the
+// values itself (one clear error before any process starts) and passes on only what the
+// user gave: the children's defaults are the same definitions.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "cli/options.h"
+#include "master/master_server.h"
+#include "worker/worker.h"
+
+namespace mr::cli {
+
+// --policy, --pools, --klps-k: `mr master`, `mr cluster start`, embedded `mr run`.
+po::options_description SchedulerOptionGroup();
+// --heartbeat-ms, --max-heartbeat-rate, --history-jobs, --worker-timeout, --max-attempts,
+// --http, --handshake-timeout: `mr master`, `mr cluster start`.
+po::options_description MasterOptionGroup();
+// --map-slots, --reduce-slots, --unified-slots, --speed, --shuffle-bandwidth, --fetch-threads:
+// `mr worker`, `mr cluster start`, embedded `mr run`.
+po::options_description WorkerSlotOptionGroup();
+// --sort-buffer, --master-timeout: `mr worker`, `mr cluster start` (not `mr run`, whose
+// --sort-buffer is the job's).
+po::options_description WorkerTuningOptionGroup();
+
+// Each reads the options of its group from vm into o, with range checks; InvalidArgument
+// names the flag. REQUIRES: vm was parsed with that group.
+Status ApplySchedulerOptions(const po::variables_map& vm, master::MasterOptions* o);
+Status ApplyMasterOptions(const po::variables_map& vm, master::MasterOptions* o);
+Status ApplyWorkerSlotOptions(const po::variables_map& vm, worker::WorkerOptions* o);
+Status ApplyWorkerTuningOptions(const po::variables_map& vm, worker::WorkerOptions* o);
+
+// The options of group that the user gave explicitly (not defaulted), as "--name value"
+// tokens for a child process; file paths are made absolute.
+std::vector<std::string> ExplicitArgs(const po::variables_map& vm, const po::options_description& group);
+// The first option of group the user gave explicitly, or "" if none.
+std::string FirstExplicit(const po::variables_map& vm, const po::options_description& group);
+
+}  // namespace mr::cli

@@ -1,0 +1,134 @@
+// `mr help`, and `mr cluster start|stop` as a user drives them: the options passed on to the
+// daemons, and a stop that really stops every process.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+
+#include "common/file_util.h"
+#include "tests/cluster/cluster_fixture.h"
+
+namespace mr::testing {
+namespace {
+
+bool HasArgs(const std::vector<std::string>& args, const std::string& flag, const std::string& value) {
+  for (size_t i = 0; i + 1 < args.size(); ++i) {
+    if (args[i] == flag && args[i + 1] == value) return true;
+  }
+  return false;
+}
+
+std::string Joined(const std::vector<std::string>& args) {
+  std::string s;
+  for (const auto& a : args) s += a + " ";
+  return s;
+}
+
+TEST(HelpTest, ListsEverySubcommand) {
+  auto r = Sh(MrBin() + " help");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* sub : {"run", "submit", "status", "master", "worker", "cluster", "model", "trace", "help"}) {
+    EXPECT_NE(r.out.find(std::string("\n  ") + sub + " "), std::string::npos) << sub << " missing from:\n" << r.out;
+  }
+}
+
+TEST(HelpTest, SubcommandHelpShowsItsOptions) {
+  for (const std::string cmd : {" help run", " run --help"}) {
+    auto r = Sh(MrBin() + cmd);
+    ASSERT_EQ(r.exit_code, 0) << cmd << ": " << r.err;
+    EXPECT_NE(r.out.find("usage: mr run"), std::string::npos) << r.out;
+    for (const char* opt : {"--input", "--output", "--reducers", "--master", "--policy", "--pools", "--workers"}) {
+      EXPECT_NE(r.out.find(opt), std::string::npos) << cmd << " lacks " << opt;
+    }
+  }
+  auto c = Sh(MrBin() + " help cluster");
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  for (const char* opt : {"--workers", "--dir", "--speed", "--fetch-threads", "--sort-buffer", "--pools", "--klps-k",
+                          "--history-jobs", "--max-attempts", "--http"}) {
+    EXPECT_NE(c.out.find(opt), std::string::npos) << "mr help cluster lacks " << opt;
+  }
+  auto bad = Sh(MrBin() + " help nosuch");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("unknown subcommand 'nosuch'"), std::string::npos) << bad.err;
+}
+
+// `cluster start` passes the master's and the workers' own options on, unchanged (a file
+// path made absolute), and leaves the defaults to the daemons; `cluster stop` ends them all.
+TEST(ClusterCommandTest, StartPassesOptionsOnAndStopEndsEveryProcess) {
+  TempDir tmp("mr-cluster-cmd");
+  std::string dir = tmp.path() + "/c";
+  ASSERT_TRUE(WriteStringToFile(tmp.path() + "/pools.txt", "pool prod min_maps=1\n").ok());
+  auto start = Sh("cd " + ShellQuote(tmp.path()) + " && " + MrBin() + " cluster start --workers 2 --dir " +
+                  ShellQuote(dir) +
+                  " --policy fair --pools pools.txt --klps-k 7 --history-jobs 5 --max-attempts 2 --worker-timeout 2.5"
+                  " --speed 2.5 --fetch-threads 3 --sort-buffer 1MiB --map-slots 2 --master-timeout 40");
+  ASSERT_EQ(start.exit_code, 0) << start.err;
+  struct StopOnExit {  // an ASSERT below must not leave the cluster running
+    std::string dir;
+    ~StopOnExit() { Sh(MrBin() + " cluster stop --dir " + ShellQuote(dir)); }
+  } guard{dir};
+  int master = ReadPidFile(dir + "/master.pid");
+  std::vector<int> workers = {ReadPidFile(dir + "/worker-0.pid"), ReadPidFile(dir + "/worker-1.pid")};
+  ASSERT_TRUE(ProcessRunning(master));
+  auto margs = ProcessArgs(master);
+  EXPECT_TRUE(HasArgs(margs, "--policy", "fair")) << Joined(margs);
+  EXPECT_TRUE(HasArgs(margs, "--pools", tmp.path() + "/pools.txt")) << Joined(margs);
+  EXPECT_TRUE(HasArgs(margs, "--klps-k", "7")) << Joined(margs);
+  EXPECT_TRUE(HasArgs(margs, "--history-jobs", "5")) << Joined(margs);
+  EXPECT_TRUE(HasArgs(margs, "--max-attempts", "2")) << Joined(margs);
+  EXPECT_TRUE(HasArgs(margs, "--worker-timeout", "2.5")) << Joined(margs);
+  EXPECT_EQ(std::count(margs.begin(), margs.end(), "--heartbeat-ms"), 0) << "a default was passed on";
+  for (int w : workers) {
+    ASSERT_TRUE(ProcessRunning(w));
+    // `cluster start` returns once the workers are forked; until one has exec'd, its
+    // arguments are still those of `cluster start`.
+    std::vector<std::string> wargs;
+    for (int i = 0; i < 500 && (wargs.size() < 2 || wargs[1] != "worker"); ++i) {
+      if (i > 0) usleep(10000);
+      wargs = ProcessArgs(w);
+    }
+    ASSERT_GE(wargs.size(), 2u);
+    ASSERT_EQ(wargs[1], "worker") << Joined(wargs);
+    EXPECT_TRUE(HasArgs(wargs, "--speed", "2.5")) << Joined(wargs);
+    EXPECT_TRUE(HasArgs(wargs, "--fetch-threads", "3")) << Joined(wargs);
+    EXPECT_TRUE(HasArgs(wargs, "--sort-buffer", "1MiB")) << Joined(wargs);
+    EXPECT_TRUE(HasArgs(wargs, "--map-slots", "2")) << Joined(wargs);
+    EXPECT_TRUE(HasArgs(wargs, "--master-timeout", "40")) << Joined(wargs);
+    EXPECT_EQ(std::count(wargs.begin(), wargs.end(), "--policy"), 0) << "a master option reached a worker";
+  }
+  // The master runs the policy it was given.
+  std::string addr = ReadFile(dir + "/master.addr");
+  addr.erase(addr.find_last_not_of(" \n") + 1);
+  auto st = Sh(MrBin() + " status --json --master " + addr);
+  ASSERT_EQ(st.exit_code, 0) << st.err;
+  EXPECT_EQ(nlohmann::json::parse(st.out).at("policy"), "fair");
+
+  // stop refuses start's options rather than ignoring them, and stops nothing then.
+  auto misuse = Sh(MrBin() + " cluster stop --workers 2 --dir " + ShellQuote(dir));
+  EXPECT_EQ(misuse.exit_code, 2);
+  EXPECT_NE(misuse.err.find("--workers"), std::string::npos) << misuse.err;
+  EXPECT_TRUE(ProcessRunning(master));
+
+  auto stop = Sh(MrBin() + " cluster stop --dir " + ShellQuote(dir));
+  EXPECT_EQ(stop.exit_code, 0) << stop.err;
+  EXPECT_NE(stop.err.find("stopped the cluster in " + dir), std::string::npos) << stop.err;
+  EXPECT_FALSE(ProcessRunning(master));
+  for (int w : workers) EXPECT_FALSE(ProcessRunning(w)) << "worker " << w << " still runs";
+  EXPECT_TRUE(ProcessesMentioning(dir).empty());
+  for (const char* f : {"master.pid", "worker-0.pid", "worker-1.pid", "master.addr"}) {
+    EXPECT_FALSE(PathExists(dir + "/" + f)) << f << " left behind";
+  }
+
+  // Nothing left to stop: a clear error, not a silent success.
+  auto again = Sh(MrBin() + " cluster stop --dir " + ShellQuote(dir));
+  EXPECT_EQ(again.exit_code, 2);
+  EXPECT_NE(again.err.find("no cluster"), std::string::npos) << again.err;
+  EXPECT_EQ(std::count(again.err.begin(), again.err.end(), '\n'), 1) << again.err;
+  auto nowhere = Sh(MrBin() + " cluster stop --dir " + ShellQuote(tmp.path() + "/never"));
+  EXPECT_EQ(nowhere.exit_code, 2);
+  EXPECT_NE(nowhere.err.find("no cluster in " + tmp.path() + "/never"), std::string::npos) << nowhere.err;
+}
+
+}  // namespace
+}  // namespace mr::testing
