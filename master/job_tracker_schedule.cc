@@ -210,11 +210,11 @@ proto::JobStatus JobTracker::MakeStatus(const JobRecord& job) const {
   st.set_error(job.error);
   st.set_output(job.spec.output());
   st.set_share(job.share);
-  sched::SizeEstimate e = job.Estimate(clock_->Now());
+  sched::SizeEstimate e = job.final_estimate ? *job.final_estimate : job.Estimate(clock_->Now());
   st.set_est_map_seconds(e.map_seconds_total);
   st.set_est_shuffle_bytes(e.shuffle_bytes_total);
   st.set_estimate_source(sched::EstimateSourceName(e.source));
-  st.set_policy(policy_);
+  st.set_policy(job.policy);
   st.set_trace_path(job.trace_path);
   for (const auto& [name, v] : job.counters) {
     auto* c = st.add_counters();
