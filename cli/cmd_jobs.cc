@@ -269,10 +269,19 @@ int SubmitMain(int argc, char** argv) {
 }
 
 namespace {
+// The measured shuffle rate: of the last 2 s while the job runs, the mean over its whole
+// shuffle once it has ended ("-": nothing fetched).
+std::string RateCell(const proto::JobStatus& st) {
+  bool done = st.state() == "SUCCEEDED" || st.state() == "FAILED";
+  double rate = done ? st.shuffle_rate_mean() : st.shuffle_rate();
+  if (rate <= 0) return done || st.shuffle_bytes_fetched() == 0 ? "-" : "0 B/s";
+  return FormatBytes(rate) + "/s";
+}
+
 void PrintTable(const proto::StatusReply& r) {
   std::printf("policy %s, %u workers, %d jobs\n", r.policy().c_str(), r.workers(), r.jobs_size());
-  std::printf("%-11s %-10s %-9s %-7s %9s %9s %10s %6s %-22s %9s\n", "JOB", "NAME", "STATE", "PHASE", "MAPS", "REDUCES",
-              "SHUFFLE", "SHARE", "ESTIMATE (x, y)", "TIME");
+  std::printf("%-11s %-10s %-9s %-7s %9s %9s %10s %6s %12s %-22s %9s\n", "JOB", "NAME", "STATE", "PHASE", "MAPS",
+              "REDUCES", "SHUFFLE", "SHARE", "RATE", "ESTIMATE (x, y)", "TIME");
   double now = SystemClock::Get()->Now();
   for (const auto& st : r.jobs()) {
     char maps[32], reds[32], est[64], time[32];
@@ -282,12 +291,14 @@ void PrintTable(const proto::StatusReply& r) {
                   FormatBytes(st.est_shuffle_bytes()).c_str());
     double end = st.end_time() > 0 ? st.end_time() : now;
     std::snprintf(time, sizeof time, "%.2fs", end - st.submit_time());
-    std::printf("%-11s %-10.10s %-9s %-7s %9s %9s %10s %6.2f %-22s %9s\n", JobName(st.job_id()).c_str(),
+    std::printf("%-11s %-10.10s %-9s %-7s %9s %9s %10s %6.2f %12s %-22s %9s\n", JobName(st.job_id()).c_str(),
                 st.name().c_str(), st.state().c_str(), st.phase().c_str(), maps, reds,
-                FormatBytes(static_cast<double>(st.shuffle_bytes_fetched())).c_str(), st.share(), est, time);
+                FormatBytes(static_cast<double>(st.shuffle_bytes_fetched())).c_str(), st.share(),
+                RateCell(st).c_str(), est, time);
     if (!st.error().empty()) std::printf("            error: %s\n", st.error().c_str());
   }
 }
+
 }  // namespace
 
 int StatusMain(int argc, char** argv) {

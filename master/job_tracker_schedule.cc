@@ -216,6 +216,8 @@ proto::JobStatus JobTracker::MakeStatus(const JobRecord& job) const {
   st.set_estimate_source(sched::EstimateSourceName(e.source));
   st.set_policy(job.policy);
   st.set_trace_path(job.trace_path);
+  st.set_shuffle_rate(job.finished() ? 0.0 : job.RecentShuffleRate(clock_->Now()));
+  st.set_shuffle_rate_mean(job.MeanShuffleRate());
   for (const auto& [name, v] : job.counters) {
     auto* c = st.add_counters();
     c->set_name(name);

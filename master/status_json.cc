@@ -24,6 +24,8 @@ nlohmann::json JobStatusToJson(const proto::JobStatus& st) {
                       {"error", st.error()},
                       {"output", st.output()},
                       {"share", st.share()},
+                      {"shuffle_rate", st.shuffle_rate()},
+                      {"shuffle_rate_mean", st.shuffle_rate_mean()},
                       {"policy", st.policy()},
                       {"estimate",
                        {{"source", st.estimate_source()},
