@@ -299,6 +299,16 @@ void PrintTable(const proto::StatusReply& r) {
   }
 }
 
+// `mr status JOB`: below its row, the job's counters and combine ratio.
+void PrintDetail(const proto::JobStatus& st) {
+  std::printf("\ncounters of %s:\n", JobName(st.job_id()).c_str());
+  for (const auto& c : st.counters()) {
+    std::printf("  %-28s %lld\n", c.name().c_str(), static_cast<long long>(c.value()));
+  }
+  if (auto ratio = master::CombineRatio(st)) {
+    std::printf("  %-28s %.3f (combine.records_out / combine.records_in)\n", "combine ratio", *ratio);
+  }
+}
 }  // namespace
 
 int StatusMain(int argc, char** argv) {
@@ -335,6 +345,7 @@ int StatusMain(int argc, char** argv) {
     std::printf("%s\n", out.dump(2).c_str());
   } else {
     PrintTable(r);
+    if (id != 0 && r.jobs_size() == 1) PrintDetail(r.jobs(0));
   }
   return kExitOk;
 }

@@ -38,13 +38,26 @@ Status ValidateSpec(const proto::JobSpec& spec) {
   return Status::Ok();
 }
 
-// The trace event for a finished attempt; the caller adds status and error.
+// The trace event for a finished attempt; the caller adds status and error. Its counters
+// are those the fields above do not already carry (spills, combine.*, user.*).
 json AttemptEndEvent(const proto::TaskReport& r, WorkerId worker, const char* slot) {
   TaskKind kind = r.kind() == proto::MAP ? TaskKind::kMap : TaskKind::kReduce;
-  return {{"event", "attempt_end"}, {"t", r.end_time()}, {"task", TaskIdString(kind, static_cast<int>(r.index()))},
-          {"attempt", r.attempt()}, {"worker", worker}, {"start", r.start_time()},
-          {"bytes_in", r.bytes_in()}, {"bytes_out", r.bytes_out()}, {"records_in", r.records_in()},
-          {"records_out", r.records_out()}, {"slot", slot}};
+  json ev = {{"event", "attempt_end"}, {"t", r.end_time()}, {"task", TaskIdString(kind, static_cast<int>(r.index()))},
+             {"attempt", r.attempt()}, {"worker", worker}, {"start", r.start_time()},
+             {"bytes_in", r.bytes_in()}, {"bytes_out", r.bytes_out()}, {"records_in", r.records_in()},
+             {"records_out", r.records_out()}, {"slot", slot}};
+  const std::string phase = kind == TaskKind::kMap ? "map." : "reduce.";
+  json counters = json::object();
+  for (const auto& c : r.counters()) {
+    const std::string& n = c.name();
+    if (n.rfind(phase, 0) == 0 && (n.ends_with(".records_in") || n.ends_with(".records_out") ||
+                                   n.ends_with(".bytes_in") || n.ends_with(".bytes_out"))) {
+      continue;
+    }
+    counters[n] = c.value();
+  }
+  if (!counters.empty()) ev["counters"] = std::move(counters);
+  return ev;
 }
 
 Status ValidateWorker(const proto::RegisterWorker& r) {

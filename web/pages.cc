@@ -184,6 +184,10 @@ std::string JobSummary(const json& job) {
        Cell(Text(est, "source") + ": map " + FormatSeconds(Number(est, "map_seconds")) + ", shuffle " +
             Bytes(est, "shuffle_bytes")) +
        "</tr>";
+  if (job.is_object() && job.contains("combine_ratio") && job["combine_ratio"].is_number()) {
+    s += "<tr><th>combine ratio</th>" + Cell(Fixed(Number(job, "combine_ratio"), 3) + " (combine.records_out / "
+         "combine.records_in)") + "</tr>";
+  }
   if (Text(job, "error") != "-") s += "<tr><th>error</th>" + Cell(Text(job, "error")) + "</tr>";
   return s + "</table>\n";
 }
