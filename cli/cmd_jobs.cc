@@ -1,6 +1,7 @@
 // `mr run`, `mr submit` and `mr status`: the client side of jobs.
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include "cli/commands.h"
 #include "cli/job_options.h"
 #include "cli/local_cluster.h"
+#include "cli/progress.h"
 #include "common/auth.h"
 #include "common/clock.h"
 #include "common/file_util.h"
@@ -89,13 +91,11 @@ Result<proto::JobStatus> FetchStatus(master::MasterClient& client, uint64_t id, 
   return reply.status_reply().jobs(0);
 }
 
-std::string ProgressLine(const proto::JobStatus& st, double elapsed) {
-  char buf[256];
-  std::snprintf(buf, sizeof buf, "%s  %-7s maps %u/%u  shuffle %s  reduces %u/%u  %.1fs", JobName(st.job_id()).c_str(),
-                st.phase().c_str(), st.maps_done(), st.maps_total(),
-                FormatBytes(static_cast<double>(st.shuffle_bytes_fetched())).c_str(), st.reduces_done(),
-                st.reduces_total(), elapsed);
-  return buf;
+// The terminal's width for the bar (80 when it does not say).
+int TerminalColumns() {
+  struct winsize ws {};
+  if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
+  return 80;
 }
 
 // Waits until the job ends (long polls of wait_ms, so progress is drawn and an
@@ -130,7 +130,8 @@ Result<proto::JobStatus> WaitForJob(std::unique_ptr<master::MasterClient> client
     bool done = st.state() == "SUCCEEDED" || st.state() == "FAILED";
     if (!quiet) {
       if (tty) {
-        std::fprintf(stderr, "\r\033[K%s", ProgressLine(st, elapsed).c_str());
+        // One line, rewritten in place: carriage return, erase to the end of the line.
+        std::fprintf(stderr, "\r\033[K%s", ProgressBar(st, elapsed, TerminalColumns()).c_str());
         if (done) std::fprintf(stderr, "\n");
       } else if (done || st.phase() != last_phase || elapsed - last_line >= 5) {
         std::fprintf(stderr, "%s\n", ProgressLine(st, elapsed).c_str());
