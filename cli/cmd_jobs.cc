@@ -1,6 +1,7 @@
 // `mr run`, `mr submit` and `mr status`: the client side of jobs.
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include "cli/daemon_options.h"
 #include "cli/job_options.h"
 #include "cli/local_cluster.h"
+#include "cli/progress.h"
 #include "common/auth.h"
 #include "common/clock.h"
 #include "common/file_util.h"
@@ -97,13 +99,11 @@ Result<proto::JobStatus> FetchStatus(master::MasterClient& client, uint64_t id, 
   return reply.status_reply().jobs(0);
 }
 
-std::string ProgressLine(const proto::JobStatus& st, double elapsed) {
-  char buf[256];
-  std::snprintf(buf, sizeof buf, "%s  %-7s maps %u/%u  shuffle %s  reduces %u/%u  %.1fs", JobName(st.job_id()).c_str(),
-                st.phase().c_str(), st.maps_done(), st.maps_total(),
-                FormatBytes(static_cast<double>(st.shuffle_bytes_fetched())).c_str(), st.reduces_done(),
-                st.reduces_total(), elapsed);
-  return buf;
+// The terminal's width for the bar (80 when it does not say).
+int TerminalColumns() {
+  struct winsize ws {};
+  if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
+  return 80;
 }
 
 // Waits until the job ends (long polls of wait_ms, so progress is drawn and an
@@ -138,7 +138,8 @@ Result<proto::JobStatus> WaitForJob(std::unique_ptr<master::MasterClient> client
     bool done = st.state() == "SUCCEEDED" || st.state() == "FAILED";
     if (!quiet) {
       if (tty) {
-        std::fprintf(stderr, "\r\033[K%s", ProgressLine(st, elapsed).c_str());
+        // One line, rewritten in place: carriage return, erase to the end of the line.
+        std::fprintf(stderr, "\r\033[K%s", ProgressBar(st, elapsed, TerminalColumns()).c_str());
         if (done) std::fprintf(stderr, "\n");
       } else if (done || st.phase() != last_phase || elapsed - last_line >= 5) {
         std::fprintf(stderr, "%s\n", ProgressLine(st, elapsed).c_str());
@@ -271,10 +272,19 @@ int SubmitMain(int argc, char** argv) {
 }
 
 namespace {
+// The measured shuffle rate: of the last 2 s while the job runs, the mean over its whole
+// shuffle once it has ended ("-": nothing fetched).
+std::string RateCell(const proto::JobStatus& st) {
+  bool done = st.state() == "SUCCEEDED" || st.state() == "FAILED";
+  double rate = done ? st.shuffle_rate_mean() : st.shuffle_rate();
+  if (rate <= 0) return done || st.shuffle_bytes_fetched() == 0 ? "-" : "0 B/s";
+  return FormatBytes(rate) + "/s";
+}
+
 void PrintTable(const proto::StatusReply& r) {
   std::printf("policy %s, %u workers, %d jobs\n", r.policy().c_str(), r.workers(), r.jobs_size());
-  std::printf("%-11s %-10s %-9s %-7s %9s %9s %10s %6s %-22s %9s\n", "JOB", "NAME", "STATE", "PHASE", "MAPS", "REDUCES",
-              "SHUFFLE", "SHARE", "ESTIMATE (x, y)", "TIME");
+  std::printf("%-11s %-10s %-9s %-7s %9s %9s %10s %6s %12s %-22s %9s\n", "JOB", "NAME", "STATE", "PHASE", "MAPS",
+              "REDUCES", "SHUFFLE", "SHARE", "RATE", "ESTIMATE (x, y)", "TIME");
   double now = SystemClock::Get()->Now();
   for (const auto& st : r.jobs()) {
     char maps[32], reds[32], est[64], time[32];
@@ -284,10 +294,22 @@ void PrintTable(const proto::StatusReply& r) {
                   FormatBytes(st.est_shuffle_bytes()).c_str());
     double end = st.end_time() > 0 ? st.end_time() : now;
     std::snprintf(time, sizeof time, "%.2fs", end - st.submit_time());
-    std::printf("%-11s %-10.10s %-9s %-7s %9s %9s %10s %6.2f %-22s %9s\n", JobName(st.job_id()).c_str(),
+    std::printf("%-11s %-10.10s %-9s %-7s %9s %9s %10s %6.2f %12s %-22s %9s\n", JobName(st.job_id()).c_str(),
                 st.name().c_str(), st.state().c_str(), st.phase().c_str(), maps, reds,
-                FormatBytes(static_cast<double>(st.shuffle_bytes_fetched())).c_str(), st.share(), est, time);
+                FormatBytes(static_cast<double>(st.shuffle_bytes_fetched())).c_str(), st.share(),
+                RateCell(st).c_str(), est, time);
     if (!st.error().empty()) std::printf("            error: %s\n", st.error().c_str());
+  }
+}
+
+// `mr status JOB`: below its row, the job's counters and combine ratio.
+void PrintDetail(const proto::JobStatus& st) {
+  std::printf("\ncounters of %s:\n", JobName(st.job_id()).c_str());
+  for (const auto& c : st.counters()) {
+    std::printf("  %-28s %lld\n", c.name().c_str(), static_cast<long long>(c.value()));
+  }
+  if (auto ratio = master::CombineRatio(st)) {
+    std::printf("  %-28s %.3f (combine.records_out / combine.records_in)\n", "combine ratio", *ratio);
   }
 }
 }  // namespace
@@ -326,6 +348,7 @@ int StatusMain(int argc, char** argv) {
     std::printf("%s\n", out.dump(2).c_str());
   } else {
     PrintTable(r);
+    if (id != 0 && r.jobs_size() == 1) PrintDetail(r.jobs(0));
   }
   return kExitOk;
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -61,6 +62,9 @@ inline constexpr const char* kFailedReducesCounter = "job.failed_reduces";
 inline constexpr const char* kKilledMapsCounter = "job.killed_maps";        // lost with a worker, or superseded
 inline constexpr const char* kKilledReducesCounter = "job.killed_reduces";  // lost with a worker
 
+// The measured shuffle rate in status covers fetches of this many recent seconds.
+inline constexpr double kShuffleRateWindow = 2.0;
+
 enum class JobState { kRunning, kSucceeded, kFailed };
 const char* JobStateName(JobState s);
 
@@ -96,6 +100,19 @@ struct JobRecord {
   sched::EstimateSource traced_source = sched::EstimateSource::kNone;
   uint64_t map_output_bytes = 0;   // sum over finished maps
   uint64_t shuffle_bytes_fetched = 0;
+  std::string policy;              // the policy it runs (ran) under
+  // Frozen at the end, so a finished job's status does not move with later profiles.
+  std::optional<sched::SizeEstimate> final_estimate;
+  // Successful fetches, for the measured shuffle rate (docs/web.md): those that ended in
+  // the last kShuffleRateWindow seconds, and the whole shuffle's span and bytes.
+  struct Fetch {
+    double start = 0, end = 0;
+    uint64_t bytes = 0;
+  };
+  std::deque<Fetch> recent_fetches;
+  double shuffle_first_start = 0;
+  double shuffle_last_end = 0;
+  uint64_t fetch_bytes = 0;
 
   bool finished() const { return state != JobState::kRunning; }
   // counters += sign * c (sign is +1 when an attempt commits, -1 when it is superseded).
@@ -104,6 +121,11 @@ struct JobRecord {
   // Size estimate (ALGORITHMS.md §1): online once sched::kOnlineAfterMaps maps have
   // finished (or all have), else the user's hint, else the job-name profile.
   sched::SizeEstimate Estimate(double now) const;
+  // Bytes/s fetched over the last kShuffleRateWindow seconds before now (each fetch's
+  // bytes spread over its duration), and over the whole shuffle so far.
+  double RecentShuffleRate(double now) const;
+  double MeanShuffleRate() const;
+  void RecordFetch(double start, double end, uint64_t bytes);
   std::string TaskName(sched::TaskKind kind, int index) const;
 };
 

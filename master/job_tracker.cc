@@ -38,13 +38,26 @@ Status ValidateSpec(const proto::JobSpec& spec) {
   return Status::Ok();
 }
 
-// The trace event for a finished attempt; the caller adds status and error.
+// The trace event for a finished attempt; the caller adds status and error. Its counters
+// are those the fields above do not already carry (spills, combine.*, user.*).
 json AttemptEndEvent(const proto::TaskReport& r, WorkerId worker, const char* slot) {
   TaskKind kind = r.kind() == proto::MAP ? TaskKind::kMap : TaskKind::kReduce;
-  return {{"event", "attempt_end"}, {"t", r.end_time()}, {"task", TaskIdString(kind, static_cast<int>(r.index()))},
-          {"attempt", r.attempt()}, {"worker", worker}, {"start", r.start_time()},
-          {"bytes_in", r.bytes_in()}, {"bytes_out", r.bytes_out()}, {"records_in", r.records_in()},
-          {"records_out", r.records_out()}, {"slot", slot}};
+  json ev = {{"event", "attempt_end"}, {"t", r.end_time()}, {"task", TaskIdString(kind, static_cast<int>(r.index()))},
+             {"attempt", r.attempt()}, {"worker", worker}, {"start", r.start_time()},
+             {"bytes_in", r.bytes_in()}, {"bytes_out", r.bytes_out()}, {"records_in", r.records_in()},
+             {"records_out", r.records_out()}, {"slot", slot}};
+  const std::string phase = kind == TaskKind::kMap ? "map." : "reduce.";
+  json counters = json::object();
+  for (const auto& c : r.counters()) {
+    const std::string& n = c.name();
+    if (n.rfind(phase, 0) == 0 && (n.ends_with(".records_in") || n.ends_with(".records_out") ||
+                                   n.ends_with(".bytes_in") || n.ends_with(".bytes_out"))) {
+      continue;
+    }
+    counters[n] = c.value();
+  }
+  if (!counters.empty()) ev["counters"] = std::move(counters);
+  return ev;
 }
 
 Status ValidateWorker(const proto::RegisterWorker& r) {
@@ -98,6 +111,7 @@ Result<uint64_t> JobTracker::Submit(const proto::JobSpec& spec_in) {
   rec->id = next_job_id_++;
   if (spec.name().empty()) spec.set_name(spec.job());
   rec->spec = std::move(spec);
+  rec->policy = policy_;
   rec->reduces.resize(rec->spec.reducers());
   rec->submit_time = clock_->Now();
   rec->trace_path = JoinPath(JoinPath(state_dir_, "traces"), JobIdString(rec->id) + ".jsonl");
@@ -344,6 +358,7 @@ void JobTracker::HandleFetch(const proto::FetchEvent& f) {
               {"status", f.ok() ? "ok" : "failed"}, {"worker", job->reduces[f.reduce_index()].worker}};
   if (!f.ok()) end["error"] = f.error();
   Trace(*job, end);
+  if (f.ok() && !job->finished()) job->RecordFetch(f.start_time(), f.end_time(), f.bytes());
   // A map output that cannot be fetched (the worker retried already) is
   // re-executed elsewhere; later reports about the same attempt are ignored.
   MapTask& m = job->maps[f.map_index()];
@@ -422,6 +437,12 @@ void JobTracker::FinishJob(JobRecord& job, JobState state, const std::string& er
   job.state = state;
   job.error = error;
   job.end_time = clock_->Now();
+  // What status shows from now on, and after a restart (PersistJob stores it): the
+  // estimate as it stood, and nothing running or holding a share.
+  job.final_estimate = job.Estimate(job.end_time);
+  job.maps_running = 0;
+  job.reduces_running = 0;
+  job.share = 0;
   shares_.erase(job.id);
   for (auto& [id, w] : workers_) {
     for (const auto& m : job.maps) {

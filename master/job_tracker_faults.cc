@@ -137,6 +137,23 @@ void JobTracker::PersistJob(const JobRecord& job, bool sync) {
     c->set_value(v);
   }
   s.set_trace_path(job.trace_path);
+  s.set_policy(job.policy);
+  if (job.finished()) {
+    proto::JobTotals* t = s.mutable_totals();
+    t->set_maps_done(static_cast<uint32_t>(job.maps_done));
+    t->set_map_input_bytes(job.map_input_bytes);
+    t->set_map_output_bytes(job.map_output_bytes);
+    t->set_shuffle_bytes_fetched(job.shuffle_bytes_fetched);
+    t->set_map_seconds_done(job.map_seconds_done);
+    if (job.final_estimate) {
+      t->set_estimate_source(sched::EstimateSourceName(job.final_estimate->source));
+      t->set_est_map_seconds(job.final_estimate->map_seconds_total);
+      t->set_est_shuffle_bytes(job.final_estimate->shuffle_bytes_total);
+    }
+    t->set_shuffle_first_start(job.shuffle_first_start);
+    t->set_shuffle_last_end(job.shuffle_last_end);
+    t->set_fetch_bytes(job.fetch_bytes);
+  }
   Status st = store_->PutJob(s, sync);
   if (!st.ok()) MR_LOG_ERROR("{}", st.ToString());
 }
@@ -151,6 +168,35 @@ void JobTracker::PersistTask(const JobRecord& job, bool reduce, int index, bool 
   Status st = store_->PutTask(job.id, reduce, static_cast<uint32_t>(index), t, sync);
   if (!st.ok()) MR_LOG_ERROR("{}", st.ToString());
 }
+
+namespace {
+sched::EstimateSource ParseEstimateSource(const std::string& name) {
+  for (auto src : {sched::EstimateSource::kHint, sched::EstimateSource::kProfile, sched::EstimateSource::kOnline}) {
+    if (name == sched::EstimateSourceName(src)) return src;
+  }
+  return sched::EstimateSource::kNone;
+}
+
+// A finished job as it was at its end (PersistJob), so its status survives a restart.
+void RestoreTotals(const proto::StoredJob& s, JobRecord& rec) {
+  const proto::JobTotals& t = s.totals();
+  rec.maps_done = static_cast<int>(std::min<size_t>(t.maps_done(), s.num_maps()));
+  rec.map_input_bytes = t.map_input_bytes();
+  rec.map_output_bytes = t.map_output_bytes();
+  rec.shuffle_bytes_fetched = t.shuffle_bytes_fetched();
+  rec.map_seconds_done = t.map_seconds_done();
+  rec.shuffle_first_start = t.shuffle_first_start();
+  rec.shuffle_last_end = t.shuffle_last_end();
+  rec.fetch_bytes = t.fetch_bytes();
+  if (s.has_totals()) {
+    sched::SizeEstimate e;
+    e.source = ParseEstimateSource(t.estimate_source());
+    e.map_seconds_total = t.est_map_seconds();
+    e.shuffle_bytes_total = t.est_shuffle_bytes();
+    rec.final_estimate = e;
+  }
+}
+}  // namespace
 
 Status JobTracker::Recover() {
   if (!store_) return Status::Ok();
@@ -175,7 +221,11 @@ Status JobTracker::Recover() {
     // their task records below (docs/reliability.md).
     if (rec->state != JobState::kRunning) {
       for (const auto& c : s.counters()) rec->counters[c.name()] = c.value();
+      RestoreTotals(s, *rec);
     }
+    // A resumed job runs on under this master's policy; records from before policies
+    // were stored have none.
+    rec->policy = rec->finished() && !s.policy().empty() ? s.policy() : policy_;
     rec->trace_path = s.trace_path();
     rec->trace = std::make_unique<TraceWriter>(rec->trace_path);
     rec->maps.resize(s.num_maps());
@@ -193,8 +243,10 @@ Status JobTracker::Recover() {
       if (lj.reduces[i].committed()) {
         t.state = ReduceTask::State::kDone;
         rec->reduces_done++;
-        // Maps of a resumed job run again and count afresh; committed reduces do not.
-        rec->AddCounters(lj.reduces[i].counters(), +1);
+        // Maps of a resumed job run again and count afresh; committed reduces do not. A
+        // finished job's stored counters already hold them (adding them again doubled
+        // its reduce.* counters after every restart).
+        if (!rec->finished()) rec->AddCounters(lj.reduces[i].counters(), +1);
       }
     }
     next_job_id_ = std::max(next_job_id_, rec->id + 1);

@@ -210,12 +210,14 @@ proto::JobStatus JobTracker::MakeStatus(const JobRecord& job) const {
   st.set_error(job.error);
   st.set_output(job.spec.output());
   st.set_share(job.share);
-  sched::SizeEstimate e = job.Estimate(clock_->Now());
+  sched::SizeEstimate e = job.final_estimate ? *job.final_estimate : job.Estimate(clock_->Now());
   st.set_est_map_seconds(e.map_seconds_total);
   st.set_est_shuffle_bytes(e.shuffle_bytes_total);
   st.set_estimate_source(sched::EstimateSourceName(e.source));
-  st.set_policy(policy_);
+  st.set_policy(job.policy);
   st.set_trace_path(job.trace_path);
+  st.set_shuffle_rate(job.finished() ? 0.0 : job.RecentShuffleRate(clock_->Now()));
+  st.set_shuffle_rate_mean(job.MeanShuffleRate());
   for (const auto& [name, v] : job.counters) {
     auto* c = st.add_counters();
     c->set_name(name);

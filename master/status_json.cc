@@ -24,6 +24,8 @@ nlohmann::json JobStatusToJson(const proto::JobStatus& st) {
                       {"error", st.error()},
                       {"output", st.output()},
                       {"share", st.share()},
+                      {"shuffle_rate", st.shuffle_rate()},
+                      {"shuffle_rate_mean", st.shuffle_rate_mean()},
                       {"policy", st.policy()},
                       {"estimate",
                        {{"source", st.estimate_source()},
@@ -32,7 +34,19 @@ nlohmann::json JobStatusToJson(const proto::JobStatus& st) {
                       {"trace", st.trace_path()},
                       {"counters", nlohmann::json::object()}};
   for (const auto& c : st.counters()) j["counters"][c.name()] = c.value();
+  std::optional<double> ratio = CombineRatio(st);
+  j["combine_ratio"] = ratio ? nlohmann::json(*ratio) : nlohmann::json();
   return j;
+}
+
+std::optional<double> CombineRatio(const proto::JobStatus& st) {
+  int64_t in = 0, out = 0;
+  for (const auto& c : st.counters()) {
+    if (c.name() == "combine.records_in") in = c.value();
+    if (c.name() == "combine.records_out") out = c.value();
+  }
+  if (in <= 0) return std::nullopt;
+  return static_cast<double>(out) / static_cast<double>(in);
 }
 
 }  // namespace mr::master

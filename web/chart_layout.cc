@@ -45,6 +45,7 @@ struct Attempt {
   bool ended = false;
   std::string status, error;
   uint64_t bytes_in = 0, bytes_out = 0, records_in = 0, records_out = 0;
+  std::vector<std::pair<std::string, std::string>> counters;  // spills, combine.*, user.*
 };
 
 struct Fetch {
@@ -86,6 +87,10 @@ std::vector<Attempt> CollectAttempts(const std::vector<json>& events) {
     a.bytes_out = U64(ev, "bytes_out");
     a.records_in = U64(ev, "records_in");
     a.records_out = U64(ev, "records_out");
+    a.counters.clear();
+    if (auto c = ev.find("counters"); c != ev.end() && c->is_object()) {
+      for (auto it = c->begin(); it != c->end(); ++it) a.counters.emplace_back(it.key(), it->dump());
+    }
   }
   return out;
 }
@@ -145,6 +150,7 @@ std::string AttemptTooltip(const Attempt& a, double s, double e) {
   if (!a.ended) return t + "\nrunning";
   t += "\nin " + FormatBytes(static_cast<double>(a.bytes_in)) + ", " + std::to_string(a.records_in) + " records";
   t += "\nout " + FormatBytes(static_cast<double>(a.bytes_out)) + ", " + std::to_string(a.records_out) + " records";
+  for (const auto& [name, value] : a.counters) t += "\n" + name + " " + value;
   t += "\nstatus " + a.status;
   if (!a.error.empty()) t += ": " + a.error;
   return t;

@@ -171,6 +171,11 @@ std::string JobSummary(const json& job) {
             "reduces done, " + Text(job, "reduces_running") + " running");
   s += Card(Escape(Bytes(job, "shuffle_bytes_fetched")), "shuffled of " + Bytes(job, "shuffle_bytes_total"));
   s += Card(Escape(Text(job, "share")), "shuffle share");
+  // Measured, not modelled: the last 2 s while the job runs, the whole shuffle's mean after.
+  bool live = JobIsLive(job);
+  double rate = Number(job, live ? "shuffle_rate" : "shuffle_rate_mean");
+  s += Card(Escape(rate > 0 ? FormatBytes(rate) + "/s" : "-"),
+            live ? "shuffle rate (last 2 s)" : "shuffle rate (mean)", "shuffle-rate");
   s += Card(Escape(ResponseTime(job)), "response time");
   s += "</div>\n<table>";
   json est = job.is_object() && job.contains("estimate") ? job["estimate"] : json::object();
@@ -179,6 +184,10 @@ std::string JobSummary(const json& job) {
        Cell(Text(est, "source") + ": map " + FormatSeconds(Number(est, "map_seconds")) + ", shuffle " +
             Bytes(est, "shuffle_bytes")) +
        "</tr>";
+  if (job.is_object() && job.contains("combine_ratio") && job["combine_ratio"].is_number()) {
+    s += "<tr><th>combine ratio</th>" + Cell(Fixed(Number(job, "combine_ratio"), 3) + " (combine.records_out / "
+         "combine.records_in)") + "</tr>";
+  }
   if (Text(job, "error") != "-") s += "<tr><th>error</th>" + Cell(Text(job, "error")) + "</tr>";
   return s + "</table>\n";
 }

@@ -1,0 +1,56 @@
+#include "cli/progress.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "common/units.h"
+
+namespace mr::cli {
+
+namespace {
+std::string JobName(uint64_t id) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "job-%06llu", static_cast<unsigned long long>(id));
+  return buf;
+}
+double Ratio(double done, double total) { return total > 0 ? std::clamp(done / total, 0.0, 1.0) : 0.0; }
+}  // namespace
+
+double ProgressFraction(const proto::JobStatus& st) {
+  if (st.state() == "SUCCEEDED") return 1.0;
+  double maps = Ratio(st.maps_done(), st.maps_total());
+  double fetched = static_cast<double>(st.shuffle_bytes_fetched());
+  double total = static_cast<double>(st.shuffle_bytes_total());
+  double shuffle = total > 0 ? Ratio(fetched, total) * maps : (maps >= 1.0 ? 1.0 : 0.0);
+  double reduces = Ratio(st.reduces_done(), st.reduces_total());
+  return (maps + shuffle + reduces) / 3;
+}
+
+std::string ProgressLine(const proto::JobStatus& st, double elapsed) {
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "%s  %-7s maps %u/%u  shuffle %s  reduces %u/%u  %.1fs", JobName(st.job_id()).c_str(),
+                st.phase().c_str(), st.maps_done(), st.maps_total(),
+                FormatBytes(static_cast<double>(st.shuffle_bytes_fetched())).c_str(), st.reduces_done(),
+                st.reduces_total(), elapsed);
+  return buf;
+}
+
+std::string ProgressBar(const proto::JobStatus& st, double elapsed, int columns) {
+  constexpr int kBarWidth = 24;
+  double f = ProgressFraction(st);
+  int filled = static_cast<int>(std::floor(f * kBarWidth));
+  std::string bar = "[" + std::string(filled, '#') + std::string(kBarWidth - filled, '.') + "]";
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "%s %3d%%  maps %u/%u  shuffle %s/%s  reduces %u/%u  %.1fs", bar.c_str(),
+                static_cast<int>(std::floor(f * 100)), st.maps_done(), st.maps_total(),
+                FormatBytes(static_cast<double>(st.shuffle_bytes_fetched())).c_str(),
+                FormatBytes(static_cast<double>(st.shuffle_bytes_total())).c_str(), st.reduces_done(),
+                st.reduces_total(), elapsed);
+  std::string line = buf;
+  // Leave the last column free: a line that fills it wraps on some terminals.
+  if (columns > 1 && static_cast<int>(line.size()) >= columns) line.resize(static_cast<size_t>(columns - 1));
+  return line;
+}
+
+}  // namespace mr::cli
