@@ -167,6 +167,12 @@ Result<proto::HeartbeatReply> JobTracker::Heartbeat(const proto::Heartbeat& hb) 
   w.shuffle_bytes_sent = hb.shuffle_bytes_sent();
   for (const auto& r : hb.reports()) HandleReport(w, r);
   for (const auto& f : hb.fetches()) HandleFetch(f);
+  for (const auto& e : hb.served()) {
+    JobRecord* job = FindJob(e.job_id());
+    if (job == nullptr) continue;
+    Trace(*job, {{"event", "served"}, {"t", hb.served_until()}, {"start", hb.served_since()},
+                 {"worker", hb.worker_id()}, {"bytes", e.bytes()}});
+  }
 
   // A round runs the policy only when this worker could take a task, or to
   // refresh the shuffle shares; idle heartbeats stay cheap at short intervals.

@@ -247,6 +247,14 @@ Status CheckHeartbeat(const proto::Heartbeat& hb, const proto::RegisterWorker& r
   if (hb.reports_size() > kMaxReports) return Bad("too many task reports in one heartbeat");
   if (hb.fetches_size() > kMaxFetches) return Bad("too many fetch events in one heartbeat");
   MR_RETURN_IF_ERROR(CheckNumber("shuffle_bytes_sent", hb.shuffle_bytes_sent(), 0, 1e18));
+  if (hb.served_size() > kMaxFetches) return Bad("too many served-bytes entries in one heartbeat");
+  if (hb.served_size() > 0) {
+    MR_RETURN_IF_ERROR(CheckNumber("served_since", hb.served_since(), 0, kMaxTime));
+    MR_RETURN_IF_ERROR(CheckNumber("served_until", hb.served_until(), hb.served_since(), kMaxTime));
+    for (const auto& e : hb.served()) {
+      if (e.bytes() > kMaxBytes) return Bad("served bytes out of range");
+    }
+  }
   std::map<uint64_t, std::optional<JobShape>> shapes;  // one lookup per job, not per report
   auto shape = [&](uint64_t id) -> const std::optional<JobShape>& {
     auto it = shapes.find(id);

@@ -219,6 +219,7 @@ class WorkerImpl final : public Worker {
       AddReduceProgressLocked(hb);
     }
     hb->set_shuffle_bytes_sent(static_cast<double>(shuffle_->bytes_sent()));
+    AddServedBytes(hb);
     MR_ASSIGN_OR_RETURN(proto::Envelope reply, client_->Call(req));
     if (!reply.has_heartbeat_reply()) return Status::ProtocolError("master sent no heartbeat reply");
     const auto& r = reply.heartbeat_reply();
@@ -242,6 +243,29 @@ class WorkerImpl final : public Worker {
     for (uint64_t job : r.finished_jobs()) DropJob(job);
     ReapThreads();
     return Status::Ok();
+  }
+
+  // What the shuffle server sent per job since the last report, so the master can
+  // trace each job's measured rate on this link (trace event `served`). Heartbeat
+  // thread only. A report lost with a failed heartbeat is simply not traced.
+  void AddServedBytes(proto::Heartbeat* hb) {
+    constexpr double kServedReportSeconds = 0.25;
+    const double now = Now();
+    if (served_since_ == 0) served_since_ = now;
+    if (now - served_since_ < kServedReportSeconds) return;
+    for (const auto& [job, bytes] : shuffle_->bytes_sent_by_job()) {
+      uint64_t& last = served_reported_[job];
+      if (bytes <= last) continue;
+      auto* e = hb->add_served();
+      e->set_job_id(job);
+      e->set_bytes(bytes - last);
+      last = bytes;
+    }
+    if (hb->served_size() > 0) {
+      hb->set_served_since(served_since_);
+      hb->set_served_until(now);
+    }
+    served_since_ = now;
   }
 
   // Progress of fetching reducers; READY once every map's partition is local.
@@ -583,6 +607,8 @@ class WorkerImpl final : public Worker {
   std::atomic<bool> stop_{false};
   std::shared_ptr<std::atomic<bool>> cancel_ = std::make_shared<std::atomic<bool>>(false);  // this incarnation's tasks
   bool registered_once_ = false;
+  double served_since_ = 0;                         // heartbeat thread only
+  std::map<uint64_t, uint64_t> served_reported_;    // heartbeat thread only: per job, bytes reported
 
   // State below is protected by mu_.
   std::mutex mu_;

@@ -9,7 +9,9 @@ For every job j and source worker w this module cuts the run into *segments*: ma
 stretches of at least MIN_SEGMENT seconds where s_j > 0 is constant and j had data on w
 that a reducer had not fetched yet (it was "backlogged" in the policy's sense). Per segment:
 
-  measured  = bytes of j fetched from w in the segment / its length
+  measured  = bytes of j sent by w in the segment / its length, from w's own `served`
+              reports (250 ms intervals); traces without them spread each fetch's bytes
+              evenly over the fetch
   assigned  = s_j x B                                   (what the brief compares with)
   lent      = mean over the segment of B x s_j / sum of s_k over jobs k with s_k > 0 and
               data available on w                       (the contract, lending included)
@@ -39,7 +41,10 @@ def _per_job_worker_arrays(grid, jobs, workers):
             avail[ji, w] = grid.intervals([(p[2], p[3]) for p in mine])
             fs = [f for f in job.fetches if f["ok"] and f["src"] == w]
             inflight[ji, w] = grid.intervals([(f["start"], f["end"]) for f in fs])
-            nbytes[ji, w] = grid.spread([(f["start"], f["end"], f["bytes"]) for f in fs])
+            if job.served:  # the source server's own per-interval count (trace event `served`)
+                nbytes[ji, w] = grid.spread([(v["start"], v["end"], v["bytes"]) for v in job.served if v["src"] == w])
+            else:  # older traces: each fetch's bytes spread evenly over the fetch
+                nbytes[ji, w] = grid.spread([(f["start"], f["end"], f["bytes"]) for f in fs])
             for d in workers:
                 sel = [(p[2], p[3]) for p in mine if p[1] == d]
                 if sel:

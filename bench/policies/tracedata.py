@@ -27,6 +27,7 @@ class Job:
         self.reduces = []   # dicts: task, worker, start, end, ok
         self.shares = []    # (t, share), in trace order
         self.estimates = []  # (t, source, map_seconds, shuffle_bytes)
+        self.served = []    # dicts: src, start, end, bytes (the source server's own count)
 
     def map_slot_seconds(self):
         """Map slot time used, failed attempts included (they occupied a slot too)."""
@@ -64,6 +65,8 @@ def _apply(job, e, t):
                             "bytes": e.get("bytes", 0), "ok": e.get("status") == "ok"})
     elif ev == "share":
         job.shares.append((t, e["share"]))
+    elif ev == "served":
+        job.served.append({"src": e["worker"], "start": e["start"], "end": t, "bytes": e.get("bytes", 0)})
     elif ev == "estimate":
         job.estimates.append((t, e.get("source"), e.get("map_seconds"), e.get("shuffle_bytes")))
 

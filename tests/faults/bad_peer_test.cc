@@ -431,6 +431,18 @@ TEST_F(BadPeerTest, OutOfRangeReportsAreRefused) {
        "task state"},
       {[](proto::Heartbeat* hb) { hb->add_reports()->set_end_time(-1); }, "end_time"},
       {[](proto::Heartbeat* hb) { hb->set_free_map_slots(1000000); }, "free slots"},
+      {[](proto::Heartbeat* hb) {
+         hb->add_served()->set_bytes(10);
+         hb->set_served_since(100);
+         hb->set_served_until(50);  // ends before it starts
+       },
+       "served_until"},
+      {[](proto::Heartbeat* hb) {
+         hb->add_served()->set_bytes(uint64_t{1} << 60);
+         hb->set_served_since(100);
+         hb->set_served_until(101);
+       },
+       "served bytes"},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.mention);
