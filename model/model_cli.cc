@@ -162,6 +162,9 @@ int RunTaskSim(const std::vector<std::string>& args) {
        "fraction of maps done before reducers start")
       ("decision-latency", po::value(&o.cluster.decision_latency)->default_value(0),
        "seconds from an event to the scheduling round that reacts to it")
+      ("map-time-cv", po::value(&o.cluster.map_time_cv)->default_value(0),
+       "coefficient of variation of map durations (log-normal, mean = the job's)")
+      ("seed", po::value(&o.cluster.seed)->default_value(1), "seed of the map duration noise")
       ("no-hints", "give the policy no size hints (it probes, then estimates online)")
       ("k", po::value(&o.k)->default_value(100), "k of klps")
       ("pools", po::value(&o.pools_file), "fair: pools file");

@@ -12,6 +12,7 @@
 #include <string>
 #include <tuple>
 
+#include "model/rng.h"
 #include "scheduler/job_sizes.h"
 
 namespace mr::model {
@@ -90,6 +91,9 @@ Status ValidateInput(std::span<const TaskJob> jobs, const ClusterSpec& c) {
   }
   if (!(c.slow_start >= 0 && c.slow_start <= 1))
     return Status::InvalidArgument("slow-start must be in [0, 1]");
+  if (!(c.map_time_cv >= 0 && c.map_time_cv <= 10)) {
+    return Status::InvalidArgument("map time cv must be in [0, 10]");
+  }
   if (!(c.decision_latency >= 0) || !std::isfinite(c.decision_latency)) {
     return Status::InvalidArgument("decision latency must be a finite number of seconds >= 0");
   }
@@ -118,7 +122,8 @@ class TaskSimulator {
       : cluster_(cluster),
         scheduler_(scheduler),
         free_map_(cluster.workers, cluster.map_slots),
-        free_reduce_(cluster.workers, cluster.reduce_slots) {
+        free_reduce_(cluster.workers, cluster.reduce_slots),
+        rng_(cluster.seed) {
     std::vector<size_t> order(jobs.size());
     std::iota(order.begin(), order.end(), size_t{0});
     std::stable_sort(order.begin(), order.end(),
@@ -148,6 +153,7 @@ class TaskSimulator {
   void MaybePlaceReduces(SimJob& job);
   bool MaybeShuffleDone(SimJob& job);
   Status Decide();
+  double MapDuration(const TaskJob& spec);
   bool HasAssignableWork(int w) const;
   Status Round(int w);
   sched::Snapshot BuildSnapshot(int w) const;
@@ -161,6 +167,7 @@ class TaskSimulator {
   std::vector<SimJob> jobs_;    // by arrival (stable), id = position + 1
   std::vector<size_t> active_;  // arrived, unfinished, in arrival order
   std::vector<int> free_map_, free_reduce_;
+  Rng rng_;  // map duration noise (ClusterSpec::map_time_cv)
   std::priority_queue<TaskEnd, std::vector<TaskEnd>, std::greater<>> ends_;
   std::priority_queue<double, std::vector<double>, std::greater<>> decisions_;
   std::vector<Flow> flows_;  // shuffle rates until the next event
@@ -170,6 +177,13 @@ class TaskSimulator {
   double now_ = 0;
   TaskSimResult result_;
 };
+
+double TaskSimulator::MapDuration(const TaskJob& spec) {
+  const double cv = cluster_.map_time_cv;
+  if (cv <= 0) return spec.map_seconds;
+  const double sigma2 = std::log1p(cv * cv);  // log-normal with mean 1 and this cv
+  return spec.map_seconds * rng_.LogNormal(-sigma2 / 2, std::sqrt(sigma2));
+}
 
 Result<TaskSimResult> TaskSimulator::Run() {
   // Zero-length steps are normal (a zero-second reduce ends where it starts);
@@ -302,7 +316,7 @@ void TaskSimulator::FinishTask(const TaskEnd& e) {
     ++free_map_[m.worker];
     --job.maps_running;
     ++job.maps_done;
-    job.map_seconds_done += job.spec->map_seconds;
+    job.map_seconds_done += now_ - m.start;
     job.backlog[m.worker] += job.spec->map_bytes;
     job.produced += job.spec->map_bytes;
     MaybePlaceReduces(job);
@@ -504,7 +518,7 @@ Status TaskSimulator::Apply(const sched::Assignment& a, int w) {
       return Status::Internal(Where(w) + task + "map is not pending");
     m = {MapState::kRunning, w, now_};
     ++job.maps_running;
-    duration = job.spec->map_seconds;
+    duration = MapDuration(*job.spec);
   } else {
     ReduceTask& r = job.reduces[static_cast<size_t>(a.index)];
     if (r.state != ReduceState::kReady || r.worker != w) {

@@ -45,6 +45,14 @@ struct ClusterSpec {
   // the scheduling round that reacts to it: the master only decides when a
   // worker heartbeats. 0 = the finished task's immediate heartbeat.
   double decision_latency = 0;
+  // Map durations vary on a real cluster (3 maps time-sharing 2 cores, say), and a
+  // worker whose maps happen to run faster takes more of a job's maps, so more of
+  // its output: the job's busiest shuffle link carries more than an even share.
+  // With map_time_cv > 0 each map's duration is its job's map_seconds times a
+  // log-normal factor with mean 1 and this coefficient of variation, drawn from
+  // `seed` (deterministic). 0 = every map exactly map_seconds.
+  double map_time_cv = 0;
+  uint64_t seed = 1;
 };
 
 struct TaskSimResult {

@@ -168,12 +168,41 @@ def write_model_csv(path, jobs, slots, shuffle_rate):
     return done
 
 
-def run_tasksim(a, workload_path, policy, per_worker_rate, reduce_seconds):
-    """The task-level simulator: the live policy on a simulated cluster of the run's shape."""
-    return run_mr_model(a.mr, ["tasksim", "--workload", workload_path, "--policy", policy,
-                               "--workers", str(a.workers), "--map-slots", str(a.map_slots // a.workers),
-                               "--reduce-slots", str(a.reduce_slots), "--shuffle-bandwidth", "%.0f" % per_worker_rate,
-                               "--reduce-seconds", "%.4f" % max(0.0, reduce_seconds or 0.0)])
+TASKSIM_SEEDS = 5  # runs averaged when map times are noisy
+
+
+def run_tasksim(a, workload_path, policy, per_worker_rate, reduce_seconds, map_time_cv=0.0):
+    """The task-level simulator: the live policy on a simulated cluster of the run's shape.
+    With map_time_cv > 0 each map's duration is noisy (log-normal, the job's mean): the
+    mean over TASKSIM_SEEDS seeds is returned (per-job responses of the first seed)."""
+    args = ["tasksim", "--workload", workload_path, "--policy", policy,
+            "--workers", str(a.workers), "--map-slots", str(a.map_slots // a.workers),
+            "--reduce-slots", str(a.reduce_slots), "--shuffle-bandwidth", "%.0f" % per_worker_rate,
+            "--reduce-seconds", "%.4f" % max(0.0, reduce_seconds or 0.0)]
+    if map_time_cv <= 0:
+        return run_mr_model(a.mr, args)
+    means, first = [], None
+    for seed in range(1, TASKSIM_SEEDS + 1):
+        m, per_job = run_mr_model(a.mr, args + ["--map-time-cv", "%.4f" % map_time_cv, "--seed", str(seed)])
+        if m is None:
+            return m, per_job
+        means.append(m)
+        first = first or per_job
+    return mean(means), first
+
+
+def map_time_cv(jobs):
+    """Coefficient of variation of map attempt durations around their job's mean (pooled):
+    how unevenly a job's maps ran, which decides how unevenly its output sits on the links."""
+    ratios = []
+    for j in jobs:
+        d = [m["end"] - m["start"] for m in j.maps if m["ok"]]
+        if len(d) >= 2 and mean(d) > 0:
+            ratios += [x / mean(d) for x in d]
+    if len(ratios) < 2:
+        return 0.0
+    mu = mean(ratios)
+    return (sum((r - mu) ** 2 for r in ratios) / len(ratios)) ** 0.5
 
 
 def write_tasksim_json(path, jobs, by_name):
@@ -228,8 +257,10 @@ def analyze_policy(a, policy, workload):
     write_tasksim_json(ts_json, jobs, by_name)
     per_worker = res["shuffle"]["total_rate"] / a.workers
     tail = res["response"]["mean_reduce_tail"]
-    ts_mean, ts_err = run_tasksim(a, ts_json, policy, per_worker, tail)
-    res["tasksim"] = {"mean": ts_mean, "error": None if ts_mean is not None else ts_err}
+    cv = map_time_cv(jobs)
+    ts_mean, ts_err = run_tasksim(a, ts_json, policy, per_worker, tail, cv)
+    res["tasksim"] = {"mean": ts_mean, "error": None if ts_mean is not None else ts_err, "map_time_cv": cv}
+    res["tasksim"]["even_maps_mean"], _ = run_tasksim(a, ts_json, policy, per_worker, tail)
     if ts_mean is not None and res["response"]["mean"]:
         res["tasksim"]["rel_error"] = ts_mean / res["response"]["mean"] - 1
     res["tasksim"]["nominal_mean"], _ = run_tasksim(a, os.path.join(a.run, "workload.json"), policy,

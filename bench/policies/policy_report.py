@@ -61,9 +61,10 @@ def _response_table(results):
     base = {r["policy"]: r for r in results}.get("klps")
     lines = ["| policy | jobs ok | mean T (s) | median | p90 | mean T to shuffle end | reduce tail | model, measured "
              "sizes | model vs measured | model vs to-shuffle-end | model, effective shuffle capacity | model, "
-             "nominal sizes | tasksim, measured sizes | tasksim vs measured | tasksim, nominal sizes | "
+             "nominal sizes | tasksim, measured sizes, even map times | tasksim, measured sizes and map-time cv | "
+             "tasksim vs measured | tasksim, nominal sizes | "
              "T / T(klps) measured | T / T(klps) model | T / T(klps) tasksim |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in results:
         rs, m, ts = r["response"], r["model"], r.get("tasksim", {})
         ratio = ratio_m = ratio_t = None
@@ -73,11 +74,13 @@ def _response_table(results):
             ratio = rs["mean"] / base["response"]["mean"]
         if base and base["model"]["mean"] and m["mean"]:
             ratio_m = m["mean"] / base["model"]["mean"]
-        lines.append("| %s | %d/%d | %s | %s | %s | %s | %s | %s (%s) | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        cv = "%s (cv %.2f)" % (f(ts.get("mean")), ts["map_time_cv"]) if ts.get("map_time_cv") else f(ts.get("mean"))
+        lines.append("| %s | %d/%d | %s | %s | %s | %s | %s | %s (%s) | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             r["policy"], rs["succeeded"], rs["jobs"], f(rs["mean"]), f(rs["median"]), f(rs["p90"]),
             f(rs["mean_to_shuffle_end"]), f(rs["mean_reduce_tail"]), f(m["mean"]), m["policy"],
             pct(m.get("rel_error")), pct(m.get("rel_error_to_shuffle_end")), f(m.get("effective_capacity_mean")),
-            f(m.get("nominal_mean")), f(ts.get("mean")), pct(ts.get("rel_error")), f(ts.get("nominal_mean")),
+            f(m.get("nominal_mean")), f(ts.get("even_maps_mean", ts.get("mean"))), cv, pct(ts.get("rel_error")),
+            f(ts.get("nominal_mean")),
             f(ratio), f(ratio_m), f(ratio_t)))
     return lines
 

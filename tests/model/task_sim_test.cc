@@ -248,6 +248,56 @@ TEST(TaskSimTest, ManySmallMapsApproachTheFluidModel) {
   }
 }
 
+// Map-time noise (ClusterSpec::map_time_cv): one slot runs 4000 maps of 0.01 s back to
+// back, so the job's map phase is the sum of their durations: the log-normal factor
+// has mean 1, so the sum stays near 40 s; a seed gives the same run every time, and
+// a different seed or cv = 0 a different one.
+TEST(TaskSimTest, MapTimeNoiseKeepsTheMeanAndIsDeterministic) {
+  TaskJob job;
+  job.maps = 4000;
+  job.map_seconds = 0.01;
+  job.map_bytes = 0;
+  job.hint_map_seconds = 40;
+  std::vector<TaskJob> jobs = {job};
+  ClusterSpec c = Cluster(1, 1, 1, 1.0);
+  const double exact = RunPolicy(jobs, c, "fifo").response[0];
+  EXPECT_NEAR(exact, 40.0, 1e-6);
+  c.map_time_cv = 0.4;
+  c.seed = 7;
+  const double noisy = RunPolicy(jobs, c, "fifo").response[0];
+  EXPECT_NEAR(noisy, 40.0, 40.0 * 0.4 / std::sqrt(4000.0) * 4);  // 4 standard errors
+  EXPECT_NE(noisy, exact);
+  EXPECT_EQ(RunPolicy(jobs, c, "fifo").response[0], noisy);
+  c.seed = 8;
+  EXPECT_NE(RunPolicy(jobs, c, "fifo").response[0], noisy);
+  c.map_time_cv = -1;
+  auto s = Live("fifo");
+  EXPECT_FALSE(SimulateTasks(jobs, c, *s).ok());
+}
+
+// Why the noise matters: three workers with one slot each and a job of 30 maps whose
+// output leaves through the link of the worker each map ran on. With equal map times
+// every worker runs 10 maps and every link carries a third; with noisy ones a faster
+// worker runs more maps, its link carries more, and the shuffle ends later.
+TEST(TaskSimTest, NoisyMapTimesUnbalanceTheLinksAndSlowTheShuffle) {
+  TaskJob job;
+  job.maps = 30;
+  job.map_seconds = 0.1;
+  job.map_bytes = 10;  // 300 bytes over 3 links of 100 bytes/s: 1 s if even
+  job.hint_map_seconds = 3;
+  job.hint_shuffle_bytes = 300;
+  std::vector<TaskJob> jobs = {job};
+  ClusterSpec c = Cluster(3, 1, 1, 100.0);
+  const double even = RunPolicy(jobs, c, "fifo").response[0];
+  c.map_time_cv = 0.4;
+  double noisy = 0;
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    c.seed = seed;
+    noisy += RunPolicy(jobs, c, "fifo").response[0] / 20;
+  }
+  EXPECT_GT(noisy, even * 1.05) << "even " << even << " noisy " << noisy;
+}
+
 TEST(TaskWorkloadTest, FluidSizesRoundTripAndBenchJson) {
   ClusterSpec c = Cluster(3, 1, 2, 20e6);
   TaskShape shape;
