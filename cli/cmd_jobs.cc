@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -20,6 +21,7 @@
 #include "common/auth.h"
 #include "common/clock.h"
 #include "common/file_util.h"
+#include "common/job_id.h"
 #include "common/version.h"
 #include "master/master_client.h"
 #include "master/status_json.h"
@@ -52,18 +54,10 @@ void PassTokenFile(const po::variables_map& vm, LocalClusterOptions* co) {
   }
 }
 
-std::string JobName(uint64_t id) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "job-%06llu", static_cast<unsigned long long>(id));
-  return buf;
-}
-
-Result<uint64_t> ParseJobId(const std::string& text) {
-  std::string digits = text.rfind("job-", 0) == 0 ? text.substr(4) : text;
-  if (digits.empty() || digits.size() > 18 || !std::all_of(digits.begin(), digits.end(), ::isdigit)) {
-    return Status::InvalidArgument("bad job id '" + text + "' (e.g. job-000001)");
-  }
-  return std::stoull(digits);
+Result<uint64_t> ParseJobIdArg(const std::string& text) {
+  std::optional<uint64_t> id = ParseJobId(text);
+  if (!id) return Status::InvalidArgument("bad job id '" + text + "' (e.g. job-000001)");
+  return *id;
 }
 
 // What the daemons would refuse, checked before any of them starts, with the same code:
@@ -158,10 +152,10 @@ Result<proto::JobStatus> WaitForJob(std::unique_ptr<master::MasterClient> client
 int Report(const proto::JobStatus& st) {
   double secs = st.end_time() - st.submit_time();
   if (st.state() != "SUCCEEDED") {
-    std::cerr << "mr: " << JobName(st.job_id()) << " failed: " << st.error() << "\n";
+    std::cerr << "mr: " << JobIdString(st.job_id()) << " failed: " << st.error() << "\n";
     return kExitJobFailed;
   }
-  std::printf("%s %s succeeded in %.2fs: %u maps, %u reduces\n", JobName(st.job_id()).c_str(), st.job().c_str(), secs,
+  std::printf("%s %s succeeded in %.2fs: %u maps, %u reduces\n", JobIdString(st.job_id()).c_str(), st.job().c_str(), secs,
               st.maps_total(), st.reduces_total());
   std::printf("output: %s (part-r-00000 .. part-r-%05u)\n", st.output().c_str(), st.reduces_total() - 1);
   std::printf("trace:  %s/_trace.jsonl\n", st.output().c_str());
@@ -245,7 +239,7 @@ int RunMain(int argc, char** argv) {
   if (!id.ok()) return UsageError(id.status().message());
   auto st = WaitForJob(std::move(client).value(), address, *token, *id, vm.count("quiet") > 0);
   if (!st.ok()) {
-    std::cerr << "mr: " << JobName(*id) << ": " << st.status().message() << "\n";
+    std::cerr << "mr: " << JobIdString(*id) << ": " << st.status().message() << "\n";
     return st.status().code() == StatusCode::kAborted ? 130 : kExitJobFailed;
   }
   return Report(*st);
@@ -267,7 +261,7 @@ int SubmitMain(int argc, char** argv) {
   if (!client.ok()) return UsageError(client.status().message());
   auto id = Submit(**client, *spec);
   if (!id.ok()) return UsageError(id.status().message());
-  std::printf("%s\n", JobName(*id).c_str());
+  std::printf("%s\n", JobIdString(*id).c_str());
   return kExitOk;
 }
 
@@ -294,7 +288,7 @@ void PrintTable(const proto::StatusReply& r) {
                   FormatBytes(st.est_shuffle_bytes()).c_str());
     double end = st.end_time() > 0 ? st.end_time() : now;
     std::snprintf(time, sizeof time, "%.2fs", end - st.submit_time());
-    std::printf("%-11s %-10.10s %-9s %-7s %9s %9s %10s %6.2f %12s %-22s %9s\n", JobName(st.job_id()).c_str(),
+    std::printf("%-11s %-10.10s %-9s %-7s %9s %9s %10s %6.2f %12s %-22s %9s\n", JobIdString(st.job_id()).c_str(),
                 st.name().c_str(), st.state().c_str(), st.phase().c_str(), maps, reds,
                 FormatBytes(static_cast<double>(st.shuffle_bytes_fetched())).c_str(), st.share(),
                 RateCell(st).c_str(), est, time);
@@ -304,7 +298,7 @@ void PrintTable(const proto::StatusReply& r) {
 
 // `mr status JOB`: below its row, the job's counters and combine ratio.
 void PrintDetail(const proto::JobStatus& st) {
-  std::printf("\ncounters of %s:\n", JobName(st.job_id()).c_str());
+  std::printf("\ncounters of %s:\n", JobIdString(st.job_id()).c_str());
   for (const auto& c : st.counters()) {
     std::printf("  %-28s %lld\n", c.name().c_str(), static_cast<long long>(c.value()));
   }
@@ -326,7 +320,7 @@ int StatusMain(int argc, char** argv) {
   if (auto rc = ParseOrExit(argc, argv, "mr status [JOB_ID] --master ADDR [--json]", desc, &positional, vm)) return *rc;
   uint64_t id = 0;
   if (vm.count("job-id")) {
-    auto parsed = ParseJobId(vm["job-id"].as<std::string>());
+    auto parsed = ParseJobIdArg(vm["job-id"].as<std::string>());
     if (!parsed.ok()) return UsageError(parsed.status().message());
     id = *parsed;
   }

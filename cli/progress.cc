@@ -4,16 +4,12 @@
 #include <cmath>
 #include <cstdio>
 
+#include "common/job_id.h"
 #include "common/units.h"
 
 namespace mr::cli {
 
 namespace {
-std::string JobName(uint64_t id) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "job-%06llu", static_cast<unsigned long long>(id));
-  return buf;
-}
 double Ratio(double done, double total) { return total > 0 ? std::clamp(done / total, 0.0, 1.0) : 0.0; }
 }  // namespace
 
@@ -29,7 +25,7 @@ double ProgressFraction(const proto::JobStatus& st) {
 
 std::string ProgressLine(const proto::JobStatus& st, double elapsed) {
   char buf[256];
-  std::snprintf(buf, sizeof buf, "%s  %-7s maps %u/%u  shuffle %s  reduces %u/%u  %.1fs", JobName(st.job_id()).c_str(),
+  std::snprintf(buf, sizeof buf, "%s  %-7s maps %u/%u  shuffle %s  reduces %u/%u  %.1fs", JobIdString(st.job_id()).c_str(),
                 st.phase().c_str(), st.maps_done(), st.maps_total(),
                 FormatBytes(static_cast<double>(st.shuffle_bytes_fetched())).c_str(), st.reduces_done(),
                 st.reduces_total(), elapsed);

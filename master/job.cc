@@ -16,12 +16,6 @@ const char* JobStateName(JobState s) {
   return "?";
 }
 
-std::string JobIdString(uint64_t id) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "job-%06llu", static_cast<unsigned long long>(id));
-  return buf;
-}
-
 std::string TaskIdString(sched::TaskKind kind, int index) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%s-%05d", kind == sched::TaskKind::kMap ? "m" : "r", index);

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "common/job_id.h"
 #include "jobs/input_split.h"
 #include "master/trace_writer.h"
 #include "mr.pb.h"
@@ -129,7 +130,6 @@ struct JobRecord {
   std::string TaskName(sched::TaskKind kind, int index) const;
 };
 
-std::string JobIdString(uint64_t id);           // "job-000007"
 std::string TaskIdString(sched::TaskKind kind, int index);  // "m-00003", "r-00001"
 
 }  // namespace mr::master

@@ -1,23 +1,13 @@
 // JobTracker's JSON API for the status page (docs/web.md).
-#include <charconv>
 
 #include "common/file_util.h"
+#include "common/job_id.h"
 #include "master/job_tracker.h"
 #include "master/status_json.h"
 
 namespace mr::master {
 
 using nlohmann::json;
-
-namespace {
-// "job-000007" or "7" -> 7; 0 if malformed.
-uint64_t ParseJobRef(std::string_view s) {
-  if (s.rfind("job-", 0) == 0) s.remove_prefix(4);
-  uint64_t id = 0;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), id);
-  return (ec == std::errc() && p == s.data() + s.size()) ? id : 0;
-}
-}  // namespace
 
 Result<std::string> JobTracker::ApiGet(std::string_view path) const {
   if (path == "/api/cluster") {
@@ -64,7 +54,7 @@ Result<std::string> JobTracker::ApiGet(std::string_view path) const {
       trace = true;
       rest = rest.substr(0, slash);
     }
-    auto it = jobs_.find(ParseJobRef(rest));
+    auto it = jobs_.find(ParseJobId(rest).value_or(0));
     if (it == jobs_.end()) return mr::Status::NotFound("no job " + std::string(rest));
     if (!trace) return JobStatusToJson(MakeStatus(*it->second)).dump();
     auto text = ReadFileToString(it->second->trace_path);
