@@ -71,21 +71,24 @@ void JobRecord::RecordFetch(double start, double end, uint64_t bytes) {
   if (fetch_bytes == 0 || start < shuffle_first_start) shuffle_first_start = start;
   shuffle_last_end = std::max(shuffle_last_end, end);
   fetch_bytes += bytes;
-  recent_fetches.push_back({start, end, bytes});
-  // Fetches are reported when they end, so by end time the deque is nearly sorted; a
-  // fetch that ended before the window cannot count again.
-  while (!recent_fetches.empty() && recent_fetches.front().end < end - kShuffleRateWindow) recent_fetches.pop_front();
+}
+
+void JobRecord::RecordServed(double start, double end, uint64_t bytes) {
+  if (served_first_start == 0 || start < served_first_start) served_first_start = start;
+  recent_served.push_back({start, end, bytes});
+  // Reports arrive about in end order; one that ended before the window cannot count again.
+  while (!recent_served.empty() && recent_served.front().end < end - kShuffleRateWindow) recent_served.pop_front();
 }
 
 double JobRecord::RecentShuffleRate(double now) const {
-  if (fetch_bytes == 0) return 0;
+  if (recent_served.empty()) return 0;
   // A shuffle younger than the window is measured over its own age, not diluted.
-  double from = std::max(now - kShuffleRateWindow, shuffle_first_start);
+  double from = std::max(now - kShuffleRateWindow, served_first_start);
   double span = now - from;
   if (span <= 1e-3) return 0;
   double bytes = 0;
-  for (const Fetch& f : recent_fetches) {
-    if (f.end <= f.start) {  // an instant fetch counts whole
+  for (const Served& f : recent_served) {
+    if (f.end <= f.start) {  // an instant interval counts whole
       if (f.end >= from && f.end <= now) bytes += static_cast<double>(f.bytes);
       continue;
     }

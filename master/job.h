@@ -104,13 +104,15 @@ struct JobRecord {
   std::string policy;              // the policy it runs (ran) under
   // Frozen at the end, so a finished job's status does not move with later profiles.
   std::optional<sched::SizeEstimate> final_estimate;
-  // Successful fetches, for the measured shuffle rate (docs/web.md): those that ended in
-  // the last kShuffleRateWindow seconds, and the whole shuffle's span and bytes.
-  struct Fetch {
+  // The measured shuffle rate (docs/web.md). Recent: the source servers' `served` reports
+  // (bytes sent in [start, end]) of the last kShuffleRateWindow seconds. Mean: the
+  // successful fetches' span and bytes.
+  struct Served {
     double start = 0, end = 0;
     uint64_t bytes = 0;
   };
-  std::deque<Fetch> recent_fetches;
+  std::deque<Served> recent_served;
+  double served_first_start = 0;   // of the first report (0: none yet)
   double shuffle_first_start = 0;
   double shuffle_last_end = 0;
   uint64_t fetch_bytes = 0;
@@ -122,11 +124,12 @@ struct JobRecord {
   // Size estimate (ALGORITHMS.md §1): online once sched::kOnlineAfterMaps maps have
   // finished (or all have), else the user's hint, else the job-name profile.
   sched::SizeEstimate Estimate(double now) const;
-  // Bytes/s fetched over the last kShuffleRateWindow seconds before now (each fetch's
-  // bytes spread over its duration), and over the whole shuffle so far.
+  // Bytes/s sent for this job over the last kShuffleRateWindow seconds before now (each
+  // report's bytes spread over its interval), and fetched over the whole shuffle so far.
   double RecentShuffleRate(double now) const;
   double MeanShuffleRate() const;
   void RecordFetch(double start, double end, uint64_t bytes);
+  void RecordServed(double start, double end, uint64_t bytes);
   std::string TaskName(sched::TaskKind kind, int index) const;
 };
 

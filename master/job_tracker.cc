@@ -172,6 +172,7 @@ Result<proto::HeartbeatReply> JobTracker::Heartbeat(const proto::Heartbeat& hb) 
     if (job == nullptr) continue;
     Trace(*job, {{"event", "served"}, {"t", hb.served_until()}, {"start", hb.served_since()},
                  {"worker", hb.worker_id()}, {"bytes", e.bytes()}});
+    if (!job->finished()) job->RecordServed(hb.served_since(), hb.served_until(), e.bytes());
   }
 
   // A round runs the policy only when this worker could take a task, or to
