@@ -434,7 +434,7 @@ class WorkerImpl final : public Worker {
   void EnqueueOneLocked(uint64_t job, uint32_t reduce, const proto::MapOutputLocation& loc) {
     fetch_queue_.push_back(FetchItem{incarnation_, job, reduce, loc});
     fetch_cv_.notify_one();
-    MaybeAddFetcherLocked();
+    MaybeAddFetcherLocked(&fetch_queue_.back());
   }
 
   // Fetch scheduling (docs/shuffle.md, "Reducer side"). Threads are started on
@@ -487,14 +487,11 @@ class WorkerImpl final : public Worker {
   // The startable queued fetch of the highest-share job (earliest among equals);
   // false if none may start now.
   bool PickFetchLocked(std::deque<FetchItem>::iterator* pick) {
-    const uint32_t low_cap = std::max(1u, MaxFetchers() / 2);
     bool found = false;
     double best = -1;
     for (auto it = fetch_queue_.begin(); it != fetch_queue_.end(); ++it) {
       double share = ShareLocked(it->job);
-      if (share <= best) continue;
-      if (share <= 0 && low_priority_fetches_ >= low_cap) continue;
-      if (busy_sources_.count(SourceOf(*it)) != 0) continue;
+      if (share <= best || !StartableLocked(*it, share)) continue;
       best = share;
       *pick = it;
       found = true;
@@ -502,11 +499,19 @@ class WorkerImpl final : public Worker {
     return found;
   }
 
-  // Starts one more fetch thread when a fetch could start and no thread is idle.
-  void MaybeAddFetcherLocked() {
+  // Whether `item` (of a job at `share`) may start now: its reducer's turn at that
+  // source is free, and a share-0 fetch finds fewer than half the threads on share 0.
+  bool StartableLocked(const FetchItem& item, double share) const {
+    if (share <= 0 && low_priority_fetches_ >= std::max(1u, MaxFetchers() / 2)) return false;
+    return busy_sources_.count(SourceOf(item)) == 0;
+  }
+
+  // Starts one more fetch thread when a fetch could start and no thread is idle: the
+  // just-queued `added` if given (nothing else became startable), else any queued one.
+  void MaybeAddFetcherLocked(const FetchItem* added = nullptr) {
     if (fetch_stop_ || idle_fetchers_ > 0 || fetchers_.size() >= MaxFetchers()) return;
     std::deque<FetchItem>::iterator unused;
-    if (!PickFetchLocked(&unused)) return;
+    if (added != nullptr ? !StartableLocked(*added, ShareLocked(added->job)) : !PickFetchLocked(&unused)) return;
     fetchers_.emplace_back([this] { FetchLoop(); });
   }
 
