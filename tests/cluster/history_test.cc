@@ -15,7 +15,8 @@
 namespace mr::testing {
 namespace {
 
-// A master and two workers started directly (mr cluster start has no --history-jobs).
+// A master and two workers started directly, so the master can be SIGKILLed and
+// restarted on the same state directory and port.
 class HistoryCluster {
  public:
   explicit HistoryCluster(std::string dir) : d_(std::move(dir)) {}

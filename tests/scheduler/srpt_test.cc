@@ -133,17 +133,27 @@ TEST(SplitSrptTest, RunningMapsCountAgainstTheClassTarget) {
 }
 
 
-// Three workers with one map slot each; beta = 4 gives the shuffle-heavy class
-// lround(3 / 5) = 1 slot. Without rotation that class re-takes the slot its own
+// beta = 4 gives the shuffle-heavy class lround(3 / 5) = 1 slot. Without rotation that class re-takes the slot its own
 // map frees, so all its output sits on one worker's shuffle link.
-TEST(SplitSrptTest, AOneSlotClassRotatesOverTheWorkers) {
+// Three workers with one map slot each, a map-heavy job 1 and a shuffle-heavy job 2 (beta 4).
+Snapshot ThreeOneSlotWorkers(int map_heavy_pending, int shuffle_heavy_pending) {
   Snapshot snap;
   snap.workers = {MakeWorker(1, 1), MakeWorker(2, 1), MakeWorker(3, 1)};
   snap.shuffle_capacity = kShuffleCap;
-  JobView map_heavy = MakeJob(1, 50), shuffle_heavy = MakeJob(2, 50);
+  JobView map_heavy = MakeJob(1, map_heavy_pending), shuffle_heavy = MakeJob(2, shuffle_heavy_pending);
   SetSize(&map_heavy, 8, 2, 8, 2, 3, kShuffleCap);
   SetSize(&shuffle_heavy, 2, 8, 2, 8, 3, kShuffleCap);
   snap.jobs = {map_heavy, shuffle_heavy};
+  return snap;
+}
+
+// Only worker `id` has its map slot free.
+void FreeOnly(Snapshot* snap, WorkerId id) {
+  for (WorkerView& w : snap->workers) w.free_map = w.id == id ? 1 : 0;
+}
+
+TEST(SplitSrptTest, AOneSlotClassRotatesOverTheWorkers) {
+  Snapshot snap = ThreeOneSlotWorkers(50, 50);
   SplitSrptScheduler policy;
   Decision first = policy.Schedule(snap);
   ASSERT_TRUE(testing::CheckContract(snap, first));
@@ -157,7 +167,7 @@ TEST(SplitSrptTest, AOneSlotClassRotatesOverTheWorkers) {
   WorkerId previous = where[2];
   for (int round = 0; round < 6; ++round) {
     Snapshot s = snap;
-    for (WorkerView& w : s.workers) w.free_map = w.id == previous ? 1 : 0;
+    FreeOnly(&s, previous);
     s.jobs[0].maps_running = 2;  // the map-heavy class at its target
     s.jobs[1].maps_running = 0;
     Decision d = policy.Schedule(s);
@@ -166,7 +176,7 @@ TEST(SplitSrptTest, AOneSlotClassRotatesOverTheWorkers) {
     EXPECT_EQ(MapsPerJob(d), (std::map<JobId, int>{{1, 1}})) << "round " << round;
     // ... and takes the next slot freed elsewhere.
     WorkerId other = previous % 3 + 1;
-    for (WorkerView& w : s.workers) w.free_map = w.id == other ? 1 : 0;
+    FreeOnly(&s, other);
     s.jobs[0].maps_running = 2;
     d = policy.Schedule(s);
     ASSERT_EQ(d.assignments.size(), 1u);
@@ -181,13 +191,7 @@ TEST(SplitSrptTest, AOneSlotClassRotatesOverTheWorkers) {
 // Rotation never idles a slot: if the other class has nothing to run, the
 // avoiding class takes the slot after all.
 TEST(SplitSrptTest, RotationNeverLeavesASlotIdle) {
-  Snapshot snap;
-  snap.workers = {MakeWorker(1, 1), MakeWorker(2, 1), MakeWorker(3, 1)};
-  snap.shuffle_capacity = kShuffleCap;
-  JobView map_heavy = MakeJob(1, 2), shuffle_heavy = MakeJob(2, 50);
-  SetSize(&map_heavy, 8, 2, 8, 2, 3, kShuffleCap);
-  SetSize(&shuffle_heavy, 2, 8, 2, 8, 3, kShuffleCap);
-  snap.jobs = {map_heavy, shuffle_heavy};
+  Snapshot snap = ThreeOneSlotWorkers(2, 50);
   SplitSrptScheduler policy;
   Decision first = policy.Schedule(snap);
   WorkerId w2 = 0;
@@ -196,7 +200,7 @@ TEST(SplitSrptTest, RotationNeverLeavesASlotIdle) {
   }
   ASSERT_NE(w2, 0u);
   Snapshot s = snap;
-  for (WorkerView& w : s.workers) w.free_map = w.id == w2 ? 1 : 0;
+  FreeOnly(&s, w2);
   s.jobs[0].pending_maps.clear();  // the map-heavy job has no map left to start
   s.jobs[0].maps_running = 2;
   Decision d = policy.Schedule(s);
