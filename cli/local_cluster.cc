@@ -75,9 +75,7 @@ Result<pid_t> LocalCluster::Spawn(const std::vector<std::string>& args, const st
   pid_t pid = fork();
   if (pid < 0) return Status::Internal(std::string("fork failed: ") + std::strerror(errno));
   if (pid == 0) {
-    if (options_.detached) {
-      setsid();
-    } else {
+    if (!options_.detached) {
       prctl(PR_SET_PDEATHSIG, SIGTERM);
       if (getppid() != parent) _exit(1);
     }
@@ -95,6 +93,58 @@ Result<pid_t> LocalCluster::Spawn(const std::vector<std::string>& args, const st
 }
 
 Status LocalCluster::Start(double timeout_seconds) {
+  if (!options_.detached) return StartDaemons(timeout_seconds);
+  // Detached: a launcher child opens one new session, so the daemons outlive the
+  // terminal, and starts every daemon inside it. One session is one scheduling
+  // autogroup: the kernel then weighs all the cluster's threads against each other by
+  // their nice values (shuffle threads over task threads, docs/shuffle.md "CPU
+  // priority"), as it would on each machine of a real cluster. With a session per
+  // daemon, each worker competes as a whole and one worker's maps stall another's
+  // shuffle server. The launcher reports the outcome through a pipe and exits.
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) return Status::Internal(std::string("pipe failed: ") + std::strerror(errno));
+  pid_t launcher = fork();
+  if (launcher < 0) {
+    ::close(fds[0]);
+    ::close(fds[1]);
+    return Status::Internal(std::string("fork failed: ") + std::strerror(errno));
+  }
+  if (launcher == 0) {
+    ::close(fds[0]);
+    setsid();
+    Status s = StartDaemons(timeout_seconds);
+    std::string reply = s.ok() ? std::string() : std::to_string(static_cast<int>(s.code())) + "\n" + s.message();
+    (void)WriteAllToFd(fds[1], reply, "launcher pipe");
+    _exit(s.ok() ? 0 : 1);
+  }
+  ::close(fds[1]);
+  std::string reply;
+  char buf[4096];
+  for (;;) {
+    ssize_t n = ::read(fds[0], buf, sizeof buf);
+    if (n > 0) {
+      reply.append(buf, static_cast<size_t>(n));
+    } else if (n == 0 || errno != EINTR) {
+      break;
+    }
+  }
+  ::close(fds[0]);
+  int status = 0;
+  while (waitpid(launcher, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (!reply.empty()) {
+    size_t nl = reply.find('\n');
+    int code = std::atoi(reply.substr(0, nl).c_str());
+    return Status(static_cast<StatusCode>(code), nl == std::string::npos ? reply : reply.substr(nl + 1));
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return Status::Internal("cluster launcher failed");
+  MR_ASSIGN_OR_RETURN(std::string addr, ReadFileToString(JoinPath(options_.dir, "master.addr")));
+  while (!addr.empty() && (addr.back() == '\n' || addr.back() == ' ')) addr.pop_back();
+  address_ = addr;
+  return Status::Ok();
+}
+
+Status LocalCluster::StartDaemons(double timeout_seconds) {
   const std::string& d = options_.dir;
   MR_RETURN_IF_ERROR(MakeDirs(d));
   std::string addr_file = JoinPath(d, "master.addr");

@@ -27,7 +27,9 @@ class LocalCluster {
   LocalCluster(const LocalCluster&) = delete;
   LocalCluster& operator=(const LocalCluster&) = delete;
 
-  // Starts the master, waits for its address, starts the workers.
+  // Starts the master, waits for its address, starts the workers. Detached, they run
+  // in one new session of their own (see Start in the .cc for why one).
+  // REQUIRES (detached): the calling process is single-threaded, as it forks a launcher.
   Status Start(double timeout_seconds = 20);
   const std::string& master_address() const { return address_; }
   // SIGTERM to every process, SIGKILL after a grace period; reaps them.
@@ -37,6 +39,7 @@ class LocalCluster {
   static Status StopDetached(const std::string& dir);
 
  private:
+  Status StartDaemons(double timeout_seconds);
   Result<pid_t> Spawn(const std::vector<std::string>& args, const std::string& log_path);
 
   LocalClusterOptions options_;

@@ -18,6 +18,7 @@
 #include "common/clock.h"
 #include "common/file_util.h"
 #include "common/log.h"
+#include "common/thread_name.h"
 #include "common/utf8.h"
 #include "jobs/job.h"
 #include "master/master_client.h"
@@ -337,6 +338,7 @@ class WorkerImpl final : public Worker {
     auto cancel = cancel_;
     uint64_t incarnation = incarnation_;
     threads_.back().thread = std::thread([this, a, done, cancel, incarnation] {
+      SetThreadName(a.kind() == proto::MAP ? "mr-map" : "mr-reduce");
       LowerThisThreadsPriority();
       if (a.kind() == proto::MAP) RunMap(a, cancel.get(), incarnation);
       else RunReduce(a, cancel.get(), incarnation);
@@ -512,7 +514,10 @@ class WorkerImpl final : public Worker {
     if (fetch_stop_ || idle_fetchers_ > 0 || fetchers_.size() >= MaxFetchers()) return;
     std::deque<FetchItem>::iterator unused;
     if (added != nullptr ? !StartableLocked(*added, ShareLocked(added->job)) : !PickFetchLocked(&unused)) return;
-    fetchers_.emplace_back([this] { FetchLoop(); });
+    fetchers_.emplace_back([this] {
+      SetThreadName("mr-fetch");
+      FetchLoop();
+    });
   }
 
   void FetchOne(const FetchItem& item) {

@@ -17,6 +17,7 @@
 
 #include "common/file_util.h"
 #include "common/log.h"
+#include "common/thread_name.h"
 #include "common/version.h"
 #include "mr.pb.h"
 #include "shuffle/map_output.h"
@@ -94,7 +95,10 @@ Result<std::unique_ptr<ShuffleServer>> ShuffleServer::Start(const ShuffleServerO
   }
   auto server = std::make_unique<ShuffleServer>(PrivateTag{}, options);
   MR_RETURN_IF_ERROR(server->Bind());
-  server->accept_thread_ = std::thread([s = server.get()] { s->AcceptLoop(); });
+  server->accept_thread_ = std::thread([s = server.get()] {
+    SetThreadName("mr-shuf-accept");
+    s->AcceptLoop();
+  });
   MR_LOG_INFO("shuffle server listening on {}:{} (bandwidth {})", options.host, server->port_,
               options.bandwidth > 0 ? std::to_string(options.bandwidth) + " B/s" : "unlimited");
   return server;
@@ -165,7 +169,10 @@ void ShuffleServer::AcceptLoop() {
     Connection* raw = conn.get();
     connections_.push_back(std::move(conn));
     ++active_;
-    raw->thread = std::thread([this, raw] { Serve(raw); });
+    raw->thread = std::thread([this, raw] {
+      SetThreadName("mr-shuf-send");
+      Serve(raw);
+    });
   }
 }
 

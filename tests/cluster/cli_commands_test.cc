@@ -97,6 +97,23 @@ TEST(ClusterCommandTest, StartPassesOptionsOnAndStopEndsEveryProcess) {
     EXPECT_TRUE(HasArgs(wargs, "--master-timeout", "40")) << Joined(wargs);
     EXPECT_EQ(std::count(wargs.begin(), wargs.end(), "--policy"), 0) << "a master option reached a worker";
   }
+  // All daemons share one new session (one scheduling autogroup, so nice values weigh
+  // every thread of the cluster against the others), not the caller's.
+  const pid_t session = getsid(master);
+  EXPECT_GT(session, 0);
+  EXPECT_NE(session, getsid(0)) << "the daemons would die with the caller's terminal";
+  for (int w : workers) EXPECT_EQ(getsid(w), session) << "worker " << w << " in a session of its own";
+  // The worker's threads are named for `top -H`: its shuffle server's accept thread at least.
+  bool named = false;
+  for (int i = 0; i < 500 && !named; ++i) {
+    if (i > 0) usleep(10000);
+    auto tasks = ListDir("/proc/" + std::to_string(workers[0]) + "/task");
+    ASSERT_TRUE(tasks.ok());
+    for (const auto& t : *tasks) {
+      named = named || ReadFile("/proc/" + std::to_string(workers[0]) + "/task/" + t + "/comm") == "mr-shuf-accept\n";
+    }
+  }
+  EXPECT_TRUE(named) << "no thread of worker " << workers[0] << " is called mr-shuf-accept";
   // The master runs the policy it was given.
   std::string addr = ReadFile(dir + "/master.addr");
   addr.erase(addr.find_last_not_of(" \n") + 1);
