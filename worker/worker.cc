@@ -257,7 +257,10 @@ class WorkerImpl final : public Worker {
     fetch_cv_.notify_all();
     for (const auto& a : r.assignments()) StartAssignment(a);
     for (const auto& loc : r.map_outputs()) EnqueueFetches(loc);
-    for (uint64_t job : r.finished_jobs()) DropJob(job);
+    for (uint64_t job : r.finished_jobs()) {
+      DropJob(job);
+      served_finished_.push_back(job);
+    }
     ReapThreads();
     return Status::Ok();
   }
@@ -283,6 +286,13 @@ class WorkerImpl final : public Worker {
       hb->set_served_until(now);
     }
     served_since_ = now;
+    // Finished jobs have had their last bytes reported above: forget them on both sides
+    // together (forgetting one alone would report a job's whole total again).
+    for (uint64_t job : served_finished_) {
+      shuffle_->ForgetJob(job);
+      served_reported_.erase(job);
+    }
+    served_finished_.clear();
   }
 
   // Progress of fetching reducers; READY once every map's partition is local.
@@ -636,6 +646,7 @@ class WorkerImpl final : public Worker {
   bool registered_once_ = false;
   double served_since_ = 0;                         // heartbeat thread only
   std::map<uint64_t, uint64_t> served_reported_;    // heartbeat thread only: per job, bytes reported
+  std::vector<uint64_t> served_finished_;           // heartbeat thread only: to forget at the next report
 
   // State below is protected by mu_.
   std::mutex mu_;

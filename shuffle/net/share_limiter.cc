@@ -102,4 +102,9 @@ std::map<uint64_t, uint64_t> ShareLimiter::bytes_sent_by_job() const {
   return by_job_;
 }
 
+void ShareLimiter::ForgetJob(uint64_t job) {
+  std::lock_guard<std::mutex> lock(mu_);
+  by_job_.erase(job);
+}
+
 }  // namespace mr::shuffle

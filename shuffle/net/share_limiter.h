@@ -51,6 +51,9 @@ class ShareLimiter {
 
   uint64_t bytes_sent() const;
   std::map<uint64_t, uint64_t> bytes_sent_by_job() const;
+  // Drops the job's entry of bytes_sent_by_job() (its bytes stay in bytes_sent()), so a
+  // long-running worker does not keep one per job forever; bytes counted later start at 0.
+  void ForgetJob(uint64_t job);
 
  private:
   void CountLocked(uint64_t job, uint64_t bytes);

@@ -63,6 +63,7 @@ class ShuffleServer {
   // Partition bytes handed to the network (reply frames not counted).
   uint64_t bytes_sent() const { return limiter_.bytes_sent(); }
   std::map<uint64_t, uint64_t> bytes_sent_by_job() const { return limiter_.bytes_sent_by_job(); }
+  void ForgetJob(uint64_t job) { limiter_.ForgetJob(job); }
   // Requests answered with data (error replies not counted) / connections accepted.
   uint64_t requests_served() const { return requests_.load(); }
   uint64_t connections_accepted() const { return accepted_.load(); }

@@ -88,6 +88,9 @@ TEST(ShareLimiterTest, CancelledRequestsAreNeverCounted) {
   limiter.Cancel(next);
   EXPECT_EQ(limiter.bytes_sent(), 100u);
   EXPECT_EQ(limiter.bytes_sent_by_job().count(2), 0u);
+  limiter.ForgetJob(1);  // a finished job's entry goes; the link total stays
+  EXPECT_EQ(limiter.bytes_sent_by_job().count(1), 0u);
+  EXPECT_EQ(limiter.bytes_sent(), 100u);
   limiter.Shutdown();
   EXPECT_EQ(limiter.Request(1, 100), 0u);
   EXPECT_FALSE(limiter.Wait(0));
