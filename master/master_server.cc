@@ -427,8 +427,9 @@ class MasterServerImpl final : public MasterServer, public StatusProvider {
 
 Result<std::unique_ptr<MasterServer>> MasterServer::Create(const MasterOptions& options) {
   if (options.state_dir.empty()) return Status::InvalidArgument("master needs --state DIR");
-  MR_RETURN_IF_ERROR(MakeDirs(JoinPath(options.state_dir, "traces")));
+  // The policy first: a refused one must leave no state directory behind.
   MR_ASSIGN_OR_RETURN(auto scheduler, sched::CreateScheduler(options.policy, options.scheduler));
+  MR_RETURN_IF_ERROR(MakeDirs(JoinPath(options.state_dir, "traces")));
   MR_ASSIGN_OR_RETURN(auto store, StateStore::Open(JoinPath(options.state_dir, "db")));
   auto tracker = std::make_unique<JobTracker>(SystemClock::Get(), std::move(scheduler), options.policy,
                                               AbsolutePath(options.state_dir), std::move(store), options.tracker);

@@ -169,6 +169,7 @@ TEST(PolicyErrorsTest, MasterAndClusterStartRefuseAnUnknownPolicy) {
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("unknown policy 'nosuch' (known: fifo, fair"), std::string::npos) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_FALSE(PathExists(tmp.path() + "/state")) << "the refused master created its state directory";
 
   std::string dir = tmp.path() + "/cluster";
   ExpectUsageError("cluster start --workers 1 --policy nosuch --dir " + dir, "unknown policy 'nosuch' (known: fifo, fair",
