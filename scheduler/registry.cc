@@ -30,7 +30,9 @@ Result<std::unique_ptr<Scheduler>> MakeFifo(const SchedulerOptions&) {
 Result<std::unique_ptr<Scheduler>> MakeFair(const SchedulerOptions& o) {
   PoolTable pools;
   if (!o.pools_file.empty()) {
-    MR_ASSIGN_OR_RETURN(pools, PoolTable::Load(o.pools_file));
+    auto loaded = PoolTable::Load(o.pools_file);
+    if (!loaded.ok()) return loaded.status().WithContext("pools file");
+    pools = std::move(*loaded);
   }
   return std::unique_ptr<Scheduler>(std::make_unique<FairScheduler>(std::move(pools)));
 }

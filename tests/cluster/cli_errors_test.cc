@@ -175,7 +175,7 @@ TEST(PolicyErrorsTest, MasterAndClusterStartRefuseAnUnknownPolicy) {
   ExpectUsageError("cluster start --workers 1 --policy nosuch --dir " + dir, "unknown policy 'nosuch' (known: fifo, fair",
                    tmp.path());
   ExpectUsageError("cluster start --workers 1 --policy fair --pools " + tmp.path() + "/missing-pools --dir " + dir,
-                   "missing-pools", tmp.path());
+                   "pools file: no such file: " + tmp.path() + "/missing-pools", tmp.path());
   ExpectUsageError("cluster start --workers 1 --fetch-threads 0 --dir " + dir, "--fetch-threads", tmp.path());
   EXPECT_FALSE(PathExists(dir));
   EXPECT_TRUE(ProcessesMentioning(tmp.path()).empty()) << "a process was left running";

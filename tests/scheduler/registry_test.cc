@@ -40,12 +40,14 @@ TEST(RegistryTest, FairLoadsPoolsFileAndReportsErrors) {
   SchedulerOptions o;
   o.pools_file = JoinPath(dir.path(), "pools.txt");
   auto missing = CreateScheduler("fair", o);
-  EXPECT_FALSE(missing.ok());
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.status().message(), "pools file: no such file: " + o.pools_file);
 
   ASSERT_TRUE(WriteStringToFile(o.pools_file, "pool prod min_maps=2\npool x weight=oops\n").ok());
   auto bad = CreateScheduler("fair", o);
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(bad.status().message().rfind("pools file: ", 0), 0u) << bad.status().message();
   EXPECT_NE(bad.status().message().find("pools.txt:2"), std::string::npos) << bad.status().message();
 
   ASSERT_TRUE(WriteStringToFile(o.pools_file, "pool prod min_maps=2\n").ok());
