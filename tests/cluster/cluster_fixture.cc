@@ -221,6 +221,56 @@ bool WaitForStatus(const std::string& master, const std::string& job,
   return false;
 }
 
+bool DirectCluster::StartMaster(const std::vector<std::string>& extra) {
+  std::vector<std::string> args = {"master", "--listen", addr_.empty() ? "127.0.0.1:0" : addr_, "--state",
+                                   d_ + "/state", "--addr-file", d_ + "/addr"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  (void)RemoveAll(d_ + "/addr");
+  ++master_starts_;
+  master_ = std::make_unique<ChildProcess>(args, LatestMasterLogPath());
+  for (int i = 0; i < 200 && !PathExists(d_ + "/addr"); ++i) {
+    struct timespec ts{0, 50 * 1000 * 1000};
+    nanosleep(&ts, nullptr);
+  }
+  if (!PathExists(d_ + "/addr")) return false;
+  addr_ = ReadFile(d_ + "/addr");
+  while (!addr_.empty() && addr_.back() == '\n') addr_.pop_back();
+  return !addr_.empty();
+}
+
+void DirectCluster::KillMaster() {
+  if (!master_) return;
+  master_->Kill(SIGKILL);
+  master_->Wait(5);
+}
+
+void DirectCluster::StartWorker(const std::vector<std::string>& extra) {
+  const std::string n = std::to_string(worker_starts_++);
+  std::vector<std::string> args = {"worker", "--master", addr_, "--work-dir", d_ + "/w" + n};
+  args.insert(args.end(), extra.begin(), extra.end());
+  workers_.push_back(std::make_unique<ChildProcess>(args, d_ + "/worker-" + n + ".log"));
+}
+
+void DirectCluster::KillWorker(size_t i) {
+  workers_.at(i)->Kill(SIGKILL);
+  workers_.at(i)->Wait(5);
+  workers_.erase(workers_.begin() + static_cast<long>(i));
+}
+
+std::string DirectCluster::LatestMasterLogPath() const {
+  return d_ + "/master-" + std::to_string(master_starts_) + ".log";
+}
+
+std::string DirectCluster::MasterLogs() const {
+  std::string all;
+  for (int i = 1; i <= master_starts_; ++i) all += ReadFile(d_ + "/master-" + std::to_string(i) + ".log");
+  return all;
+}
+
+CommandResult DirectCluster::Mr(const std::string& args) const {
+  return Sh(MrBin() + " " + args + " --master " + addr_);
+}
+
 ClusterProcess::ClusterProcess(const std::string& dir, int workers, const std::string& extra_flags) : dir_(dir) {
   auto r = Sh(MrBin() + " cluster start --workers " + std::to_string(workers) + " --dir " + ShellQuote(dir) + " " +
                extra_flags);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -65,6 +66,41 @@ class ChildProcess {
 // Polls `mr status --json JOB` until pred(json) or the timeout; true if pred held.
 bool WaitForStatus(const std::string& master, const std::string& job,
                    const std::function<bool(const nlohmann::json&)>& pred, double timeout_seconds);
+
+// A master and workers started as direct children of the test, not through `mr cluster
+// start`, so a test can SIGKILL the master and restart it on the same state directory and
+// port, or kill and replace workers. Under dir: state/, addr, master-N.log (one per start),
+// wK/ and worker-K.log. Everything still running is SIGKILLed on destruction.
+class DirectCluster {
+ public:
+  explicit DirectCluster(std::string dir) : d_(std::move(dir)) {}
+  // Starts the master, or restarts it on the same state directory and, after the first
+  // start, on the same port. False if it wrote no address within 10 s.
+  bool StartMaster(const std::vector<std::string>& extra = {});
+  // SIGKILLs the master and reaps it.
+  void KillMaster();
+  // Starts a worker with a work directory of its own; workers are numbered from 0 in
+  // start order, and `extra` is appended to its arguments.
+  void StartWorker(const std::vector<std::string>& extra = {});
+  // SIGKILLs the i-th of the workers still running (in start order) and reaps it.
+  void KillWorker(size_t i);
+  size_t workers() const { return workers_.size(); }
+  const std::string& addr() const { return addr_; }
+  const std::string& dir() const { return d_; }
+  // The log of the latest master start, and every start's log in order.
+  std::string LatestMasterLogPath() const;
+  std::string MasterLogs() const;
+  // `mr ARGS --master ADDR`.
+  CommandResult Mr(const std::string& args) const;
+
+ private:
+  std::string d_;
+  std::string addr_;
+  int master_starts_ = 0;
+  int worker_starts_ = 0;
+  std::unique_ptr<ChildProcess> master_;
+  std::vector<std::unique_ptr<ChildProcess>> workers_;
+};
 
 // A background cluster started with `mr cluster start`, stopped on destruction.
 class ClusterProcess {

@@ -22,22 +22,8 @@ class CrashTest : public ::testing::Test {
  protected:
   void SetUp() override {
     d_ = tmp_.path();
-    master_ = std::make_unique<ChildProcess>(
-        std::vector<std::string>{"master", "--listen", "127.0.0.1:0", "--state", d_ + "/state", "--addr-file",
-                                 d_ + "/addr", "--worker-timeout", "1", "--heartbeat-ms", "50"},
-        d_ + "/master.log");
-    for (int i = 0; i < 50 && !PathExists(d_ + "/addr"); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    addr_ = ReadFile(d_ + "/addr");
-    while (!addr_.empty() && addr_.back() == '\n') addr_.pop_back();
-    ASSERT_FALSE(addr_.empty()) << ReadFile(d_ + "/master.log");
-    for (int i = 0; i < 3; ++i) StartWorker();
-  }
-
-  void StartWorker() {
-    int n = next_worker_++;
-    workers_.push_back(std::make_unique<ChildProcess>(
-        std::vector<std::string>{"worker", "--master", addr_, "--work-dir", d_ + "/w" + std::to_string(n)},
-        d_ + "/worker-" + std::to_string(n) + ".log"));
+    ASSERT_TRUE(c_.StartMaster({"--worker-timeout", "1", "--heartbeat-ms", "50"})) << c_.MasterLogs();
+    for (int i = 0; i < 3; ++i) c_.StartWorker();
   }
 
   // Runs `args` while killing workers (at most kMaxKills, so the run is bounded);
@@ -45,7 +31,7 @@ class CrashTest : public ::testing::Test {
   CommandResult RunUnderFire(const std::string& args, int* kills) {
     std::atomic<bool> done{false};
     auto run = std::async(std::launch::async, [&] {
-      auto r = Sh(MrBin() + " run " + args + " --quiet --master " + addr_);
+      auto r = c_.Mr("run " + args + " --quiet");
       done = true;
       return r;
     });
@@ -53,12 +39,9 @@ class CrashTest : public ::testing::Test {
     // Let the job start, then kill a random worker every 0.15-0.4 s and replace it.
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
     while (!done && *kills < kMaxKills) {
-      size_t victim = rng() % workers_.size();
-      workers_[victim]->Kill(SIGKILL);
-      workers_[victim]->Wait(5);
-      workers_.erase(workers_.begin() + static_cast<long>(victim));
+      c_.KillWorker(rng() % c_.workers());
       ++*kills;
-      StartWorker();
+      c_.StartWorker();
       for (int i = 0; i < 150 + static_cast<int>(rng() % 250) && !done; i += 10) {
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
       }
@@ -73,7 +56,7 @@ class CrashTest : public ::testing::Test {
     auto lines = [](const std::string& cmd) { return std::stoll(Sh(cmd + " | awk 'END {print NR}'").out); };
     const int64_t in_lines = lines("cat " + input);
     const int64_t out_lines = lines("cat " + out_dir + "/part-r-*");
-    auto status = Sh(MrBin() + " status --json job-000001 --master " + addr_);
+    auto status = c_.Mr("status --json job-000001");
     EXPECT_EQ(status.exit_code, 0) << status.err;
     nlohmann::json counters = nlohmann::json::parse(status.out).at("counters");
     EXPECT_EQ(counters.value("map.records_in", int64_t{-1}), in_lines);
@@ -88,10 +71,8 @@ class CrashTest : public ::testing::Test {
 
   static constexpr int kMaxKills = 6;
   TempDir tmp_{"mr-crash-test"};
-  std::string d_, addr_;
-  std::unique_ptr<ChildProcess> master_;
-  std::vector<std::unique_ptr<ChildProcess>> workers_;
-  int next_worker_ = 0;
+  std::string d_;
+  DirectCluster c_{tmp_.path()};
 };
 
 TEST_F(CrashTest, WordCountSurvivesWorkerKills) {
@@ -99,7 +80,7 @@ TEST_F(CrashTest, WordCountSurvivesWorkerKills) {
   int kills = 0;
   auto r = RunUnderFire("wordcount --input " + d_ + "/in.txt --output " + d_ + "/wc --reducers 3 --split-size 128KiB",
                         &kills);
-  ASSERT_EQ(r.exit_code, 0) << r.err << "\nmaster log:\n" << ReadFile(d_ + "/master.log");
+  ASSERT_EQ(r.exit_code, 0) << r.err << "\nmaster log:\n" << c_.MasterLogs();
   EXPECT_GE(kills, 2) << "the job finished too fast to be hit";
   auto ours = Sh("cat " + d_ + "/wc/part-r-* | LC_ALL=C sort");
   auto ref = Sh("tr -cs 'A-Za-z' '\\n' < " + d_ + "/in.txt | LC_ALL=C sort | uniq -c | "
@@ -125,7 +106,7 @@ TEST_F(CrashTest, SortSurvivesWorkerKills) {
   WriteRecords(d_ + "/r.txt", 160000, 22);
   int kills = 0;
   auto r = RunUnderFire("sort --input " + d_ + "/r.txt --output " + d_ + "/s --reducers 3 --split-size 128KiB", &kills);
-  ASSERT_EQ(r.exit_code, 0) << r.err << "\nmaster log:\n" << ReadFile(d_ + "/master.log");
+  ASSERT_EQ(r.exit_code, 0) << r.err << "\nmaster log:\n" << c_.MasterLogs();
   EXPECT_GE(kills, 2) << "the job finished too fast to be hit";
   EXPECT_TRUE(Sh("cat " + d_ + "/s/part-r-*").out == Sh("LC_ALL=C sort " + d_ + "/r.txt").out)
       << "sort differs after " << kills << " kills";

@@ -15,65 +15,43 @@
 namespace mr::testing {
 namespace {
 
-// A master and two workers started directly, so the master can be SIGKILLed and
-// restarted on the same state directory and port.
+// A DirectCluster (the master can be SIGKILLed and restarted on the same state directory
+// and port) whose master also serves the status page, found from its log.
 class HistoryCluster {
  public:
-  explicit HistoryCluster(std::string dir) : d_(std::move(dir)) {}
+  explicit HistoryCluster(const std::string& dir) : c_(dir) {}
 
-  // Starts (or restarts, on the same state directory and port) the master.
-  void StartMaster(const std::vector<std::string>& extra) {
-    std::vector<std::string> args = {"master", "--listen", addr_.empty() ? "127.0.0.1:0" : addr_, "--state",
-                                     d_ + "/state", "--addr-file", d_ + "/addr", "--heartbeat-ms", "20",
-                                     "--http", "127.0.0.1:0"};
-    args.insert(args.end(), extra.begin(), extra.end());
-    std::string log = d_ + "/master-" + std::to_string(++starts_) + ".log";
-    (void)RemoveAll(d_ + "/addr");
-    master_ = std::make_unique<ChildProcess>(args, log);
-    std::regex re("status page on http://([0-9.:]+)/");
+  // Starts (or restarts) the master with a status page on an ephemeral port.
+  void StartMaster(std::vector<std::string> extra) {
+    extra.insert(extra.end(), {"--heartbeat-ms", "20", "--http", "127.0.0.1:0"});
     http_.reset();
+    if (!c_.StartMaster(extra)) return;
+    std::regex re("status page on http://([0-9.:]+)/");
     for (int i = 0; i < 200 && !http_; ++i) {
       std::smatch m;
-      std::string text = ReadFile(log);
-      if (std::regex_search(text, m, re) && PathExists(d_ + "/addr")) {
+      std::string text = ReadFile(c_.LatestMasterLogPath());
+      if (std::regex_search(text, m, re)) {
         if (auto hp = ParseHostPort(m[1].str()); hp.ok()) http_ = *hp;
       } else {
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
       }
     }
-    addr_ = ReadFile(d_ + "/addr");
-    while (!addr_.empty() && addr_.back() == '\n') addr_.pop_back();
   }
   void StartWorkers(int n) {
-    for (int i = 0; i < n; ++i) {
-      workers_.push_back(std::make_unique<ChildProcess>(
-          std::vector<std::string>{"worker", "--master", addr_, "--work-dir", d_ + "/w" + std::to_string(i),
-                                   "--master-timeout", "30"},
-          d_ + "/worker-" + std::to_string(i) + ".log"));
-    }
+    for (int i = 0; i < n; ++i) c_.StartWorker({"--master-timeout", "30"});
   }
-  void KillMaster() {
-    master_->Kill(SIGKILL);
-    master_->Wait(5);
-  }
-  bool ok() const { return !addr_.empty() && http_.has_value(); }
-  const std::string& addr() const { return addr_; }
+  void KillMaster() { c_.KillMaster(); }
+  bool ok() const { return !c_.addr().empty() && http_.has_value(); }
+  std::string MasterLogs() const { return c_.MasterLogs(); }
   std::string Get(const std::string& target) const { return webtest::Get(*http_, target).body; }
-  CommandResult Status(const std::string& job) const {
-    return Sh(MrBin() + " status --json " + job + " --master " + addr_);
-  }
+  CommandResult Status(const std::string& job) const { return c_.Mr("status --json " + job); }
   CommandResult RunWordcount(const std::string& input, const std::string& output) const {
-    return Sh(MrBin() + " run wordcount --quiet --input " + input + " --output " + output +
-              " --reducers 2 --split-size 256KiB --master " + addr_);
+    return c_.Mr("run wordcount --quiet --input " + input + " --output " + output + " --reducers 2 --split-size 256KiB");
   }
 
  private:
-  std::string d_;
-  std::string addr_;
+  DirectCluster c_;
   std::optional<HostPort> http_;
-  int starts_ = 0;
-  std::unique_ptr<ChildProcess> master_;
-  std::vector<std::unique_ptr<ChildProcess>> workers_;
 };
 
 TEST(JobHistoryTest, FinishedJobReadsTheSameAfterMasterRestart) {
@@ -82,7 +60,7 @@ TEST(JobHistoryTest, FinishedJobReadsTheSameAfterMasterRestart) {
   WriteCorpus(d + "/in.txt", 1u << 20, 77);
   HistoryCluster c(d);
   c.StartMaster({"--policy", "fair"});
-  ASSERT_TRUE(c.ok()) << ReadFile(d + "/master-1.log");
+  ASSERT_TRUE(c.ok()) << c.MasterLogs();
   c.StartWorkers(2);
   auto run = c.RunWordcount(d + "/in.txt", d + "/wc");
   ASSERT_EQ(run.exit_code, 0) << run.err;
@@ -105,9 +83,9 @@ TEST(JobHistoryTest, FinishedJobReadsTheSameAfterMasterRestart) {
   // Restarted under another policy: the job keeps the one it ran under.
   c.KillMaster();
   c.StartMaster({"--policy", "fifo"});
-  ASSERT_TRUE(c.ok()) << ReadFile(d + "/master-2.log");
+  ASSERT_TRUE(c.ok()) << c.MasterLogs();
   auto after = c.Status("job-000001");
-  ASSERT_EQ(after.exit_code, 0) << after.err << ReadFile(d + "/master-2.log");
+  ASSERT_EQ(after.exit_code, 0) << after.err << c.MasterLogs();
   nlohmann::json a = nlohmann::json::parse(after.out);
   EXPECT_EQ(a, b) << "before:\n" << b.dump(1) << "\nafter:\n" << a.dump(1);
   EXPECT_EQ(c.Get("/api/jobs/job-000001"), api_before);
@@ -121,7 +99,7 @@ TEST(JobHistoryTest, RetentionDropsTheOldestFinishedJobAndItsTrace) {
   WriteCorpus(d + "/in.txt", 256u << 10, 78);
   HistoryCluster c(d);
   c.StartMaster({"--history-jobs", "1"});
-  ASSERT_TRUE(c.ok()) << ReadFile(d + "/master-1.log");
+  ASSERT_TRUE(c.ok()) << c.MasterLogs();
   c.StartWorkers(2);
   auto first = c.RunWordcount(d + "/in.txt", d + "/wc1");
   ASSERT_EQ(first.exit_code, 0) << first.err;
