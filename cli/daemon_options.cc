@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "common/file_util.h"
+#include "common/units.h"
 
 namespace mr::cli {
 
@@ -44,6 +45,8 @@ po::options_description MasterOptionGroup() {
       ("max-heartbeat-rate", po::value<uint32_t>()->default_value(500),
        "idle heartbeats per second for the whole cluster: each worker's interval is at least workers/rate")
       ("history-jobs", po::value<size_t>()->default_value(1000), "finished jobs kept browsable (status, page, traces)")
+      ("history-age", po::value<std::string>()->default_value("0"),
+       "finished jobs are dropped this long after they end (e.g. 7d, 12h; 0 = never)")
       ("worker-timeout", po::value<double>()->default_value(10), "seconds without a heartbeat before a worker is lost")
       ("max-attempts", po::value<uint32_t>()->default_value(4), "failed attempts of a task before its job fails")
       ("http", po::value<std::string>(), "serve the status page and JSON API on this address, e.g. 127.0.0.1:7080")
@@ -92,6 +95,9 @@ Status ApplyMasterOptions(const po::variables_map& vm, master::MasterOptions* o)
   }
   o->tracker.history_jobs = vm["history-jobs"].as<size_t>();
   if (o->tracker.history_jobs < 1) return Status::InvalidArgument("--history-jobs must be at least 1");
+  auto age = ParseDuration(vm["history-age"].as<std::string>());
+  if (!age.ok()) return Status::InvalidArgument("--history-age: " + age.status().message());
+  o->tracker.history_max_age = *age;
   o->tracker.max_attempts = vm["max-attempts"].as<uint32_t>();
   if (o->tracker.max_attempts < 1 || o->tracker.max_attempts > 100) {
     return Status::InvalidArgument("--max-attempts must be in 1..100");

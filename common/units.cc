@@ -13,21 +13,31 @@ std::string Lower(std::string_view s) {
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
 }
+
+// A leading decimal number and the rest: "1.5GiB" -> 1.5, "gib". `what` names the quantity
+// in errors.
+Status SplitNumber(std::string_view text, const char* what, double* value, std::string* suffix) {
+  std::string s = Lower(text);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
+  if (s.empty()) return Status::InvalidArgument(std::string("empty ") + what);
+  size_t i = 0;
+  while (i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '.')) ++i;
+  if (i == 0) {
+    return Status::InvalidArgument(std::string(what) + " '" + std::string(text) + "' does not start with a number");
+  }
+  auto [p, ec] = std::from_chars(s.data(), s.data() + i, *value);
+  if (ec != std::errc() || p != s.data() + i) {
+    return Status::InvalidArgument(std::string("bad number in ") + what + " '" + std::string(text) + "'");
+  }
+  *suffix = s.substr(i);
+  return Status::Ok();
+}
 }  // namespace
 
 Result<uint64_t> ParseBytes(std::string_view text) {
-  std::string s = Lower(text);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
-  if (s.empty()) return Status::InvalidArgument("empty byte size");
-  size_t i = 0;
-  while (i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '.')) ++i;
-  if (i == 0) return Status::InvalidArgument("byte size '" + std::string(text) + "' does not start with a number");
   double v = 0;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + i, v);
-  if (ec != std::errc() || p != s.data() + i) {
-    return Status::InvalidArgument("bad number in byte size '" + std::string(text) + "'");
-  }
-  std::string suf = s.substr(i);
+  std::string suf;
+  MR_RETURN_IF_ERROR(SplitNumber(text, "byte size", &v, &suf));
   double mult = 0;
   if (suf.empty() || suf == "b") mult = 1;
   else if (suf == "k" || suf == "kb") mult = 1e3;
@@ -44,6 +54,24 @@ Result<uint64_t> ParseBytes(std::string_view text) {
     return Status::InvalidArgument("byte size '" + std::string(text) + "' out of range");
   }
   return static_cast<uint64_t>(std::llround(bytes));
+}
+
+Result<double> ParseDuration(std::string_view text) {
+  double v = 0;
+  std::string suf;
+  MR_RETURN_IF_ERROR(SplitNumber(text, "duration", &v, &suf));
+  double mult = 0;
+  if (suf.empty() || suf == "s") mult = 1;
+  else if (suf == "ms") mult = 1e-3;
+  else if (suf == "m" || suf == "min") mult = 60;
+  else if (suf == "h") mult = 3600;
+  else if (suf == "d") mult = 86400;
+  else return Status::InvalidArgument("unknown unit '" + suf + "' in duration '" + std::string(text) + "' (s, ms, m, h, d)");
+  double seconds = v * mult;
+  if (!std::isfinite(seconds) || seconds > 1e12) {
+    return Status::InvalidArgument("duration '" + std::string(text) + "' out of range");
+  }
+  return seconds;
 }
 
 Result<double> ParseRate(std::string_view text) {

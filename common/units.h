@@ -15,6 +15,8 @@ Result<uint64_t> ParseBytes(std::string_view text);
 // Bytes per second: a byte size optionally followed by "/s". "0" or "unlimited" -> 0.
 Result<double> ParseRate(std::string_view text);
 std::string FormatBytes(double bytes);
+// Seconds. Accepts an optional suffix: s, ms, m/min, h, d ("90s", "12h", "7d", "1.5").
+Result<double> ParseDuration(std::string_view text);
 
 struct HostPort {
   std::string host;

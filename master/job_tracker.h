@@ -41,6 +41,7 @@ struct TrackerOptions {
   double worker_timeout = 10;     // seconds without a heartbeat -> worker lost
   int blacklist_after = 3;        // failures of one job on one worker
   size_t history_jobs = 1000;     // finished jobs kept (store, traces, status page)
+  double history_max_age = 0;     // seconds after its end a finished job is dropped; 0 = never
 };
 
 class JobTracker {

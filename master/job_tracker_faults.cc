@@ -23,13 +23,18 @@ void JobTracker::Tick() {
 }
 
 // Finished jobs stay browsable (status, page, trace) until more than
-// history_jobs have finished; then the oldest go, with their store records
-// and traces. Their outputs are the user's and are never touched.
+// history_jobs have finished or, with history_max_age, until they ended that long
+// ago; then they go, oldest first, with their store records and traces. Their
+// outputs are the user's and are never touched (Hadoop's JobHistory retention:
+// mapreduce.jobhistory.joblist.cache.size and max-age-ms).
 void JobTracker::EnforceRetention() {
   size_t finished = 0;
   for (const auto& [id, job] : jobs_) finished += job->finished();
-  for (auto it = jobs_.begin(); it != jobs_.end() && finished > options_.history_jobs;) {
-    if (!it->second->finished()) {
+  const double expired_before =
+      options_.history_max_age > 0 ? clock_->Now() - options_.history_max_age : -1.0;
+  for (auto it = jobs_.begin(); it != jobs_.end();) {
+    const JobRecord& job = *it->second;
+    if (!job.finished() || (finished <= options_.history_jobs && job.end_time >= expired_before)) {
       ++it;
       continue;
     }
@@ -37,7 +42,7 @@ void JobTracker::EnforceRetention() {
       Status s = store_->DeleteJob(it->first);
       if (!s.ok()) MR_LOG_WARN("{}", s.ToString());
     }
-    (void)RemoveAll(it->second->trace_path);
+    (void)RemoveAll(job.trace_path);
     it = jobs_.erase(it);
     finished--;
   }

@@ -45,7 +45,7 @@ TEST(HelpTest, SubcommandHelpShowsItsOptions) {
   auto c = Sh(MrBin() + " help cluster");
   ASSERT_EQ(c.exit_code, 0) << c.err;
   for (const char* opt : {"--workers", "--dir", "--speed", "--fetch-threads", "--sort-buffer", "--pools", "--klps-k",
-                          "--history-jobs", "--max-attempts", "--http"}) {
+                          "--history-jobs", "--history-age", "--max-attempts", "--http"}) {
     EXPECT_NE(c.out.find(opt), std::string::npos) << "mr help cluster lacks " << opt;
   }
   auto bad = Sh(MrBin() + " help nosuch");

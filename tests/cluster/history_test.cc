@@ -1,6 +1,6 @@
 // Job history: a finished job reads the same (status, counters, trace through the API)
-// after the master is killed and restarted on its state directory, and --history-jobs
-// drops the oldest finished jobs with their traces.
+// after the master is killed and restarted on its state directory; --history-jobs drops
+// the oldest finished jobs with their traces, and --history-age those that ended too long ago.
 #include <signal.h>
 
 #include <regex>
@@ -126,6 +126,35 @@ TEST(JobHistoryTest, RetentionDropsTheOldestFinishedJobAndItsTrace) {
   nlohmann::json j2 = nlohmann::json::parse(st2.out);
   EXPECT_EQ(j2.at("state"), "SUCCEEDED");
   EXPECT_TRUE(PathExists(j2.at("trace").get<std::string>()));
+}
+
+TEST(JobHistoryTest, AgeLimitDropsJobsThatEndedLongAgo) {
+  TempDir tmp("mr-history-age");
+  const std::string d = tmp.path();
+  WriteCorpus(d + "/in.txt", 256u << 10, 79);
+  HistoryCluster c(d);
+  c.StartMaster({"--history-age", "3s"});  // the count limit stays at its default of 1000
+  ASSERT_TRUE(c.ok()) << c.MasterLogs();
+  c.StartWorkers(2);
+  auto run = c.RunWordcount(d + "/in.txt", d + "/wc");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  auto st = c.Status("job-000001");
+  ASSERT_EQ(st.exit_code, 0) << st.err;
+  nlohmann::json j = nlohmann::json::parse(st.out);
+  ASSERT_EQ(j.at("state"), "SUCCEEDED");
+  const std::string trace = j.at("trace");
+  ASSERT_TRUE(PathExists(trace));
+  // Dropped on the first housekeeping tick (every 250 ms) after 3 s have passed.
+  CommandResult gone;
+  for (int i = 0; i < 100; ++i) {
+    gone = c.Status("job-000001");
+    if (gone.exit_code != 0) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_NE(gone.exit_code, 0);
+  EXPECT_NE(gone.err.find("no job job-000001"), std::string::npos) << gone.err;
+  EXPECT_FALSE(PathExists(trace));
+  EXPECT_TRUE(PathExists(d + "/wc/_SUCCESS")) << "outputs are the user's: retention never removes them";
 }
 
 }  // namespace

@@ -22,6 +22,21 @@ TEST(UnitsTest, ParsesRates) {
   EXPECT_FALSE(ParseRate("fast").ok());
 }
 
+TEST(UnitsTest, ParsesDurations) {
+  EXPECT_DOUBLE_EQ(*ParseDuration("0"), 0);
+  EXPECT_DOUBLE_EQ(*ParseDuration("90"), 90);
+  EXPECT_DOUBLE_EQ(*ParseDuration("90s"), 90);
+  EXPECT_DOUBLE_EQ(*ParseDuration("250ms"), 0.25);
+  EXPECT_DOUBLE_EQ(*ParseDuration("30m"), 1800);
+  EXPECT_DOUBLE_EQ(*ParseDuration("1.5h"), 5400);
+  EXPECT_DOUBLE_EQ(*ParseDuration("7D"), 7 * 86400);
+  EXPECT_FALSE(ParseDuration("").ok());
+  EXPECT_FALSE(ParseDuration("-1s").ok());
+  EXPECT_FALSE(ParseDuration("3 weeks").ok());
+  EXPECT_EQ(ParseDuration("3w").status().message(), "unknown unit 'w' in duration '3w' (s, ms, m, h, d)");
+  EXPECT_FALSE(ParseDuration("1e400").ok());
+}
+
 TEST(UnitsTest, ParsesHostPort) {
   auto hp = ParseHostPort("10.0.0.1:7070");
   ASSERT_TRUE(hp.ok());
