@@ -61,7 +61,7 @@ sched::SizeEstimate JobRecord::Estimate(double now) const {
   return sched::EstimateSize(in, [&](double mean_time) {
     double elapsed = 0;
     for (const auto& m : maps) {
-      if (m.state == MapTask::State::kRunning) elapsed += std::min(mean_time, std::max(0.0, now - m.start_time));
+      if (m.state == MapTask::State::kRunning && !m.awaiting) elapsed += std::min(mean_time, std::max(0.0, now - m.start_time));
     }
     return elapsed;
   });

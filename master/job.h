@@ -38,6 +38,9 @@ struct MapTask {
   uint64_t bytes_in = 0;
   uint64_t bytes_out = 0;
   google::protobuf::RepeatedPtrField<proto::Counter> counters;  // of the done attempt; leave the job's sum if re-executed
+  // Done before a master restart, on a worker that has not registered again yet: held as
+  // running (no slot, worker 0) until that worker offers the output or the wait ends.
+  std::optional<proto::StoredTask> awaiting;
 };
 
 struct ReduceTask {

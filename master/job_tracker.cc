@@ -149,6 +149,7 @@ Result<proto::RegisterReply> JobTracker::Register(const proto::RegisterWorker& r
   proto::RegisterReply reply;
   reply.set_worker_id(id);
   reply.set_master_time(clock_->Now());
+  AdoptHeldOutputs(id, req, &reply);
   // Jobs waiting for a worker to host their reducers can place them now.
   for (auto& [jid, job] : jobs_) PlaceReduces(*job);
   return reply;
@@ -254,24 +255,39 @@ void JobTracker::HandleMapReport(WorkerRecord& w, JobRecord& job, const proto::T
   }
   ev["status"] = "ok";
   Trace(job, ev);
-  m.state = MapTask::State::kDone;
-  m.start_time = r.start_time();
-  m.end_time = r.end_time();
-  m.partition_bytes.assign(r.partition_bytes().begin(), r.partition_bytes().end());
-  m.bytes_in = r.bytes_in();
-  m.bytes_out = r.bytes_out();
-  job.maps_done++;
-  job.map_seconds_done += std::max(0.0, r.end_time() - r.start_time());
-  job.map_output_bytes += r.bytes_out();
-  job.map_input_bytes += r.bytes_in();
-  m.counters = r.counters();
-  job.AddCounters(m.counters, +1);
+  proto::MapDone done;
+  done.set_attempt(m.attempt);
+  done.set_host(w.info.host());
+  done.set_shuffle_port(w.info.shuffle_port());
+  *done.mutable_partition_bytes() = r.partition_bytes();
+  done.set_bytes_in(r.bytes_in());
+  done.set_bytes_out(r.bytes_out());
+  done.set_start_time(r.start_time());
+  done.set_end_time(r.end_time());
+  CompleteMap(job, m, done, r.counters());
+  PersistMapDone(job, static_cast<int>(r.index()), done);
   TraceEstimate(job);
   // Ties go to this worker: the reply to its completion heartbeat then carries the
   // placement and the location, and a small job's reduce starts fetching at once
   // instead of waiting for another worker's next heartbeat.
   PlaceReduces(job, w.id);
   QueueLocations(job);
+}
+
+void JobTracker::CompleteMap(JobRecord& job, MapTask& m, const proto::MapDone& done,
+                             const google::protobuf::RepeatedPtrField<proto::Counter>& counters) {
+  m.state = MapTask::State::kDone;
+  m.start_time = done.start_time();
+  m.end_time = done.end_time();
+  m.partition_bytes.assign(done.partition_bytes().begin(), done.partition_bytes().end());
+  m.bytes_in = done.bytes_in();
+  m.bytes_out = done.bytes_out();
+  job.maps_done++;
+  job.map_seconds_done += std::max(0.0, done.end_time() - done.start_time());
+  job.map_output_bytes += done.bytes_out();
+  job.map_input_bytes += done.bytes_in();
+  m.counters = counters;
+  job.AddCounters(m.counters, +1);
 }
 
 void JobTracker::HandleReduceReport(WorkerRecord& w, JobRecord& job, const proto::TaskReport& r) {

@@ -96,6 +96,9 @@ class JobTracker {
   void ReexecuteMap(JobRecord& job, int index, const std::string& why);
   void ResetReduce(JobRecord& job, int index);
   void EnforceRetention();
+  // Master restart: done maps wait for their worker to offer the output again.
+  void AdoptHeldOutputs(WorkerId id, const proto::RegisterWorker& req, proto::RegisterReply* reply);
+  void ExpireMapRecovery();
   // Scheduling (job_tracker_schedule.cc).
   sched::Snapshot BuildSnapshot(WorkerId only_free) const;
   void ApplyDecision(WorkerRecord& w, const sched::Decision& d, proto::HeartbeatReply* reply);
@@ -108,6 +111,10 @@ class JobTracker {
   void PersistJob(const JobRecord& job, bool sync);
   void PersistTask(const JobRecord& job, bool reduce, int index, bool committed, bool sync,
                    const google::protobuf::RepeatedPtrField<proto::Counter>* counters = nullptr);
+  void PersistMapDone(const JobRecord& job, int index, const proto::MapDone& done);
+  // A map's successful attempt is accepted: its output, sizes and counters join the job's.
+  void CompleteMap(JobRecord& job, MapTask& m, const proto::MapDone& done,
+                   const google::protobuf::RepeatedPtrField<proto::Counter>& counters);
   // Trace and status.
   void Trace(JobRecord& job, nlohmann::json event);
   void FlushTraces();
@@ -121,6 +128,7 @@ class JobTracker {
   TrackerOptions options_;
   uint64_t next_job_id_ = 1;
   WorkerId next_worker_id_ = 1;
+  double map_recovery_deadline_ = 0;  // while > 0, some done maps await their worker
   std::map<uint64_t, std::unique_ptr<JobRecord>> jobs_;  // by id = arrival order
   std::map<WorkerId, WorkerRecord> workers_;
   std::map<sched::JobId, double> shares_;

@@ -1,6 +1,7 @@
 // JobTracker: recovery from faults — lost workers, unfetchable map outputs,
 // and a master restart from the StateStore.
 #include <algorithm>
+#include <set>
 
 #include "common/file_util.h"
 #include "common/log.h"
@@ -18,6 +19,7 @@ void JobTracker::Tick() {
     if (now - w.last_heartbeat > options_.worker_timeout) lost.push_back(id);
   }
   for (WorkerId id : lost) LoseWorker(id, "no heartbeat for " + std::to_string(options_.worker_timeout) + "s");
+  ExpireMapRecovery();
   EnforceRetention();
   FlushTraces();
 }
@@ -45,6 +47,62 @@ void JobTracker::EnforceRetention() {
     (void)RemoveAll(job.trace_path);
     it = jobs_.erase(it);
     finished--;
+  }
+}
+
+// A worker registering again offers the map outputs it still serves. A running job's map
+// that awaits exactly that attempt on exactly that shuffle server is done again, with the
+// sizes and counters stored at its first completion; nothing else is taken on trust. Held
+// outputs of jobs that are no longer running are the worker's to delete.
+void JobTracker::AdoptHeldOutputs(WorkerId id, const proto::RegisterWorker& req, proto::RegisterReply* reply) {
+  std::set<uint64_t> drop;
+  std::set<JobRecord*> adopted_in;
+  const double now = clock_->Now();
+  for (const auto& h : req.held_outputs()) {
+    JobRecord* job = FindJob(h.job_id());
+    if (job == nullptr || job->finished()) {
+      drop.insert(h.job_id());
+      continue;
+    }
+    if (h.map() >= job->maps.size()) continue;
+    MapTask& m = job->maps[h.map()];
+    if (!m.awaiting || m.state != MapTask::State::kRunning) continue;
+    const proto::MapDone& done = m.awaiting->map_done();
+    if (done.attempt() != h.attempt() || done.host() != req.host() || done.shuffle_port() != req.shuffle_port()) {
+      continue;
+    }
+    proto::StoredTask stored = std::move(*m.awaiting);
+    m.awaiting.reset();
+    job->maps_running--;
+    m.worker = id;
+    CompleteMap(*job, m, stored.map_done(), stored.counters());
+    Trace(*job, {{"event", "map_recovered"}, {"t", now}, {"task", TaskIdString(TaskKind::kMap, static_cast<int>(h.map()))},
+                 {"attempt", h.attempt()}, {"worker", id}, {"bytes_out", done.bytes_out()}});
+    adopted_in.insert(job);
+  }
+  for (JobRecord* job : adopted_in) {
+    TraceEstimate(*job);
+    QueueLocations(*job);
+  }
+  for (uint64_t j : drop) reply->add_drop_jobs(j);
+}
+
+// Done maps whose worker did not come back within worker_timeout of the restart run again.
+void JobTracker::ExpireMapRecovery() {
+  if (map_recovery_deadline_ <= 0 || clock_->Now() < map_recovery_deadline_) return;
+  map_recovery_deadline_ = 0;
+  for (auto& [jid, job] : jobs_) {
+    if (job->finished()) continue;
+    int expired = 0;
+    for (MapTask& m : job->maps) {
+      if (!m.awaiting) continue;
+      m.awaiting.reset();
+      m.state = MapTask::State::kPending;
+      m.worker = 0;
+      job->maps_running--;
+      expired++;
+    }
+    if (expired > 0) MR_LOG_INFO("{}: {} done maps were not offered again; running them again", JobIdString(jid), expired);
   }
 }
 
@@ -102,6 +160,7 @@ void JobTracker::ReexecuteMap(JobRecord& job, int index, const std::string& why)
   // The done attempt is superseded: only the one that replaces it may count.
   job.AddCounters(m.counters, -1);
   m.counters.Clear();
+  PersistTask(job, false, index, false, false);  // its output is no longer one to adopt
   job.counters[kKilledMapsCounter]++;
   for (auto& [wid, sent] : job.locations_sent) sent[index] = false;
   Trace(job, {{"event", "reexecute"}, {"t", clock_->Now()}, {"task", TaskIdString(TaskKind::kMap, index)},
@@ -171,6 +230,18 @@ void JobTracker::PersistTask(const JobRecord& job, bool reduce, int index, bool 
   t.set_committed(committed);
   if (counters != nullptr) *t.mutable_counters() = *counters;
   Status st = store_->PutTask(job.id, reduce, static_cast<uint32_t>(index), t, sync);
+  if (!st.ok()) MR_LOG_ERROR("{}", st.ToString());
+}
+
+void JobTracker::PersistMapDone(const JobRecord& job, int index, const proto::MapDone& done) {
+  if (!store_) return;
+  const MapTask& m = job.maps[index];
+  proto::StoredTask t;
+  t.set_next_attempt(m.next_attempt);
+  *t.mutable_counters() = m.counters;
+  *t.mutable_map_done() = done;
+  // Not synced: a record lost with the machine only means the map runs again.
+  Status st = store_->PutTask(job.id, false, static_cast<uint32_t>(index), t, /*sync=*/false);
   if (!st.ok()) MR_LOG_ERROR("{}", st.ToString());
 }
 
@@ -259,7 +330,25 @@ Status JobTracker::Recover() {
     jobs_[rec->id] = std::move(rec);
     if (j.finished()) continue;
     resumed++;
-    Trace(j, {{"event", "master_restart"}, {"t", now}, {"reduces_committed", j.reduces_done}});
+    // Maps done before the restart wait (as running, no slot) for the worker that served
+    // their output to register again and offer it; those not offered in time run again.
+    // Not once every reduce has committed: nobody needs their output then.
+    int awaiting = 0;
+    if (j.reduces_done < static_cast<int>(j.reduces.size())) {
+      for (size_t i = 0; i < j.maps.size(); ++i) {
+        if (!lj.maps[i].has_map_done()) continue;
+        MapTask& m = j.maps[i];
+        m.state = MapTask::State::kRunning;
+        m.worker = 0;
+        m.attempt = lj.maps[i].map_done().attempt();
+        m.awaiting = lj.maps[i];
+        j.maps_running++;
+        awaiting++;
+      }
+    }
+    if (awaiting > 0) map_recovery_deadline_ = now + options_.worker_timeout;
+    Trace(j, {{"event", "master_restart"}, {"t", now}, {"reduces_committed", j.reduces_done},
+              {"maps_awaiting", awaiting}});
     if (j.reduces_done == static_cast<int>(j.reduces.size())) FinishJob(j, JobState::kSucceeded, "");
   }
   EnforceRetention();

@@ -171,6 +171,10 @@ Status CheckRegisterWorker(const proto::RegisterWorker& r) {
   MR_RETURN_IF_ERROR(CheckNumber("speed", r.speed(), 1e-9, 1000));
   MR_RETURN_IF_ERROR(CheckNumber("shuffle bandwidth", r.shuffle_bandwidth(), 0, 1e13));
   MR_RETURN_IF_ERROR(CheckHost(r.host()));
+  if (r.held_outputs_size() > kMaxReports) return Bad("more than " + std::to_string(kMaxReports) + " held outputs");
+  for (const auto& h : r.held_outputs()) {
+    if (h.attempt() == 0 || h.attempt() > kMaxAttemptId) return Bad("held output attempt out of range");
+  }
   return CheckText("work_dir", r.work_dir(), kMaxPathBytes);
 }
 

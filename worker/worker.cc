@@ -156,12 +156,75 @@ class WorkerImpl final : public Worker {
       if (t.thread.joinable()) t.thread.join();
     }
     cancel_ = std::make_shared<std::atomic<bool>>(false);
-    auto names = ListDir(options_.work_dir);
-    if (names.ok()) {
-      for (const auto& n : *names) {
-        if (!n.empty() && n[0] == 'j') (void)RemoveAll(JoinPath(options_.work_dir, n));
+    held_outputs_ = KeepFinishedMapOutputs();
+  }
+
+  // Keeps the finished map outputs (a data file whose index was written, which happens
+  // last) in the job directories and removes everything else there: reducers' fetched
+  // data, spills and unfinished outputs of cancelled maps. Returns what was kept, for a
+  // restarted master to adopt (proto RegisterWorker.held_outputs).
+  std::vector<proto::HeldMapOutput> KeepFinishedMapOutputs() {
+    std::vector<proto::HeldMapOutput> held;
+    auto jobs = ListDir(options_.work_dir);
+    if (!jobs.ok()) return held;
+    for (const auto& jn : *jobs) {
+      uint64_t job = 0;
+      if (jn.size() < 2 || jn[0] != 'j' || !ParseUint(jn.substr(1), &job)) continue;
+      const std::string dir = JoinPath(options_.work_dir, jn);
+      auto files = ListDir(dir);
+      if (!files.ok()) continue;
+      std::set<std::string> keep;
+      for (const auto& f : *files) {
+        uint32_t map = 0, attempt = 0;
+        if (!ParseIndexName(f, &map, &attempt)) continue;
+        const std::string data = shuffle::MapOutputDataPath(options_.work_dir, job, map, attempt);
+        if (!PathExists(data)) continue;
+        keep.insert(f);
+        keep.insert(data.substr(dir.size() + 1));
+        auto& h = held.emplace_back();
+        h.set_job_id(job);
+        h.set_map(map);
+        h.set_attempt(attempt);
+      }
+      if (keep.empty()) {
+        (void)RemoveAll(dir);
+        continue;
+      }
+      for (const auto& f : *files) {
+        if (keep.count(f) == 0) (void)RemoveAll(JoinPath(dir, f));
       }
     }
+    return held;
+  }
+
+  // "m<map>-a<attempt>.index" -> map, attempt (the names of shuffle/map_output.h).
+  static bool ParseIndexName(const std::string& name, uint32_t* map, uint32_t* attempt) {
+    const std::string suffix = ".index";
+    if (name.size() < 5 + suffix.size() || name[0] != 'm' ||
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) {
+      return false;
+    }
+    const std::string core = name.substr(1, name.size() - 1 - suffix.size());
+    const size_t dash = core.find("-a");
+    uint64_t m = 0, a = 0;
+    if (dash == std::string::npos || !ParseUint(core.substr(0, dash), &m) || !ParseUint(core.substr(dash + 2), &a) ||
+        m > UINT32_MAX || a == 0 || a > UINT32_MAX) {
+      return false;
+    }
+    *map = static_cast<uint32_t>(m);
+    *attempt = static_cast<uint32_t>(a);
+    return true;
+  }
+
+  static bool ParseUint(const std::string& text, uint64_t* out) {
+    if (text.empty() || text.size() > 19) return false;
+    uint64_t v = 0;
+    for (char c : text) {
+      if (c < '0' || c > '9') return false;
+      v = v * 10 + static_cast<uint64_t>(c - '0');
+    }
+    *out = v;
+    return true;
   }
 
   Status Connect() {
@@ -179,8 +242,14 @@ class WorkerImpl final : public Worker {
     r->set_shuffle_bandwidth(options_.shuffle_bandwidth);
     r->set_work_dir(options_.work_dir);
     r->set_pid(static_cast<uint32_t>(getpid()));
+    for (const auto& h : held_outputs_) *r->add_held_outputs() = h;
     MR_ASSIGN_OR_RETURN(proto::Envelope reply, client_->Call(req));
     if (!reply.has_register_reply()) return Status::ProtocolError("master did not answer the registration");
+    held_outputs_.clear();
+    for (uint64_t job : reply.register_reply().drop_jobs()) {
+      Status s = RemoveAll(shuffle::MapOutputDir(options_.work_dir, job));
+      if (!s.ok()) MR_LOG_WARN("cleanup of job {}: {}", job, s.ToString());
+    }
     worker_id_ = reply.register_reply().worker_id();
     registered_once_ = true;
     heartbeat_ms_ = std::max(10u, reply.register_reply().heartbeat_ms());
@@ -640,6 +709,7 @@ class WorkerImpl final : public Worker {
   std::unique_ptr<master::MasterClient> client_;  // heartbeat thread only
   uint32_t worker_id_ = 0;
   uint32_t heartbeat_ms_ = 100;
+  std::vector<proto::HeldMapOutput> held_outputs_;  // heartbeat thread only: offered at the next registration
   double clock_offset_ = 0;
   std::atomic<bool> stop_{false};
   std::shared_ptr<std::atomic<bool>> cancel_ = std::make_shared<std::atomic<bool>>(false);  // this incarnation's tasks

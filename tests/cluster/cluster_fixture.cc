@@ -257,6 +257,8 @@ void DirectCluster::KillWorker(size_t i) {
   workers_.erase(workers_.begin() + static_cast<long>(i));
 }
 
+void DirectCluster::SignalWorker(size_t i, int sig) { workers_.at(i)->Kill(sig); }
+
 std::string DirectCluster::LatestMasterLogPath() const {
   return d_ + "/master-" + std::to_string(master_starts_) + ".log";
 }

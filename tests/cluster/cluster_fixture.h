@@ -84,6 +84,8 @@ class DirectCluster {
   void StartWorker(const std::vector<std::string>& extra = {});
   // SIGKILLs the i-th of the workers still running (in start order) and reaps it.
   void KillWorker(size_t i);
+  // Sends sig (SIGSTOP, SIGCONT, ...) to the i-th worker.
+  void SignalWorker(size_t i, int sig);
   size_t workers() const { return workers_.size(); }
   const std::string& addr() const { return addr_; }
   const std::string& dir() const { return d_; }

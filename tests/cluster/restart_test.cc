@@ -55,8 +55,26 @@ TEST(MasterRestartTest, JobSurvivesMasterKill) {
   EXPECT_TRUE(ours.out == ref.out) << "output differs after a master restart";
   EXPECT_TRUE(PathExists(d + "/wc/_SUCCESS"));
   EXPECT_FALSE(PathExists(d + "/wc/_temporary"));
+  auto trace = ReadTrace(d + "/wc/_trace.jsonl");
   int committed = -1;
-  EXPECT_EQ(RestartEvents(ReadTrace(d + "/wc/_trace.jsonl"), &committed), 1);
+  EXPECT_EQ(RestartEvents(trace, &committed), 1);
+  // Maps done before the kill are adopted from the workers that still serve their output,
+  // not run again: every map is either recovered or completed after the restart, once.
+  double restart_t = 0;
+  int maps_total = 0;
+  for (const auto& e : trace) {
+    if (e.at("event") == "master_restart") restart_t = e.at("t").get<double>();
+    if (e.at("event") == "job_submit") maps_total = e.at("maps").get<int>();
+  }
+  int recovered = 0, redone = 0;
+  for (const auto& e : trace) {
+    recovered += e.at("event") == "map_recovered";
+    redone += e.at("event") == "attempt_end" && e.at("task").get<std::string>().rfind("m-", 0) == 0 &&
+              e.value("status", "") == "ok" && e.at("t").get<double>() > restart_t;
+  }
+  EXPECT_GE(recovered, 3) << "the maps done before the kill ran again";
+  EXPECT_EQ(recovered + redone, maps_total);
+  RecordProperty("maps_recovered", recovered);
   // The restarted master still lists the job, finished (history survives).
   auto status = c.Mr("status --json job-000001");
   ASSERT_EQ(status.exit_code, 0) << status.err;
@@ -121,6 +139,91 @@ TEST(MasterRestartTest, CommittedReducesSurviveMasterKill) {
   EXPECT_EQ(job.at("state"), "SUCCEEDED");
   EXPECT_EQ(job.at("reduces_done"), kReduces);
   EXPECT_EQ(job.at("counters").value("reduce.records_out", int64_t{-1}), Lines("cat " + d + "/out/part-r-*"));
+}
+
+// A worker that dies with the master cannot offer its outputs again: the new master waits
+// worker_timeout for it, then runs those maps again; the survivors' maps are adopted.
+TEST(MasterRestartTest, DoneMapsOfAWorkerThatDiedRunAgain) {
+  TempDir tmp("mr-restart-dead-worker");
+  const std::string d = tmp.path();
+  WriteCorpus(d + "/in.txt", 8u << 20, 32);
+  DirectCluster c(d);
+  ASSERT_TRUE(c.StartMaster(kMasterFlags)) << c.MasterLogs();
+  for (int i = 0; i < 3; ++i) c.StartWorker({"--master-timeout", "60"});
+  auto run = std::async(std::launch::async, [&] {
+    return c.Mr("run wordcount --quiet --input " + d + "/in.txt --output " + d + "/wc --reducers 3 --split-size 256KiB");
+  });
+  ASSERT_TRUE(WaitForStatus(c.addr(), "job-000001", [](const nlohmann::json& j) {
+    return j.at("maps_done").get<int>() >= 6;
+  }, 30)) << c.MasterLogs();
+  c.KillMaster();
+  c.KillWorker(0);
+  ASSERT_TRUE(c.StartMaster(kMasterFlags)) << c.MasterLogs();
+
+  auto r = run.get();
+  ASSERT_EQ(r.exit_code, 0) << r.err << "\nmaster logs:\n" << c.MasterLogs();
+  auto ours = Sh("cat " + d + "/wc/part-r-* | LC_ALL=C sort");
+  auto ref = Sh("tr -cs 'A-Za-z' '\\n' < " + d + "/in.txt | LC_ALL=C sort | uniq -c | "
+                "awk '$2 != \"\" {print $2 \"\\t\" $1}' | LC_ALL=C sort");
+  EXPECT_TRUE(ours.out == ref.out) << "output differs";
+  auto trace = ReadTrace(d + "/wc/_trace.jsonl");
+  double restart_t = 0;
+  int maps_total = 0, awaiting = -1;
+  for (const auto& e : trace) {
+    if (e.at("event") == "master_restart") {
+      restart_t = e.at("t").get<double>();
+      awaiting = e.at("maps_awaiting").get<int>();
+    }
+    if (e.at("event") == "job_submit") maps_total = e.at("maps").get<int>();
+  }
+  int recovered = 0, redone = 0;
+  for (const auto& e : trace) {
+    recovered += e.at("event") == "map_recovered";
+    redone += e.at("event") == "attempt_end" && e.at("task").get<std::string>().rfind("m-", 0) == 0 &&
+              e.value("status", "") == "ok" && e.at("t").get<double>() > restart_t;
+  }
+  EXPECT_GE(awaiting, 6);
+  EXPECT_GE(recovered, 1) << "the survivors' outputs were not adopted";
+  EXPECT_LT(recovered, awaiting) << "outputs of the dead worker were adopted";
+  EXPECT_EQ(recovered + redone, maps_total);
+  auto status = c.Mr("status --json job-000001");
+  ASSERT_EQ(status.exit_code, 0) << status.err;
+  nlohmann::json job = nlohmann::json::parse(status.out);
+  EXPECT_EQ(job.at("counters").value("map.records_in", int64_t{-1}), Lines("cat " + d + "/in.txt"));
+  EXPECT_EQ(job.at("counters").value("reduce.records_out", int64_t{-1}), Lines("cat " + d + "/wc/part-r-*"));
+}
+
+// A worker the master gave up on comes back after its job finished elsewhere. It offers the
+// outputs it kept when it registers again, and the master tells it to delete them: nothing
+// of a finished job stays on a worker's disk.
+TEST(MasterRestartTest, WorkerBackAfterItsJobEndedDeletesTheJobsFiles) {
+  TempDir tmp("mr-worker-back");
+  const std::string d = tmp.path();
+  DirectCluster c(d);
+  ASSERT_TRUE(c.StartMaster({"--worker-timeout", "1", "--heartbeat-ms", "50"})) << c.MasterLogs();
+  c.StartWorker({"--master-timeout", "60"});
+  // All maps on worker 0 (the only one), then a long reduce there.
+  auto submit = c.Mr("submit synthetic --maps 4 --map-bytes 256KB --reducers 1 --reduce-seconds 2 --slow-start 1"
+                     " --output " + d + "/out");
+  ASSERT_EQ(submit.exit_code, 0) << submit.err;
+  ASSERT_TRUE(WaitForStatus(c.addr(), "job-000001", [](const nlohmann::json& j) {
+    return j.at("maps_done").get<int>() == 4;
+  }, 30)) << c.MasterLogs();
+  const std::string job_dir = d + "/w0/j1";
+  ASSERT_TRUE(PathExists(job_dir));
+  c.SignalWorker(0, SIGSTOP);  // lost after 1 s: its maps and the reduce run again on worker 1
+  c.StartWorker({"--master-timeout", "60"});
+  ASSERT_TRUE(WaitForStatus(c.addr(), "job-000001", [](const nlohmann::json& j) {
+    return j.at("state") == "SUCCEEDED";
+  }, 60)) << c.MasterLogs();
+  EXPECT_TRUE(PathExists(job_dir)) << "worker 0 was stopped: nothing could have removed its files yet";
+  c.SignalWorker(0, SIGCONT);
+  bool gone = false;
+  for (int i = 0; i < 100 && !gone; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    gone = !PathExists(job_dir);
+  }
+  EXPECT_TRUE(gone) << job_dir << " left behind by a worker that registered again";
 }
 
 }  // namespace
