@@ -56,7 +56,7 @@ void JobTracker::EnforceRetention() {
 // outputs of jobs that are no longer running are the worker's to delete.
 void JobTracker::AdoptHeldOutputs(WorkerId id, const proto::RegisterWorker& req, proto::RegisterReply* reply) {
   std::set<uint64_t> drop;
-  std::set<JobRecord*> adopted_in;
+  std::set<uint64_t> adopted_in;
   const double now = clock_->Now();
   for (const auto& h : req.held_outputs()) {
     JobRecord* job = FindJob(h.job_id());
@@ -67,22 +67,24 @@ void JobTracker::AdoptHeldOutputs(WorkerId id, const proto::RegisterWorker& req,
     if (h.map() >= job->maps.size()) continue;
     MapTask& m = job->maps[h.map()];
     if (!m.awaiting || m.state != MapTask::State::kRunning) continue;
-    const proto::MapDone& done = m.awaiting->map_done();
-    if (done.attempt() != h.attempt() || done.host() != req.host() || done.shuffle_port() != req.shuffle_port()) {
+    const proto::MapDone& offered = m.awaiting->map_done();
+    if (offered.attempt() != h.attempt() || offered.host() != req.host() ||
+        offered.shuffle_port() != req.shuffle_port()) {
       continue;
     }
-    proto::StoredTask stored = std::move(*m.awaiting);
+    const proto::StoredTask stored = std::move(*m.awaiting);
     m.awaiting.reset();
     job->maps_running--;
     m.worker = id;
     CompleteMap(*job, m, stored.map_done(), stored.counters());
     Trace(*job, {{"event", "map_recovered"}, {"t", now}, {"task", TaskIdString(TaskKind::kMap, static_cast<int>(h.map()))},
-                 {"attempt", h.attempt()}, {"worker", id}, {"bytes_out", done.bytes_out()}});
-    adopted_in.insert(job);
+                 {"attempt", h.attempt()}, {"worker", id}, {"bytes_out", stored.map_done().bytes_out()}});
+    adopted_in.insert(job->id);
   }
-  for (JobRecord* job : adopted_in) {
-    TraceEstimate(*job);
-    QueueLocations(*job);
+  for (uint64_t jid : adopted_in) {
+    JobRecord& job = *FindJob(jid);
+    TraceEstimate(job);
+    QueueLocations(job);
   }
   for (uint64_t j : drop) reply->add_drop_jobs(j);
 }
