@@ -93,8 +93,7 @@ void JobTracker::AdoptHeldOutputs(WorkerId id, const proto::RegisterWorker& req,
 void JobTracker::ExpireMapRecovery() {
   if (map_recovery_deadline_ <= 0 || clock_->Now() < map_recovery_deadline_) return;
   map_recovery_deadline_ = 0;
-  for (auto& [jid, job] : jobs_) {
-    if (job->finished()) continue;
+  for (auto& [jid, job] : jobs_) {  // finished ones too: they must not show maps running
     int expired = 0;
     for (MapTask& m : job->maps) {
       if (!m.awaiting) continue;
@@ -104,7 +103,9 @@ void JobTracker::ExpireMapRecovery() {
       job->maps_running--;
       expired++;
     }
-    if (expired > 0) MR_LOG_INFO("{}: {} done maps were not offered again; running them again", JobIdString(jid), expired);
+    if (expired > 0 && !job->finished()) {
+      MR_LOG_INFO("{}: {} done maps were not offered again; running them again", JobIdString(jid), expired);
+    }
   }
 }
 

@@ -64,11 +64,19 @@ TEST(JobHistoryTest, FinishedJobReadsTheSameAfterMasterRestart) {
   c.StartWorkers(2);
   auto run = c.RunWordcount(d + "/in.txt", d + "/wc");
   ASSERT_EQ(run.exit_code, 0) << run.err;
+  // The sources' last `served` reports (every 250 ms) may land after job_end: take the
+  // trace once it has stopped growing, so the restart is compared with its final form.
+  std::string trace_before = c.Get("/api/jobs/job-000001/trace");
+  for (int i = 0; i < 20; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    std::string again = c.Get("/api/jobs/job-000001/trace");
+    if (again == trace_before) break;
+    trace_before = again;
+  }
   auto before = c.Status("job-000001");
   ASSERT_EQ(before.exit_code, 0) << before.err;
   nlohmann::json b = nlohmann::json::parse(before.out);
   std::string api_before = c.Get("/api/jobs/job-000001");
-  std::string trace_before = c.Get("/api/jobs/job-000001/trace");
   // What a restart used to lose: the job is done and moved data.
   EXPECT_EQ(b.at("state"), "SUCCEEDED");
   EXPECT_GE(b.at("maps_total").get<int>(), 4);
