@@ -63,6 +63,18 @@ std::vector<Attempt> CollectAttempts(const std::vector<json>& events) {
   std::map<std::pair<std::string, int>, size_t> index;
   for (const auto& ev : events) {
     std::string e = Str(ev, "event");
+    if (e == "master_restart") {
+      // The attempts the old master was waiting for died with it (the workers cancel them
+      // when they register again): they end here, lost, not at the end of the trace.
+      for (Attempt& a : out) {
+        if (a.ended) continue;
+        a.ended = true;
+        a.end = Num(ev, "t");
+        a.status = "lost";
+        a.error = "master restarted";
+      }
+      continue;
+    }
     if (e != "attempt_start" && e != "attempt_end") continue;
     auto key = std::make_pair(Str(ev, "task"), Int(ev, "attempt"));
     auto [it, fresh] = index.emplace(key, out.size());
@@ -112,6 +124,17 @@ std::vector<Fetch> CollectFetches(const std::vector<json>& events) {
   std::map<std::tuple<std::string, std::string, int>, std::vector<size_t>> open;
   for (const auto& ev : events) {
     std::string e = Str(ev, "event");
+    if (e == "master_restart") {  // fetches in flight were cancelled with their reducers
+      for (auto& [key, pending] : open) {
+        for (size_t i : pending) {
+          out[i].ended = true;
+          out[i].end = Num(ev, "t");
+          out[i].status = "lost";
+        }
+        pending.clear();
+      }
+      continue;
+    }
     if (e != "fetch_start" && e != "fetch_end") continue;
     auto key = std::make_tuple(Str(ev, "task"), Str(ev, "map"), Int(ev, "src_worker"));
     auto& pending = open[key];

@@ -160,6 +160,36 @@ TEST(ChartLayoutTest, RunningAttemptsAndFetchesEndAtTheLastEvent) {
   EXPECT_NEAR(l.bars[1].start, 0.7, 1e-9);
 }
 
+// What was running when the master died ends at the restart, lost; what starts after it
+// is drawn from its own events.
+TEST(ChartLayoutTest, AttemptsAndFetchesOpenAtAMasterRestartEndThere) {
+  auto trace = webtest::HandBuiltTrace();
+  trace.resize(3);  // job_submit, job_start, share
+  trace.push_back({{"event", "attempt_start"}, {"t", 1000.5}, {"task", "m-00000"}, {"attempt", 1}, {"worker", 3},
+                   {"slot", "map"}});
+  trace.push_back({{"event", "reduce_place"}, {"t", 1000.6}, {"task", "r-00000"}, {"worker", 2}});
+  trace.push_back({{"event", "fetch_start"}, {"t", 1000.7}, {"task", "r-00000"}, {"map", "m-00009"},
+                   {"src_worker", 3}});
+  trace.push_back({{"event", "master_restart"}, {"t", 1001.0}, {"reduces_committed", 0}, {"maps_awaiting", 0}});
+  trace.push_back({{"event", "attempt_start"}, {"t", 1001.5}, {"task", "m-00000"}, {"attempt", 2}, {"worker", 4},
+                   {"slot", "map"}});
+  trace.push_back({{"event", "share"}, {"t", 1002.0}, {"share", 0.25}});
+  ChartLayout l = BuildChartLayout(trace);
+  ASSERT_EQ(l.bars.size(), 3u);
+  const Bar& lost = l.bars[0];
+  EXPECT_EQ(lost.kind, BarKind::kFailed);
+  EXPECT_FALSE(lost.running);
+  EXPECT_NEAR(lost.end, 1.0, 1e-9);
+  EXPECT_NE(lost.tooltip.find("master restarted"), std::string::npos) << lost.tooltip;
+  const Bar& again = l.bars[1];
+  EXPECT_EQ(again.kind, BarKind::kMap);
+  EXPECT_TRUE(again.running);
+  EXPECT_NEAR(again.start, 1.5, 1e-9);
+  const Bar& fetch = l.bars[2];
+  EXPECT_EQ(fetch.kind, BarKind::kFailed);
+  EXPECT_NEAR(fetch.end, 1.0, 1e-9);
+}
+
 TEST(ChartLayoutTest, EmptyTrace) {
   ChartLayout l = BuildChartLayout({});
   EXPECT_TRUE(l.lanes.empty());
