@@ -121,7 +121,7 @@ Result<uint64_t> JobTracker::Submit(const proto::JobSpec& spec_in) {
   if (store_) {
     auto profile = store_->GetProfile(j.spec.name());
     if (profile.ok()) j.profile = *profile;
-    Status s = store_->PutNextJobId(next_job_id_);
+    Status s = PersistIdCounters(/*sync=*/true);
     PersistJob(j, /*sync=*/true);
     if (!s.ok()) MR_LOG_ERROR("{}", s.ToString());
   }
@@ -144,6 +144,10 @@ Result<proto::RegisterReply> JobTracker::Register(const proto::RegisterWorker& r
   w.last_heartbeat = clock_->Now();
   WorkerId id = w.id;
   workers_[id] = std::move(w);
+  if (store_) {  // not synced: after a machine crash a worker number may repeat, nothing worse
+    Status s = PersistIdCounters(/*sync=*/false);
+    if (!s.ok()) MR_LOG_ERROR("{}", s.ToString());
+  }
   MR_LOG_INFO("worker {} registered: {}:{} map={} reduce={} unified={} speed={}", id, req.host(),
               req.shuffle_port(), req.map_slots(), req.reduce_slots(), req.unified_slots(), req.speed());
   proto::RegisterReply reply;

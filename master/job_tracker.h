@@ -112,6 +112,7 @@ class JobTracker {
   void PersistTask(const JobRecord& job, bool reduce, int index, bool committed, bool sync,
                    const google::protobuf::RepeatedPtrField<proto::Counter>* counters = nullptr);
   void PersistMapDone(const JobRecord& job, int index, const proto::MapDone& done);
+  Status PersistIdCounters(bool sync);
   // A map's successful attempt is accepted: its output, sizes and counters join the job's.
   void CompleteMap(JobRecord& job, MapTask& m, const proto::MapDone& done,
                    const google::protobuf::RepeatedPtrField<proto::Counter>& counters);

@@ -225,6 +225,13 @@ void JobTracker::PersistJob(const JobRecord& job, bool sync) {
   if (!st.ok()) MR_LOG_ERROR("{}", st.ToString());
 }
 
+Status JobTracker::PersistIdCounters(bool sync) {
+  proto::StoreMeta meta;
+  meta.set_next_job_id(next_job_id_);
+  meta.set_next_worker_id(next_worker_id_);
+  return store_->PutMeta(meta, sync);
+}
+
 void JobTracker::PersistTask(const JobRecord& job, bool reduce, int index, bool committed, bool sync,
                              const google::protobuf::RepeatedPtrField<proto::Counter>* counters) {
   if (!store_) return;
@@ -279,7 +286,9 @@ void RestoreTotals(const proto::StoredJob& s, JobRecord& rec) {
 
 Status JobTracker::Recover() {
   if (!store_) return Status::Ok();
-  MR_ASSIGN_OR_RETURN(next_job_id_, store_->GetNextJobId());
+  MR_ASSIGN_OR_RETURN(proto::StoreMeta meta, store_->GetMeta());
+  next_job_id_ = meta.next_job_id();
+  next_worker_id_ = meta.next_worker_id();
   MR_ASSIGN_OR_RETURN(std::vector<LoadedJob> loaded, store_->LoadJobs());
   double now = clock_->Now();
   int resumed = 0;

@@ -57,22 +57,23 @@ Status StateStore::PutTask(uint64_t job, bool reduce, uint32_t index, const prot
   return FromRocks(db_->Put(wo, TaskKey(job, reduce, index), task.SerializeAsString()), "write task");
 }
 
-Status StateStore::PutNextJobId(uint64_t next) {
-  proto::StoreMeta meta;
-  meta.set_next_job_id(next);
+Status StateStore::PutMeta(const proto::StoreMeta& meta, bool sync) {
   rocksdb::WriteOptions wo;
-  wo.sync = true;
+  wo.sync = sync;
   return FromRocks(db_->Put(wo, kMetaKey, meta.SerializeAsString()), "write meta");
 }
 
-Result<uint64_t> StateStore::GetNextJobId() {
+Result<proto::StoreMeta> StateStore::GetMeta() {
+  proto::StoreMeta meta;
   std::string value;
   rocksdb::Status s = db_->Get(rocksdb::ReadOptions(), kMetaKey, &value);
-  if (s.IsNotFound()) return uint64_t{1};
-  MR_RETURN_IF_ERROR(FromRocks(s, "read meta"));
-  proto::StoreMeta meta;
-  if (!meta.ParseFromString(value)) return Status::IoError("state store: corrupt meta record");
-  return std::max<uint64_t>(1, meta.next_job_id());
+  if (!s.IsNotFound()) {
+    MR_RETURN_IF_ERROR(FromRocks(s, "read meta"));
+    if (!meta.ParseFromString(value)) return Status::IoError("state store: corrupt meta record");
+  }
+  meta.set_next_job_id(std::max<uint64_t>(1, meta.next_job_id()));
+  meta.set_next_worker_id(std::max<uint32_t>(1, meta.next_worker_id()));
+  return meta;
 }
 
 Result<std::vector<LoadedJob>> StateStore::LoadJobs() {

@@ -35,8 +35,9 @@ class StateStore {
 
   Status PutJob(const proto::StoredJob& job, bool sync);
   Status PutTask(uint64_t job, bool reduce, uint32_t index, const proto::StoredTask& task, bool sync);
-  Status PutNextJobId(uint64_t next);
-  Result<uint64_t> GetNextJobId();
+  // The id counters; a store without them reads as {1, 1}.
+  Status PutMeta(const proto::StoreMeta& meta, bool sync);
+  Result<proto::StoreMeta> GetMeta();
   Result<std::vector<LoadedJob>> LoadJobs();
   // Profiles by job name; NotFound if none.
   Result<proto::JobProfile> GetProfile(const std::string& name);

@@ -3,6 +3,7 @@
 // job completes with byte-identical output and counters that count committed work once.
 #include <signal.h>
 
+#include <algorithm>
 #include <future>
 #include <thread>
 
@@ -75,6 +76,17 @@ TEST(MasterRestartTest, JobSurvivesMasterKill) {
   EXPECT_GE(recovered, 3) << "the maps done before the kill ran again";
   EXPECT_EQ(recovered + redone, maps_total);
   RecordProperty("maps_recovered", recovered);
+  // Worker numbers go on from where the old master left them, so a trace never gives two
+  // workers one number.
+  int max_before = 0, min_after = 1 << 30;
+  for (const auto& e : trace) {
+    if (!e.contains("worker")) continue;
+    int w = e.at("worker").get<int>();
+    if (e.at("t").get<double>() < restart_t) max_before = std::max(max_before, w);
+    if (e.at("event") == "map_recovered") min_after = std::min(min_after, w);
+  }
+  EXPECT_GT(max_before, 0);
+  EXPECT_GT(min_after, max_before) << "a re-registered worker got an old worker's number";
   // The restarted master still lists the job, finished (history survives).
   auto status = c.Mr("status --json job-000001");
   ASSERT_EQ(status.exit_code, 0) << status.err;
