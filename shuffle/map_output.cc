@@ -122,6 +122,41 @@ std::string MapOutputIndexPath(const std::string& work_dir, uint64_t job_id, uin
                   "m" + std::to_string(map_index) + "-a" + std::to_string(attempt) + ".index");
 }
 
+namespace {
+// A decimal of 1..19 digits, no sign or leading '+'.
+bool ParseDecimal(std::string_view text, uint64_t* out) {
+  if (text.empty() || text.size() > 19) return false;
+  uint64_t v = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return false;
+    v = v * 10 + static_cast<uint64_t>(c - '0');
+  }
+  *out = v;
+  return true;
+}
+}  // namespace
+
+bool ParseMapOutputDirName(std::string_view name, uint64_t* job_id) {
+  return name.size() >= 2 && name[0] == 'j' && ParseDecimal(name.substr(1), job_id);
+}
+
+bool ParseMapOutputIndexName(std::string_view name, uint32_t* map_index, uint32_t* attempt) {
+  constexpr std::string_view kSuffix = ".index";
+  if (name.size() <= kSuffix.size() || name[0] != 'm' || name.substr(name.size() - kSuffix.size()) != kSuffix) {
+    return false;
+  }
+  std::string_view core = name.substr(1, name.size() - 1 - kSuffix.size());
+  const size_t dash = core.find("-a");
+  uint64_t m = 0, a = 0;
+  if (dash == std::string_view::npos || !ParseDecimal(core.substr(0, dash), &m) ||
+      !ParseDecimal(core.substr(dash + 2), &a) || m > UINT32_MAX || a == 0 || a > UINT32_MAX) {
+    return false;
+  }
+  *map_index = static_cast<uint32_t>(m);
+  *attempt = static_cast<uint32_t>(a);
+  return true;
+}
+
 void AppendRecord(std::string_view key, std::string_view value, std::string* out) {
   PutVarint32(static_cast<uint32_t>(key.size()), out);
   PutVarint32(static_cast<uint32_t>(value.size()), out);

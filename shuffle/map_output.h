@@ -39,6 +39,10 @@ std::string MapOutputDataPath(const std::string& work_dir, uint64_t job_id, uint
                               uint32_t attempt);
 std::string MapOutputIndexPath(const std::string& work_dir, uint64_t job_id, uint32_t map_index,
                                uint32_t attempt);
+// The inverses, for a worker listing what it holds: a job directory's name ("j<id>") and
+// an index file's name ("m<map>-a<attempt>.index", attempt > 0). False for anything else.
+bool ParseMapOutputDirName(std::string_view name, uint64_t* job_id);
+bool ParseMapOutputIndexName(std::string_view name, uint32_t* map_index, uint32_t* attempt);
 
 // Record encoding shared by map output, spills and fetched runs.
 void AppendRecord(std::string_view key, std::string_view value, std::string* out);

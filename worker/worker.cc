@@ -169,14 +169,14 @@ class WorkerImpl final : public Worker {
     if (!jobs.ok()) return held;
     for (const auto& jn : *jobs) {
       uint64_t job = 0;
-      if (jn.size() < 2 || jn[0] != 'j' || !ParseUint(jn.substr(1), &job)) continue;
+      if (!shuffle::ParseMapOutputDirName(jn, &job)) continue;
       const std::string dir = JoinPath(options_.work_dir, jn);
       auto files = ListDir(dir);
       if (!files.ok()) continue;
       std::set<std::string> keep;
       for (const auto& f : *files) {
         uint32_t map = 0, attempt = 0;
-        if (!ParseIndexName(f, &map, &attempt)) continue;
+        if (!shuffle::ParseMapOutputIndexName(f, &map, &attempt)) continue;
         const std::string data = shuffle::MapOutputDataPath(options_.work_dir, job, map, attempt);
         if (!PathExists(data)) continue;
         keep.insert(f);
@@ -195,36 +195,6 @@ class WorkerImpl final : public Worker {
       }
     }
     return held;
-  }
-
-  // "m<map>-a<attempt>.index" -> map, attempt (the names of shuffle/map_output.h).
-  static bool ParseIndexName(const std::string& name, uint32_t* map, uint32_t* attempt) {
-    const std::string suffix = ".index";
-    if (name.size() < 5 + suffix.size() || name[0] != 'm' ||
-        name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) {
-      return false;
-    }
-    const std::string core = name.substr(1, name.size() - 1 - suffix.size());
-    const size_t dash = core.find("-a");
-    uint64_t m = 0, a = 0;
-    if (dash == std::string::npos || !ParseUint(core.substr(0, dash), &m) || !ParseUint(core.substr(dash + 2), &a) ||
-        m > UINT32_MAX || a == 0 || a > UINT32_MAX) {
-      return false;
-    }
-    *map = static_cast<uint32_t>(m);
-    *attempt = static_cast<uint32_t>(a);
-    return true;
-  }
-
-  static bool ParseUint(const std::string& text, uint64_t* out) {
-    if (text.empty() || text.size() > 19) return false;
-    uint64_t v = 0;
-    for (char c : text) {
-      if (c < '0' || c > '9') return false;
-      v = v * 10 + static_cast<uint64_t>(c - '0');
-    }
-    *out = v;
-    return true;
   }
 
   Status Connect() {

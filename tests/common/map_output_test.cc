@@ -27,6 +27,30 @@ TEST(MapOutputIndexTest, RejectsCorruption) {
   EXPECT_FALSE(MapOutputIndex::Decode(bytes.substr(0, bytes.size() - 1)).ok());
 }
 
+// The names a worker lists when it registers again parse back to what built them; single-
+// digit map indices included (a length check once skipped maps 0-9).
+TEST(MapOutputNamesTest, IndexAndDirectoryNamesParseBack) {
+  for (uint32_t map : {0u, 7u, 10u, 123456u}) {
+    for (uint32_t attempt : {1u, 9u, 42u}) {
+      std::string path = MapOutputIndexPath("/w", 5, map, attempt);
+      uint32_t m = 99, a = 99;
+      ASSERT_TRUE(ParseMapOutputIndexName(path.substr(path.rfind('/') + 1), &m, &a)) << path;
+      EXPECT_EQ(m, map);
+      EXPECT_EQ(a, attempt);
+    }
+  }
+  std::string dir = MapOutputDir("/w", 1234);
+  uint64_t job = 0;
+  ASSERT_TRUE(ParseMapOutputDirName(dir.substr(dir.rfind('/') + 1), &job));
+  EXPECT_EQ(job, 1234u);
+  uint32_t m = 0, a = 0;
+  for (const char* bad : {"m0-a0.index", "m0-a1.data", "m-a1.index", "m0a1.index", "mx-a1.index", "m0-a1.index.tmp",
+                          "r0", "m0-a99999999999.index", ".index", "m0-a1"}) {
+    EXPECT_FALSE(ParseMapOutputIndexName(bad, &m, &a)) << bad;
+  }
+  for (const char* bad : {"j", "jx", "r1", "j-1", "j12345678901234567890"}) EXPECT_FALSE(ParseMapOutputDirName(bad, &job)) << bad;
+}
+
 TEST(RecordTest, RoundTripAndTruncation) {
   std::string buf;
   AppendRecord("key", "value", &buf);
