@@ -160,10 +160,16 @@ Status LocalCluster::StartDaemons(double timeout_seconds) {
     int status = 0;
     if (waitpid(mpid, &status, WNOHANG) == mpid) {
       pids_.clear();
+      (void)RemoveAll(JoinPath(d, "master.pid"));  // no stale pid for a later `cluster stop`
       auto log = ReadFileToString(JoinPath(d, "master.log"));
       return Status::Internal("master exited at start: " + (log.ok() ? *log : std::string("(no log)")));
     }
-    if (MonotonicSeconds() > deadline) return Status::Unavailable("master did not start within the timeout");
+    if (MonotonicSeconds() > deadline) {
+      Terminate({mpid});
+      pids_.clear();
+      (void)RemoveAll(JoinPath(d, "master.pid"));
+      return Status::Unavailable("master did not start within the timeout (log: " + JoinPath(d, "master.log") + ")");
+    }
     SleepSeconds(0.01);
   }
   MR_ASSIGN_OR_RETURN(std::string addr, ReadFileToString(addr_file));

@@ -3,6 +3,11 @@
 // exits 1 and leaves no output at all.
 #include <gtest/gtest.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include "common/file_util.h"
 #include "tests/cluster/cluster_fixture.h"
 
@@ -179,6 +184,33 @@ TEST(PolicyErrorsTest, MasterAndClusterStartRefuseAnUnknownPolicy) {
   ExpectUsageError("cluster start --workers 1 --fetch-threads 0 --dir " + dir, "--fetch-threads", tmp.path());
   EXPECT_FALSE(PathExists(dir));
   EXPECT_TRUE(ProcessesMentioning(tmp.path()).empty()) << "a process was left running";
+}
+
+// A master that cannot start (its status page's port is taken) fails `cluster start` with
+// the master's own reason, and leaves no pid file for a later `cluster stop` to act on.
+TEST(PolicyErrorsTest, ClusterStartWhoseMasterCannotStartLeavesNoPidFile) {
+  TempDir tmp("mr-start-fails");
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_GE(fd, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+  ASSERT_EQ(::listen(fd, 1), 0);
+  socklen_t len = sizeof addr;
+  ASSERT_EQ(::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len), 0);
+  const std::string taken = "127.0.0.1:" + std::to_string(ntohs(addr.sin_port));
+  const std::string dir = tmp.path() + "/c";
+  auto r = Sh(MrBin() + " cluster start --workers 2 --dir " + dir + " --http " + taken);
+  ::close(fd);
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("cannot listen on http address " + taken), std::string::npos) << r.err;
+  EXPECT_FALSE(PathExists(dir + "/master.pid"));
+  EXPECT_TRUE(PathExists(dir + "/master.log")) << "the log that explains the failure must stay";
+  EXPECT_TRUE(ProcessesMentioning(dir).empty()) << "a process was left running";
+  auto stop = Sh(MrBin() + " cluster stop --dir " + dir);
+  EXPECT_EQ(stop.exit_code, 2);
+  EXPECT_NE(stop.err.find("no cluster"), std::string::npos) << stop.err;
 }
 
 }  // namespace
