@@ -100,7 +100,8 @@ Status LocalCluster::Start(double timeout_seconds) {
   // their nice values (shuffle threads over task threads, docs/shuffle.md "CPU
   // priority"), as it would on each machine of a real cluster. With a session per
   // daemon, each worker competes as a whole and one worker's maps stall another's
-  // shuffle server. The launcher reports the outcome through a pipe and exits.
+  // shuffle server. The launcher reports the outcome through a pipe ("<code>\n<master
+  // address or error>") and exits.
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) return Status::Internal(std::string("pipe failed: ") + std::strerror(errno));
   pid_t launcher = fork();
@@ -113,8 +114,8 @@ Status LocalCluster::Start(double timeout_seconds) {
     ::close(fds[0]);
     setsid();
     Status s = StartDaemons(timeout_seconds);
-    std::string reply = s.ok() ? std::string() : std::to_string(static_cast<int>(s.code())) + "\n" + s.message();
-    (void)WriteAllToFd(fds[1], reply, "launcher pipe");
+    (void)WriteAllToFd(fds[1], std::to_string(static_cast<int>(s.code())) + "\n" + (s.ok() ? address_ : s.message()),
+                       "launcher pipe");
     _exit(s.ok() ? 0 : 1);
   }
   ::close(fds[1]);
@@ -129,18 +130,13 @@ Status LocalCluster::Start(double timeout_seconds) {
     }
   }
   ::close(fds[0]);
-  int status = 0;
-  while (waitpid(launcher, &status, 0) < 0 && errno == EINTR) {
+  while (waitpid(launcher, nullptr, 0) < 0 && errno == EINTR) {
   }
-  if (!reply.empty()) {
-    size_t nl = reply.find('\n');
-    int code = std::atoi(reply.substr(0, nl).c_str());
-    return Status(static_cast<StatusCode>(code), nl == std::string::npos ? reply : reply.substr(nl + 1));
-  }
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return Status::Internal("cluster launcher failed");
-  MR_ASSIGN_OR_RETURN(std::string addr, ReadFileToString(JoinPath(options_.dir, "master.addr")));
-  while (!addr.empty() && (addr.back() == '\n' || addr.back() == ' ')) addr.pop_back();
-  address_ = addr;
+  const size_t nl = reply.find('\n');
+  if (nl == std::string::npos) return Status::Internal("cluster launcher failed");
+  const auto code = static_cast<StatusCode>(std::atoi(reply.substr(0, nl).c_str()));
+  if (code != StatusCode::kOk) return Status(code, reply.substr(nl + 1));
+  address_ = reply.substr(nl + 1);
   return Status::Ok();
 }
 
