@@ -181,8 +181,8 @@ class TaskSimulator {
 double TaskSimulator::MapDuration(const TaskJob& spec) {
   const double cv = cluster_.map_time_cv;
   if (cv <= 0) return spec.map_seconds;
-  const double sigma2 = std::log1p(cv * cv);  // log-normal with mean 1 and this cv
-  return spec.map_seconds * rng_.LogNormal(-sigma2 / 2, std::sqrt(sigma2));
+  const LogNormalParams p = LogNormalFromMoments(1.0, cv);  // mean 1, sd = cv
+  return spec.map_seconds * rng_.LogNormal(p.mu, p.sigma);
 }
 
 Result<TaskSimResult> TaskSimulator::Run() {
