@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <span>
 
 namespace mr {
 
@@ -34,44 +35,48 @@ Status SplitNumber(std::string_view text, const char* what, double* value, std::
 }
 }  // namespace
 
-Result<uint64_t> ParseBytes(std::string_view text) {
+namespace {
+struct Unit {
+  std::string_view name;  // lower case; "" = no suffix
+  double scale;
+};
+constexpr Unit kByteUnits[] = {
+    {"", 1},     {"b", 1},        {"k", 1e3},         {"kb", 1e3},        {"kib", 1024.0},
+    {"m", 1e6},  {"mb", 1e6},     {"mib", 1048576.0}, {"g", 1e9},         {"gb", 1e9},
+    {"gib", 1073741824.0},        {"t", 1e12},        {"tb", 1e12},       {"tib", 1099511627776.0}};
+constexpr Unit kDurationUnits[] = {{"", 1},      {"s", 1},     {"ms", 1e-3}, {"m", 60},
+                                   {"min", 60}, {"h", 3600}, {"d", 86400}};
+
+// A number with an optional unit of `units`, scaled, in [0, max]. `what` and `hint` (the
+// units, for the error) name the quantity in errors.
+Result<double> ParseScaled(std::string_view text, const char* what, std::span<const Unit> units,
+                           std::string_view hint, double max) {
   double v = 0;
   std::string suf;
-  MR_RETURN_IF_ERROR(SplitNumber(text, "byte size", &v, &suf));
-  double mult = 0;
-  if (suf.empty() || suf == "b") mult = 1;
-  else if (suf == "k" || suf == "kb") mult = 1e3;
-  else if (suf == "kib") mult = 1024.0;
-  else if (suf == "m" || suf == "mb") mult = 1e6;
-  else if (suf == "mib") mult = 1024.0 * 1024;
-  else if (suf == "g" || suf == "gb") mult = 1e9;
-  else if (suf == "gib") mult = 1024.0 * 1024 * 1024;
-  else if (suf == "t" || suf == "tb") mult = 1e12;
-  else if (suf == "tib") mult = 1024.0 * 1024 * 1024 * 1024;
-  else return Status::InvalidArgument("unknown unit '" + suf + "' in byte size '" + std::string(text) + "'");
-  double bytes = v * mult;
-  if (!std::isfinite(bytes) || bytes < 0 || bytes > 9.0e18) {
-    return Status::InvalidArgument("byte size '" + std::string(text) + "' out of range");
+  MR_RETURN_IF_ERROR(SplitNumber(text, what, &v, &suf));
+  const Unit* unit = nullptr;
+  for (const Unit& u : units) {
+    if (u.name == suf) unit = &u;
   }
+  if (unit == nullptr) {
+    return Status::InvalidArgument("unknown unit '" + suf + "' in " + what + " '" + std::string(text) + "'" +
+                                   std::string(hint));
+  }
+  const double scaled = v * unit->scale;
+  if (!std::isfinite(scaled) || scaled < 0 || scaled > max) {
+    return Status::InvalidArgument(std::string(what) + " '" + std::string(text) + "' out of range");
+  }
+  return scaled;
+}
+}  // namespace
+
+Result<uint64_t> ParseBytes(std::string_view text) {
+  MR_ASSIGN_OR_RETURN(double bytes, ParseScaled(text, "byte size", kByteUnits, "", 9.0e18));
   return static_cast<uint64_t>(std::llround(bytes));
 }
 
 Result<double> ParseDuration(std::string_view text) {
-  double v = 0;
-  std::string suf;
-  MR_RETURN_IF_ERROR(SplitNumber(text, "duration", &v, &suf));
-  double mult = 0;
-  if (suf.empty() || suf == "s") mult = 1;
-  else if (suf == "ms") mult = 1e-3;
-  else if (suf == "m" || suf == "min") mult = 60;
-  else if (suf == "h") mult = 3600;
-  else if (suf == "d") mult = 86400;
-  else return Status::InvalidArgument("unknown unit '" + suf + "' in duration '" + std::string(text) + "' (s, ms, m, h, d)");
-  double seconds = v * mult;
-  if (!std::isfinite(seconds) || seconds > 1e12) {
-    return Status::InvalidArgument("duration '" + std::string(text) + "' out of range");
-  }
-  return seconds;
+  return ParseScaled(text, "duration", kDurationUnits, " (s, ms, m, h, d)", 1e12);
 }
 
 Result<double> ParseRate(std::string_view text) {
