@@ -198,7 +198,10 @@ class WorkerImpl final : public Worker {
   }
 
   Status Connect() {
-    if (registered_once_) ResetIncarnation();
+    if (registered_) {  // once per lost registration, not on every attempt to reconnect
+      ResetIncarnation();
+      registered_ = false;
+    }
     MR_ASSIGN_OR_RETURN(client_, master::MasterClient::Connect(options_.master, "worker", options_.token));
     clock_offset_ = client_->clock_offset();
     proto::Envelope req;
@@ -221,7 +224,7 @@ class WorkerImpl final : public Worker {
       if (!s.ok()) MR_LOG_WARN("cleanup of job {}: {}", job, s.ToString());
     }
     worker_id_ = reply.register_reply().worker_id();
-    registered_once_ = true;
+    registered_ = true;
     heartbeat_ms_ = std::max(10u, reply.register_reply().heartbeat_ms());
     MR_LOG_INFO("registered with master {} as worker {} (shuffle port {})", options_.master.ToString(), worker_id_,
                 shuffle_->port());
@@ -683,7 +686,7 @@ class WorkerImpl final : public Worker {
   double clock_offset_ = 0;
   std::atomic<bool> stop_{false};
   std::shared_ptr<std::atomic<bool>> cancel_ = std::make_shared<std::atomic<bool>>(false);  // this incarnation's tasks
-  bool registered_once_ = false;
+  bool registered_ = false;  // heartbeat thread only: a registration whose work the next one voids
   double served_since_ = 0;                         // heartbeat thread only
   std::map<uint64_t, uint64_t> served_reported_;    // heartbeat thread only: per job, bytes reported
   std::vector<uint64_t> served_finished_;           // heartbeat thread only: to forget at the next report
