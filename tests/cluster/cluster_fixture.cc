@@ -32,6 +32,18 @@ std::string ReadFile(const std::string& path) {
   return ss.str();
 }
 
+std::string WordCountReference(const std::string& input) {
+  return Sh("tr -cs 'A-Za-z' '\\n' < " + ShellQuote(input) + " | LC_ALL=C sort | uniq -c | "
+            "awk '$2 != \"\" {print $2 \"\\t\" $1}' | LC_ALL=C sort")
+      .out;
+}
+
+std::string SortedOutput(const std::string& out_dir) {
+  return Sh("cat " + ShellQuote(out_dir) + "/part-r-* | LC_ALL=C sort").out;
+}
+
+int64_t CountLines(const std::string& cmd) { return std::stoll(Sh(cmd + " | awk 'END {print NR}'").out); }
+
 std::string Snapshot(const std::string& path) {
   if (!PathExists(path)) return "(absent)";
   if (!IsDirectory(path)) return "file " + std::to_string(ReadFile(path).size()) + "\n" + ReadFile(path) + "\n";

@@ -30,6 +30,12 @@ void WriteCorpus(const std::string& path, size_t bytes, uint64_t seed);
 void WriteRecords(const std::string& path, size_t records, uint64_t seed);
 
 std::vector<nlohmann::json> ReadTrace(const std::string& path);
+// What a correct word count of `input` writes, as sorted "word\tcount" lines (coreutils),
+// and a job's output parts concatenated and sorted the same way: compare the two.
+std::string WordCountReference(const std::string& input);
+std::string SortedOutput(const std::string& out_dir);
+// Lines written by the shell command `cmd` (0 for none, a last line without '\n' counts).
+int64_t CountLines(const std::string& cmd);
 std::string ReadFile(const std::string& path);
 // The tree under path with every file's contents ("(absent)" if there is none): what a
 // refused command must leave exactly as it was.

@@ -53,9 +53,8 @@ class CrashTest : public ::testing::Test {
   // cost, map.records_in is the input's line count and reduce.records_out the output's,
   // in `mr status` and in the trace's job_end alike. Returns the killed-map count.
   int64_t ExpectCommittedCounters(const std::string& input, const std::string& out_dir) {
-    auto lines = [](const std::string& cmd) { return std::stoll(Sh(cmd + " | awk 'END {print NR}'").out); };
-    const int64_t in_lines = lines("cat " + input);
-    const int64_t out_lines = lines("cat " + out_dir + "/part-r-*");
+    const int64_t in_lines = CountLines("cat " + input);
+    const int64_t out_lines = CountLines("cat " + out_dir + "/part-r-*");
     auto status = c_.Mr("status --json job-000001");
     EXPECT_EQ(status.exit_code, 0) << status.err;
     nlohmann::json counters = nlohmann::json::parse(status.out).at("counters");
@@ -82,10 +81,8 @@ TEST_F(CrashTest, WordCountSurvivesWorkerKills) {
                         &kills);
   ASSERT_EQ(r.exit_code, 0) << r.err << "\nmaster log:\n" << c_.MasterLogs();
   EXPECT_GE(kills, 2) << "the job finished too fast to be hit";
-  auto ours = Sh("cat " + d_ + "/wc/part-r-* | LC_ALL=C sort");
-  auto ref = Sh("tr -cs 'A-Za-z' '\\n' < " + d_ + "/in.txt | LC_ALL=C sort | uniq -c | "
-                "awk '$2 != \"\" {print $2 \"\\t\" $1}' | LC_ALL=C sort");
-  EXPECT_TRUE(ours.out == ref.out) << "wordcount differs after " << kills << " kills";
+  EXPECT_TRUE(SortedOutput(d_ + "/wc") == WordCountReference(d_ + "/in.txt"))
+      << "wordcount differs after " << kills << " kills";
   EXPECT_TRUE(PathExists(d_ + "/wc/_SUCCESS"));
   EXPECT_FALSE(PathExists(d_ + "/wc/_temporary"));
   // Exactly one committed attempt per reduce.

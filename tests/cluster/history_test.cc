@@ -45,6 +45,17 @@ class HistoryCluster {
   std::string MasterLogs() const { return c_.MasterLogs(); }
   std::string Get(const std::string& target) const { return webtest::Get(*http_, target).body; }
   CommandResult Status(const std::string& job) const { return c_.Mr("status --json " + job); }
+  // Polls `mr status JOB` until the master no longer knows the job (retention runs on its
+  // 250 ms housekeeping tick) or `timeout` seconds pass; returns the last answer.
+  CommandResult WaitUntilDropped(const std::string& job, double timeout) const {
+    CommandResult r;
+    for (double waited = 0; waited < timeout; waited += 0.1) {
+      r = Status(job);
+      if (r.exit_code != 0) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return r;
+  }
   CommandResult RunWordcount(const std::string& input, const std::string& output) const {
     return c_.Mr("run wordcount --quiet --input " + input + " --output " + output + " --reducers 2 --split-size 256KiB");
   }
@@ -118,13 +129,7 @@ TEST(JobHistoryTest, RetentionDropsTheOldestFinishedJobAndItsTrace) {
 
   auto second = c.RunWordcount(d + "/in.txt", d + "/wc2");
   ASSERT_EQ(second.exit_code, 0) << second.err;
-  // The master applies retention on its housekeeping tick (every 250 ms).
-  CommandResult gone;
-  for (int i = 0; i < 50; ++i) {
-    gone = c.Status("job-000001");
-    if (gone.exit_code != 0) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
+  CommandResult gone = c.WaitUntilDropped("job-000001", 5);
   EXPECT_NE(gone.exit_code, 0);
   EXPECT_NE(gone.err.find("no job job-000001"), std::string::npos) << gone.err;
   EXPECT_FALSE(PathExists(trace1));
@@ -152,13 +157,8 @@ TEST(JobHistoryTest, AgeLimitDropsJobsThatEndedLongAgo) {
   ASSERT_EQ(j.at("state"), "SUCCEEDED");
   const std::string trace = j.at("trace");
   ASSERT_TRUE(PathExists(trace));
-  // Dropped on the first housekeeping tick (every 250 ms) after 3 s have passed.
-  CommandResult gone;
-  for (int i = 0; i < 100; ++i) {
-    gone = c.Status("job-000001");
-    if (gone.exit_code != 0) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
+  // Dropped on the first housekeeping tick after 3 s have passed.
+  CommandResult gone = c.WaitUntilDropped("job-000001", 10);
   EXPECT_NE(gone.exit_code, 0);
   EXPECT_NE(gone.err.find("no job job-000001"), std::string::npos) << gone.err;
   EXPECT_FALSE(PathExists(trace));

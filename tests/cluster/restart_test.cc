@@ -17,16 +17,62 @@ namespace {
 
 const std::vector<std::string> kMasterFlags = {"--worker-timeout", "2", "--heartbeat-ms", "50"};
 
-int64_t Lines(const std::string& cmd) { return std::stoll(Sh(cmd + " | awk 'END {print NR}'").out); }
+// What a job's trace says about the master restart it went through.
+struct RestartFacts {
+  int restarts = 0;             // master_restart events
+  double t = 0;                 // the (last) restart's time
+  int reduces_committed = -1;   // before it
+  int maps_awaiting = -1;       // done maps left waiting for their worker
+  int maps_total = 0;
+  int maps_recovered = 0;       // map_recovered events
+  int maps_redone = 0;          // maps that completed (attempt_end ok) after the restart
+  int commits = 0;              // reduce commits, over the whole trace
+  int commits_after = 0;        // of them after the restart
+};
 
-int RestartEvents(const std::vector<nlohmann::json>& trace, int* reduces_committed) {
-  int restarts = 0;
+RestartFacts ReadRestartFacts(const std::vector<nlohmann::json>& trace) {
+  RestartFacts f;
   for (const auto& e : trace) {
+    if (e.at("event") == "job_submit") f.maps_total = e.at("maps").get<int>();
     if (e.at("event") != "master_restart") continue;
-    ++restarts;
-    *reduces_committed = e.at("reduces_committed").get<int>();
+    ++f.restarts;
+    f.t = e.at("t").get<double>();
+    f.reduces_committed = e.at("reduces_committed").get<int>();
+    f.maps_awaiting = e.at("maps_awaiting").get<int>();
   }
-  return restarts;
+  for (const auto& e : trace) {
+    const bool after = e.at("t").get<double>() > f.t;
+    f.maps_recovered += e.at("event") == "map_recovered";
+    f.maps_redone += e.at("event") == "attempt_end" && e.at("task").get<std::string>().rfind("m-", 0) == 0 &&
+                     e.value("status", "") == "ok" && after;
+    if (e.at("event") == "commit") {
+      ++f.commits;
+      f.commits_after += after;
+    }
+  }
+  return f;
+}
+
+// The finished job's status from the restarted master: counters cover committed work once
+// (maps run again count afresh; adopted maps and committed reduces come back from the
+// store), so map.records_in is the input's line count (if `input` is given) and
+// reduce.records_out the output's.
+nlohmann::json ExpectCountersExact(const DirectCluster& c, const std::string& input, const std::string& out_dir) {
+  auto status = c.Mr("status --json job-000001");
+  EXPECT_EQ(status.exit_code, 0) << status.err;
+  if (status.exit_code != 0) return nullptr;
+  nlohmann::json job = nlohmann::json::parse(status.out);
+  if (!input.empty()) {
+    EXPECT_EQ(job.at("counters").value("map.records_in", int64_t{-1}), CountLines("cat " + input));
+  }
+  EXPECT_EQ(job.at("counters").value("reduce.records_out", int64_t{-1}), CountLines("cat " + out_dir + "/part-r-*"));
+  return job;
+}
+
+std::future<CommandResult> RunWordCount(const DirectCluster& c, const std::string& d) {
+  return std::async(std::launch::async, [&c, d] {
+    return c.Mr("run wordcount --quiet --input " + d + "/in.txt --output " + d + "/wc --reducers 3 --split-size 256KiB");
+  });
 }
 
 TEST(MasterRestartTest, JobSurvivesMasterKill) {
@@ -36,9 +82,7 @@ TEST(MasterRestartTest, JobSurvivesMasterKill) {
   DirectCluster c(d);
   ASSERT_TRUE(c.StartMaster(kMasterFlags)) << c.MasterLogs();
   for (int i = 0; i < 3; ++i) c.StartWorker({"--master-timeout", "60"});
-  auto run = std::async(std::launch::async, [&] {
-    return c.Mr("run wordcount --quiet --input " + d + "/in.txt --output " + d + "/wc --reducers 3 --split-size 256KiB");
-  });
+  auto run = RunWordCount(c, d);
   // Kill the master once the job is under way (some maps done, not finished).
   bool midway = WaitForStatus(c.addr(), "job-000001", [](const nlohmann::json& j) {
     return j.at("maps_done").get<int>() >= 3;
@@ -50,52 +94,32 @@ TEST(MasterRestartTest, JobSurvivesMasterKill) {
 
   auto r = run.get();
   ASSERT_EQ(r.exit_code, 0) << r.err << "\nmaster logs:\n" << c.MasterLogs();
-  auto ours = Sh("cat " + d + "/wc/part-r-* | LC_ALL=C sort");
-  auto ref = Sh("tr -cs 'A-Za-z' '\\n' < " + d + "/in.txt | LC_ALL=C sort | uniq -c | "
-                "awk '$2 != \"\" {print $2 \"\\t\" $1}' | LC_ALL=C sort");
-  EXPECT_TRUE(ours.out == ref.out) << "output differs after a master restart";
+  EXPECT_TRUE(SortedOutput(d + "/wc") == WordCountReference(d + "/in.txt")) << "output differs after a master restart";
   EXPECT_TRUE(PathExists(d + "/wc/_SUCCESS"));
   EXPECT_FALSE(PathExists(d + "/wc/_temporary"));
   auto trace = ReadTrace(d + "/wc/_trace.jsonl");
-  int committed = -1;
-  EXPECT_EQ(RestartEvents(trace, &committed), 1);
+  const RestartFacts f = ReadRestartFacts(trace);
+  EXPECT_EQ(f.restarts, 1);
   // Maps done before the kill are adopted from the workers that still serve their output,
   // not run again: every map is either recovered or completed after the restart, once.
-  double restart_t = 0;
-  int maps_total = 0;
-  for (const auto& e : trace) {
-    if (e.at("event") == "master_restart") restart_t = e.at("t").get<double>();
-    if (e.at("event") == "job_submit") maps_total = e.at("maps").get<int>();
-  }
-  int recovered = 0, redone = 0;
-  for (const auto& e : trace) {
-    recovered += e.at("event") == "map_recovered";
-    redone += e.at("event") == "attempt_end" && e.at("task").get<std::string>().rfind("m-", 0) == 0 &&
-              e.value("status", "") == "ok" && e.at("t").get<double>() > restart_t;
-  }
-  EXPECT_GE(recovered, 3) << "the maps done before the kill ran again";
-  EXPECT_EQ(recovered + redone, maps_total);
-  RecordProperty("maps_recovered", recovered);
+  EXPECT_GE(f.maps_recovered, 3) << "the maps done before the kill ran again";
+  EXPECT_EQ(f.maps_recovered + f.maps_redone, f.maps_total);
+  RecordProperty("maps_recovered", f.maps_recovered);
   // Worker numbers go on from where the old master left them, so a trace never gives two
   // workers one number.
   int max_before = 0, min_after = 1 << 30;
   for (const auto& e : trace) {
     if (!e.contains("worker")) continue;
     int w = e.at("worker").get<int>();
-    if (e.at("t").get<double>() < restart_t) max_before = std::max(max_before, w);
+    if (e.at("t").get<double>() < f.t) max_before = std::max(max_before, w);
     if (e.at("event") == "map_recovered") min_after = std::min(min_after, w);
   }
   EXPECT_GT(max_before, 0);
   EXPECT_GT(min_after, max_before) << "a re-registered worker got an old worker's number";
   // The restarted master still lists the job, finished (history survives).
-  auto status = c.Mr("status --json job-000001");
-  ASSERT_EQ(status.exit_code, 0) << status.err;
-  nlohmann::json job = nlohmann::json::parse(status.out);
+  nlohmann::json job = ExpectCountersExact(c, d + "/in.txt", d + "/wc");
+  ASSERT_FALSE(job.is_null());
   EXPECT_EQ(job.at("state"), "SUCCEEDED");
-  // Counters cover committed work once, across the restart: the maps re-run by the new
-  // master count afresh, reduces committed before it come back from the store.
-  EXPECT_EQ(job.at("counters").value("map.records_in", int64_t{-1}), Lines("cat " + d + "/in.txt"));
-  EXPECT_EQ(job.at("counters").value("reduce.records_out", int64_t{-1}), Lines("cat " + d + "/wc/part-r-*"));
 }
 
 // The master dies after some reduces have committed and before the rest have: the new
@@ -124,33 +148,20 @@ TEST(MasterRestartTest, CommittedReducesSurviveMasterKill) {
   ASSERT_EQ(r.exit_code, 0) << r.err << "\nmaster logs:\n" << c.MasterLogs();
   EXPECT_TRUE(PathExists(d + "/out/_SUCCESS"));
   EXPECT_FALSE(PathExists(d + "/out/_temporary"));
-  auto trace = ReadTrace(d + "/out/_trace.jsonl");
-  int committed = -1;
-  ASSERT_EQ(RestartEvents(trace, &committed), 1);
-  ASSERT_GE(committed, 2);
-  ASSERT_LT(committed, kReduces) << "the job had finished before the kill: the test proves nothing";
-  RecordProperty("reduces_committed_before_kill", committed);
+  const RestartFacts f = ReadRestartFacts(ReadTrace(d + "/out/_trace.jsonl"));
+  ASSERT_EQ(f.restarts, 1);
+  ASSERT_GE(f.reduces_committed, 2);
+  ASSERT_LT(f.reduces_committed, kReduces) << "the job had finished before the kill: the test proves nothing";
+  RecordProperty("reduces_committed_before_kill", f.reduces_committed);
   // One commit per reduce over the whole trace, and only the reduces not committed before
   // the kill committed after it.
-  double restart_t = 0;
-  for (const auto& e : trace) {
-    if (e.at("event") == "master_restart") restart_t = e.at("t").get<double>();
-  }
-  int commits = 0, commits_after = 0;
-  for (const auto& e : trace) {
-    if (e.at("event") != "commit") continue;
-    ++commits;
-    commits_after += e.at("t").get<double>() > restart_t;
-  }
-  EXPECT_EQ(commits, kReduces);
-  EXPECT_EQ(commits_after, kReduces - committed);
+  EXPECT_EQ(f.commits, kReduces);
+  EXPECT_EQ(f.commits_after, kReduces - f.reduces_committed);
   // Every reduce's counters exactly once: the restored ones plus the re-run ones.
-  auto status = c.Mr("status --json job-000001");
-  ASSERT_EQ(status.exit_code, 0) << status.err;
-  nlohmann::json job = nlohmann::json::parse(status.out);
+  nlohmann::json job = ExpectCountersExact(c, "", d + "/out");
+  ASSERT_FALSE(job.is_null());
   EXPECT_EQ(job.at("state"), "SUCCEEDED");
   EXPECT_EQ(job.at("reduces_done"), kReduces);
-  EXPECT_EQ(job.at("counters").value("reduce.records_out", int64_t{-1}), Lines("cat " + d + "/out/part-r-*"));
 }
 
 // A worker that dies with the master cannot offer its outputs again: the new master waits
@@ -162,9 +173,7 @@ TEST(MasterRestartTest, DoneMapsOfAWorkerThatDiedRunAgain) {
   DirectCluster c(d);
   ASSERT_TRUE(c.StartMaster(kMasterFlags)) << c.MasterLogs();
   for (int i = 0; i < 3; ++i) c.StartWorker({"--master-timeout", "60"});
-  auto run = std::async(std::launch::async, [&] {
-    return c.Mr("run wordcount --quiet --input " + d + "/in.txt --output " + d + "/wc --reducers 3 --split-size 256KiB");
-  });
+  auto run = RunWordCount(c, d);
   ASSERT_TRUE(WaitForStatus(c.addr(), "job-000001", [](const nlohmann::json& j) {
     return j.at("maps_done").get<int>() >= 6;
   }, 30)) << c.MasterLogs();
@@ -174,35 +183,13 @@ TEST(MasterRestartTest, DoneMapsOfAWorkerThatDiedRunAgain) {
 
   auto r = run.get();
   ASSERT_EQ(r.exit_code, 0) << r.err << "\nmaster logs:\n" << c.MasterLogs();
-  auto ours = Sh("cat " + d + "/wc/part-r-* | LC_ALL=C sort");
-  auto ref = Sh("tr -cs 'A-Za-z' '\\n' < " + d + "/in.txt | LC_ALL=C sort | uniq -c | "
-                "awk '$2 != \"\" {print $2 \"\\t\" $1}' | LC_ALL=C sort");
-  EXPECT_TRUE(ours.out == ref.out) << "output differs";
-  auto trace = ReadTrace(d + "/wc/_trace.jsonl");
-  double restart_t = 0;
-  int maps_total = 0, awaiting = -1;
-  for (const auto& e : trace) {
-    if (e.at("event") == "master_restart") {
-      restart_t = e.at("t").get<double>();
-      awaiting = e.at("maps_awaiting").get<int>();
-    }
-    if (e.at("event") == "job_submit") maps_total = e.at("maps").get<int>();
-  }
-  int recovered = 0, redone = 0;
-  for (const auto& e : trace) {
-    recovered += e.at("event") == "map_recovered";
-    redone += e.at("event") == "attempt_end" && e.at("task").get<std::string>().rfind("m-", 0) == 0 &&
-              e.value("status", "") == "ok" && e.at("t").get<double>() > restart_t;
-  }
-  EXPECT_GE(awaiting, 6);
-  EXPECT_GE(recovered, 1) << "the survivors' outputs were not adopted";
-  EXPECT_LT(recovered, awaiting) << "outputs of the dead worker were adopted";
-  EXPECT_EQ(recovered + redone, maps_total);
-  auto status = c.Mr("status --json job-000001");
-  ASSERT_EQ(status.exit_code, 0) << status.err;
-  nlohmann::json job = nlohmann::json::parse(status.out);
-  EXPECT_EQ(job.at("counters").value("map.records_in", int64_t{-1}), Lines("cat " + d + "/in.txt"));
-  EXPECT_EQ(job.at("counters").value("reduce.records_out", int64_t{-1}), Lines("cat " + d + "/wc/part-r-*"));
+  EXPECT_TRUE(SortedOutput(d + "/wc") == WordCountReference(d + "/in.txt")) << "output differs";
+  const RestartFacts f = ReadRestartFacts(ReadTrace(d + "/wc/_trace.jsonl"));
+  EXPECT_GE(f.maps_awaiting, 6);
+  EXPECT_GE(f.maps_recovered, 1) << "the survivors' outputs were not adopted";
+  EXPECT_LT(f.maps_recovered, f.maps_awaiting) << "outputs of the dead worker were adopted";
+  EXPECT_EQ(f.maps_recovered + f.maps_redone, f.maps_total);
+  ExpectCountersExact(c, d + "/in.txt", d + "/wc");
 }
 
 // A worker the master gave up on comes back after its job finished elsewhere. It offers the

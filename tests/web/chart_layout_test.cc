@@ -140,14 +140,22 @@ TEST(ChartLayoutTest, RealTraceBucketsSumAndNoOverlapInALane) {
   EXPECT_EQ(fetches, 48);
 }
 
-TEST(ChartLayoutTest, RunningAttemptsAndFetchesEndAtTheLastEvent) {
+// The hand-built trace's first events (job_submit, job_start, share), then attempt 1 of
+// m-00000 starting on worker 3 in a `slot` slot at 0.5 s and r-00000 (on worker 2) starting
+// to fetch from worker 3 at 0.7 s; neither ends.
+std::vector<nlohmann::json> TraceWithOpenAttemptAndFetch(const std::string& slot) {
   auto trace = webtest::HandBuiltTrace();
-  trace.resize(3);  // job_submit, job_start, share
+  trace.resize(3);
   trace.push_back({{"event", "attempt_start"}, {"t", 1000.5}, {"task", "m-00000"}, {"attempt", 1}, {"worker", 3},
-                   {"slot", "unified"}});
+                   {"slot", slot}});
   trace.push_back({{"event", "reduce_place"}, {"t", 1000.6}, {"task", "r-00000"}, {"worker", 2}});
   trace.push_back({{"event", "fetch_start"}, {"t", 1000.7}, {"task", "r-00000"}, {"map", "m-00009"},
                    {"src_worker", 3}});
+  return trace;
+}
+
+TEST(ChartLayoutTest, RunningAttemptsAndFetchesEndAtTheLastEvent) {
+  auto trace = TraceWithOpenAttemptAndFetch("unified");
   trace.push_back({{"event", "share"}, {"t", 1001.0}, {"share", 0.25}});
   ChartLayout l = BuildChartLayout(trace);
   EXPECT_EQ(l.status, "running");
@@ -163,13 +171,7 @@ TEST(ChartLayoutTest, RunningAttemptsAndFetchesEndAtTheLastEvent) {
 // What was running when the master died ends at the restart, lost; what starts after it
 // is drawn from its own events.
 TEST(ChartLayoutTest, AttemptsAndFetchesOpenAtAMasterRestartEndThere) {
-  auto trace = webtest::HandBuiltTrace();
-  trace.resize(3);  // job_submit, job_start, share
-  trace.push_back({{"event", "attempt_start"}, {"t", 1000.5}, {"task", "m-00000"}, {"attempt", 1}, {"worker", 3},
-                   {"slot", "map"}});
-  trace.push_back({{"event", "reduce_place"}, {"t", 1000.6}, {"task", "r-00000"}, {"worker", 2}});
-  trace.push_back({{"event", "fetch_start"}, {"t", 1000.7}, {"task", "r-00000"}, {"map", "m-00009"},
-                   {"src_worker", 3}});
+  auto trace = TraceWithOpenAttemptAndFetch("map");
   trace.push_back({{"event", "master_restart"}, {"t", 1001.0}, {"reduces_committed", 0}, {"maps_awaiting", 0}});
   trace.push_back({{"event", "attempt_start"}, {"t", 1001.5}, {"task", "m-00000"}, {"attempt", 2}, {"worker", 4},
                    {"slot", "map"}});
