@@ -16,6 +16,7 @@ std::string_view StatusCodeName(StatusCode code) {
     case StatusCode::kUnavailable: return "Unavailable";
     case StatusCode::kAborted: return "Aborted";
     case StatusCode::kInternal: return "Internal";
+    case StatusCode::kDataLoss: return "DataLoss";
   }
   return "Unknown";
 }

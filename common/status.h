@@ -24,6 +24,7 @@ enum class StatusCode : int {
   kUnavailable = 9,       // try again later (master not ready)
   kAborted = 10,          // job or task killed
   kInternal = 11,
+  kDataLoss = 12,         // bytes failed their checksum: the copy read is corrupt
 };
 
 std::string_view StatusCodeName(StatusCode code);
@@ -45,6 +46,7 @@ class [[nodiscard]] Status {
   static Status Unavailable(std::string m) { return {StatusCode::kUnavailable, std::move(m)}; }
   static Status Aborted(std::string m) { return {StatusCode::kAborted, std::move(m)}; }
   static Status Internal(std::string m) { return {StatusCode::kInternal, std::move(m)}; }
+  static Status DataLoss(std::string m) { return {StatusCode::kDataLoss, std::move(m)}; }
 
   bool ok() const { return code_ == StatusCode::kOk; }
   StatusCode code() const { return code_; }
