@@ -98,7 +98,7 @@ Result<proto::Envelope> MasterClient::Call(const proto::Envelope& request) {
   if (!reply.ParseFromString(*frame)) return Status::ProtocolError("malformed reply from master " + address_);
   if (reply.has_error()) {
     uint32_t code = reply.error().code();
-    auto sc = code <= static_cast<uint32_t>(StatusCode::kInternal) ? static_cast<StatusCode>(code) : StatusCode::kInternal;
+    auto sc = code <= static_cast<uint32_t>(StatusCode::kDataLoss) ? static_cast<StatusCode>(code) : StatusCode::kInternal;
     return Status(sc, reply.error().message());
   }
   return reply;
