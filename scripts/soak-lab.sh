@@ -49,5 +49,13 @@ for ((i = 1; i <= runs; i++)); do
   fi
   rm -rf "$out"
 done
+# The faults really happened: failed attempts over all runs, from the master's counters.
+failed=$("$mr" status --json --master "$addr" 2>/dev/null | python3 -c '
+import json, sys
+doc = json.load(sys.stdin)
+jobs = doc.get("jobs", doc if isinstance(doc, list) else [])
+print(sum(j.get("counters", {}).get(k, 0) for j in jobs for k in ("job.failed_maps", "job.failed_reduces")))
+' 2>/dev/null || echo "?")
+echo "failed attempts retried over all runs: $failed"
 echo "lab soak: $exact/$runs exact"
 [[ $exact -eq $runs ]]
