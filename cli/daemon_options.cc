@@ -49,6 +49,8 @@ po::options_description MasterOptionGroup() {
        "finished jobs are dropped this long after they end (e.g. 7d, 12h; 0 = never)")
       ("worker-timeout", po::value<double>()->default_value(10), "seconds without a heartbeat before a worker is lost")
       ("max-attempts", po::value<uint32_t>()->default_value(4), "failed attempts of a task before its job fails")
+      ("task-timeout", po::value<std::string>()->default_value("600s"),
+       "a task attempt with no progress this long is killed and retried (e.g. 10m, 30s; 0 = never)")
       ("http", po::value<std::string>(), "serve the status page and JSON API on this address, e.g. 127.0.0.1:7080")
       ("handshake-timeout", po::value<double>()->default_value(10), "seconds a peer has to complete the handshake");
   return g;
@@ -102,6 +104,12 @@ Status ApplyMasterOptions(const po::variables_map& vm, master::MasterOptions* o)
   if (o->tracker.max_attempts < 1 || o->tracker.max_attempts > 100) {
     return Status::InvalidArgument("--max-attempts must be in 1..100");
   }
+  auto timeout = ParseDuration(vm["task-timeout"].as<std::string>());
+  if (!timeout.ok()) return Status::InvalidArgument("--task-timeout: " + timeout.status().message());
+  if (!(*timeout == 0 || (*timeout >= 0.1 && *timeout <= 7 * 86400))) {
+    return Status::InvalidArgument("--task-timeout must be 0 (never) or in [0.1s, 7d]");
+  }
+  o->tracker.task_timeout = *timeout;
   if (vm.count("http")) {
     auto http = ParseHostPort(vm["http"].as<std::string>());
     if (!http.ok()) return Status::InvalidArgument("--http: " + http.status().message());

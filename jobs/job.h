@@ -32,6 +32,13 @@ class TaskContext {
   virtual void IncrementCounter(std::string_view name, int64_t delta) = 0;
   // Worker speed factor (1.0 = nominal); synthetic work scales by 1/speed.
   virtual double speed() const { return 1.0; }
+  // Tells the worker the attempt is alive: records read or written, bytes exchanged with
+  // a child process. An attempt silent for the cluster's task timeout is killed
+  // (docs/reliability.md, "Hung tasks"). Cheap; callable from any thread of the task.
+  virtual void Progress() {}
+  // True once the attempt must stop (killed as hung, worker shutting down): code that
+  // waits on something outside (a child process) polls it. Any thread of the task.
+  virtual bool Cancelled() const { return false; }
 };
 
 // One input record: a line without its '\n', where it came from.

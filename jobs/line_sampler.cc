@@ -17,10 +17,10 @@ Status OpenError(const std::string& path) {
   return Status::IoError("cannot read " + path + ": " + std::strerror(errno));
 }
 
-// From `pos`, consumes up to and including the next '\n' (or EOF); with `keep`,
-// appends the line (without '\n') to *line. Returns the next line start.
+// From `pos`, consumes up to and including the next '\n' (or EOF), appending at most
+// `keep` bytes of the line (without '\n') to *line. Returns the next line start.
 Result<uint64_t> ReadLineFrom(int fd, const std::string& path, uint64_t pos, uint64_t size,
-                              bool keep, std::string* line) {
+                              size_t keep, std::string* line) {
   char buf[16 * 1024];
   while (pos < size) {
     ssize_t n = ::pread(fd, buf, sizeof buf, static_cast<off_t>(pos));
@@ -29,13 +29,16 @@ Result<uint64_t> ReadLineFrom(int fd, const std::string& path, uint64_t pos, uin
     size_t got = static_cast<size_t>(n);
     const char* nl = static_cast<const char*>(std::memchr(buf, '\n', got));
     size_t take = nl != nullptr ? static_cast<size_t>(nl - buf) : got;
-    if (keep && line != nullptr) line->append(buf, take);
+    if (line != nullptr && line->size() < keep) line->append(buf, std::min(take, keep - line->size()));
     pos += take;
     if (nl != nullptr) return pos + 1;
   }
   return size;
 }
 
+// Samples lines at `count` evenly spaced offsets. Each file byte is read at most about
+// once: an offset inside the line just sampled moves to the end of that line without
+// reading it again (a file of a few huge lines is as cheap as one of many short ones).
 Status SampleFile(const std::string& path, size_t count, std::vector<std::string>* out) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return OpenError(path);
@@ -43,10 +46,16 @@ Status SampleFile(const std::string& path, size_t count, std::vector<std::string
   Status s;
   if (::fstat(fd, &st) != 0) s = OpenError(path);
   const uint64_t size = static_cast<uint64_t>(st.st_size);
+  uint64_t line_start = 0, line_end = 0;  // the last sampled line: [start, end) incl. '\n'
+  bool have_line = false;
   for (size_t i = 0; s.ok() && i < count; ++i) {
     uint64_t pos = size * i / count;
-    if (pos > 0) {  // move to the first line starting at or after pos
-      auto next = ReadLineFrom(fd, path, pos - 1, size, false, nullptr);
+    if (have_line && pos <= line_start) {
+      pos = line_start;   // no line starts between the previous offset and that line
+    } else if (have_line && pos <= line_end) {
+      pos = line_end;     // inside the line just sampled: the next one starts at its end
+    } else if (pos > 0) {  // move to the first line starting at or after pos
+      auto next = ReadLineFrom(fd, path, pos - 1, size, 0, nullptr);
       if (!next.ok()) {
         s = next.status();
         break;
@@ -55,9 +64,15 @@ Status SampleFile(const std::string& path, size_t count, std::vector<std::string
     }
     if (pos >= size) break;
     std::string line;
-    auto r = ReadLineFrom(fd, path, pos, size, true, &line);
-    if (!r.ok()) s = r.status();
-    else out->push_back(std::move(line));
+    auto r = ReadLineFrom(fd, path, pos, size, kMaxCutPointBytes, &line);
+    if (!r.ok()) {
+      s = r.status();
+      break;
+    }
+    out->push_back(std::move(line));
+    line_start = pos;
+    line_end = *r;
+    have_line = true;
   }
   ::close(fd);
   return s;
@@ -89,8 +104,10 @@ std::vector<std::string> PickCutPoints(std::vector<std::string> samples, uint32_
   std::vector<std::string> cuts;
   if (samples.empty() || reducers < 2) return cuts;
   std::sort(samples.begin(), samples.end());
+  const size_t prefix = std::clamp<size_t>(kCutPointsBudgetBytes / (reducers - 1), 1, kMaxCutPointBytes);
   for (uint32_t i = 1; i < reducers; ++i) {
-    cuts.push_back(samples[samples.size() * i / reducers]);
+    const std::string& s = samples[samples.size() * i / reducers];
+    cuts.push_back(s.substr(0, prefix));
   }
   return cuts;
 }

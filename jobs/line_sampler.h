@@ -10,12 +10,23 @@
 
 namespace mr::jobs {
 
+// Cut points travel in every task assignment (job params), so their size must not grow
+// with the data: each is truncated to a prefix of at most kMaxCutPointBytes, shorter when
+// there are many, so that all of them together stay within kCutPointsBudgetBytes (at least
+// one byte each). Truncation keeps them sorted, so a range partitioner over them still
+// yields globally sorted output; only the balance between reducers can suffer, and only
+// for keys sharing a prefix that long (Hadoop's TotalOrderPartitioner samples likewise).
+inline constexpr size_t kMaxCutPointBytes = 1024;
+inline constexpr size_t kCutPointsBudgetBytes = 64u << 10;
+
 // About `total_samples` lines over all files, spread in proportion to file size
-// (at least one per non-empty file). Lines are returned without their '\n'.
+// (at least one per non-empty file). Lines are returned without their '\n' and cut to
+// their first kMaxCutPointBytes bytes (all a cut point can use).
 Result<std::vector<std::string>> SampleLines(const std::vector<std::string>& files,
                                              size_t total_samples);
 
-// R-1 cut points at the quantiles of the sorted samples (none when no samples).
+// R-1 cut points at the quantiles of the sorted samples (none when no samples), each
+// truncated as above.
 std::vector<std::string> PickCutPoints(std::vector<std::string> samples, uint32_t reducers);
 
 }  // namespace mr::jobs

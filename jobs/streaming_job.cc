@@ -2,7 +2,8 @@
 // The mapper command reads input lines and writes "key\tvalue" lines (no tab:
 // the whole line is the key); the reducer command reads "key\tvalue" lines sorted
 // by key and its stdout lines are the output as-is. Each task buffers its whole
-// input (a split, a partition) and runs the command once at Finish.
+// input (a split, a partition) and runs the command once at Finish. Bytes moving to or
+// from the command are the task's progress; a cancelled task kills the command.
 #include "jobs/builtin_jobs.h"
 #include "jobs/params.h"
 #include "jobs/subprocess.h"
@@ -11,9 +12,21 @@ namespace mr::jobs {
 
 namespace {
 
+FilterHooks HooksOf(TaskContext* ctx) {
+  FilterHooks h;
+  if (ctx == nullptr) return h;
+  h.progress = [ctx] { ctx->Progress(); };
+  h.cancelled = [ctx] { return ctx->Cancelled(); };
+  return h;
+}
+
 class StreamingMapper final : public Mapper {
  public:
   explicit StreamingMapper(std::string command) : command_(std::move(command)) {}
+  Status Setup(TaskContext& ctx) override {
+    ctx_ = &ctx;
+    return Status::Ok();
+  }
   void Map(const InputRecord& record, Emitter&) override {
     input_.append(record.line);
     input_.push_back('\n');
@@ -23,7 +36,7 @@ class StreamingMapper final : public Mapper {
       size_t tab = line.find('\t');
       if (tab == std::string_view::npos) out.Emit(line, {});
       else out.Emit(line.substr(0, tab), line.substr(tab + 1));
-    });
+    }, HooksOf(ctx_));
     input_.clear();
     return s.ok() ? s : s.WithContext("streaming mapper");
   }
@@ -31,11 +44,16 @@ class StreamingMapper final : public Mapper {
  private:
   std::string command_;
   std::string input_;
+  TaskContext* ctx_ = nullptr;  // from Setup; outlives the task's calls
 };
 
 class StreamingReducer final : public Reducer {
  public:
   explicit StreamingReducer(std::string command) : command_(std::move(command)) {}
+  Status Setup(TaskContext& ctx) override {
+    ctx_ = &ctx;
+    return Status::Ok();
+  }
   void Reduce(std::string_view key, ValueIterator& values, Emitter&) override {
     std::string_view v;
     while (values.Next(&v)) {
@@ -48,7 +66,7 @@ class StreamingReducer final : public Reducer {
     }
   }
   Status Finish(Emitter& out) override {
-    Status s = RunFilter(command_, input_, [&out](std::string_view line) { out.Emit(line, {}); });
+    Status s = RunFilter(command_, input_, [&out](std::string_view line) { out.Emit(line, {}); }, HooksOf(ctx_));
     input_.clear();
     return s.ok() ? s : s.WithContext("streaming reducer");
   }
@@ -56,6 +74,7 @@ class StreamingReducer final : public Reducer {
  private:
   std::string command_;
   std::string input_;
+  TaskContext* ctx_ = nullptr;  // from Setup; outlives the task's calls
 };
 
 class StreamingJob final : public Job {

@@ -2,6 +2,8 @@
 // with `input` on its stdin and its stdout handed back line by line. A writer
 // thread feeds stdin while the calling thread drains stdout, so a child that
 // writes before it has read everything cannot deadlock us. Stderr is inherited.
+// The child runs in its own process group so that a cancelled filter is killed with
+// everything it started (`sh -c` may fork), and never the worker with it.
 // Thread-compatible; safe in multithreaded processes (posix_spawn, no fork).
 #pragma once
 
@@ -13,11 +15,22 @@
 
 namespace mr::jobs {
 
+// Optional hooks for the task running the filter. `progress` is called (from two threads)
+// whenever bytes move to or from the child; `cancelled` is polled at least every
+// kFilterPollMs while the child runs, and once it returns true the child's whole process
+// group (the child leads its own) is killed and RunFilter returns Aborted.
+struct FilterHooks {
+  std::function<void()> progress;
+  std::function<bool()> cancelled;
+};
+inline constexpr int kFilterPollMs = 50;
+
 // on_line gets each stdout line without its '\n' (a last line without '\n'
-// included). A child that exits non-zero or is killed is FailedPrecondition
-// naming the command and the exit code or signal. A child that stops reading
-// early is not an error by itself (its exit status decides).
+// included); a line may be of any length. A child that exits non-zero or is killed
+// is FailedPrecondition naming the command and the exit code or signal. A child that
+// stops reading early is not an error by itself (its exit status decides).
 Status RunFilter(const std::string& command, std::string_view input,
-                 const std::function<void(std::string_view line)>& on_line);
+                 const std::function<void(std::string_view line)>& on_line,
+                 const FilterHooks& hooks = {});
 
 }  // namespace mr::jobs

@@ -153,6 +153,7 @@ Result<proto::RegisterReply> JobTracker::Register(const proto::RegisterWorker& r
   proto::RegisterReply reply;
   reply.set_worker_id(id);
   reply.set_master_time(clock_->Now());
+  reply.set_task_timeout_seconds(options_.task_timeout);
   AdoptHeldOutputs(id, req, &reply);
   // Jobs waiting for a worker to host their reducers can place them now.
   for (auto& [jid, job] : jobs_) PlaceReduces(*job);
@@ -180,6 +181,11 @@ Result<proto::HeartbeatReply> JobTracker::Heartbeat(const proto::Heartbeat& hb) 
     if (!job->finished()) job->RecordServed(hb.served_since(), hb.served_until(), e.bytes());
   }
 
+  // Queued placements and locations go first (they are older); the rest of the reply's
+  // size budget (kMaxReplyBytes) is the round's.
+  for (uint64_t id : w.outbox_finished) reply.add_finished_jobs(id);
+  w.outbox_finished.clear();
+  SendOutbox(w, &reply);
   // A round runs the policy only when this worker could take a task, or to
   // refresh the shuffle shares; idle heartbeats stay cheap at short intervals.
   double now = clock_->Now();
@@ -189,12 +195,6 @@ Result<proto::HeartbeatReply> JobTracker::Heartbeat(const proto::Heartbeat& hb) 
     UpdateShares(d);
     last_round_time_ = now;
   }
-  for (auto& a : w.outbox_assignments) *reply.add_assignments() = std::move(a);
-  for (auto& l : w.outbox_locations) *reply.add_map_outputs() = std::move(l);
-  for (uint64_t id : w.outbox_finished) reply.add_finished_jobs(id);
-  w.outbox_assignments.clear();
-  w.outbox_locations.clear();
-  w.outbox_finished.clear();
   for (const auto& [job, share] : shares_) {
     auto* s = reply.add_shares();
     s->set_job_id(job);
@@ -230,7 +230,9 @@ void JobTracker::HandleReport(WorkerRecord& w, const proto::TaskReport& r) {
 
 void JobTracker::CountFailure(JobRecord& job, WorkerId w) {
   if (++job.worker_failures[w] == options_.blacklist_after) {
-    Trace(job, {{"event", "blacklist"}, {"t", clock_->Now()}, {"worker", w}});
+    // In force only while enough other workers remain (Blacklisted): the trace says which.
+    bool in_force = Blacklisted(job, w, TaskKindFilter::kMap);
+    Trace(job, {{"event", "blacklist"}, {"t", clock_->Now()}, {"worker", w}, {"in_force", in_force}});
   }
 }
 
@@ -338,7 +340,7 @@ void JobTracker::HandleReduceEnd(WorkerRecord& w, JobRecord& job, const proto::T
     if (t.failures >= options_.max_attempts) {
       FinishJob(job, JobState::kFailed, "reduce " + TaskIdString(TaskKind::kReduce, r.index()) + " failed " +
                                             std::to_string(t.failures) + " times; last error: " + r.error());
-    } else if (Blacklisted(job, w.id) && workers_.size() > 1) {
+    } else if (Blacklisted(job, w.id, TaskKindFilter::kReduce)) {
       ResetReduce(job, r.index());  // fetch again on a healthier worker
       PlaceReduces(job);
     } else {
@@ -404,7 +406,7 @@ void JobTracker::PlaceReduces(JobRecord& job, WorkerId prefer) {
   }
   std::vector<WorkerRecord*> hosts;
   for (auto& [id, w] : workers_) {
-    if (w.info.reduce_slots() + w.info.unified_slots() > 0 && !Blacklisted(job, id)) hosts.push_back(&w);
+    if (w.info.reduce_slots() + w.info.unified_slots() > 0 && !Blacklisted(job, id, TaskKindFilter::kReduce)) hosts.push_back(&w);
   }
   if (hosts.empty()) {
     for (auto& [id, w] : workers_) {

@@ -17,6 +17,7 @@
 #include "common/clock.h"
 #include "common/status.h"
 #include "master/job.h"
+#include "master/message_checks.h"
 #include "master/state_store.h"
 #include "mr.pb.h"
 #include "scheduler/scheduler.h"
@@ -36,10 +37,27 @@ struct WorkerRecord {
   std::vector<uint64_t> outbox_finished;
 };
 
+// Which slots a task needs: maps run in map or unified slots, reduces in reduce or unified.
+enum class TaskKindFilter { kMap, kReduce };
+
+// What one heartbeat reply may carry (docs/protocol.md, "Message size"): the master sends
+// no frame larger than it reads (kMaxControlFrameBytes), far below a worker's read limit,
+// so a big job spec can never break a worker's connection. Assignments and locations share
+// kMaxReplyBytes; the rest (shares, finished jobs, envelope) fits in the margin. An
+// assignment is mostly its job spec; one larger than kMaxAssignmentBytes cannot be sent.
+inline constexpr size_t kMaxReplyBytes = kMaxControlFrameBytes - (64u << 10);
+inline constexpr size_t kMaxAssignmentBytes = kMaxReplyBytes - (64u << 10);
+inline constexpr size_t kAssignmentOverheadBytes = 16;  // tag, length and attempt-number slack
+
 struct TrackerOptions {
   uint32_t max_attempts = 4;      // failed attempts per task before the job fails
   double worker_timeout = 10;     // seconds without a heartbeat -> worker lost
   int blacklist_after = 3;        // failures of one job on one worker
+  // Blacklisting for a job is in force only while its blacklisted workers are under this
+  // share of the live ones (Hadoop's node-blacklisting ignore-threshold, 33%), and never
+  // so that no live worker may run a task kind.
+  int blacklist_max_percent = 33;
+  double task_timeout = 600;      // seconds without progress before a worker kills an attempt
   size_t history_jobs = 1000;     // finished jobs kept (store, traces, status page)
   double history_max_age = 0;     // seconds after its end a finished job is dropped; 0 = never
 };
@@ -105,8 +123,24 @@ class JobTracker {
   proto::Assignment MakeMapAssignment(JobRecord& job, int index, bool unified);
   proto::Assignment MakeReduceAssignment(JobRecord& job, int index, bool place_only);
   void ReleaseSlot(WorkerRecord& w, bool reduce, bool unified);
+  // A map whose assignment is too large for any message: the attempt fails, counted, with
+  // the reason (its job fails at max_attempts), instead of breaking the worker's connection.
+  void FailUnsendableMap(WorkerRecord& w, JobRecord& job, int index, size_t bytes);
+  // Bytes still free in a heartbeat reply under kMaxReplyBytes.
+  static size_t ReplyBudget(const proto::HeartbeatReply& reply);
+  // Moves w's queued reduce placements and map-output locations into reply as far as the
+  // budget allows (the rest wait for the next heartbeat); a placement no message could
+  // carry fails its job.
+  void SendOutbox(WorkerRecord& w, proto::HeartbeatReply* reply);
   void UpdateShares(const sched::Decision& d);
-  bool Blacklisted(const JobRecord& job, WorkerId w) const;
+  // Whether w may not run job's tasks of this kind: it failed the job blacklist_after times,
+  // the job's blacklist is within blacklist_max_percent of the live workers, and another
+  // live worker not blacklisted could run the kind. So a task kind always has a worker.
+  bool Blacklisted(const JobRecord& job, WorkerId w, TaskKindFilter kind) const;
+  // w is live and failed job blacklist_after times or more.
+  bool FailedTooOften(const JobRecord& job, WorkerId w) const;
+  // Whether a live worker other than `except`, not blacklisted, has slots for kind.
+  bool OtherWorkerCanRun(const JobRecord& job, WorkerId except, TaskKindFilter kind) const;
   // Persistence.
   void PersistJob(const JobRecord& job, bool sync);
   void PersistTask(const JobRecord& job, bool reduce, int index, bool committed, bool sync,

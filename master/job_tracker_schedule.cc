@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/log.h"
 #include "master/job_paths.h"
 #include "master/job_tracker.h"
 
@@ -10,9 +11,37 @@ namespace mr::master {
 using nlohmann::json;
 using sched::TaskKind;
 
-bool JobTracker::Blacklisted(const JobRecord& job, WorkerId w) const {
+namespace {
+bool CanRun(const WorkerRecord& w, TaskKindFilter kind) {
+  uint32_t own = kind == TaskKindFilter::kMap ? w.info.map_slots() : w.info.reduce_slots();
+  return own + w.info.unified_slots() > 0;
+}
+}  // namespace
+
+bool JobTracker::FailedTooOften(const JobRecord& job, WorkerId w) const {
   auto it = job.worker_failures.find(w);
-  return it != job.worker_failures.end() && it->second >= options_.blacklist_after;
+  return it != job.worker_failures.end() && it->second >= options_.blacklist_after && workers_.count(w) > 0;
+}
+
+bool JobTracker::Blacklisted(const JobRecord& job, WorkerId w, TaskKindFilter kind) const {
+  if (!FailedTooOften(job, w)) return false;
+  // Hadoop's ignore-threshold: past a share of the cluster, failures say more about the job
+  // than about the workers, and blacklisting would only starve it.
+  size_t listed = 0;
+  for (const auto& [id, n] : job.worker_failures) listed += FailedTooOften(job, id) ? 1 : 0;
+  if (listed * 100 >= static_cast<size_t>(std::max(0, options_.blacklist_max_percent)) * workers_.size()) return false;
+  // And never the last worker that could run the kind.
+  for (const auto& [id, other] : workers_) {
+    if (id != w && CanRun(other, kind) && !FailedTooOften(job, id)) return true;
+  }
+  return false;
+}
+
+bool JobTracker::OtherWorkerCanRun(const JobRecord& job, WorkerId except, TaskKindFilter kind) const {
+  for (const auto& [id, w] : workers_) {
+    if (id != except && CanRun(w, kind) && !Blacklisted(job, id, kind)) return true;
+  }
+  return false;
 }
 
 sched::Snapshot JobTracker::BuildSnapshot(WorkerId only_free) const {
@@ -48,13 +77,14 @@ sched::Snapshot JobTracker::BuildSnapshot(WorkerId only_free) const {
     v.maps_total = static_cast<int>(job->maps.size());
     v.maps_running = job->maps_running;
     v.maps_done = job->maps_done;
-    // Where possible a task is retried on another worker, and a worker that
-    // keeps failing a job gets none of its maps.
-    bool avoid = workers_.size() > 1 && Blacklisted(*job, only_free);
+    // Where possible a task is retried on another worker, and a worker that keeps failing
+    // a job gets none of its maps; neither rule ever leaves a map without a worker.
+    bool avoid = Blacklisted(*job, only_free, TaskKindFilter::kMap);
+    bool elsewhere = !avoid && OtherWorkerCanRun(*job, only_free, TaskKindFilter::kMap);
     for (size_t i = 0; i < job->maps.size() && !avoid; ++i) {
       const MapTask& m = job->maps[i];
       if (m.state != MapTask::State::kPending) continue;
-      if (workers_.size() > 1 && m.last_failed_worker == only_free) continue;
+      if (elsewhere && m.last_failed_worker == only_free) continue;
       v.pending_maps.push_back(static_cast<int>(i));
     }
     v.reduces_total = static_cast<int>(job->reduces.size());
@@ -112,7 +142,66 @@ proto::Assignment JobTracker::MakeReduceAssignment(JobRecord& job, int index, bo
   return a;
 }
 
+void JobTracker::FailUnsendableMap(WorkerRecord& w, JobRecord& job, int index, size_t bytes) {
+  MapTask& m = job.maps[index];
+  const std::string why = "assignment of " + std::to_string(bytes) + " bytes exceeds the " +
+                          std::to_string(kMaxAssignmentBytes) + "-byte message limit";
+  const uint32_t attempt = m.next_attempt++;
+  m.failures++;
+  job.counters[kFailedMapsCounter]++;
+  const double now = clock_->Now();
+  const std::string task = TaskIdString(TaskKind::kMap, index);
+  Trace(job, {{"event", "attempt_end"}, {"t", now}, {"start", now}, {"task", task}, {"attempt", attempt},
+              {"worker", w.id}, {"slot", "map"}, {"status", "failed"}, {"error", why}});
+  MR_LOG_WARN("{} {} attempt {} not sent: {}", JobIdString(job.id), task, attempt, why);
+  if (m.failures >= options_.max_attempts) {
+    FinishJob(job, JobState::kFailed, "map " + task + " failed " + std::to_string(m.failures) +
+                                          " times; last error: " + why);
+  }
+}
+
+size_t JobTracker::ReplyBudget(const proto::HeartbeatReply& reply) {
+  size_t used = reply.ByteSizeLong();
+  return used >= kMaxReplyBytes ? 0 : kMaxReplyBytes - used;
+}
+
+void JobTracker::SendOutbox(WorkerRecord& w, proto::HeartbeatReply* reply) {
+  size_t budget = ReplyBudget(*reply);
+  std::vector<proto::Assignment> later;
+  for (auto& a : w.outbox_assignments) {
+    JobRecord* job = FindJob(a.job_id());
+    if (job == nullptr || job->finished()) continue;
+    const size_t bytes = a.ByteSizeLong() + kAssignmentOverheadBytes;
+    if (bytes > kMaxAssignmentBytes) {  // every attempt's would be as large: retrying cannot help
+      FinishJob(*job, JobState::kFailed, "reduce " + TaskIdString(TaskKind::kReduce, static_cast<int>(a.index())) +
+                                             " cannot be placed: assignment of " + std::to_string(bytes) +
+                                             " bytes exceeds the " + std::to_string(kMaxAssignmentBytes) +
+                                             "-byte message limit");
+      continue;
+    }
+    if (bytes > budget) {
+      later.push_back(std::move(a));
+      continue;
+    }
+    budget -= bytes;
+    *reply->add_assignments() = std::move(a);
+  }
+  w.outbox_assignments = std::move(later);
+  std::vector<proto::MapOutputLocation> rest;
+  for (auto& l : w.outbox_locations) {
+    const size_t bytes = l.ByteSizeLong() + kAssignmentOverheadBytes;
+    if (bytes > budget) {
+      rest.push_back(std::move(l));
+      continue;
+    }
+    budget -= bytes;
+    *reply->add_map_outputs() = std::move(l);
+  }
+  w.outbox_locations = std::move(rest);
+}
+
 void JobTracker::ApplyDecision(WorkerRecord& w, const sched::Decision& d, proto::HeartbeatReply* reply) {
+  size_t budget = ReplyBudget(*reply);
   int free_map = static_cast<int>(w.info.map_slots()) - w.running_map;
   int free_reduce = static_cast<int>(w.info.reduce_slots()) - w.running_reduce;
   int free_unified = static_cast<int>(w.info.unified_slots()) - w.running_unified;
@@ -129,6 +218,15 @@ void JobTracker::ApplyDecision(WorkerRecord& w, const sched::Decision& d, proto:
       if (a.index < 0 || a.index >= static_cast<int>(job->maps.size())) continue;
       MapTask& m = job->maps[a.index];
       if (m.state != MapTask::State::kPending) continue;
+      proto::Assignment sent = MakeMapAssignment(*job, a.index, unified);
+      sent.set_attempt(m.next_attempt);
+      const size_t bytes = sent.ByteSizeLong() + kAssignmentOverheadBytes;
+      if (bytes > kMaxAssignmentBytes) {  // no heartbeat could carry it: the attempt fails
+        FailUnsendableMap(w, *job, a.index, bytes);
+        continue;
+      }
+      if (bytes > budget) continue;  // this reply is full: a later heartbeat takes it
+      budget -= bytes;
       m.state = MapTask::State::kRunning;
       m.attempt = attempt = m.next_attempt++;
       m.worker = w.id;
@@ -137,11 +235,15 @@ void JobTracker::ApplyDecision(WorkerRecord& w, const sched::Decision& d, proto:
       job->maps_running++;
       (unified ? w.running_unified : w.running_map)++;
       PersistTask(*job, false, a.index, false, false);
-      *reply->add_assignments() = MakeMapAssignment(*job, a.index, unified);
+      *reply->add_assignments() = std::move(sent);
     } else {
       if (a.index < 0 || a.index >= static_cast<int>(job->reduces.size())) continue;
       ReduceTask& t = job->reduces[a.index];
       if (t.state != ReduceTask::State::kReady || t.worker != w.id) continue;
+      // Its placement (the same spec) was sent already, so it fits an empty reply.
+      const size_t bytes = MakeReduceAssignment(*job, a.index, false).ByteSizeLong() + kAssignmentOverheadBytes;
+      if (bytes > budget) continue;
+      budget -= bytes;
       t.state = ReduceTask::State::kRunning;
       t.attempt = attempt = t.next_attempt++;
       t.unified = unified;

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <cstdio>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -26,6 +27,7 @@
 #include "shuffle/map_output.h"
 #include "shuffle/net/fetcher.h"
 #include "shuffle/net/shuffle_server.h"
+#include "worker/attempt_watch.h"
 #include "worker/task/map_task.h"
 #include "worker/task/reduce_task.h"
 
@@ -139,10 +141,10 @@ class WorkerImpl final : public Worker {
   // Everything of a previous registration is void once we register again: the
   // master has re-executed or will re-execute it under new attempt ids.
   void ResetIncarnation() {
-    cancel_->store(true);
     std::list<TaskThread> threads;
     {
       std::lock_guard lock(mu_);
+      for (auto& t : threads_) t.watch->Cancel();
       threads.swap(threads_);
       incarnation_++;
       reduces_.clear();
@@ -155,7 +157,6 @@ class WorkerImpl final : public Worker {
     for (auto& t : threads) {
       if (t.thread.joinable()) t.thread.join();
     }
-    cancel_ = std::make_shared<std::atomic<bool>>(false);
     held_outputs_ = KeepFinishedMapOutputs();
   }
 
@@ -226,6 +227,7 @@ class WorkerImpl final : public Worker {
     worker_id_ = reply.register_reply().worker_id();
     registered_ = true;
     heartbeat_ms_ = std::max(10u, reply.register_reply().heartbeat_ms());
+    task_timeout_.store(reply.register_reply().task_timeout_seconds());
     MR_LOG_INFO("registered with master {} as worker {} (shuffle port {})", options_.master.ToString(), worker_id_,
                 shuffle_->port());
     return Status::Ok();
@@ -234,6 +236,7 @@ class WorkerImpl final : public Worker {
   Status ServeMaster() {
     double lost_since = 0;
     while (!stopping()) {
+      KillHungAttempts();
       if (!client_) {
         Status s = Connect();
         if (!s.ok()) {
@@ -387,13 +390,17 @@ class WorkerImpl final : public Worker {
     threads_.emplace_back();
     auto done = std::make_shared<std::atomic<bool>>(false);
     threads_.back().done = done;
-    auto cancel = cancel_;
+    auto watch = std::make_shared<AttemptWatch>();
+    threads_.back().watch = watch;
+    threads_.back().what = std::string(a.kind() == proto::MAP ? "map " : "reduce ") + std::to_string(a.job_id()) +
+                           "/" + std::to_string(a.index()) + " attempt " + std::to_string(a.attempt());
+    if (stopping()) watch->Cancel();
     uint64_t incarnation = incarnation_;
-    threads_.back().thread = std::thread([this, a, done, cancel, incarnation] {
+    threads_.back().thread = std::thread([this, a, done, watch, incarnation] {
       SetThreadName(a.kind() == proto::MAP ? "mr-map" : "mr-reduce");
       LowerThisThreadsPriority();
-      if (a.kind() == proto::MAP) RunMap(a, cancel.get(), incarnation);
-      else RunReduce(a, cancel.get(), incarnation);
+      if (a.kind() == proto::MAP) RunMap(a, watch.get(), incarnation);
+      else RunReduce(a, watch.get(), incarnation);
       done->store(true);
     });
   }
@@ -418,13 +425,32 @@ class WorkerImpl final : public Worker {
     return r;
   }
 
-  // Runs one attempt: makes the job, runs `body`, reports the outcome.
-  void RunAttempt(const proto::Assignment& a, uint64_t incarnation,
+  // The task timeout: every running attempt silent that long is cancelled (its report
+  // says why). Heartbeat thread only; runs each heartbeat interval, with or without a master.
+  void KillHungAttempts() {
+    const double timeout = task_timeout_.load();
+    const double now = MonotonicSeconds();
+    std::lock_guard lock(mu_);
+    for (auto& t : threads_) {
+      if (t.watch->CheckHung(now, timeout)) {
+        MR_LOG_WARN("{}: no progress for {} s, killing it", t.what, timeout);
+      }
+    }
+  }
+
+  // Runs one attempt: makes the job, runs `body`, reports the outcome. An attempt the
+  // watchdog cancelled fails with the reason, whatever its body returned.
+  void RunAttempt(const proto::Assignment& a, uint64_t incarnation, const AttemptWatch& watch,
                   const std::function<Status(const jobs::Job&, proto::TaskReport*)>& body) {
     proto::TaskReport report = NewReport(a, Now());
     jobs::Params params(a.spec().params().begin(), a.spec().params().end());
     auto job = jobs::CreateJob(a.spec().job(), params);
     Status status = job.ok() ? body(**job, &report) : job.status();
+    if (watch.timed_out()) {
+      char why[96];
+      std::snprintf(why, sizeof why, "no progress for %g s (task timeout)", task_timeout_.load());
+      status = Status::Aborted(why);
+    }
     report.set_end_time(Now());
     report.set_state(status.ok() ? proto::SUCCEEDED : proto::FAILED);
     if (!status.ok()) {
@@ -435,8 +461,8 @@ class WorkerImpl final : public Worker {
     FinishTask(a, std::move(report), incarnation);
   }
 
-  void RunMap(const proto::Assignment& a, const std::atomic<bool>* cancel, uint64_t incarnation) {
-    RunAttempt(a, incarnation, [&](const jobs::Job& job, proto::TaskReport* report) {
+  void RunMap(const proto::Assignment& a, AttemptWatch* watch, uint64_t incarnation) {
+    RunAttempt(a, incarnation, *watch, [&](const jobs::Job& job, proto::TaskReport* report) {
       MapTaskSpec spec;
       spec.job_id = a.job_id();
       spec.map_index = a.index();
@@ -451,7 +477,8 @@ class WorkerImpl final : public Worker {
       if (options_.sort_buffer_bytes > 0) spec.sort_buffer_bytes = options_.sort_buffer_bytes;
       spec.work_dir = options_.work_dir;
       spec.speed = options_.speed;
-      auto result = RunMapTask(spec, cancel);
+      spec.progress = watch->progress();
+      auto result = RunMapTask(spec, watch->cancel());
       if (!result.ok()) return result.status();
       for (const auto& p : result->index.partitions) report->add_partition_bytes(p.length);
       FillCounters(result->counters, report);
@@ -459,18 +486,19 @@ class WorkerImpl final : public Worker {
     });
   }
 
-  void RunReduce(const proto::Assignment& a, const std::atomic<bool>* cancel, uint64_t incarnation) {
-    RunAttempt(a, incarnation, [&](const jobs::Job& job, proto::TaskReport* report) {
+  void RunReduce(const proto::Assignment& a, AttemptWatch* watch, uint64_t incarnation) {
+    RunAttempt(a, incarnation, *watch, [&](const jobs::Job& job, proto::TaskReport* report) {
       ReduceTaskSpec spec;
       spec.job_id = a.job_id();
       spec.reduce_index = a.index();
       spec.job = &job;
       spec.speed = options_.speed;
+      spec.progress = watch->progress();
       std::string dir = JoinPath(shuffle::MapOutputDir(options_.work_dir, a.job_id()), "r" + std::to_string(a.index()));
       for (uint32_t m = 0; m < a.num_maps(); ++m) spec.run_files.push_back(JoinPath(dir, "m" + std::to_string(m) + ".run"));
       spec.output_path = a.temp_output();
       MR_RETURN_IF_ERROR(MakeDirs(a.temp_output().substr(0, a.temp_output().rfind('/'))));
-      auto result = RunReduceTask(spec, cancel);
+      auto result = RunReduceTask(spec, watch->cancel());
       if (!result.ok()) return result.status();
       FillCounters(result->counters, report);
       return Status::Ok();
@@ -650,9 +678,9 @@ class WorkerImpl final : public Worker {
 
   void Shutdown() {
     stop_.store(true);
-    cancel_->store(true);
     {
       std::lock_guard lock(mu_);
+      for (auto& t : threads_) t.watch->Cancel();
       fetch_stop_ = true;
     }
     fetch_cv_.notify_all();
@@ -675,6 +703,8 @@ class WorkerImpl final : public Worker {
   struct TaskThread {
     std::thread thread;
     std::shared_ptr<std::atomic<bool>> done;
+    std::shared_ptr<AttemptWatch> watch;  // its progress and cancel flag
+    std::string what;                     // "map JOB/INDEX attempt N", for the log
   };
 
   WorkerOptions options_;
@@ -685,7 +715,7 @@ class WorkerImpl final : public Worker {
   std::vector<proto::HeldMapOutput> held_outputs_;  // heartbeat thread only: offered at the next registration
   double clock_offset_ = 0;
   std::atomic<bool> stop_{false};
-  std::shared_ptr<std::atomic<bool>> cancel_ = std::make_shared<std::atomic<bool>>(false);  // this incarnation's tasks
+  std::atomic<double> task_timeout_{0};  // seconds without progress before an attempt is killed; 0 = off
   bool registered_ = false;  // heartbeat thread only: a registration whose work the next one voids
   double served_since_ = 0;                         // heartbeat thread only
   std::map<uint64_t, uint64_t> served_reported_;    // heartbeat thread only: per job, bytes reported

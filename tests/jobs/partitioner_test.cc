@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "common/file_util.h"
 #include "jobs/builtin_jobs.h"
 #include "jobs/hash_partitioner.h"
@@ -76,6 +78,55 @@ TEST(LineSamplerTest, CutPointsAreQuantilesOfTheInput) {
   EXPECT_NEAR(std::stoi(cuts[2]), 7500, 400);
   EXPECT_TRUE(PickCutPoints({}, 4).empty());
   EXPECT_TRUE(PickCutPoints(*samples, 1).empty());
+}
+
+
+// Issue 11: the sort job's cut points ride in every assignment. Sampled from an input of
+// multi-megabyte lines they used to be whole lines (hex: twice their size), so one
+// assignment outgrew the 16 MiB frame limit and the job hung. Now they are bounded.
+TEST(LineSamplerTest, SortCutPointsStayBoundedWhateverTheLineLength) {
+  TempDir dir;
+  std::string path = JoinPath(dir.path(), "in");
+  std::string text;
+  for (char c : std::string("dbca")) text += std::string(3u << 20, c) + "\n";
+  ASSERT_TRUE(WriteStringToFile(path, text).ok());
+  auto job = CreateJob("sort", {});
+  ASSERT_TRUE(job.ok());
+  auto plan = (*job)->Plan({path}, 4);
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  const std::string& encoded = plan->extra_params[kCutPointsParam];
+  EXPECT_LE(encoded.size(), 2 * kCutPointsBudgetBytes + 3) << "cut points grow with the data";
+  auto cuts = DecodeCutPoints(encoded);
+  ASSERT_TRUE(cuts.ok());
+  ASSERT_EQ(cuts->size(), 3u);
+  EXPECT_LT((*cuts)[0], (*cuts)[2]);  // still spread over the input
+}
+
+// Truncated cut points still partition monotonically: a key never goes to an earlier
+// partition than a smaller key, so the concatenated parts are globally sorted, even for
+// keys that share a prefix longer than the cut points.
+TEST(LineSamplerTest, TruncatedCutPointsKeepTheOrder) {
+  std::vector<std::string> samples, keys;
+  const std::string common(3000, 'k');
+  for (int i = 0; i < 400; ++i) {
+    std::string tail = std::to_string((i * 7919) % 400);
+    samples.push_back(common + tail);
+    keys.push_back(common + tail);
+    keys.push_back(common.substr(0, static_cast<size_t>(i) * 7) + tail);
+  }
+  auto cuts = PickCutPoints(samples, 5);
+  ASSERT_EQ(cuts.size(), 4u);
+  for (const auto& c : cuts) EXPECT_LE(c.size(), kMaxCutPointBytes);
+  RangePartitioner p(cuts);
+  std::sort(keys.begin(), keys.end());
+  for (size_t i = 1; i < keys.size(); ++i) {
+    EXPECT_LE(p.Partition(keys[i - 1], 5), p.Partition(keys[i], 5)) << "at key " << i;
+  }
+  // Many reducers: each cut shrinks so that together they stay within the budget.
+  auto many = PickCutPoints(samples, 1000);
+  size_t total = 0;
+  for (const auto& c : many) total += c.size();
+  EXPECT_LE(total, kCutPointsBudgetBytes);
 }
 
 }  // namespace

@@ -45,5 +45,42 @@ TEST(RunFilterTest, ChildThatIgnoresStdinIsNotKilledBySigpipe) {
   EXPECT_EQ(lines, std::vector<std::string>{"done"});
 }
 
+
+// A hung filter (it never reads or writes) is killed, with what it started, once the
+// task is cancelled; RunFilter returns Aborted instead of waiting for it.
+TEST(RunFilterTest, CancelKillsAHungChildAndItsGroup) {
+  int polls = 0;
+  FilterHooks hooks;
+  hooks.cancelled = [&polls] { return ++polls > 4; };
+  Status s = RunFilter("sleep 1000 & sleep 1000", "x\n", [](std::string_view) {}, hooks);
+  EXPECT_EQ(s.code(), StatusCode::kAborted) << s.ToString();
+  EXPECT_GT(polls, 4);
+}
+
+TEST(RunFilterTest, BytesBothWaysCountAsProgress) {
+  int progress = 0;
+  FilterHooks hooks;
+  hooks.progress = [&progress] { ++progress; };  // called from two threads, never at once here
+  Status s;
+  std::vector<std::string> lines;
+  s = RunFilter("cat >/dev/null; echo done", "input\n", [&](std::string_view l) { lines.emplace_back(l); }, hooks);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(lines, std::vector<std::string>{"done"});
+  EXPECT_GE(progress, 2);  // the input sent, the output read
+}
+
+// A line far longer than the read buffer comes back whole (and in linear time: only new
+// bytes are searched for the newline).
+TEST(RunFilterTest, HugeLineComesBackWhole) {
+  std::string input(24u << 20, 'q');
+  input += "\nshort\n";
+  Status s;
+  auto lines = Filter("cat", input, &s);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[0].size(), 24u << 20);
+  EXPECT_EQ(lines[1], "short");
+}
+
 }  // namespace
 }  // namespace mr::jobs

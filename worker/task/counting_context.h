@@ -1,7 +1,10 @@
 // The TaskContext given to a task's mapper, combiner and reducer: user counters
-// land in the task's TaskCounters. Used by one task thread only.
+// land in the task's TaskCounters (task thread only); Progress() ticks the attempt's
+// progress counter and Cancelled() reads its cancel flag (any thread; both may be null).
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -12,15 +15,23 @@ namespace mr::worker {
 
 class CountingContext final : public jobs::TaskContext {
  public:
-  CountingContext(TaskCounters* counters, double speed) : counters_(counters), speed_(speed) {}
+  CountingContext(TaskCounters* counters, double speed, std::atomic<uint64_t>* progress = nullptr,
+                  const std::atomic<bool>* cancel = nullptr)
+      : counters_(counters), speed_(speed), progress_(progress), cancel_(cancel) {}
   void IncrementCounter(std::string_view name, int64_t delta) override {
     counters_->user[std::string(name)] += delta;
   }
   double speed() const override { return speed_; }
+  void Progress() override {
+    if (progress_ != nullptr) progress_->fetch_add(1, std::memory_order_relaxed);
+  }
+  bool Cancelled() const override { return cancel_ != nullptr && cancel_->load(std::memory_order_relaxed); }
 
  private:
   TaskCounters* counters_;
   double speed_;
+  std::atomic<uint64_t>* progress_;
+  const std::atomic<bool>* cancel_;
 };
 
 }  // namespace mr::worker

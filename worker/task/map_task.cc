@@ -19,6 +19,10 @@ bool Cancelled(const std::atomic<bool>* cancel) {
   return cancel != nullptr && cancel->load(std::memory_order_relaxed);
 }
 
+void Tick(std::atomic<uint64_t>* progress) {
+  if (progress != nullptr) progress->fetch_add(1, std::memory_order_relaxed);
+}
+
 // Block-mode mappers get the split in chunks of whole lines this large: big enough
 // that the per-call cost vanishes, small enough that cancellation and a failed
 // emission (sticky in out.status()) are noticed within a few milliseconds.
@@ -54,7 +58,7 @@ uint64_t CountLines(std::string_view data) {
 // (it then has seen nothing and the caller goes line by line).
 Status MapSplitBlocks(const jobs::Split& split, std::string_view data, jobs::Mapper& mapper,
                       MapOutputCollector& out, TaskCounters* counters,
-                      const std::atomic<bool>* cancel, bool* used) {
+                      const std::atomic<bool>* cancel, std::atomic<uint64_t>* progress, bool* used) {
   jobs::InputBlock block;
   block.path = split.path;
   block.file_index = split.file_index;
@@ -70,6 +74,7 @@ Status MapSplitBlocks(const jobs::Split& split, std::string_view data, jobs::Map
     *used = true;
     // Lines, as the line-by-line path counts them (a last line without '\n' too).
     counters->records_in += CountLines(block.data);
+    Tick(progress);
     pos = end;
     if (Cancelled(cancel)) return Status::Aborted("map task cancelled");
     MR_RETURN_IF_ERROR(out.status());
@@ -86,7 +91,7 @@ Status MapSplit(const MapTaskSpec& spec, jobs::Mapper& mapper, MapOutputCollecto
   std::string_view data = file.data();
   counters->bytes_in = data.size();
   bool block_mode = false;
-  MR_RETURN_IF_ERROR(MapSplitBlocks(split, data, mapper, out, counters, cancel, &block_mode));
+  MR_RETURN_IF_ERROR(MapSplitBlocks(split, data, mapper, out, counters, cancel, spec.progress, &block_mode));
   if (block_mode) return out.status();
   jobs::InputRecord rec;
   rec.path = split.path;
@@ -99,7 +104,8 @@ Status MapSplit(const MapTaskSpec& spec, jobs::Mapper& mapper, MapOutputCollecto
     rec.offset = split.offset + pos;
     mapper.Map(rec, out);
     pos = end + 1;
-    if ((++counters->records_in & 1023) == 0) {
+    if ((++counters->records_in & 1023) == 0 || rec.line.size() > (1u << 20)) {
+      Tick(spec.progress);
       if (Cancelled(cancel)) return Status::Aborted("map task cancelled");
       MR_RETURN_IF_ERROR(out.status());
     }
@@ -112,7 +118,7 @@ Result<MapTaskResult> RunMapTaskImpl(const MapTaskSpec& spec, const std::atomic<
   if (spec.num_reduces == 0) return Status::InvalidArgument("map task with 0 reducers");
   MapTaskResult result;
   TaskCounters& counters = result.counters;
-  CountingContext ctx(&counters, spec.speed);
+  CountingContext ctx(&counters, spec.speed, spec.progress, cancel);
   MR_ASSIGN_OR_RETURN(std::unique_ptr<jobs::Mapper> mapper, spec.job->NewMapper());
   std::unique_ptr<jobs::Reducer> combiner = spec.job->NewCombiner();
   MR_RETURN_IF_ERROR(mapper->Setup(ctx));

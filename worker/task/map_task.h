@@ -29,6 +29,7 @@ struct MapTaskSpec {
   uint64_t sort_buffer_bytes = 100 << 20;  // as the CLI default (--sort-buffer)
   std::string work_dir;
   double speed = 1.0;
+  std::atomic<uint64_t>* progress = nullptr;  // ticked as input is read (may be null)
 };
 
 struct MapTaskResult {

@@ -24,6 +24,7 @@ struct ReduceTaskSpec {
   std::vector<std::string> run_files;
   std::string output_path;  // parent directories are created
   double speed = 1.0;
+  std::atomic<uint64_t>* progress = nullptr;  // ticked as keys are reduced (may be null)
 };
 
 struct ReduceTaskResult {
