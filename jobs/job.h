@@ -5,6 +5,8 @@
 // immutable after Create and may be shared between threads.
 #pragma once
 
+#include <atomic>
+
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -32,7 +34,16 @@ class TaskContext {
   virtual void IncrementCounter(std::string_view name, int64_t delta) = 0;
   // Worker speed factor (1.0 = nominal); synthetic work scales by 1/speed.
   virtual double speed() const { return 1.0; }
+  // Set once the worker cancels the attempt (its job was killed, the worker re-registers):
+  // work that runs long inside one call (a streaming command, a CPU burn) polls it and
+  // returns Aborted. Null when the task cannot be cancelled.
+  virtual const std::atomic<bool>* cancel_flag() const { return nullptr; }
 };
+
+// True if the flag (may be null) is set.
+inline bool IsCancelled(const std::atomic<bool>* flag) {
+  return flag != nullptr && flag->load(std::memory_order_relaxed);
+}
 
 // One input record: a line without its '\n', where it came from.
 struct InputRecord {

@@ -14,16 +14,23 @@ namespace {
 class StreamingMapper final : public Mapper {
  public:
   explicit StreamingMapper(std::string command) : command_(std::move(command)) {}
+  Status Setup(TaskContext& ctx) override {
+    cancel_ = ctx.cancel_flag();
+    return Status::Ok();
+  }
   void Map(const InputRecord& record, Emitter&) override {
     input_.append(record.line);
     input_.push_back('\n');
   }
   Status Finish(Emitter& out) override {
-    Status s = RunFilter(command_, input_, [&out](std::string_view line) {
-      size_t tab = line.find('\t');
-      if (tab == std::string_view::npos) out.Emit(line, {});
-      else out.Emit(line.substr(0, tab), line.substr(tab + 1));
-    });
+    Status s = RunFilter(
+        command_, input_,
+        [&out](std::string_view line) {
+          size_t tab = line.find('\t');
+          if (tab == std::string_view::npos) out.Emit(line, {});
+          else out.Emit(line.substr(0, tab), line.substr(tab + 1));
+        },
+        cancel_);
     input_.clear();
     return s.ok() ? s : s.WithContext("streaming mapper");
   }
@@ -31,11 +38,16 @@ class StreamingMapper final : public Mapper {
  private:
   std::string command_;
   std::string input_;
+  const std::atomic<bool>* cancel_ = nullptr;
 };
 
 class StreamingReducer final : public Reducer {
  public:
   explicit StreamingReducer(std::string command) : command_(std::move(command)) {}
+  Status Setup(TaskContext& ctx) override {
+    cancel_ = ctx.cancel_flag();
+    return Status::Ok();
+  }
   void Reduce(std::string_view key, ValueIterator& values, Emitter&) override {
     std::string_view v;
     while (values.Next(&v)) {
@@ -48,7 +60,7 @@ class StreamingReducer final : public Reducer {
     }
   }
   Status Finish(Emitter& out) override {
-    Status s = RunFilter(command_, input_, [&out](std::string_view line) { out.Emit(line, {}); });
+    Status s = RunFilter(command_, input_, [&out](std::string_view line) { out.Emit(line, {}); }, cancel_);
     input_.clear();
     return s.ok() ? s : s.WithContext("streaming reducer");
   }
@@ -56,6 +68,7 @@ class StreamingReducer final : public Reducer {
  private:
   std::string command_;
   std::string input_;
+  const std::atomic<bool>* cancel_ = nullptr;
 };
 
 class StreamingJob final : public Job {

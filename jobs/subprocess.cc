@@ -1,6 +1,8 @@
 #include "jobs/subprocess.h"
 
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -33,10 +35,19 @@ void FeedAndClose(int fd, std::string_view input) {
   ::close(fd);
 }
 
-Status DrainLines(int fd, const std::function<void(std::string_view)>& on_line) {
+bool Cancelled(const std::atomic<bool>* cancel) { return cancel != nullptr && cancel->load(); }
+
+// Until EOF, or Aborted once *cancel is set (checked every kCancelPollMs while the child
+// is silent).
+Status DrainLines(int fd, const std::function<void(std::string_view)>& on_line, const std::atomic<bool>* cancel) {
   std::string pending;
   char buf[64 * 1024];
   for (;;) {
+    if (Cancelled(cancel)) return Status::Aborted("cancelled");
+    pollfd p{fd, POLLIN, 0};
+    int ready = ::poll(&p, 1, kCancelPollMs);
+    if (ready < 0 && errno != EINTR) return SysError("polling child stdout");
+    if (ready <= 0) continue;
     ssize_t n = ::read(fd, buf, sizeof buf);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) return SysError("reading child stdout");
@@ -70,7 +81,7 @@ Status WaitChild(pid_t pid, const std::string& command) {
 }  // namespace
 
 Status RunFilter(const std::string& command, std::string_view input,
-                 const std::function<void(std::string_view line)>& on_line) {
+                 const std::function<void(std::string_view line)>& on_line, const std::atomic<bool>* cancel) {
   int in[2], out[2];
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, in) != 0) return SysError("socketpair");
   if (::pipe2(out, O_CLOEXEC) != 0) {
@@ -85,9 +96,14 @@ Status RunFilter(const std::string& command, std::string_view input,
   posix_spawn_file_actions_adddup2(&fa, out[1], 1);
   std::string sh = "/bin/sh", dash_c = "-c", cmd = command;
   char* argv[] = {sh.data(), dash_c.data(), cmd.data(), nullptr};
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attr, 0);  // a group of its own: pgid = pid
   pid_t pid = 0;
-  int rc = posix_spawn(&pid, "/bin/sh", &fa, nullptr, argv, environ);
+  int rc = posix_spawn(&pid, "/bin/sh", &fa, &attr, argv, environ);
   posix_spawn_file_actions_destroy(&fa);
+  posix_spawnattr_destroy(&attr);
   ::close(in[1]);
   ::close(out[1]);
   if (rc != 0) {
@@ -96,10 +112,16 @@ Status RunFilter(const std::string& command, std::string_view input,
     return Status::IoError("cannot start '" + command + "': " + std::strerror(rc));
   }
   std::thread writer(FeedAndClose, in[0], input);
-  Status read_status = DrainLines(out[0], on_line);
+  Status read_status = DrainLines(out[0], on_line, cancel);
+  if (read_status.code() == StatusCode::kAborted) {
+    ::kill(-pid, SIGKILL);  // the shell and whatever it started; the writer then sees EPIPE
+  }
   ::close(out[0]);
   writer.join();
   Status exit_status = WaitChild(pid, command);
+  if (read_status.code() == StatusCode::kAborted) {
+    return Status::Aborted("command '" + command + "' cancelled");
+  }
   return exit_status.ok() ? read_status : exit_status;
 }
 

@@ -9,6 +9,7 @@
 #include "common/auth.h"
 #include "common/file_util.h"
 #include "common/framing.h"
+#include "common/job_id.h"
 #include "common/log.h"
 #include "common/version.h"
 #include "master/http_server.h"
@@ -27,7 +28,9 @@ class Session;
 // parked session for at most this long (it is not reading its socket meanwhile).
 constexpr uint32_t kMaxWaitJobMs = 60000;
 
-bool IsFinalState(const std::string& state) { return state == "SUCCEEDED" || state == "FAILED"; }
+bool IsFinalState(const std::string& state) {
+  return state == "SUCCEEDED" || state == "FAILED" || state == "KILLED";
+}
 
 // Per-server state every Session reads; lives on the state thread with the sessions.
 struct SessionContext {
@@ -250,6 +253,7 @@ class Session : public std::enable_shared_from_this<Session> {
     }
     r->set_accepted(true);
     r->add_features(kFeatureWaitJob);
+    r->add_features(kFeatureKillJob);
     gate_.emplace(hello.role());
     if (!ctx_->token.enabled()) {
       BecomeReady();
@@ -324,6 +328,14 @@ class Session : public std::enable_shared_from_this<Session> {
           return true;
         }
         FillStatus(std::move(r), out);  // ended, or unknown: answer now
+        return true;
+      }
+      case proto::Envelope::kKillJob: {
+        auto r = tracker->Kill(in.kill_job().job_id());
+        MR_LOG_INFO("kill of {} asked by {}: {}", JobIdString(in.kill_job().job_id()), peer_,
+                    r.ok() ? std::string("killed") : r.status().message());
+        if (!r.ok()) SetError(r.status(), out);
+        else *out->mutable_kill_job_reply()->mutable_job() = std::move(r).value();
         return true;
       }
       default:  // kStatus: the gate lets nothing else through

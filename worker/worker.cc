@@ -2,10 +2,12 @@
 
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
+#include <cstring>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -139,10 +141,10 @@ class WorkerImpl final : public Worker {
   // Everything of a previous registration is void once we register again: the
   // master has re-executed or will re-execute it under new attempt ids.
   void ResetIncarnation() {
-    cancel_->store(true);
     std::list<TaskThread> threads;
     {
       std::lock_guard lock(mu_);
+      for (auto& t : threads_) t.cancel->store(true);
       threads.swap(threads_);
       incarnation_++;
       reduces_.clear();
@@ -155,7 +157,6 @@ class WorkerImpl final : public Worker {
     for (auto& t : threads) {
       if (t.thread.joinable()) t.thread.join();
     }
-    cancel_ = std::make_shared<std::atomic<bool>>(false);
     held_outputs_ = KeepFinishedMapOutputs();
   }
 
@@ -364,6 +365,7 @@ class WorkerImpl final : public Worker {
   void StartAssignment(const proto::Assignment& a) {
     if (a.kind() == proto::REDUCE && a.place_only()) {
       std::lock_guard lock(mu_);
+      if (dropped_.count(a.job_id()) > 0) return;  // killed or ended meanwhile
       ReduceState& st = reduces_[{a.job_id(), a.index()}];
       st = ReduceState{};  // a re-placed reducer starts over
       st.spec = a.spec();
@@ -382,12 +384,15 @@ class WorkerImpl final : public Worker {
       return;
     }
     std::lock_guard lock(mu_);
+    if (dropped_.count(a.job_id()) > 0) return;
     uint32_t& counter = a.unified_slot() ? running_unified_ : (a.kind() == proto::MAP ? running_map_ : running_reduce_);
     counter++;
     threads_.emplace_back();
     auto done = std::make_shared<std::atomic<bool>>(false);
+    auto cancel = std::make_shared<std::atomic<bool>>(false);
     threads_.back().done = done;
-    auto cancel = cancel_;
+    threads_.back().cancel = cancel;
+    threads_.back().job = a.job_id();
     uint64_t incarnation = incarnation_;
     threads_.back().thread = std::thread([this, a, done, cancel, incarnation] {
       SetThreadName(a.kind() == proto::MAP ? "mr-map" : "mr-reduce");
@@ -469,12 +474,25 @@ class WorkerImpl final : public Worker {
       std::string dir = JoinPath(shuffle::MapOutputDir(options_.work_dir, a.job_id()), "r" + std::to_string(a.index()));
       for (uint32_t m = 0; m < a.num_maps(); ++m) spec.run_files.push_back(JoinPath(dir, "m" + std::to_string(m) + ".run"));
       spec.output_path = a.temp_output();
-      MR_RETURN_IF_ERROR(MakeDirs(a.temp_output().substr(0, a.temp_output().rfind('/'))));
+      const std::string attempt_dir = a.temp_output().substr(0, a.temp_output().rfind('/'));
+      MR_RETURN_IF_ERROR(MakeAttemptDir(attempt_dir));
       auto result = RunReduceTask(spec, cancel);
-      if (!result.ok()) return result.status();
+      if (!result.ok()) {
+        (void)RemoveAll(attempt_dir);
+        return result.status();
+      }
       FillCounters(result->counters, report);
       return Status::Ok();
     });
+  }
+
+  // OUTPUT/_temporary/attempt-...: only the last level is created. The master made
+  // OUTPUT/_temporary at submit and removes the whole output when the job fails or is
+  // killed; an attempt that starts after that must not bring the directory back.
+  static Status MakeAttemptDir(const std::string& dir) {
+    if (::mkdir(dir.c_str(), 0755) == 0 || errno == EEXIST) return Status::Ok();
+    if (errno == ENOENT) return Status::Aborted("the job's output directory is gone (job ended)");
+    return Status::IoError("cannot create " + dir + ": " + std::strerror(errno));
   }
 
   void EnqueueFetches(const proto::MapOutputLocation& loc) {
@@ -621,7 +639,11 @@ class WorkerImpl final : public Worker {
     if (urgent_) wake_.notify_all();
   }
 
+  // The job ended (succeeded, failed, or was killed): its running attempts are cancelled
+  // and joined (a streaming child is killed with them), then its directory goes, so
+  // nothing of the job is left running or on disk here. Heartbeat thread only.
   void DropJob(uint64_t job) {
+    std::list<TaskThread> cancelled;
     {
       std::lock_guard lock(mu_);
       for (auto it = reduces_.begin(); it != reduces_.end();) {
@@ -629,9 +651,18 @@ class WorkerImpl final : public Worker {
       }
       job_locations_.erase(job);
       dropped_.insert(job);
+      for (auto it = threads_.begin(); it != threads_.end();) {
+        auto next = std::next(it);
+        if (it->job == job) {
+          it->cancel->store(true);
+          cancelled.splice(cancelled.end(), threads_, it);
+        }
+        it = next;
+      }
     }
-    // Running attempts of a finished job are ignored by the master; their files
-    // go when the job directory goes.
+    // Outside mu_: an ending attempt takes it to report (the master ignores the report).
+    for (auto& t : cancelled) t.thread.join();
+    if (!cancelled.empty()) MR_LOG_INFO("job {} ended: cancelled {} running attempts", job, cancelled.size());
     Status s = RemoveAll(shuffle::MapOutputDir(options_.work_dir, job));
     if (!s.ok()) MR_LOG_WARN("cleanup of job {}: {}", job, s.ToString());
   }
@@ -650,10 +681,10 @@ class WorkerImpl final : public Worker {
 
   void Shutdown() {
     stop_.store(true);
-    cancel_->store(true);
     {
       std::lock_guard lock(mu_);
       fetch_stop_ = true;
+      for (auto& t : threads_) t.cancel->store(true);
     }
     fetch_cv_.notify_all();
     wake_.notify_all();
@@ -675,6 +706,8 @@ class WorkerImpl final : public Worker {
   struct TaskThread {
     std::thread thread;
     std::shared_ptr<std::atomic<bool>> done;
+    std::shared_ptr<std::atomic<bool>> cancel;  // set to cancel the attempt
+    uint64_t job = 0;
   };
 
   WorkerOptions options_;
@@ -685,7 +718,6 @@ class WorkerImpl final : public Worker {
   std::vector<proto::HeldMapOutput> held_outputs_;  // heartbeat thread only: offered at the next registration
   double clock_offset_ = 0;
   std::atomic<bool> stop_{false};
-  std::shared_ptr<std::atomic<bool>> cancel_ = std::make_shared<std::atomic<bool>>(false);  // this incarnation's tasks
   bool registered_ = false;  // heartbeat thread only: a registration whose work the next one voids
   double served_since_ = 0;                         // heartbeat thread only
   std::map<uint64_t, uint64_t> served_reported_;    // heartbeat thread only: per job, bytes reported

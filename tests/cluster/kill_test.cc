@@ -187,6 +187,22 @@ TEST_F(KillTest, InterruptedRunAgainstAClusterKillsItsJob) {
   ExpectKilledAndClean(1);
 }
 
+// The job `mr run` waits for is killed by another client: the run reports it and exits 1
+// (the job failed or was killed), not 0 and not a lost master.
+TEST_F(KillTest, RunWhoseJobIsKilledElsewhereExitsOne) {
+  StartCluster(1);
+  ForegroundJob run({"run", "streaming", "--mapper", kSlowMapper, "--reducer", "cat", "--input", in_, "--output",
+                     out_, "--quiet", "--master", c_.addr()},
+                    d_ + "/run.log");
+  WaitForSlowMap();
+  auto kill = c_.Mr("kill job-000001");
+  EXPECT_EQ(kill.exit_code, 0) << kill.err;
+  EXPECT_EQ(run.Wait(20), 1);
+  std::string log = ReadFile(d_ + "/run.log");
+  EXPECT_NE(log.find("mr: job-000001 was killed: killed by user"), std::string::npos) << log;
+  ExpectKilledAndClean(1);
+}
+
 TEST_F(KillTest, TerminatedRunKillsItsJob) {
   StartCluster(1);
   ForegroundJob run({"run", "streaming", "--mapper", kSlowMapper, "--reducer", "cat", "--input", in_, "--output",

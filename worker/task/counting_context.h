@@ -12,15 +12,19 @@ namespace mr::worker {
 
 class CountingContext final : public jobs::TaskContext {
  public:
-  CountingContext(TaskCounters* counters, double speed) : counters_(counters), speed_(speed) {}
+  // cancel may be null (the task cannot be cancelled).
+  CountingContext(TaskCounters* counters, double speed, const std::atomic<bool>* cancel)
+      : counters_(counters), speed_(speed), cancel_(cancel) {}
   void IncrementCounter(std::string_view name, int64_t delta) override {
     counters_->user[std::string(name)] += delta;
   }
   double speed() const override { return speed_; }
+  const std::atomic<bool>* cancel_flag() const override { return cancel_; }
 
  private:
   TaskCounters* counters_;
   double speed_;
+  const std::atomic<bool>* cancel_;
 };
 
 }  // namespace mr::worker

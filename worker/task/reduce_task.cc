@@ -51,7 +51,7 @@ std::string ParentDir(const std::string& path) {
 
 Status ReduceRuns(const ReduceTaskSpec& spec, const std::vector<std::string_view>& runs,
                   FileWriter* out, TaskCounters* counters, const std::atomic<bool>* cancel) {
-  CountingContext ctx(counters, spec.speed);
+  CountingContext ctx(counters, spec.speed, cancel);
   MR_ASSIGN_OR_RETURN(std::unique_ptr<jobs::Reducer> reducer, spec.job->NewReducer());
   MR_RETURN_IF_ERROR(reducer->Setup(ctx));
   OutputEmitter emitter(out, spec.job->output_format());
