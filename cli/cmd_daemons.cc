@@ -85,10 +85,11 @@ int WorkerMain(int argc, char** argv) {
   auto w = worker::Worker::Create(o);
   if (!w.ok()) return UsageError(w.status().message());
   Status s = (*w)->Run();
-  if (s.code() == StatusCode::kPermissionDenied) return UsageError(s.message());
+  // Refused (cluster token, protocol version) or the master gone for good: exit 3.
+  if (s.code() == StatusCode::kPermissionDenied) return ClientError(s);
   if (!s.ok()) {
     MR_LOG_ERROR("{}", s.ToString());
-    return kExitJobFailed;
+    return IsClusterUnavailable(s) ? kExitUnavailable : kExitJobFailed;
   }
   return kExitOk;
 }

@@ -1,4 +1,4 @@
-// `mr run`, `mr submit` and `mr status`: the client side of jobs.
+// `mr run`, `mr submit`, `mr status` and `mr kill`: the client side of jobs.
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
@@ -32,7 +32,45 @@ namespace mr::cli {
 namespace {
 
 std::atomic<bool> g_interrupted{false};
-void OnInterrupt(int) { g_interrupted.store(true); }
+// The first SIGINT / SIGTERM asks `mr run` to kill its job and exit 130; the handler then
+// restores the default action, so a second one ends the process at once.
+void OnInterrupt(int sig) {
+  g_interrupted.store(true);
+  signal(sig, SIG_DFL);
+}
+
+// Without SA_RESTART: a blocking read of the master returns (EINTR) and the wait loop sees
+// the flag at once.
+void CatchInterrupts() {
+  struct sigaction sa {};
+  sa.sa_handler = OnInterrupt;
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+}
+
+// Holds SIGINT and SIGTERM back while alive (one request whose answer must not be lost,
+// such as the id of a job just submitted); a signal that came meanwhile is delivered at
+// the end.
+class DeferInterrupts {
+ public:
+  DeferInterrupts() {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigprocmask(SIG_BLOCK, &set, &old_);
+  }
+  ~DeferInterrupts() { sigprocmask(SIG_SETMASK, &old_, nullptr); }
+  DeferInterrupts(const DeferInterrupts&) = delete;
+  DeferInterrupts& operator=(const DeferInterrupts&) = delete;
+
+ private:
+  sigset_t old_;
+};
+
+bool IsEnded(const proto::JobStatus& st) {
+  return st.state() == "SUCCEEDED" || st.state() == "FAILED" || st.state() == "KILLED";
+}
 
 constexpr const char* kTokenFileHelp = "cluster token file (the master's --token-file)";
 
@@ -116,6 +154,8 @@ Result<proto::JobStatus> WaitForJob(std::unique_ptr<master::MasterClient> client
     if (g_interrupted.load()) return Status::Aborted("interrupted");
     auto polled = client ? FetchStatus(*client, id, wait_ms)
                          : Result<proto::JobStatus>(Status::NetworkError("not connected"));
+    // A signal breaks the read off (EINTR): that is the interrupt, not a lost master.
+    if (g_interrupted.load()) return Status::Aborted("interrupted");
     if (!polled.ok() && polled.status().code() == StatusCode::kNetworkError) {
       double deadline = MonotonicSeconds() + reconnect_seconds;
       client.reset();
@@ -129,7 +169,7 @@ Result<proto::JobStatus> WaitForJob(std::unique_ptr<master::MasterClient> client
     }
     MR_ASSIGN_OR_RETURN(proto::JobStatus st, std::move(polled));
     double elapsed = MonotonicSeconds() - start;
-    bool done = st.state() == "SUCCEEDED" || st.state() == "FAILED";
+    bool done = IsEnded(st);
     if (!quiet) {
       if (tty) {
         // One line, rewritten in place: carriage return, erase to the end of the line.
@@ -151,6 +191,10 @@ Result<proto::JobStatus> WaitForJob(std::unique_ptr<master::MasterClient> client
 
 int Report(const proto::JobStatus& st) {
   double secs = st.end_time() - st.submit_time();
+  if (st.state() == "KILLED") {
+    std::cerr << "mr: " << JobIdString(st.job_id()) << " was killed: " << st.error() << "\n";
+    return kExitJobFailed;
+  }
   if (st.state() != "SUCCEEDED") {
     std::cerr << "mr: " << JobIdString(st.job_id()) << " failed: " << st.error() << "\n";
     return kExitJobFailed;
@@ -165,9 +209,59 @@ int Report(const proto::JobStatus& st) {
 Result<uint64_t> Submit(master::MasterClient& client, const proto::JobSpec& spec) {
   proto::Envelope req;
   *req.mutable_submit()->mutable_spec() = spec;
+  DeferInterrupts defer;  // the id must come back: an interrupt then kills the job
   MR_ASSIGN_OR_RETURN(proto::Envelope reply, client.Call(req));
   if (!reply.has_submit_reply()) return Status::ProtocolError("unexpected reply to submit");
   return reply.submit_reply().job_id();
+}
+
+// Asks the master to kill job `id`; returns its status after the kill. Errors: NotFound,
+// FailedPrecondition (it has already ended), ProtocolError (the master is too old to kill).
+Result<proto::JobStatus> KillJob(master::MasterClient& client, uint64_t id) {
+  if (!client.HasFeature(kFeatureKillJob)) {
+    return Status::ProtocolError("this master cannot kill jobs (it predates mr kill)");
+  }
+  proto::Envelope req;
+  req.mutable_kill_job()->set_job_id(id);
+  MR_ASSIGN_OR_RETURN(proto::Envelope reply, client.Call(req));
+  if (!reply.has_kill_job_reply()) return Status::ProtocolError("unexpected reply to kill");
+  return reply.kill_job_reply().job();
+}
+
+// Where `mr run` sent its job, and what an interrupt does with it.
+struct RunTarget {
+  HostPort address;
+  auth::ClusterToken token;
+  std::string kill_hint;   // the `mr kill` command line for the job, "%s" for its id
+  bool detach = false;     // --detach-on-interrupt
+};
+
+// `mr run` was interrupted while job `id` ran: kills it over a new connection (the
+// interrupted one may be mid-reply), or with --detach-on-interrupt leaves it running and
+// says how to kill it. One line on stderr; returns kExitInterrupted. *settled: the job
+// is known to have ended (killed now, or ended before the kill arrived).
+int HandleInterrupt(const RunTarget& t, uint64_t id, bool* settled) {
+  const std::string job = JobIdString(id);
+  *settled = false;
+  if (t.detach) {
+    std::string hint = t.kill_hint;
+    hint.replace(hint.find("%s"), 2, job);
+    std::cerr << "mr: interrupted: " << job << " keeps running; kill it with: " << hint << "\n";
+    return kExitInterrupted;
+  }
+  // Not deferred: a second Ctrl-C (default action by now) ends mr run without waiting.
+  auto client = master::MasterClient::Connect(t.address, "client", t.token, 2.0);
+  auto st = client.ok() ? KillJob(**client, id) : Result<proto::JobStatus>(client.status());
+  if (st.ok()) {
+    *settled = true;
+    std::cerr << "mr: interrupted: killed " << job << "\n";
+  } else if (st.status().code() == StatusCode::kFailedPrecondition) {
+    *settled = true;
+    std::cerr << "mr: interrupted: " << st.status().message() << "\n";
+  } else {
+    std::cerr << "mr: interrupted: could not kill " << job << ": " << st.status().message() << "\n";
+  }
+  return kExitInterrupted;
 }
 
 }  // namespace
@@ -179,7 +273,9 @@ int RunMain(int argc, char** argv) {
   desc.add_options()
       ("master", po::value<std::string>(), "master address (default $MR_MASTER; none: embedded local cluster)")
       ("token-file", po::value<std::string>(), kTokenFileHelp)
-      ("quiet,q", "no progress output");
+      ("quiet,q", "no progress output")
+      ("detach-on-interrupt", "on Ctrl-C / SIGTERM leave the job running (and print how to kill it) "
+                              "instead of killing it; needs --master");
   // The embedded cluster's settings. A running master has its own policy and workers, so with
   // --master (or MR_MASTER) they are an error rather than silently ignored.
   po::options_description embedded("embedded cluster (only without --master)");
@@ -205,18 +301,20 @@ int RunMain(int argc, char** argv) {
     if (Status s = CheckDaemonOptions(vm, false); !s.ok()) return UsageError(s.message());
     int workers = vm["workers"].as<int>();
     if (workers < 1 || workers > 256) return UsageError("--workers must be in 1..256");
+    if (vm.count("detach-on-interrupt")) {
+      return UsageError("--detach-on-interrupt needs --master: the embedded cluster stops with mr run");
+    }
   }
   auto token = TokenOption(vm);
   if (!token.ok()) return UsageError(token.status().message());
 
-  struct sigaction sa {};
-  sa.sa_handler = OnInterrupt;
-  sigaction(SIGINT, &sa, nullptr);
-  sigaction(SIGTERM, &sa, nullptr);
-
+  CatchInterrupts();
   std::unique_ptr<TempDir> tmp;
   std::unique_ptr<LocalCluster> cluster;
-  HostPort address;
+  RunTarget target;
+  target.token = *token;
+  target.detach = vm.count("detach-on-interrupt") > 0;
+  HostPort& address = target.address;
   if (master.ok()) {
     address = *master;
   } else {
@@ -233,16 +331,31 @@ int RunMain(int argc, char** argv) {
     if (!hp.ok()) return UsageError(hp.status().message());
     address = *hp;
   }
-  auto client = master::MasterClient::Connect(address, "client", *token);
-  if (!client.ok()) return UsageError(client.status().message());
-  auto id = Submit(**client, *spec);
-  if (!id.ok()) return UsageError(id.status().message());
-  auto st = WaitForJob(std::move(client).value(), address, *token, *id, vm.count("quiet") > 0);
-  if (!st.ok()) {
-    std::cerr << "mr: " << JobIdString(*id) << ": " << st.status().message() << "\n";
-    return st.status().code() == StatusCode::kAborted ? 130 : kExitJobFailed;
+  target.kill_hint = "mr kill %s --master " + address.ToString();
+  if (vm.count("token-file")) target.kill_hint += " --token-file " + AbsolutePath(vm["token-file"].as<std::string>());
+  if (g_interrupted.load()) {
+    std::cerr << "mr: interrupted before the job was submitted\n";
+    return kExitInterrupted;
   }
-  return Report(*st);
+  auto client = master::MasterClient::Connect(address, "client", *token);
+  if (!client.ok()) return ClientError(client.status());
+  auto id = Submit(**client, *spec);
+  if (!id.ok()) return ClientError(id.status());
+  auto st = WaitForJob(std::move(client).value(), address, *token, *id, vm.count("quiet") > 0);
+  if (st.ok()) return Report(*st);
+  if (st.status().code() != StatusCode::kAborted) {
+    std::cerr << "mr: " << JobIdString(*id) << ": " << st.status().message() << "\n";
+    return IsClusterUnavailable(st.status()) ? kExitUnavailable : kExitJobFailed;
+  }
+  bool settled = false;
+  int rc = HandleInterrupt(target, *id, &settled);
+  if (cluster && !settled) {
+    // The embedded master could not kill the job: stop the cluster, then remove what the
+    // job created (Submit refused an existing output, so the directory is the job's).
+    cluster->Stop();
+    (void)RemoveAll(spec->output());
+  }
+  return rc;
 }
 
 int SubmitMain(int argc, char** argv) {
@@ -258,9 +371,9 @@ int SubmitMain(int argc, char** argv) {
   auto spec = BuildJobSpec(vm);
   if (!spec.ok()) return UsageError(spec.status().message());
   auto client = ConnectClient(vm);
-  if (!client.ok()) return UsageError(client.status().message());
+  if (!client.ok()) return ClientError(client.status());
   auto id = Submit(**client, *spec);
-  if (!id.ok()) return UsageError(id.status().message());
+  if (!id.ok()) return ClientError(id.status());
   std::printf("%s\n", JobIdString(*id).c_str());
   return kExitOk;
 }
@@ -269,7 +382,7 @@ namespace {
 // The measured shuffle rate: of the last 2 s while the job runs, the mean over its whole
 // shuffle once it has ended ("-": nothing fetched).
 std::string RateCell(const proto::JobStatus& st) {
-  bool done = st.state() == "SUCCEEDED" || st.state() == "FAILED";
+  bool done = IsEnded(st);
   double rate = done ? st.shuffle_rate_mean() : st.shuffle_rate();
   if (rate <= 0) return done || st.shuffle_bytes_fetched() == 0 ? "-" : "0 B/s";
   return FormatBytes(rate) + "/s";
@@ -325,11 +438,11 @@ int StatusMain(int argc, char** argv) {
     id = *parsed;
   }
   auto client = ConnectClient(vm);
-  if (!client.ok()) return UsageError(client.status().message());
+  if (!client.ok()) return ClientError(client.status());
   proto::Envelope req;
   req.mutable_status()->set_job_id(id);
   auto reply = (*client)->Call(req);
-  if (!reply.ok()) return UsageError(reply.status().message());
+  if (!reply.ok()) return ClientError(reply.status());
   const auto& r = reply->status_reply();
   if (vm.count("json")) {
     nlohmann::json out;
@@ -344,6 +457,31 @@ int StatusMain(int argc, char** argv) {
     PrintTable(r);
     if (id != 0 && r.jobs_size() == 1) PrintDetail(r.jobs(0));
   }
+  return kExitOk;
+}
+
+int KillMain(int argc, char** argv) {
+  po::options_description desc("kill options");
+  po::positional_options_description positional;
+  positional.add("job-id", 1);
+  desc.add_options()("job-id", po::value<std::string>(), "the job to kill, e.g. job-000004")
+      ("master", po::value<std::string>(), "master address (default $MR_MASTER)")
+      ("token-file", po::value<std::string>(), kTokenFileHelp);
+  po::variables_map vm;
+  const char* usage =
+      "mr kill JOB --master ADDR\n\n"
+      "Ends a running job as KILLED (\"killed by user\"): its running tasks stop, its output\n"
+      "directory is removed. Exit status 0 when killed; 2 for an unknown job or one that has\n"
+      "already ended; 3 when the master cannot be reached or refuses the request";
+  if (auto rc = ParseOrExit(argc, argv, usage, desc, &positional, vm)) return *rc;
+  if (!vm.count("job-id")) return UsageError("kill: which job? (mr kill job-000004)");
+  auto id = ParseJobIdArg(vm["job-id"].as<std::string>());
+  if (!id.ok()) return UsageError(id.status().message());
+  auto client = ConnectClient(vm);
+  if (!client.ok()) return ClientError(client.status());
+  auto st = KillJob(**client, *id);
+  if (!st.ok()) return ClientError(st.status());
+  std::printf("killed %s\n", JobIdString(*id).c_str());
   return kExitOk;
 }
 

@@ -52,7 +52,9 @@ po::options_description MasterOptionGroup() {
       ("task-timeout", po::value<std::string>()->default_value("600s"),
        "a task attempt with no progress this long is killed and retried (e.g. 10m, 30s; 0 = never)")
       ("http", po::value<std::string>(), "serve the status page and JSON API on this address, e.g. 127.0.0.1:7080")
-      ("handshake-timeout", po::value<double>()->default_value(10), "seconds a peer has to complete the handshake");
+      ("handshake-timeout", po::value<double>()->default_value(10), "seconds a peer has to complete the handshake")
+      ("max-pending-handshakes", po::value<int>()->default_value(256),
+       "connections still in the handshake; beyond this the oldest is dropped for the newest");
   return g;
 }
 
@@ -118,6 +120,10 @@ Status ApplyMasterOptions(const po::variables_map& vm, master::MasterOptions* o)
   o->handshake_timeout_seconds = vm["handshake-timeout"].as<double>();
   if (!(o->handshake_timeout_seconds >= 0.1 && o->handshake_timeout_seconds <= 600)) {
     return Status::InvalidArgument("--handshake-timeout must be in [0.1, 600] seconds");
+  }
+  o->max_pending_handshakes = vm["max-pending-handshakes"].as<int>();
+  if (o->max_pending_handshakes < 1 || o->max_pending_handshakes > 65536) {
+    return Status::InvalidArgument("--max-pending-handshakes must be in 1..65536");
   }
   return Status::Ok();
 }

@@ -78,6 +78,9 @@ Result<pid_t> LocalCluster::Spawn(const std::vector<std::string>& args, const st
     if (!options_.detached) {
       prctl(PR_SET_PDEATHSIG, SIGTERM);
       if (getppid() != parent) _exit(1);
+      // A process group of its own: Ctrl-C on the terminal reaches `mr run` alone, which
+      // kills its job while the daemons still run, then stops them (cli/cmd_jobs.cc).
+      setpgid(0, 0);
     }
     int fd = open(log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);

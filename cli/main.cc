@@ -19,6 +19,7 @@ const Subcommand kSubcommands[] = {
     {"run", "submit a job and wait for it (embedded local cluster without --master)", mr::cli::RunMain},
     {"submit", "submit a job to a running master and print its id", mr::cli::SubmitMain},
     {"status", "show jobs, phases, tasks and shuffle rates", mr::cli::StatusMain},
+    {"kill", "kill a running job: its tasks stop, its output directory goes", mr::cli::KillMain},
     {"master", "run the master daemon", mr::cli::MasterMain},
     {"worker", "run a worker daemon", mr::cli::WorkerMain},
     {"cluster", "start or stop a local cluster in the background", mr::cli::ClusterMain},
@@ -36,7 +37,9 @@ void PrintUsage(FILE* out) {
                "\nexamples:\n"
                "  mr run wordcount --input examples/data/sample.txt --output /tmp/wc\n"
                "  mr cluster start --workers 3 && mr run sort --input big.txt --output /tmp/s "
-               "--master $(cat mr-cluster/master.addr)\n");
+               "--master $(cat mr-cluster/master.addr)\n"
+               "\nexit status: 0 success, 1 the job failed or was killed, 2 bad usage or input,\n"
+               "3 the cluster could not be reached or refused the request, 130 interrupted\n");
 }
 
 const Subcommand* Find(const char* name) {

@@ -12,6 +12,23 @@ int UsageError(const std::string& message) {
   return kExitUsage;
 }
 
+bool IsClusterUnavailable(const Status& s) {
+  switch (s.code()) {
+    case StatusCode::kNetworkError:
+    case StatusCode::kProtocolError:
+    case StatusCode::kPermissionDenied:
+    case StatusCode::kUnavailable:
+      return true;
+    default:
+      return false;
+  }
+}
+
+int ClientError(const Status& s, int otherwise) {
+  std::cerr << "mr: " << s.message() << "\n";
+  return IsClusterUnavailable(s) ? kExitUnavailable : otherwise;
+}
+
 std::optional<int> ParseOrExit(int argc, char** argv, const std::string& usage, po::options_description& desc,
                                const po::positional_options_description* positional, po::variables_map& vm) {
   desc.add_options()("help,h", "show this help");

@@ -11,5 +11,6 @@ inline constexpr const char* kSoftwareVersion = "mrlab 0.1.0";
 // Optional requests a master of this protocol version may serve, listed in
 // HelloReply.features; a client sends one only if the master lists it.
 inline constexpr const char* kFeatureWaitJob = "wait_job";
+inline constexpr const char* kFeatureKillJob = "kill_job";
 
 }  // namespace mr

@@ -5,6 +5,7 @@
 // immutable after Create and may be shared between threads.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -25,6 +26,11 @@ class Emitter {
   virtual void Emit(std::string_view key, std::string_view value) = 0;
 };
 
+// True if the flag (may be null) is set.
+inline bool IsCancelled(const std::atomic<bool>* flag) {
+  return flag != nullptr && flag->load(std::memory_order_relaxed);
+}
+
 // Per-task user counters (shown in status, the web page and the trace).
 class TaskContext {
  public:
@@ -36,9 +42,12 @@ class TaskContext {
   // a child process. An attempt silent for the cluster's task timeout is killed
   // (docs/reliability.md, "Hung tasks"). Cheap; callable from any thread of the task.
   virtual void Progress() {}
-  // True once the attempt must stop (killed as hung, worker shutting down): code that
-  // waits on something outside (a child process) polls it. Any thread of the task.
-  virtual bool Cancelled() const { return false; }
+  // Set once the attempt must stop (its job was killed, it hung past the task timeout, the
+  // worker re-registers or shuts down): work that runs long inside one call (a streaming
+  // command, a CPU burn) polls it and returns Aborted. Null when the task cannot be
+  // cancelled. Any thread of the task.
+  virtual const std::atomic<bool>* cancel_flag() const { return nullptr; }
+  bool Cancelled() const { return IsCancelled(cancel_flag()); }
 };
 
 // One input record: a line without its '\n', where it came from.

@@ -22,16 +22,18 @@ uint64_t SplitMix64(uint64_t* state) {
   return z ^ (z >> 31);
 }
 
-// Spins a PRNG until the thread has used `seconds` of CPU; returns the PRNG state
-// so the compiler cannot drop the loop.
-uint64_t BurnCpu(double seconds, uint64_t state) {
+// Spins a PRNG until the thread has used `seconds` of CPU or the task is cancelled;
+// returns the PRNG state so the compiler cannot drop the loop.
+uint64_t BurnCpu(double seconds, uint64_t state, const std::atomic<bool>* cancel) {
   if (seconds <= 0) return state;
   const double until = ThreadCpuSeconds() + seconds;
   do {
     for (int i = 0; i < 20000; ++i) SplitMix64(&state);
-  } while (ThreadCpuSeconds() < until);
+  } while (ThreadCpuSeconds() < until && !IsCancelled(cancel));
   return state;
 }
+
+Status Cancelled(const char* what) { return Status::Aborted(std::string(what) + " cancelled"); }
 
 struct SyntheticConfig {
   double map_seconds = 0;
@@ -45,11 +47,13 @@ class SyntheticMapper final : public Mapper {
   explicit SyntheticMapper(SyntheticConfig c) : c_(c) {}
   Status Setup(TaskContext& ctx) override {
     speed_ = ctx.speed() > 0 ? ctx.speed() : 1.0;
+    cancel_ = ctx.cancel_flag();
     return Status::Ok();
   }
   void Map(const InputRecord&, Emitter&) override {}
   Status Finish(Emitter& out) override {
-    sink_ = BurnCpu(c_.map_seconds / speed_, c_.seed);
+    sink_ = BurnCpu(c_.map_seconds / speed_, c_.seed, cancel_);
+    if (IsCancelled(cancel_)) return Cancelled("synthetic map");
     uint64_t state = c_.seed;  // keys depend on the seed only
     static constexpr char kHex[] = "0123456789abcdef";
     std::string filler(kRecordBytes - kKeyBytes, 'x');
@@ -68,6 +72,7 @@ class SyntheticMapper final : public Mapper {
  private:
   SyntheticConfig c_;
   double speed_ = 1.0;
+  const std::atomic<bool>* cancel_ = nullptr;
   volatile uint64_t sink_ = 0;  // keeps the burn loop observable
 };
 
@@ -76,8 +81,8 @@ class CountReducer final : public Reducer {
   explicit CountReducer(double seconds) : seconds_(seconds) {}
   Status Setup(TaskContext& ctx) override {
     double speed = ctx.speed() > 0 ? ctx.speed() : 1.0;
-    sink_ = BurnCpu(seconds_ / speed, sink_);
-    return Status::Ok();
+    sink_ = BurnCpu(seconds_ / speed, sink_, ctx.cancel_flag());
+    return IsCancelled(ctx.cancel_flag()) ? Cancelled("synthetic reduce") : Status::Ok();
   }
   void Reduce(std::string_view key, ValueIterator& values, Emitter& out) override {
     uint64_t n = 0;

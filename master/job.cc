@@ -12,8 +12,16 @@ const char* JobStateName(JobState s) {
     case JobState::kRunning: return "RUNNING";
     case JobState::kSucceeded: return "SUCCEEDED";
     case JobState::kFailed: return "FAILED";
+    case JobState::kKilled: return "KILLED";
   }
   return "?";
+}
+
+std::optional<JobState> ParseJobState(const std::string& name) {
+  for (JobState s : {JobState::kRunning, JobState::kSucceeded, JobState::kFailed, JobState::kKilled}) {
+    if (name == JobStateName(s)) return s;
+  }
+  return std::nullopt;
 }
 
 std::string TaskIdString(sched::TaskKind kind, int index) {
@@ -31,6 +39,7 @@ void JobRecord::AddCounters(const google::protobuf::RepeatedPtrField<proto::Coun
 }
 
 const char* JobRecord::phase() const {
+  if (state == JobState::kKilled) return "killed";
   if (state != JobState::kRunning) return "done";
   if (maps_done < static_cast<int>(maps.size())) return "map";
   if (reduces_running > 0) return "reduce";

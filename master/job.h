@@ -69,8 +69,13 @@ inline constexpr const char* kKilledReducesCounter = "job.killed_reduces";  // l
 // The measured shuffle rate in status covers fetches of this many recent seconds.
 inline constexpr double kShuffleRateWindow = 2.0;
 
-enum class JobState { kRunning, kSucceeded, kFailed };
+// kKilled: ended by `mr kill` (or an interrupted `mr run`); like kFailed it leaves no output.
+enum class JobState { kRunning, kSucceeded, kFailed, kKilled };
 const char* JobStateName(JobState s);
+// The inverse of JobStateName; nullopt for a name it never returns.
+std::optional<JobState> ParseJobState(const std::string& name);
+// The error a job killed by `mr kill` reports (status, trace, store).
+inline constexpr const char* kKilledByUser = "killed by user";
 
 struct JobRecord {
   uint64_t id = 0;

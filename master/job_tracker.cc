@@ -482,7 +482,8 @@ void JobTracker::FinishJob(JobRecord& job, JobState state, const std::string& er
     }
     w.outbox_finished.push_back(job.id);
   }
-  Trace(job, {{"event", "job_end"}, {"t", job.end_time}, {"status", state == JobState::kSucceeded ? "ok" : "failed"},
+  const char* status = state == JobState::kSucceeded ? "ok" : state == JobState::kKilled ? "killed" : "failed";
+  Trace(job, {{"event", "job_end"}, {"t", job.end_time}, {"status", status},
               {"error", error}, {"response_time", job.end_time - job.submit_time}, {"counters", job.counters}});
   Status flushed = job.trace->Flush();
   if (state == JobState::kSucceeded) {
@@ -493,15 +494,27 @@ void JobTracker::FinishJob(JobRecord& job, JobState state, const std::string& er
     if (!s.ok() || !rm.ok()) MR_LOG_WARN("{}: finishing output: {} {}", JobIdString(job.id), s.ToString(), rm.ToString());
     MR_LOG_INFO("{} succeeded in {:.3f}s", JobIdString(job.id), job.end_time - job.submit_time);
   } else {
-    // No partial output: the job created the directory, so it removes all of it.
+    // No partial output: the job created the directory (Submit refuses an existing one),
+    // so it removes all of it.
     Status rm = RemoveAll(job.spec.output());
     if (!rm.ok()) MR_LOG_WARN("{}: removing output: {}", JobIdString(job.id), rm.ToString());
-    MR_LOG_WARN("{} failed: {}", JobIdString(job.id), error);
+    MR_LOG_WARN("{} {}: {}", JobIdString(job.id), state == JobState::kKilled ? "killed" : "failed", error);
   }
   if (!flushed.ok()) MR_LOG_WARN("trace: {}", flushed.ToString());
   PersistJob(job, /*sync=*/true);
   if (state == JobState::kSucceeded) UpdateProfile(job);
   if (on_job_end_) on_job_end_(job.id);
+}
+
+Result<proto::JobStatus> JobTracker::Kill(uint64_t job_id) {
+  JobRecord* job = FindJob(job_id);
+  if (job == nullptr) return Status::NotFound("no job " + JobIdString(job_id));
+  if (job->finished()) {
+    return Status::FailedPrecondition(JobIdString(job_id) + " has already ended (" + JobStateName(job->state) +
+                                      "): nothing to kill");
+  }
+  FinishJob(*job, JobState::kKilled, kKilledByUser);
+  return MakeStatus(*job);
 }
 
 void JobTracker::TraceEstimate(JobRecord& job) {

@@ -79,6 +79,11 @@ class JobTracker {
   // One scheduling round for the reporting worker.
   Result<proto::HeartbeatReply> Heartbeat(const proto::Heartbeat& hb);
   Result<proto::StatusReply> GetStatus(uint64_t job_id) const;
+  // Ends a running job as KILLED (kKilledByUser): stored, traced, its output directory
+  // removed, and every worker told to drop the job (which cancels its running attempts).
+  // Returns the job's status after the kill. Errors: NotFound (no such job),
+  // FailedPrecondition (the job has already ended; the message names its state).
+  Result<proto::JobStatus> Kill(uint64_t job_id);
   // JSON for the status page's /api paths (docs/web.md); NotFound otherwise.
   Result<std::string> ApiGet(std::string_view path) const;
   // Periodic housekeeping: declares silent workers lost.

@@ -297,9 +297,7 @@ Status JobTracker::Recover() {
     auto rec = std::make_unique<JobRecord>();
     rec->id = s.job_id();
     rec->spec = s.spec();
-    rec->state = s.state() == "SUCCEEDED" ? JobState::kSucceeded
-                 : s.state() == "FAILED"  ? JobState::kFailed
-                                          : JobState::kRunning;
+    rec->state = ParseJobState(s.state()).value_or(JobState::kRunning);
     rec->error = s.error();
     rec->submit_time = s.submit_time();
     rec->start_time = s.start_time();

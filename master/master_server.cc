@@ -1,6 +1,7 @@
 #include "master/master_server.h"
 
 #include <future>
+#include <list>
 #include <map>
 
 #include <asio.hpp>
@@ -8,6 +9,7 @@
 #include "common/auth.h"
 #include "common/file_util.h"
 #include "common/framing.h"
+#include "common/job_id.h"
 #include "common/log.h"
 #include "common/version.h"
 #include "master/http_server.h"
@@ -26,7 +28,9 @@ class Session;
 // parked session for at most this long (it is not reading its socket meanwhile).
 constexpr uint32_t kMaxWaitJobMs = 60000;
 
-bool IsFinalState(const std::string& state) { return state == "SUCCEEDED" || state == "FAILED"; }
+bool IsFinalState(const std::string& state) {
+  return state == "SUCCEEDED" || state == "FAILED" || state == "KILLED";
+}
 
 // Per-server state every Session reads; lives on the state thread with the sessions.
 struct SessionContext {
@@ -41,7 +45,13 @@ struct SessionContext {
   }
   auth::ClusterToken token;
   double handshake_timeout_seconds = 10;
-  int pending_handshakes = 0;  // sessions not yet authenticated
+  // Admission (docs/reliability.md): sessions that have not completed the handshake, oldest
+  // first, at most max_pending of them. Every local peer shares 127.0.0.1, so the pool is
+  // per server, not per address; when it is full a new connection drops the oldest, so a
+  // peer that connects and speaks at once always gets its turn. Ready sessions (registered
+  // workers, authenticated clients) are not in it and never refused for load.
+  std::list<std::weak_ptr<Session>> pending;
+  size_t max_pending = 256;
   // Sessions parked on a WaitJobRequest, by job; expired or woken entries are skipped.
   std::multimap<uint64_t, std::weak_ptr<Session>> job_waiters;
 };
@@ -58,10 +68,23 @@ class Session : public std::enable_shared_from_this<Session> {
     asio::error_code ec;
     auto ep = socket_.remote_endpoint(ec);
     peer_ = ec ? "unknown peer" : ep.address().to_string() + ":" + std::to_string(ep.port());
-    ctx_->pending_handshakes++;
   }
-  ~Session() {
-    if (phase_ != Phase::kReady) ctx_->pending_handshakes--;
+  ~Session() { LeavePending(); }
+
+  // Admits a new connection: drops the oldest unauthenticated sessions while the pool is full.
+  static void MakeRoom(SessionContext* ctx) {
+    while (!ctx->pending.empty() && ctx->pending.size() >= ctx->max_pending) {
+      auto oldest = ctx->pending.front().lock();
+      if (!oldest) {
+        ctx->pending.pop_front();
+        continue;
+      }
+      MR_LOG_WARN("closing connection from {}: no handshake yet, and {} newer connections are waiting", oldest->peer_,
+                  ctx->pending.size());
+      oldest->LeavePending();
+      asio::error_code ec;
+      oldest->socket_.close(ec);
+    }
   }
 
   // The job ended: answers a session parked on it. Runs on the state thread.
@@ -75,7 +98,9 @@ class Session : public std::enable_shared_from_this<Session> {
     for (auto& s : woken) s->EndWait(job_id);
   }
 
+  // REQUIRES: MakeRoom(ctx) just ran, on this state thread.
   void Start() {
+    pending_it_ = ctx_->pending.insert(ctx_->pending.end(), weak_from_this());
     std::weak_ptr<Session> weak = shared_from_this();
     deadline_.expires_after(std::chrono::duration_cast<std::chrono::steady_clock::duration>(
         std::chrono::duration<double>(ctx_->handshake_timeout_seconds)));
@@ -185,8 +210,14 @@ class Session : public std::enable_shared_from_this<Session> {
 
   void BecomeReady() {
     phase_ = Phase::kReady;
-    ctx_->pending_handshakes--;
+    LeavePending();
     deadline_.cancel();
+  }
+
+  void LeavePending() {
+    if (!pending_it_) return;
+    ctx_->pending.erase(*pending_it_);
+    pending_it_.reset();
   }
 
   // Returns false when the connection should close after the reply.
@@ -222,6 +253,7 @@ class Session : public std::enable_shared_from_this<Session> {
     }
     r->set_accepted(true);
     r->add_features(kFeatureWaitJob);
+    r->add_features(kFeatureKillJob);
     gate_.emplace(hello.role());
     if (!ctx_->token.enabled()) {
       BecomeReady();
@@ -298,6 +330,14 @@ class Session : public std::enable_shared_from_this<Session> {
         FillStatus(std::move(r), out);  // ended, or unknown: answer now
         return true;
       }
+      case proto::Envelope::kKillJob: {
+        auto r = tracker->Kill(in.kill_job().job_id());
+        MR_LOG_INFO("kill of {} asked by {}: {}", JobIdString(in.kill_job().job_id()), peer_,
+                    r.ok() ? std::string("killed") : r.status().message());
+        if (!r.ok()) SetError(r.status(), out);
+        else *out->mutable_kill_job_reply()->mutable_job() = std::move(r).value();
+        return true;
+      }
       default:  // kStatus: the gate lets nothing else through
         AnswerStatus(in.status().job_id(), out);
         return true;
@@ -312,6 +352,7 @@ class Session : public std::enable_shared_from_this<Session> {
   std::string role_;
   std::string nonce_;               // our challenge, while in kAuth
   uint64_t waiting_job_ = 0;        // parked on a WaitJobRequest for this job (0: not)
+  std::optional<std::list<std::weak_ptr<Session>>::iterator> pending_it_;  // in ctx_->pending
   std::optional<PeerGate> gate_;    // set once the Hello is accepted
   std::array<unsigned char, kFrameHeaderBytes> header_{};
   std::string body_;
@@ -327,6 +368,7 @@ class MasterServerImpl final : public MasterServer, public StatusProvider {
     context_.max_heartbeats_per_second = options_.max_heartbeats_per_second;
     context_.token = options_.token;
     context_.handshake_timeout_seconds = options_.handshake_timeout_seconds;
+    context_.max_pending = static_cast<size_t>(std::max(1, options_.max_pending_handshakes));
     // Posted, not called: the tracker is mid-request when a job ends, and the reply must
     // see the finished state (and the trace flushed) once that request is done.
     tracker_->SetJobEndListener([this](uint64_t job_id) {
@@ -400,12 +442,9 @@ class MasterServerImpl final : public MasterServer, public StatusProvider {
 
   void Accept() {
     acceptor_.async_accept([this](asio::error_code ec, asio::ip::tcp::socket socket) {
-      if (!ec && context_.pending_handshakes >= options_.max_pending_handshakes) {
-        // Unauthenticated peers cannot pile up connections: close at once, before reading.
-        MR_LOG_WARN("refusing a connection: {} handshakes already pending", context_.pending_handshakes);
-        socket.close(ec);
-      } else if (!ec) {
+      if (!ec) {
         socket.set_option(asio::ip::tcp::no_delay(true), ec);
+        Session::MakeRoom(&context_);
         std::make_shared<Session>(std::move(socket), &context_)->Start();
       }
       if (acceptor_.is_open()) Accept();

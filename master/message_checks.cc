@@ -296,6 +296,10 @@ Status PeerGate::Check(const proto::Envelope& in, const JobShapeLookup& lookup) 
     case proto::Envelope::kWaitJob:
       if (in.wait_job().job_id() == 0) return Bad("wait_job needs a job id");
       return Status::Ok();
+    case proto::Envelope::kKillJob:
+      // Any authenticated peer may kill a job, as any may submit one (docs/reliability.md).
+      if (in.kill_job().job_id() == 0) return Bad("kill_job needs a job id");
+      return Status::Ok();
     default:
       return Status::ProtocolError("unexpected message");
   }

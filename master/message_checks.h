@@ -63,7 +63,7 @@ class PeerGate {
   // Checks a request before it is handled. Errors: PermissionDenied (a client registering
   // or heartbeating, a heartbeat for another worker id), ProtocolError (a second
   // registration, a heartbeat before registering, a message that is not a request),
-  // InvalidArgument (a field out of range).
+  // InvalidArgument (a field out of range, a kill_job or wait_job without a job id).
   Status Check(const proto::Envelope& in, const JobShapeLookup& lookup) const;
   // Records the registration the tracker accepted for this connection.
   void Registered(uint32_t worker_id, const proto::RegisterWorker& r);

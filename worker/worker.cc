@@ -2,11 +2,13 @@
 
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -367,6 +369,7 @@ class WorkerImpl final : public Worker {
   void StartAssignment(const proto::Assignment& a) {
     if (a.kind() == proto::REDUCE && a.place_only()) {
       std::lock_guard lock(mu_);
+      if (dropped_.count(a.job_id()) > 0) return;  // killed or ended meanwhile
       ReduceState& st = reduces_[{a.job_id(), a.index()}];
       st = ReduceState{};  // a re-placed reducer starts over
       st.spec = a.spec();
@@ -385,6 +388,7 @@ class WorkerImpl final : public Worker {
       return;
     }
     std::lock_guard lock(mu_);
+    if (dropped_.count(a.job_id()) > 0) return;
     uint32_t& counter = a.unified_slot() ? running_unified_ : (a.kind() == proto::MAP ? running_map_ : running_reduce_);
     counter++;
     threads_.emplace_back();
@@ -395,6 +399,7 @@ class WorkerImpl final : public Worker {
     threads_.back().what = std::string(a.kind() == proto::MAP ? "map " : "reduce ") + std::to_string(a.job_id()) +
                            "/" + std::to_string(a.index()) + " attempt " + std::to_string(a.attempt());
     if (stopping()) watch->Cancel();
+    threads_.back().job = a.job_id();
     uint64_t incarnation = incarnation_;
     threads_.back().thread = std::thread([this, a, done, watch, incarnation] {
       SetThreadName(a.kind() == proto::MAP ? "mr-map" : "mr-reduce");
@@ -497,12 +502,25 @@ class WorkerImpl final : public Worker {
       std::string dir = JoinPath(shuffle::MapOutputDir(options_.work_dir, a.job_id()), "r" + std::to_string(a.index()));
       for (uint32_t m = 0; m < a.num_maps(); ++m) spec.run_files.push_back(JoinPath(dir, "m" + std::to_string(m) + ".run"));
       spec.output_path = a.temp_output();
-      MR_RETURN_IF_ERROR(MakeDirs(a.temp_output().substr(0, a.temp_output().rfind('/'))));
+      const std::string attempt_dir = a.temp_output().substr(0, a.temp_output().rfind('/'));
+      MR_RETURN_IF_ERROR(MakeAttemptDir(attempt_dir));
       auto result = RunReduceTask(spec, watch->cancel());
-      if (!result.ok()) return result.status();
+      if (!result.ok()) {
+        (void)RemoveAll(attempt_dir);
+        return result.status();
+      }
       FillCounters(result->counters, report);
       return Status::Ok();
     });
+  }
+
+  // OUTPUT/_temporary/attempt-...: only the last level is created. The master made
+  // OUTPUT/_temporary at submit and removes the whole output when the job fails or is
+  // killed; an attempt that starts after that must not bring the directory back.
+  static Status MakeAttemptDir(const std::string& dir) {
+    if (::mkdir(dir.c_str(), 0755) == 0 || errno == EEXIST) return Status::Ok();
+    if (errno == ENOENT) return Status::Aborted("the job's output directory is gone (job ended)");
+    return Status::IoError("cannot create " + dir + ": " + std::strerror(errno));
   }
 
   void EnqueueFetches(const proto::MapOutputLocation& loc) {
@@ -649,7 +667,11 @@ class WorkerImpl final : public Worker {
     if (urgent_) wake_.notify_all();
   }
 
+  // The job ended (succeeded, failed, or was killed): its running attempts are cancelled
+  // and joined (a streaming child is killed with them), then its directory goes, so
+  // nothing of the job is left running or on disk here. Heartbeat thread only.
   void DropJob(uint64_t job) {
+    std::list<TaskThread> cancelled;
     {
       std::lock_guard lock(mu_);
       for (auto it = reduces_.begin(); it != reduces_.end();) {
@@ -657,9 +679,18 @@ class WorkerImpl final : public Worker {
       }
       job_locations_.erase(job);
       dropped_.insert(job);
+      for (auto it = threads_.begin(); it != threads_.end();) {
+        auto next = std::next(it);
+        if (it->job == job) {
+          it->watch->Cancel();
+          cancelled.splice(cancelled.end(), threads_, it);
+        }
+        it = next;
+      }
     }
-    // Running attempts of a finished job are ignored by the master; their files
-    // go when the job directory goes.
+    // Outside mu_: an ending attempt takes it to report (the master ignores the report).
+    for (auto& t : cancelled) t.thread.join();
+    if (!cancelled.empty()) MR_LOG_INFO("job {} ended: cancelled {} running attempts", job, cancelled.size());
     Status s = RemoveAll(shuffle::MapOutputDir(options_.work_dir, job));
     if (!s.ok()) MR_LOG_WARN("cleanup of job {}: {}", job, s.ToString());
   }
@@ -705,6 +736,7 @@ class WorkerImpl final : public Worker {
     std::shared_ptr<std::atomic<bool>> done;
     std::shared_ptr<AttemptWatch> watch;  // its progress and cancel flag
     std::string what;                     // "map JOB/INDEX attempt N", for the log
+    uint64_t job = 0;
   };
 
   WorkerOptions options_;

@@ -1,4 +1,4 @@
-// Bad input gets one line naming the problem, exit status 2, and leaves the file system as it
+// Bad input gets one line naming the problem, exit status 2 (3 when the cluster cannot be reached), and leaves the file system as it
 // was: no output directory created, an existing one untouched. A job that fails at run time
 // exits 1 and leaves no output at all.
 #include <gtest/gtest.h>
@@ -79,9 +79,16 @@ TEST_F(CliErrorsTest, BadFlag) {
   ExpectUsageError("run wordcount --fetch-threads 0 --input " + in_ + " --output " + out_, "--fetch-threads");
 }
 
+// Not bad input but an unreachable cluster: exit 3 (the `mr` contract), one line naming the
+// address, nothing created.
 TEST_F(CliErrorsTest, MasterUnreachable) {
   // Port 1 (tcpmux) is privileged and not served on a test machine.
-  ExpectUsageError("run wordcount --master 127.0.0.1:1 --input " + in_ + " --output " + out_, "127.0.0.1:1");
+  std::string before = Snapshot(tmp_.path());
+  auto r = Sh(MrBin() + " run wordcount --master 127.0.0.1:1 --input " + in_ + " --output " + out_);
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_NE(r.err.find("127.0.0.1:1"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_EQ(Snapshot(tmp_.path()), before);
 }
 
 // The policy and the workers belong to the running master: `mr run` refuses, rather than

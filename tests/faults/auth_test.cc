@@ -320,14 +320,15 @@ TEST(ClusterTokenCliTest, TokenClusterRunsAJobAndRefusesOutsiders) {
 
   const std::string refused = "mr: " + std::string(auth::kAuthFailedMessage) + "\n";
   for (const std::string& flags : {std::string(), " --token-file " + ShellQuote(wrong)}) {
+    // The cluster refused the request: exit 3, like a cluster that cannot be reached.
     auto status = Sh(MrBin() + " status" + master + flags);
-    EXPECT_EQ(status.exit_code, 2);
+    EXPECT_EQ(status.exit_code, 3);
     EXPECT_EQ(status.err, refused);
     EXPECT_EQ(status.out, "") << "a refused client must learn nothing";
     std::string out2 = JoinPath(tmp.path(), "out2");
     auto submit =
         Sh(MrBin() + " submit wordcount --input " + in + " --output " + out2 + master + flags);
-    EXPECT_EQ(submit.exit_code, 2);
+    EXPECT_EQ(submit.exit_code, 3);
     EXPECT_EQ(submit.err, refused);
     EXPECT_FALSE(PathExists(out2));
   }
@@ -335,7 +336,7 @@ TEST(ClusterTokenCliTest, TokenClusterRunsAJobAndRefusesOutsiders) {
   auto worker =
       Sh("timeout 20 " + MrBin() + " worker --work-dir " + JoinPath(tmp.path(), "w") + master +
          " --token-file " + ShellQuote(wrong) + " 2>" + JoinPath(tmp.path(), "worker.err"));
-  EXPECT_EQ(worker.exit_code, 2);
+  EXPECT_EQ(worker.exit_code, 3);
   std::string err = *ReadFileToString(JoinPath(tmp.path(), "worker.err"));
   EXPECT_NE(err.find(refused), std::string::npos) << err;
 }

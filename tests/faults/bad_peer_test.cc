@@ -638,5 +638,19 @@ TEST(MessageChecksTest, GateKeepsRolesApart) {
   EXPECT_FALSE(master::CheckRegisterWorker(*w).ok());
 }
 
+// A kill names one job; the gate lets any authenticated peer send it (the tracker then
+// answers NotFound or FailedPrecondition), but not without a job id.
+TEST(MessageChecksTest, KillJobNeedsAJobId) {
+  master::PeerGate client("client");
+  proto::Envelope kill;
+  kill.mutable_kill_job();
+  EXPECT_EQ(client.Check(kill, nullptr).code(), StatusCode::kInvalidArgument);
+  kill.mutable_kill_job()->set_job_id(4);
+  EXPECT_TRUE(client.Check(kill, nullptr).ok());
+  proto::Envelope reply;
+  reply.mutable_kill_job_reply();
+  EXPECT_EQ(client.Check(reply, nullptr).code(), StatusCode::kProtocolError) << "a reply is not a request";
+}
+
 }  // namespace
 }  // namespace mr

@@ -1,5 +1,12 @@
 #include "jobs/subprocess.h"
 
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <thread>
+
 #include <gtest/gtest.h>
 
 namespace mr::jobs {
@@ -80,6 +87,33 @@ TEST(RunFilterTest, HugeLineComesBackWhole) {
   ASSERT_EQ(lines.size(), 2u);
   EXPECT_EQ(lines[0].size(), 24u << 20);
   EXPECT_EQ(lines[1], "short");
+}
+
+// True while pid is a live process (not gone, not a zombie).
+bool Alive(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string pid_field, comm, state;
+  if (!(stat >> pid_field >> comm >> state)) return false;
+  return state != "Z" && state != "X";
+}
+
+// A killed job's streaming command goes with everything it started: the cancel flag makes
+// RunFilter SIGKILL the command's process group and return Aborted.
+TEST(RunFilterTest, CancelKillsTheCommandAndWhatItStarted) {
+  std::atomic<bool> cancel{false};
+  pid_t grandchild = 0;
+  Status s = RunFilter(
+      "sleep 29.4 & echo $!; wait", "",
+      [&](std::string_view line) {
+        grandchild = static_cast<pid_t>(std::stol(std::string(line)));
+        cancel.store(true);
+      },
+      FilterHooks{{}, [&cancel] { return cancel.load(); }});
+  EXPECT_EQ(s.code(), StatusCode::kAborted) << s.ToString();
+  ASSERT_GT(grandchild, 0);
+  for (int i = 0; i < 100 && Alive(grandchild); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_FALSE(Alive(grandchild)) << "the command's child outlived the cancel";
+  if (Alive(grandchild)) ::kill(grandchild, SIGKILL);
 }
 
 }  // namespace

@@ -25,7 +25,7 @@ class CountingContext final : public jobs::TaskContext {
   void Progress() override {
     if (progress_ != nullptr) progress_->fetch_add(1, std::memory_order_relaxed);
   }
-  bool Cancelled() const override { return cancel_ != nullptr && cancel_->load(std::memory_order_relaxed); }
+  const std::atomic<bool>* cancel_flag() const override { return cancel_; }
 
  private:
   TaskCounters* counters_;
