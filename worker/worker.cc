@@ -53,7 +53,7 @@ struct ReduceState {
   bool ready_reported = false;
   std::string dir;
   uint64_t placement = 0;         // fetches of an earlier placement here are not this one's
-  std::map<uint32_t, uint32_t> unreachable;  // per map: unproven failures so far (backoff)
+  std::map<std::pair<uint32_t, uint32_t>, uint32_t> unreachable;  // per (map, attempt): unproven failures (backoff)
 };
 
 // Task threads (map and reduce work, and streaming children they fork) run this much
@@ -685,7 +685,7 @@ class WorkerImpl final : public Worker {
       return;
     }
     if (cause != proto::FETCH_UNREACHABLE || stopping()) return;
-    const uint32_t n = ++st.unreachable[item.loc.map_index()];
+    const uint32_t n = ++st.unreachable[{item.loc.map_index(), item.loc.attempt()}];
     FetchItem retry = item;
     retry.not_before = std::chrono::steady_clock::now() +
                        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
