@@ -16,7 +16,9 @@ using sched::TaskKind;
 
 namespace {
 constexpr uint32_t kMaxReducers = 100000;
+constexpr uint32_t kMaxSlots = 1024;
 
+// fetch_end's `cause` (docs/trace-format.md).
 const char* FetchCauseName(proto::FetchCause c) {
   switch (c) {
     case proto::FETCH_SOURCE_CORRUPT: return "source_corrupt";
@@ -25,7 +27,6 @@ const char* FetchCauseName(proto::FetchCause c) {
     default: return "unspecified";
   }
 }
-constexpr uint32_t kMaxSlots = 1024;
 
 Status ValidateSpec(const proto::JobSpec& spec) {
   if (spec.reducers() == 0 || spec.reducers() > kMaxReducers) {
