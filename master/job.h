@@ -41,7 +41,17 @@ struct MapTask {
   // Done before a master restart, on a worker that has not registered again yet: held as
   // running (no slot, worker 0) until that worker offers the output or the wait ends.
   std::optional<proto::StoredTask> awaiting;
+  // Blame (docs/reliability.md, "Blame and bounds"): unproven (UNREACHABLE) fetch failures
+  // of the done attempt, per reducer index, cleared when it is superseded; and how often
+  // this map's output could not be served (each ends in a re-execution or the job's end).
+  std::map<uint32_t, uint32_t> unreachable_reports;
+  uint32_t unserved = 0;
 };
+
+// An unproven fetch failure re-executes the map once this many reports of one reducer,
+// or reports of this many distinct reducers, name the same done attempt.
+inline constexpr uint32_t kUnreachableReportsOfOneReducer = 3;
+inline constexpr size_t kUnreachableReducers = 2;
 
 struct ReduceTask {
   // kUnplaced -> kFetching (placed on `worker`, no slot) -> kReady (all data
@@ -53,6 +63,7 @@ struct ReduceTask {
   uint32_t attempt = 0;
   uint32_t next_attempt = 1;
   uint32_t failures = 0;
+  WorkerId last_failed_worker = 0;  // a re-placement goes elsewhere if it can
   uint32_t maps_fetched = 0;
   uint64_t shuffle_bytes = 0;
   double start_time = 0;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 #include "common/file_util.h"
 #include "common/log.h"
@@ -16,6 +17,16 @@ using sched::TaskKind;
 namespace {
 constexpr uint32_t kMaxReducers = 100000;
 constexpr uint32_t kMaxSlots = 1024;
+
+// fetch_end's `cause` (docs/trace-format.md).
+const char* FetchCauseName(proto::FetchCause c) {
+  switch (c) {
+    case proto::FETCH_SOURCE_CORRUPT: return "source_corrupt";
+    case proto::FETCH_LOCAL: return "local";
+    case proto::FETCH_UNREACHABLE: return "unreachable";
+    default: return "unspecified";
+  }
+}
 
 Status ValidateSpec(const proto::JobSpec& spec) {
   if (spec.reducers() == 0 || spec.reducers() > kMaxReducers) {
@@ -172,7 +183,7 @@ Result<proto::HeartbeatReply> JobTracker::Heartbeat(const proto::Heartbeat& hb) 
   w.last_heartbeat = clock_->Now();
   w.shuffle_bytes_sent = hb.shuffle_bytes_sent();
   for (const auto& r : hb.reports()) HandleReport(w, r);
-  for (const auto& f : hb.fetches()) HandleFetch(f);
+  for (const auto& f : hb.fetches()) HandleFetch(w, f);
   for (const auto& e : hb.served()) {
     JobRecord* job = FindJob(e.job_id());
     if (job == nullptr) continue;
@@ -185,6 +196,8 @@ Result<proto::HeartbeatReply> JobTracker::Heartbeat(const proto::Heartbeat& hb) 
   // size budget (kMaxReplyBytes) is the round's.
   for (uint64_t id : w.outbox_finished) reply.add_finished_jobs(id);
   w.outbox_finished.clear();
+  for (auto& d : w.outbox_delete_outputs) *reply.add_delete_outputs() = std::move(d);
+  w.outbox_delete_outputs.clear();
   SendOutbox(w, &reply);
   // A round runs the policy only when this worker could take a task, or to
   // refresh the shuffle shares; idle heartbeats stay cheap at short intervals.
@@ -240,7 +253,10 @@ void JobTracker::HandleMapReport(WorkerRecord& w, JobRecord& job, const proto::T
   MapTask& m = job.maps[r.index()];
   if (r.state() != proto::SUCCEEDED && r.state() != proto::FAILED) return;
   // A stale or duplicate attempt is never accepted: one attempt per task.
-  if (m.state != MapTask::State::kRunning || m.worker != w.id || r.attempt() != m.attempt) return;
+  if (m.state != MapTask::State::kRunning || m.worker != w.id || r.attempt() != m.attempt) {
+    DeleteIfSuperseded(w, job, r);
+    return;
+  }
   ReleaseSlot(w, false, m.unified);
   job.maps_running--;
   json ev = AttemptEndEvent(r, w.id, m.unified ? "unified" : "map");
@@ -308,17 +324,7 @@ void JobTracker::HandleReduceReport(WorkerRecord& w, JobRecord& job, const proto
     return;
   }
   if (r.state() == proto::FAILED && t.state == ReduceTask::State::kFetching) {
-    // The reducer could not set up on this worker: fetch again elsewhere.
-    t.failures++;
-    job.counters[kFailedReducesCounter]++;
-    CountFailure(job, w.id);
-    if (t.failures >= options_.max_attempts) {
-      FinishJob(job, JobState::kFailed, "reduce " + TaskIdString(TaskKind::kReduce, r.index()) +
-                                            " could not fetch its input: " + r.error());
-      return;
-    }
-    ResetReduce(job, r.index());
-    PlaceReduces(job);
+    FailFetchingReduce(w, job, r);
     return;
   }
   if (r.state() == proto::SUCCEEDED || r.state() == proto::FAILED) HandleReduceEnd(w, job, r);
@@ -375,7 +381,7 @@ void JobTracker::CommitReduce(JobRecord& job, int index, const proto::TaskReport
   if (job.reduces_done == static_cast<int>(job.reduces.size())) FinishJob(job, JobState::kSucceeded, "");
 }
 
-void JobTracker::HandleFetch(const proto::FetchEvent& f) {
+void JobTracker::HandleFetch(WorkerRecord& w, const proto::FetchEvent& f) {
   JobRecord* job = FindJob(f.job_id());
   if (job == nullptr || f.reduce_index() >= job->reduces.size() || f.map_index() >= job->maps.size()) return;
   std::string task = TaskIdString(TaskKind::kReduce, static_cast<int>(f.reduce_index()));
@@ -385,15 +391,16 @@ void JobTracker::HandleFetch(const proto::FetchEvent& f) {
   json end = {{"event", "fetch_end"}, {"t", f.end_time()}, {"task", task}, {"map", map},
               {"src_worker", f.src_worker()}, {"start", f.start_time()}, {"bytes", f.bytes()},
               {"status", f.ok() ? "ok" : "failed"}, {"worker", job->reduces[f.reduce_index()].worker}};
-  if (!f.ok()) end["error"] = f.error();
+  if (!f.ok()) {
+    end["error"] = f.error();
+    end["cause"] = FetchCauseName(f.cause());
+  }
   Trace(*job, end);
-  if (f.ok() && !job->finished()) job->RecordFetch(f.start_time(), f.end_time(), f.bytes());
-  // A map output that cannot be fetched (the worker retried already) is
-  // re-executed elsewhere; later reports about the same attempt are ignored.
-  MapTask& m = job->maps[f.map_index()];
-  if (!f.ok() && !job->finished() && m.state == MapTask::State::kDone && m.attempt == f.map_attempt() &&
-      m.worker == f.src_worker()) {
-    ReexecuteMap(*job, static_cast<int>(f.map_index()), "fetch failed: " + f.error());
+  if (job->finished()) return;
+  if (f.ok()) {
+    job->RecordFetch(f.start_time(), f.end_time(), f.bytes());
+  } else {
+    BlameFetchFailure(w, *job, f);
   }
 }
 
@@ -422,9 +429,12 @@ void JobTracker::PlaceReduces(JobRecord& job, WorkerId prefer) {
   for (size_t i = 0; i < job.reduces.size(); ++i) {
     ReduceTask& t = job.reduces[i];
     if (t.state != ReduceTask::State::kUnplaced) continue;
-    WorkerRecord* w = *std::min_element(hosts.begin(), hosts.end(), [&](WorkerRecord* a, WorkerRecord* b) {
-      return std::pair(load[a->id], a->id != prefer) < std::pair(load[b->id], b->id != prefer);
-    });
+    // Where it failed last comes last: a reducer that failed on its own disk moves.
+    auto rank = [&](const WorkerRecord* x) {
+      return std::tuple(x->id == t.last_failed_worker, load[x->id], x->id != prefer);
+    };
+    WorkerRecord* w = *std::min_element(hosts.begin(), hosts.end(),
+                                        [&](WorkerRecord* a, WorkerRecord* b) { return rank(a) < rank(b); });
     load[w->id]++;
     t.state = ReduceTask::State::kFetching;
     t.worker = w->id;

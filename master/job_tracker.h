@@ -35,6 +35,7 @@ struct WorkerRecord {
   std::vector<proto::Assignment> outbox_assignments;   // reduce placements
   std::vector<proto::MapOutputLocation> outbox_locations;
   std::vector<uint64_t> outbox_finished;
+  std::vector<proto::HeldMapOutput> outbox_delete_outputs;  // superseded map outputs it holds
 };
 
 // Which slots a task needs: maps run in map or unified slots, reduces in reduce or unified.
@@ -104,7 +105,7 @@ class JobTracker {
   void HandleMapReport(WorkerRecord& w, JobRecord& job, const proto::TaskReport& r);
   void HandleReduceReport(WorkerRecord& w, JobRecord& job, const proto::TaskReport& r);
   void HandleReduceEnd(WorkerRecord& w, JobRecord& job, const proto::TaskReport& r);
-  void HandleFetch(const proto::FetchEvent& f);
+  void HandleFetch(WorkerRecord& w, const proto::FetchEvent& f);
   void CommitReduce(JobRecord& job, int index, const proto::TaskReport& r);
   void FinishJob(JobRecord& job, JobState state, const std::string& error);
   void CountFailure(JobRecord& job, WorkerId w);
@@ -118,9 +119,21 @@ class JobTracker {
   void LoseWorker(WorkerId id, const std::string& why);
   void ReexecuteMap(JobRecord& job, int index, const std::string& why);
   void ResetReduce(JobRecord& job, int index);
+  // Blame (job_tracker_blame.cc): a failed fetch is charged to whom it proves at fault.
+  void BlameFetchFailure(WorkerRecord& w, JobRecord& job, const proto::FetchEvent& f);
+  // The map's output could not be served: re-executed, or past max_attempts the job fails.
+  void ReexecuteUnserved(JobRecord& job, int index, const std::string& error);
+  // A fetching reducer failed on its own worker (disk, directory): counted, moved.
+  void FailFetchingReduce(WorkerRecord& w, JobRecord& job, const proto::TaskReport& r);
+  // Tells worker `w` (if registered) to delete its output of (job, map, attempt).
+  void DeleteOutput(WorkerId w, uint64_t job, uint32_t map, uint32_t attempt);
+  // A SUCCEEDED map report the tracker did not accept: its output is deleted unless it
+  // is the attempt that counts.
+  void DeleteIfSuperseded(WorkerRecord& w, const JobRecord& job, const proto::TaskReport& r);
   void EnforceRetention();
   // Master restart: done maps wait for their worker to offer the output again.
   void AdoptHeldOutputs(WorkerId id, const proto::RegisterWorker& req, proto::RegisterReply* reply);
+  void AdoptHeldOutput(WorkerId id, JobRecord& job, const proto::HeldMapOutput& h);
   void ExpireMapRecovery();
   // Scheduling (job_tracker_schedule.cc).
   sched::Snapshot BuildSnapshot(WorkerId only_free) const;

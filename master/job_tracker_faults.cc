@@ -53,32 +53,27 @@ void JobTracker::EnforceRetention() {
 // A worker registering again offers the map outputs it still serves. A running job's map
 // that awaits exactly that attempt on exactly that shuffle server is done again, with the
 // sizes and counters stored at its first completion; nothing else is taken on trust. Held
-// outputs of jobs that are no longer running are the worker's to delete.
+// outputs of jobs that are no longer running are the worker's to delete, and so are those
+// of running jobs that are not adopted (superseded attempts).
 void JobTracker::AdoptHeldOutputs(WorkerId id, const proto::RegisterWorker& req, proto::RegisterReply* reply) {
   std::set<uint64_t> drop;
   std::set<uint64_t> adopted_in;
-  const double now = clock_->Now();
   for (const auto& h : req.held_outputs()) {
     JobRecord* job = FindJob(h.job_id());
     if (job == nullptr || job->finished()) {
       drop.insert(h.job_id());
       continue;
     }
-    if (h.map() >= job->maps.size()) continue;
-    MapTask& m = job->maps[h.map()];
-    if (!m.awaiting || m.state != MapTask::State::kRunning) continue;
-    const proto::MapDone& offered = m.awaiting->map_done();
-    if (offered.attempt() != h.attempt() || offered.host() != req.host() ||
-        offered.shuffle_port() != req.shuffle_port()) {
+    MapTask* m = h.map() < job->maps.size() ? &job->maps[h.map()] : nullptr;
+    const proto::MapDone* offered = m != nullptr && m->awaiting && m->state == MapTask::State::kRunning
+                                        ? &m->awaiting->map_done()
+                                        : nullptr;
+    if (offered == nullptr || offered->attempt() != h.attempt() || offered->host() != req.host() ||
+        offered->shuffle_port() != req.shuffle_port()) {
+      *reply->add_delete_outputs() = h;  // not the attempt that counts: superseded
       continue;
     }
-    const proto::StoredTask stored = std::move(*m.awaiting);
-    m.awaiting.reset();
-    job->maps_running--;
-    m.worker = id;
-    CompleteMap(*job, m, stored.map_done(), stored.counters());
-    Trace(*job, {{"event", "map_recovered"}, {"t", now}, {"task", TaskIdString(TaskKind::kMap, static_cast<int>(h.map()))},
-                 {"attempt", h.attempt()}, {"worker", id}, {"bytes_out", stored.map_done().bytes_out()}});
+    AdoptHeldOutput(id, *job, h);
     adopted_in.insert(job->id);
   }
   for (uint64_t jid : adopted_in) {
@@ -87,6 +82,18 @@ void JobTracker::AdoptHeldOutputs(WorkerId id, const proto::RegisterWorker& req,
     QueueLocations(job);
   }
   for (uint64_t j : drop) reply->add_drop_jobs(j);
+}
+
+void JobTracker::AdoptHeldOutput(WorkerId id, JobRecord& job, const proto::HeldMapOutput& h) {
+  MapTask& m = job.maps[h.map()];
+  const proto::StoredTask stored = std::move(*m.awaiting);
+  m.awaiting.reset();
+  job.maps_running--;
+  m.worker = id;
+  CompleteMap(job, m, stored.map_done(), stored.counters());
+  Trace(job, {{"event", "map_recovered"}, {"t", clock_->Now()},
+              {"task", TaskIdString(TaskKind::kMap, static_cast<int>(h.map()))}, {"attempt", h.attempt()},
+              {"worker", id}, {"bytes_out", stored.map_done().bytes_out()}});
 }
 
 // Done maps whose worker did not come back within worker_timeout of the restart run again.
@@ -160,9 +167,12 @@ void JobTracker::ReexecuteMap(JobRecord& job, int index, const std::string& why)
   job.map_seconds_done = std::max(0.0, job.map_seconds_done - std::max(0.0, m.end_time - m.start_time));
   job.map_output_bytes -= std::min(job.map_output_bytes, m.bytes_out);
   job.map_input_bytes -= std::min(job.map_input_bytes, m.bytes_in);
-  // The done attempt is superseded: only the one that replaces it may count.
+  // The done attempt is superseded: only the one that replaces it may count, and its
+  // output goes now (not with the job) if its worker is still registered.
   job.AddCounters(m.counters, -1);
   m.counters.Clear();
+  m.unreachable_reports.clear();
+  DeleteOutput(m.worker, job.id, static_cast<uint32_t>(index), m.attempt);
   PersistTask(job, false, index, false, false);  // its output is no longer one to adopt
   job.counters[kKilledMapsCounter]++;
   for (auto& [wid, sent] : job.locations_sent) sent[index] = false;

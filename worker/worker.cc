@@ -9,12 +9,14 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <functional>
 #include <list>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -30,6 +32,7 @@
 #include "shuffle/net/fetcher.h"
 #include "shuffle/net/shuffle_server.h"
 #include "worker/attempt_watch.h"
+#include "worker/fetch_blame.h"
 #include "worker/task/map_task.h"
 #include "worker/task/reduce_task.h"
 
@@ -48,10 +51,13 @@ struct ReduceState {
   std::vector<char> fetched;     // per map
   uint32_t fetched_count = 0;
   uint64_t bytes = 0;
-  bool failed = false;
+  bool failed = false;            // on this worker (its disk, its directory): reported, then idle
+  std::string error;              // why it failed, naming the path
   bool progress_dirty = true;
   bool ready_reported = false;
   std::string dir;
+  uint64_t placement = 0;         // fetches of an earlier placement here are not this one's
+  std::map<std::pair<uint32_t, uint32_t>, uint32_t> unreachable;  // per (map, attempt): unproven failures (backoff)
 };
 
 // Task threads (map and reduce work, and streaming children they fork) run this much
@@ -73,11 +79,15 @@ void LowerThisThreadsPriority() {
 // legitimately waits while the source serves the jobs the policy favours.
 constexpr double kFetchProgressTimeoutSeconds = 180;
 
+using SteadyTime = std::chrono::steady_clock::time_point;
+
 struct FetchItem {
   uint64_t incarnation;
   uint64_t job;
   uint32_t reduce;
   proto::MapOutputLocation loc;
+  uint64_t placement = 0;
+  SteadyTime not_before{};  // a retry after an unproven failure waits until then
 };
 
 void FillCounters(const TaskCounters& c, proto::TaskReport* r) {
@@ -226,6 +236,7 @@ class WorkerImpl final : public Worker {
       Status s = RemoveAll(shuffle::MapOutputDir(options_.work_dir, job));
       if (!s.ok()) MR_LOG_WARN("cleanup of job {}: {}", job, s.ToString());
     }
+    for (const auto& d : reply.register_reply().delete_outputs()) DeleteMapOutput(d);
     worker_id_ = reply.register_reply().worker_id();
     registered_ = true;
     heartbeat_ms_ = std::max(10u, reply.register_reply().heartbeat_ms());
@@ -304,6 +315,7 @@ class WorkerImpl final : public Worker {
     fetch_cv_.notify_all();
     for (const auto& a : r.assignments()) StartAssignment(a);
     for (const auto& loc : r.map_outputs()) EnqueueFetches(loc);
+    for (const auto& d : r.delete_outputs()) DeleteMapOutput(d);
     for (uint64_t job : r.finished_jobs()) {
       DropJob(job);
       served_finished_.push_back(job);
@@ -354,7 +366,7 @@ class WorkerImpl final : public Worker {
       r->set_shuffle_bytes(st.bytes);
       if (st.failed) {
         r->set_state(proto::FAILED);
-        r->set_error("fetch failed");
+        r->set_error(st.error);
         st.ready_reported = true;
       } else if (st.fetched_count == st.num_maps) {
         r->set_state(proto::READY);
@@ -377,8 +389,9 @@ class WorkerImpl final : public Worker {
       st.num_maps = a.num_maps();
       st.fetched.assign(a.num_maps(), 0);
       st.dir = JoinPath(shuffle::MapOutputDir(options_.work_dir, a.job_id()), "r" + std::to_string(a.index()));
+      st.placement = ++placements_;
       Status s = MakeDirs(st.dir);
-      if (!s.ok()) st.failed = true;
+      if (!s.ok()) FailReducerLocked(st, s);
       // The master sends each map's location once per worker, so a reducer
       // placed here later (a re-placement) learns them from what we kept.
       auto known = job_locations_.find(a.job_id());
@@ -532,7 +545,9 @@ class WorkerImpl final : public Worker {
   }
 
   void EnqueueOneLocked(uint64_t job, uint32_t reduce, const proto::MapOutputLocation& loc) {
-    fetch_queue_.push_back(FetchItem{incarnation_, job, reduce, loc});
+    auto st = reduces_.find({job, reduce});
+    if (st == reduces_.end() || st->second.failed) return;
+    fetch_queue_.push_back(FetchItem{incarnation_, job, reduce, loc, st->second.placement});
     fetch_cv_.notify_one();
     MaybeAddFetcherLocked(&fetch_queue_.back());
   }
@@ -549,16 +564,16 @@ class WorkerImpl final : public Worker {
     for (;;) {
       std::deque<FetchItem>::iterator pick;
       idle_fetchers_++;
-      fetch_cv_.wait(lock, [&] { return fetch_stop_ || PickFetchLocked(&pick); });
+      while (!fetch_stop_ && !PickFetchLocked(&pick)) {
+        // Sleeps until a retry is due (never spins on one that is not).
+        if (auto due = EarliestRetryLocked()) fetch_cv_.wait_until(lock, *due);
+        else fetch_cv_.wait(lock);
+      }
       idle_fetchers_--;
       if (fetch_stop_) return;
       FetchItem item = std::move(*pick);
       fetch_queue_.erase(pick);
-      auto it = reduces_.find({item.job, item.reduce});
-      if (it == reduces_.end() || item.loc.map_index() >= it->second.num_maps ||
-          it->second.fetched[item.loc.map_index()]) {
-        continue;
-      }
+      if (!StillWantedLocked(item)) continue;
       const bool low = ShareLocked(item.job) <= 0;
       if (low) low_priority_fetches_++;
       const SourceKey key = SourceOf(item);
@@ -599,9 +614,11 @@ class WorkerImpl final : public Worker {
     return found;
   }
 
-  // Whether `item` (of a job at `share`) may start now: its reducer's turn at that
-  // source is free, and a share-0 fetch finds fewer than half the threads on share 0.
+  // Whether `item` (of a job at `share`) may start now: its retry is due, its reducer's
+  // turn at that source is free, and a share-0 fetch finds fewer than half the threads on
+  // share 0.
   bool StartableLocked(const FetchItem& item, double share) const {
+    if (item.not_before > std::chrono::steady_clock::now()) return false;
     if (share <= 0 && low_priority_fetches_ >= std::max(1u, MaxFetchers() / 2)) return false;
     return busy_sources_.count(SourceOf(item)) == 0;
   }
@@ -618,6 +635,43 @@ class WorkerImpl final : public Worker {
     });
   }
 
+  // When the earliest deferred retry is due; none if nothing waits for one.
+  std::optional<SteadyTime> EarliestRetryLocked() const {
+    std::optional<SteadyTime> due;
+    const SteadyTime now = std::chrono::steady_clock::now();
+    for (const auto& item : fetch_queue_) {
+      if (item.not_before > now && (!due || item.not_before < *due)) due = item.not_before;
+    }
+    return due;
+  }
+
+  // A queued fetch is still wanted if its reducer placement is live and lacks that map,
+  // and the location is the newest known attempt of the map.
+  bool StillWantedLocked(const FetchItem& item) const {
+    auto it = reduces_.find({item.job, item.reduce});
+    if (it == reduces_.end() || it->second.failed || it->second.placement != item.placement ||
+        item.loc.map_index() >= it->second.num_maps || it->second.fetched[item.loc.map_index()]) {
+      return false;
+    }
+    auto job = job_locations_.find(item.job);
+    if (job == job_locations_.end()) return true;
+    auto loc = job->second.find(item.loc.map_index());
+    return loc == job->second.end() || loc->second.attempt() == item.loc.attempt();
+  }
+
+  // The reducer failed on this worker (docs/reliability.md, "Blame and bounds"): it stops
+  // fetching, its fetched runs go at once, and the next heartbeat reports it FAILED.
+  void FailReducerLocked(ReduceState& st, const Status& why) {
+    if (st.failed) return;
+    st.failed = true;
+    st.error = fmt::format("reduce r-{:05d} failed on its worker's disk ({}): {}", st.index, st.dir, why.ToString());
+    st.progress_dirty = true;
+    urgent_ = true;
+    Status rm = RemoveAll(st.dir);  // under mu_: a new placement's MakeDirs cannot interleave
+    if (!rm.ok()) MR_LOG_WARN("{}", rm.ToString());
+    MR_LOG_WARN("{}", st.error);
+  }
+
   void FetchOne(const FetchItem& item) {
     shuffle::FetchTarget target;
     target.host = item.loc.host();
@@ -629,11 +683,9 @@ class WorkerImpl final : public Worker {
     std::string dest = JoinPath(JoinPath(shuffle::MapOutputDir(options_.work_dir, item.job), "r" + std::to_string(item.reduce)),
                                 "m" + std::to_string(item.loc.map_index()) + ".run");
     double start = Now();
-    Result<shuffle::FetchResult> r = Status::Internal("not attempted");
-    for (int attempt = 0; attempt < 3 && !stopping(); ++attempt) {
-      r = shuffle::FetchPartition(target, dest, kFetchProgressTimeoutSeconds, SystemClock::Get(), options_.token);
-      if (r.ok()) break;
-    }
+    // One try per turn: a failure is reported, and an unproven one retried after a backoff.
+    Result<shuffle::FetchResult> r =
+        shuffle::FetchPartition(target, dest, kFetchProgressTimeoutSeconds, SystemClock::Get(), options_.token);
     proto::FetchEvent ev;
     ev.set_job_id(item.job);
     ev.set_reduce_index(item.reduce);
@@ -646,6 +698,8 @@ class WorkerImpl final : public Worker {
     std::lock_guard lock(mu_);
     if (item.incarnation != incarnation_) return;  // from before a re-registration
     auto it = reduces_.find({item.job, item.reduce});
+    // A result for an earlier placement here, or for a reducer that failed, changes nothing.
+    if (it != reduces_.end() && (it->second.placement != item.placement || it->second.failed)) it = reduces_.end();
     if (r.ok()) {
       ev.set_bytes(r->bytes);
       if (it != reduces_.end() && !it->second.fetched[item.loc.map_index()]) {
@@ -657,14 +711,43 @@ class WorkerImpl final : public Worker {
       }
     } else {
       ev.set_error(SanitizeUtf8(r.status().ToString()));
+      ev.set_cause(FetchCauseOf(r.status()));
       MR_LOG_WARN("fetch of map {} for reduce {}/{} failed: {}", item.loc.map_index(), item.job, item.reduce,
                   r.status().ToString());
-      // The master re-executes the map and sends a new location; until then
-      // this reducer simply waits for it.
+      if (it != reduces_.end()) OnFetchFailedLocked(item, ev.cause(), r.status(), it->second);
       urgent_ = true;
     }
     outbox_fetches_.push_back(std::move(ev));
     if (urgent_) wake_.notify_all();
+  }
+
+  // LOCAL: the reducer fails here. SOURCE_CORRUPT: the master re-executes the map at once
+  // and sends its new location; until then the reducer waits. UNREACHABLE: unproven, so
+  // the reducer tries again after a backoff (the master re-executes the map once the
+  // reports are corroborated or repeated, and the new location supersedes this one).
+  void OnFetchFailedLocked(const FetchItem& item, proto::FetchCause cause, const Status& error, ReduceState& st) {
+    if (cause == proto::FETCH_LOCAL) {
+      FailReducerLocked(st, error);
+      return;
+    }
+    if (cause != proto::FETCH_UNREACHABLE || stopping()) return;
+    const uint32_t n = ++st.unreachable[{item.loc.map_index(), item.loc.attempt()}];
+    FetchItem retry = item;
+    retry.not_before = std::chrono::steady_clock::now() +
+                       std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                           std::chrono::duration<double>(FetchRetryDelay(n)));
+    fetch_queue_.push_back(std::move(retry));
+    fetch_cv_.notify_all();
+  }
+
+  // Deletes one superseded map output of this worker (its index first: the shuffle server
+  // then answers NotFound rather than serve a half-deleted output).
+  void DeleteMapOutput(const proto::HeldMapOutput& d) {
+    for (const std::string& path : {shuffle::MapOutputIndexPath(options_.work_dir, d.job_id(), d.map(), d.attempt()),
+                                    shuffle::MapOutputDataPath(options_.work_dir, d.job_id(), d.map(), d.attempt())}) {
+      Status s = RemoveAll(path);
+      if (!s.ok()) MR_LOG_WARN("deleting superseded output: {}", s.ToString());
+    }
   }
 
   // The job ended (succeeded, failed, or was killed): its running attempts are cancelled
@@ -760,6 +843,7 @@ class WorkerImpl final : public Worker {
   bool urgent_ = false;
   bool fetch_stop_ = false;
   uint64_t incarnation_ = 0;
+  uint64_t placements_ = 0;  // reducer placements received (ReduceState::placement)
   uint32_t running_map_ = 0, running_reduce_ = 0, running_unified_ = 0;
   std::vector<proto::TaskReport> outbox_reports_;
   std::vector<proto::FetchEvent> outbox_fetches_;

@@ -1,0 +1,65 @@
+// Issue 11: a superseded map output is deleted at once, not when its job ends. A worker the
+// master gave up on (its maps re-executed elsewhere) registers again while the job still
+// runs and offers the outputs it kept; the master does not adopt them and tells it to
+// delete them (RegisterReply.delete_outputs). Before the fix they stayed until the job
+// ended: the disk filled with every superseded attempt of a long job.
+#include <signal.h>
+
+#include <chrono>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "common/file_util.h"
+#include "tests/cluster/cluster_fixture.h"
+
+namespace mr::testing {
+namespace {
+
+std::vector<std::string> IndexFiles(const std::string& dir) {
+  std::vector<std::string> out;
+  auto files = ListDir(dir);
+  if (!files.ok()) return out;
+  for (const auto& f : *files) {
+    if (f.size() > 6 && f.substr(f.size() - 6) == ".index") out.push_back(JoinPath(dir, f));
+  }
+  return out;
+}
+
+TEST(SupersededOutputTest, WorkerBackWhileItsJobRunsDeletesSupersededOutputs) {
+  TempDir tmp("mr-superseded");
+  const std::string d = tmp.path();
+  DirectCluster c(d);
+  ASSERT_TRUE(c.StartMaster({"--worker-timeout", "1", "--heartbeat-ms", "50"})) << c.MasterLogs();
+  c.StartWorker({"--master-timeout", "60", "--reduce-slots", "0"});  // maps only: the reducer waits
+  auto submit = c.Mr("submit synthetic --maps 4 --map-bytes 256KB --reducers 1 --reduce-seconds 6 --slow-start 1"
+                     " --output " + d + "/out");
+  ASSERT_EQ(submit.exit_code, 0) << submit.err;
+  ASSERT_TRUE(WaitForStatus(c.addr(), "job-000001", [](const nlohmann::json& j) {
+    return j.at("maps_done").get<int>() == 4;
+  }, 30)) << c.MasterLogs();
+  const std::vector<std::string> held = IndexFiles(d + "/w0/j1");
+  ASSERT_EQ(held.size(), 4u);
+  c.SignalWorker(0, SIGSTOP);  // lost after 1 s: its maps run again on worker 1, which hosts the reducer
+  c.StartWorker({"--master-timeout", "60"});
+  ASSERT_TRUE(WaitForStatus(c.addr(), "job-000001", [](const nlohmann::json& j) {
+    return j.at("counters").value("job.killed_maps", 0) >= 4 && j.at("maps_done").get<int>() == 4;
+  }, 30)) << c.MasterLogs();
+  c.SignalWorker(0, SIGCONT);
+  int left = static_cast<int>(held.size());
+  for (int i = 0; i < 100 && left > 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    left = 0;
+    for (const auto& f : held) left += PathExists(f) || PathExists(f.substr(0, f.size() - 6) + ".data");
+  }
+  auto status = c.Mr("status --json job-000001");
+  ASSERT_EQ(status.exit_code, 0) << status.err;
+  // Deleted while the job runs: not the job's end removing its directory.
+  EXPECT_EQ(nlohmann::json::parse(status.out).at("state"), "RUNNING") << "the job ended before the check";
+  EXPECT_EQ(left, 0) << "superseded outputs still on worker 0 while their job runs";
+}
+
+}  // namespace
+}  // namespace mr::testing
