@@ -42,6 +42,12 @@ struct ReduceState {
   uint32_t index = 0;
   uint32_t num_maps = 0;
   std::vector<char> fetched;     // per map
+  // Per map, of the fetched run: its CRC32C, which the reduce task checks before merging,
+  // and where it came from, to fetch it again if the local copy goes bad. In memory, not
+  // beside the run: fetched runs do not outlive this process (a restarted worker deletes
+  // them), and there is no second file to keep consistent with the run.
+  std::vector<uint32_t> crcs;
+  std::vector<proto::MapOutputLocation> sources;
   uint32_t fetched_count = 0;
   uint64_t bytes = 0;
   bool failed = false;
@@ -68,6 +74,35 @@ void LowerThisThreadsPriority() {
 // mapreduce.reduce.shuffle.read.timeout). Long, because a share-0 job's fetch
 // legitimately waits while the source serves the jobs the policy favours.
 constexpr double kFetchProgressTimeoutSeconds = 180;
+
+// What a failed fetch says about where the fault lies (shuffle/net/fetcher.h classes).
+proto::FetchCause CauseOf(const Status& s) {
+  switch (s.code()) {
+    case StatusCode::kDataLoss:
+    case StatusCode::kNotFound:
+      return proto::FETCH_SOURCE_CORRUPT;
+    case StatusCode::kIoError:
+      return proto::FETCH_LOCAL;
+    default:
+      return proto::FETCH_UNREACHABLE;
+  }
+}
+
+std::string RunPath(const std::string& work_dir, uint64_t job, uint32_t reduce, uint32_t map) {
+  return JoinPath(JoinPath(shuffle::MapOutputDir(work_dir, job), "r" + std::to_string(reduce)),
+                  "m" + std::to_string(map) + ".run");
+}
+
+shuffle::FetchTarget TargetOf(const proto::MapOutputLocation& loc, uint64_t job, uint32_t reduce) {
+  shuffle::FetchTarget target;
+  target.host = loc.host();
+  target.port = static_cast<uint16_t>(loc.shuffle_port());
+  target.job_id = job;
+  target.map_index = loc.map_index();
+  target.attempt = loc.attempt();
+  target.partition = reduce;
+  return target;
+}
 
 struct FetchItem {
   uint64_t incarnation;
@@ -179,6 +214,12 @@ class WorkerImpl final : public Worker {
         if (!shuffle::ParseMapOutputIndexName(f, &map, &attempt)) continue;
         const std::string data = shuffle::MapOutputDataPath(options_.work_dir, job, map, attempt);
         if (!PathExists(data)) continue;
+        // An unreadable index (corrupt, or version 1 without checksums) is not offered: the
+        // master runs that map again.
+        if (auto index = shuffle::MapOutputIndex::ReadFrom(JoinPath(dir, f)); !index.ok()) {
+          MR_LOG_WARN("dropping map output: {}", index.status().ToString());
+          continue;
+        }
         keep.insert(f);
         keep.insert(data.substr(dir.size() + 1));
         auto& h = held.emplace_back();
@@ -370,6 +411,8 @@ class WorkerImpl final : public Worker {
       st.index = a.index();
       st.num_maps = a.num_maps();
       st.fetched.assign(a.num_maps(), 0);
+      st.crcs.assign(a.num_maps(), 0);
+      st.sources.assign(a.num_maps(), {});
       st.dir = JoinPath(shuffle::MapOutputDir(options_.work_dir, a.job_id()), "r" + std::to_string(a.index()));
       Status s = MakeDirs(st.dir);
       if (!s.ok()) st.failed = true;
@@ -466,15 +509,86 @@ class WorkerImpl final : public Worker {
       spec.reduce_index = a.index();
       spec.job = &job;
       spec.speed = options_.speed;
-      std::string dir = JoinPath(shuffle::MapOutputDir(options_.work_dir, a.job_id()), "r" + std::to_string(a.index()));
-      for (uint32_t m = 0; m < a.num_maps(); ++m) spec.run_files.push_back(JoinPath(dir, "m" + std::to_string(m) + ".run"));
+      for (uint32_t m = 0; m < a.num_maps(); ++m) {
+        spec.run_files.push_back(RunPath(options_.work_dir, a.job_id(), a.index(), m));
+      }
+      MR_ASSIGN_OR_RETURN(spec.run_crcs, RunCrcs(a.job_id(), a.index(), a.num_maps()));
       spec.output_path = a.temp_output();
       MR_RETURN_IF_ERROR(MakeDirs(a.temp_output().substr(0, a.temp_output().rfind('/'))));
-      auto result = RunReduceTask(spec, cancel);
+      auto result = RunReduceTaskWithRefetch(spec, cancel, [&](uint32_t map) {
+        return RefetchRun(a.job_id(), a.index(), map);
+      });
       if (!result.ok()) return result.status();
       FillCounters(result->counters, report);
       return Status::Ok();
     });
+  }
+
+  // The CRCs the reducer's runs were fetched with.
+  Result<std::vector<uint32_t>> RunCrcs(uint64_t job, uint32_t reduce, uint32_t num_maps) {
+    std::lock_guard lock(mu_);
+    auto it = reduces_.find({job, reduce});
+    if (it == reduces_.end() || it->second.crcs.size() != num_maps) {
+      return Status::FailedPrecondition("reduce " + std::to_string(reduce) + " has no fetched runs on this worker");
+    }
+    return it->second.crcs;
+  }
+
+  // Fetches the run of `map` again from the location it was first fetched from, after its
+  // local copy failed its checksum; reports the fetch like any other. On failure the run
+  // counts as not fetched, so a new location for the map (the master re-executes it on a
+  // failed fetch) brings it in again.
+  Result<uint32_t> RefetchRun(uint64_t job, uint32_t reduce, uint32_t map) {
+    proto::MapOutputLocation loc;
+    {
+      std::lock_guard lock(mu_);
+      auto it = reduces_.find({job, reduce});
+      if (it == reduces_.end() || map >= it->second.sources.size()) {
+        return Status::FailedPrecondition("reduce " + std::to_string(reduce) + " is no longer placed here");
+      }
+      loc = it->second.sources[map];
+    }
+    const std::string dest = RunPath(options_.work_dir, job, reduce, map);
+    (void)RemoveAll(dest);
+    double start = Now();
+    auto r = shuffle::FetchPartition(TargetOf(loc, job, reduce), dest, kFetchProgressTimeoutSeconds,
+                                     SystemClock::Get(), options_.token);
+    proto::FetchEvent ev = NewFetchEvent(job, reduce, loc, start, r);
+    std::lock_guard lock(mu_);
+    auto it = reduces_.find({job, reduce});
+    if (it != reduces_.end() && map < it->second.crcs.size()) {
+      if (r.ok()) {
+        it->second.crcs[map] = r->crc32c;
+      } else if (it->second.fetched[map]) {
+        it->second.fetched[map] = 0;
+        it->second.fetched_count--;
+      }
+    }
+    outbox_fetches_.push_back(std::move(ev));
+    urgent_ = true;
+    wake_.notify_all();
+    if (!r.ok()) return r.status();
+    return r->crc32c;
+  }
+
+  proto::FetchEvent NewFetchEvent(uint64_t job, uint32_t reduce, const proto::MapOutputLocation& loc, double start,
+                                  const Result<shuffle::FetchResult>& r) {
+    proto::FetchEvent ev;
+    ev.set_job_id(job);
+    ev.set_reduce_index(reduce);
+    ev.set_map_index(loc.map_index());
+    ev.set_src_worker(loc.worker_id());
+    ev.set_start_time(start);
+    ev.set_end_time(Now());
+    ev.set_ok(r.ok());
+    ev.set_map_attempt(loc.attempt());
+    if (r.ok()) {
+      ev.set_bytes(r->bytes);
+    } else {
+      ev.set_error(SanitizeUtf8(r.status().ToString()));
+      ev.set_cause(CauseOf(r.status()));
+    }
+    return ev;
   }
 
   void EnqueueFetches(const proto::MapOutputLocation& loc) {
@@ -597,6 +711,7 @@ class WorkerImpl final : public Worker {
     ev.set_end_time(Now());
     ev.set_ok(r.ok());
     ev.set_map_attempt(item.loc.attempt());
+    if (!r.ok()) ev.set_cause(CauseOf(r.status()));
     std::lock_guard lock(mu_);
     if (item.incarnation != incarnation_) return;  // from before a re-registration
     auto it = reduces_.find({item.job, item.reduce});
@@ -604,6 +719,8 @@ class WorkerImpl final : public Worker {
       ev.set_bytes(r->bytes);
       if (it != reduces_.end() && !it->second.fetched[item.loc.map_index()]) {
         it->second.fetched[item.loc.map_index()] = 1;
+        it->second.crcs[item.loc.map_index()] = r->crc32c;
+        it->second.sources[item.loc.map_index()] = item.loc;
         it->second.fetched_count++;
         it->second.bytes += r->bytes;
         it->second.progress_dirty = true;
