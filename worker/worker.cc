@@ -516,7 +516,7 @@ class WorkerImpl final : public Worker {
       spec.output_path = a.temp_output();
       MR_RETURN_IF_ERROR(MakeDirs(a.temp_output().substr(0, a.temp_output().rfind('/'))));
       auto result = RunReduceTaskWithRefetch(spec, cancel, [&](uint32_t map) {
-        return RefetchRun(a.job_id(), a.index(), map);
+        return RefetchRun(a.job_id(), a.index(), map, incarnation);
       });
       if (!result.ok()) return result.status();
       FillCounters(result->counters, report);
@@ -538,7 +538,7 @@ class WorkerImpl final : public Worker {
   // local copy failed its checksum; reports the fetch like any other. On failure the run
   // counts as not fetched, so a new location for the map (the master re-executes it on a
   // failed fetch) brings it in again.
-  Result<uint32_t> RefetchRun(uint64_t job, uint32_t reduce, uint32_t map) {
+  Result<uint32_t> RefetchRun(uint64_t job, uint32_t reduce, uint32_t map, uint64_t incarnation) {
     proto::MapOutputLocation loc;
     {
       std::lock_guard lock(mu_);
@@ -555,6 +555,7 @@ class WorkerImpl final : public Worker {
                                      SystemClock::Get(), options_.token);
     proto::FetchEvent ev = NewFetchEvent(job, reduce, loc, start, r);
     std::lock_guard lock(mu_);
+    if (incarnation != incarnation_) return Status::Aborted("worker re-registered during the reduce");
     auto it = reduces_.find({job, reduce});
     if (it != reduces_.end() && map < it->second.crcs.size()) {
       if (r.ok()) {
