@@ -10,6 +10,7 @@ BUILD_PKGS=(
   librocksdb-dev libspdlog-dev libfmt-dev nlohmann-json3-dev
   libre2-dev libgtest-dev libgmock-dev libssl-dev
   librsvg2-dev libcairo2-dev
+  libisal-dev
 )
 TEST_PKGS=( coreutils grep python3 chromium )
 # libFuzzer targets (scripts/fuzz.sh): clang with its runtime libraries.

@@ -2,13 +2,17 @@
 
 #include <cstring>
 
+#include "common/crc32c.h"
 #include "common/file_util.h"
 
 namespace mr::shuffle {
 
 namespace {
 constexpr char kMagic[4] = {'M', 'R', 'I', 'X'};
-constexpr uint32_t kVersion = 1;
+constexpr uint32_t kVersion = 2;
+constexpr size_t kHeaderBytes = 12;
+constexpr size_t kEntryBytes = 28;  // offset, length, records, crc32c
+constexpr size_t kTrailerBytes = 4;
 constexpr uint32_t kMaxPartitions = 1u << 20;
 
 void Put32(uint32_t v, std::string* out) {
@@ -56,41 +60,46 @@ std::string MapOutputIndex::Encode() const {
   std::string out(kMagic, 4);
   Put32(kVersion, &out);
   Put32(static_cast<uint32_t>(partitions.size()), &out);
-  uint64_t sum = 0;
   for (const auto& p : partitions) {
     Put64(p.offset, &out);
     Put64(p.length, &out);
     Put64(p.records, &out);
-    sum += p.offset + p.length + p.records;
+    Put32(p.crc32c, &out);
   }
-  Put64(sum, &out);
+  Put32(crc32c::Value(out), &out);
   return out;
 }
 
 Result<MapOutputIndex> MapOutputIndex::Decode(std::string_view b) {
-  if (b.size() < 12 || std::memcmp(b.data(), kMagic, 4) != 0) {
+  if (b.size() < kHeaderBytes || std::memcmp(b.data(), kMagic, 4) != 0) {
     return Status::InvalidArgument("map output index: bad magic");
   }
-  if (Get32(b.data() + 4) != kVersion) return Status::InvalidArgument("map output index: bad version");
+  const uint32_t version = Get32(b.data() + 4);
+  if (version == 1) {
+    return Status::InvalidArgument(
+        "map output index: version 1 has no data checksums and is no longer read (the map runs again)");
+  }
+  if (version != kVersion) return Status::InvalidArgument("map output index: bad version " + std::to_string(version));
   uint32_t r = Get32(b.data() + 8);
-  if (r == 0 || r > kMaxPartitions || b.size() != 12 + size_t{r} * 24 + 8) {
+  if (r == 0 || r > kMaxPartitions || b.size() != kHeaderBytes + size_t{r} * kEntryBytes + kTrailerBytes) {
     return Status::InvalidArgument("map output index: bad size");
+  }
+  const size_t body = b.size() - kTrailerBytes;
+  if (Get32(b.data() + body) != crc32c::Value(b.data(), body)) {
+    return Status::InvalidArgument("map output index: checksum mismatch");
   }
   MapOutputIndex idx;
   idx.partitions.resize(r);
-  uint64_t sum = 0, expect_offset = 0;
+  uint64_t expect_offset = 0;
   for (uint32_t i = 0; i < r; ++i) {
-    const char* p = b.data() + 12 + size_t{i} * 24;
+    const char* p = b.data() + kHeaderBytes + size_t{i} * kEntryBytes;
     auto& e = idx.partitions[i];
     e.offset = Get64(p);
     e.length = Get64(p + 8);
     e.records = Get64(p + 16);
+    e.crc32c = Get32(p + 24);
     if (e.offset != expect_offset) return Status::InvalidArgument("map output index: extents not contiguous");
     expect_offset += e.length;
-    sum += e.offset + e.length + e.records;
-  }
-  if (Get64(b.data() + 12 + size_t{r} * 24) != sum) {
-    return Status::InvalidArgument("map output index: checksum mismatch");
   }
   return idx;
 }

@@ -4,7 +4,8 @@
 //   <dir>/j<job>/m<map>-a<attempt>.index  R entries, see MapOutputIndex
 // A record is varint32 key length, varint32 value length, key bytes, value bytes.
 // The index is written (atomically) after the data file is complete, so a present
-// index means a complete output.
+// index means a complete output. Each partition carries the CRC32C of its bytes, computed
+// while the data was written; fetchers and reducers verify it (docs/reliability.md).
 #pragma once
 
 #include <cstdint>
@@ -20,14 +21,16 @@ struct PartitionExtent {
   uint64_t offset = 0;   // byte offset in the data file
   uint64_t length = 0;   // bytes
   uint64_t records = 0;
+  uint32_t crc32c = 0;   // of the partition's `length` bytes (common/crc32c.h); 0 if empty
 };
 
 struct MapOutputIndex {
   std::vector<PartitionExtent> partitions;
 
-  // Index file: magic "MRIX", u32 version=1, u32 R, then R x (u64 offset,
-  // u64 length, u64 records), all little-endian, then u32 crc32c-free checksum
-  // (sum of the preceding 64-bit words). Reading validates every extent.
+  // Index file (version 2): magic "MRIX", u32 version=2, u32 R, then R x (u64 offset,
+  // u64 length, u64 records, u32 crc32c), all little-endian, then the u32 CRC32C of all
+  // preceding bytes. Decode: InvalidArgument for a corrupt index, an extent gap, or a
+  // version-1 index (no data checksums: its map must run again); validates every extent.
   std::string Encode() const;
   static Result<MapOutputIndex> Decode(std::string_view bytes);
   Status WriteTo(const std::string& path) const;   // atomic

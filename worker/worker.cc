@@ -49,6 +49,12 @@ struct ReduceState {
   uint32_t index = 0;
   uint32_t num_maps = 0;
   std::vector<char> fetched;     // per map
+  // Per map, of the fetched run: its CRC32C, which the reduce task checks before merging,
+  // and where it came from, to fetch it again if the local copy goes bad. In memory, not
+  // beside the run: fetched runs do not outlive this process (a restarted worker deletes
+  // them), and there is no second file to keep consistent with the run.
+  std::vector<uint32_t> crcs;
+  std::vector<proto::MapOutputLocation> sources;
   uint32_t fetched_count = 0;
   uint64_t bytes = 0;
   bool failed = false;            // on this worker (its disk, its directory): reported, then idle
@@ -80,6 +86,21 @@ void LowerThisThreadsPriority() {
 constexpr double kFetchProgressTimeoutSeconds = 180;
 
 using SteadyTime = std::chrono::steady_clock::time_point;
+std::string RunPath(const std::string& work_dir, uint64_t job, uint32_t reduce, uint32_t map) {
+  return JoinPath(JoinPath(shuffle::MapOutputDir(work_dir, job), "r" + std::to_string(reduce)),
+                  "m" + std::to_string(map) + ".run");
+}
+
+shuffle::FetchTarget TargetOf(const proto::MapOutputLocation& loc, uint64_t job, uint32_t reduce) {
+  shuffle::FetchTarget target;
+  target.host = loc.host();
+  target.port = static_cast<uint16_t>(loc.shuffle_port());
+  target.job_id = job;
+  target.map_index = loc.map_index();
+  target.attempt = loc.attempt();
+  target.partition = reduce;
+  return target;
+}
 
 struct FetchItem {
   uint64_t incarnation;
@@ -192,6 +213,12 @@ class WorkerImpl final : public Worker {
         if (!shuffle::ParseMapOutputIndexName(f, &map, &attempt)) continue;
         const std::string data = shuffle::MapOutputDataPath(options_.work_dir, job, map, attempt);
         if (!PathExists(data)) continue;
+        // An unreadable index (corrupt, or version 1 without checksums) is not offered: the
+        // master runs that map again.
+        if (auto index = shuffle::MapOutputIndex::ReadFrom(JoinPath(dir, f)); !index.ok()) {
+          MR_LOG_WARN("dropping map output: {}", index.status().ToString());
+          continue;
+        }
         keep.insert(f);
         keep.insert(data.substr(dir.size() + 1));
         auto& h = held.emplace_back();
@@ -388,6 +415,8 @@ class WorkerImpl final : public Worker {
       st.index = a.index();
       st.num_maps = a.num_maps();
       st.fetched.assign(a.num_maps(), 0);
+      st.crcs.assign(a.num_maps(), 0);
+      st.sources.assign(a.num_maps(), {});
       st.dir = JoinPath(shuffle::MapOutputDir(options_.work_dir, a.job_id()), "r" + std::to_string(a.index()));
       st.placement = ++placements_;
       Status s = MakeDirs(st.dir);
@@ -512,12 +541,16 @@ class WorkerImpl final : public Worker {
       spec.job = &job;
       spec.speed = options_.speed;
       spec.progress = watch->progress();
-      std::string dir = JoinPath(shuffle::MapOutputDir(options_.work_dir, a.job_id()), "r" + std::to_string(a.index()));
-      for (uint32_t m = 0; m < a.num_maps(); ++m) spec.run_files.push_back(JoinPath(dir, "m" + std::to_string(m) + ".run"));
+      for (uint32_t m = 0; m < a.num_maps(); ++m) {
+        spec.run_files.push_back(RunPath(options_.work_dir, a.job_id(), a.index(), m));
+      }
+      MR_ASSIGN_OR_RETURN(spec.run_crcs, RunCrcs(a.job_id(), a.index(), a.num_maps()));
       spec.output_path = a.temp_output();
       const std::string attempt_dir = a.temp_output().substr(0, a.temp_output().rfind('/'));
       MR_RETURN_IF_ERROR(MakeAttemptDir(attempt_dir));
-      auto result = RunReduceTask(spec, watch->cancel());
+      auto result = RunReduceTaskWithRefetch(spec, watch->cancel(), [&](uint32_t map) {
+        return RefetchRun(a.job_id(), a.index(), map, incarnation);
+      });
       if (!result.ok()) {
         (void)RemoveAll(attempt_dir);
         return result.status();
@@ -534,6 +567,74 @@ class WorkerImpl final : public Worker {
     if (::mkdir(dir.c_str(), 0755) == 0 || errno == EEXIST) return Status::Ok();
     if (errno == ENOENT) return Status::Aborted("the job's output directory is gone (job ended)");
     return Status::IoError("cannot create " + dir + ": " + std::strerror(errno));
+  }
+
+  // The CRCs the reducer's runs were fetched with.
+  Result<std::vector<uint32_t>> RunCrcs(uint64_t job, uint32_t reduce, uint32_t num_maps) {
+    std::lock_guard lock(mu_);
+    auto it = reduces_.find({job, reduce});
+    if (it == reduces_.end() || it->second.crcs.size() != num_maps) {
+      return Status::FailedPrecondition("reduce " + std::to_string(reduce) + " has no fetched runs on this worker");
+    }
+    return it->second.crcs;
+  }
+
+  // Fetches the run of `map` again from the location it was first fetched from, after its
+  // local copy failed its checksum; reports the fetch like any other. On failure the run
+  // counts as not fetched, so a new location for the map (the master re-executes it on a
+  // failed fetch) brings it in again.
+  Result<uint32_t> RefetchRun(uint64_t job, uint32_t reduce, uint32_t map, uint64_t incarnation) {
+    proto::MapOutputLocation loc;
+    {
+      std::lock_guard lock(mu_);
+      auto it = reduces_.find({job, reduce});
+      if (it == reduces_.end() || map >= it->second.sources.size()) {
+        return Status::FailedPrecondition("reduce " + std::to_string(reduce) + " is no longer placed here");
+      }
+      loc = it->second.sources[map];
+    }
+    const std::string dest = RunPath(options_.work_dir, job, reduce, map);
+    (void)RemoveAll(dest);
+    double start = Now();
+    auto r = shuffle::FetchPartition(TargetOf(loc, job, reduce), dest, kFetchProgressTimeoutSeconds,
+                                     SystemClock::Get(), options_.token);
+    proto::FetchEvent ev = NewFetchEvent(job, reduce, loc, start, r);
+    std::lock_guard lock(mu_);
+    if (incarnation != incarnation_) return Status::Aborted("worker re-registered during the reduce");
+    auto it = reduces_.find({job, reduce});
+    if (it != reduces_.end() && map < it->second.crcs.size()) {
+      if (r.ok()) {
+        it->second.crcs[map] = r->crc32c;
+      } else if (it->second.fetched[map]) {
+        it->second.fetched[map] = 0;
+        it->second.fetched_count--;
+      }
+    }
+    outbox_fetches_.push_back(std::move(ev));
+    urgent_ = true;
+    wake_.notify_all();
+    if (!r.ok()) return r.status();
+    return r->crc32c;
+  }
+
+  proto::FetchEvent NewFetchEvent(uint64_t job, uint32_t reduce, const proto::MapOutputLocation& loc, double start,
+                                  const Result<shuffle::FetchResult>& r) {
+    proto::FetchEvent ev;
+    ev.set_job_id(job);
+    ev.set_reduce_index(reduce);
+    ev.set_map_index(loc.map_index());
+    ev.set_src_worker(loc.worker_id());
+    ev.set_start_time(start);
+    ev.set_end_time(Now());
+    ev.set_ok(r.ok());
+    ev.set_map_attempt(loc.attempt());
+    if (r.ok()) {
+      ev.set_bytes(r->bytes);
+    } else {
+      ev.set_error(SanitizeUtf8(r.status().ToString()));
+      ev.set_cause(FetchCauseOf(r.status()));
+    }
+    return ev;
   }
 
   void EnqueueFetches(const proto::MapOutputLocation& loc) {
@@ -673,45 +774,29 @@ class WorkerImpl final : public Worker {
   }
 
   void FetchOne(const FetchItem& item) {
-    shuffle::FetchTarget target;
-    target.host = item.loc.host();
-    target.port = static_cast<uint16_t>(item.loc.shuffle_port());
-    target.job_id = item.job;
-    target.map_index = item.loc.map_index();
-    target.attempt = item.loc.attempt();
-    target.partition = item.reduce;
-    std::string dest = JoinPath(JoinPath(shuffle::MapOutputDir(options_.work_dir, item.job), "r" + std::to_string(item.reduce)),
-                                "m" + std::to_string(item.loc.map_index()) + ".run");
     double start = Now();
     // One try per turn: a failure is reported, and an unproven one retried after a backoff.
     Result<shuffle::FetchResult> r =
-        shuffle::FetchPartition(target, dest, kFetchProgressTimeoutSeconds, SystemClock::Get(), options_.token);
-    proto::FetchEvent ev;
-    ev.set_job_id(item.job);
-    ev.set_reduce_index(item.reduce);
-    ev.set_map_index(item.loc.map_index());
-    ev.set_src_worker(item.loc.worker_id());
-    ev.set_start_time(start);
-    ev.set_end_time(Now());
-    ev.set_ok(r.ok());
-    ev.set_map_attempt(item.loc.attempt());
+        shuffle::FetchPartition(TargetOf(item.loc, item.job, item.reduce),
+                                RunPath(options_.work_dir, item.job, item.reduce, item.loc.map_index()),
+                                kFetchProgressTimeoutSeconds, SystemClock::Get(), options_.token);
+    proto::FetchEvent ev = NewFetchEvent(item.job, item.reduce, item.loc, start, r);
     std::lock_guard lock(mu_);
     if (item.incarnation != incarnation_) return;  // from before a re-registration
     auto it = reduces_.find({item.job, item.reduce});
     // A result for an earlier placement here, or for a reducer that failed, changes nothing.
     if (it != reduces_.end() && (it->second.placement != item.placement || it->second.failed)) it = reduces_.end();
     if (r.ok()) {
-      ev.set_bytes(r->bytes);
       if (it != reduces_.end() && !it->second.fetched[item.loc.map_index()]) {
         it->second.fetched[item.loc.map_index()] = 1;
+        it->second.crcs[item.loc.map_index()] = r->crc32c;
+        it->second.sources[item.loc.map_index()] = item.loc;
         it->second.fetched_count++;
         it->second.bytes += r->bytes;
         it->second.progress_dirty = true;
         if (it->second.fetched_count == it->second.num_maps) urgent_ = true;
       }
     } else {
-      ev.set_error(SanitizeUtf8(r.status().ToString()));
-      ev.set_cause(FetchCauseOf(r.status()));
       MR_LOG_WARN("fetch of map {} for reduce {}/{} failed: {}", item.loc.map_index(), item.job, item.reduce,
                   r.status().ToString());
       if (it != reduces_.end()) OnFetchFailedLocked(item, ev.cause(), r.status(), it->second);

@@ -33,6 +33,7 @@
 #include <thread>
 #include <vector>
 
+#include "common/crc32c.h"
 #include "common/clock.h"
 #include "common/file_util.h"
 #include "common/status.h"
@@ -102,7 +103,7 @@ std::string MakeRecords(uint64_t bytes, uint64_t* records) {
 Status WriteMapOutput(const std::string& work, uint64_t job, uint32_t map, const std::string& data,
                       uint64_t records) {
   mr::shuffle::MapOutputIndex index;
-  index.partitions = {{0, data.size(), records}, {data.size(), 0, 0}};
+  index.partitions = {{0, data.size(), records, mr::crc32c::Value(data)}, {data.size(), 0, 0, 0}};
   MR_RETURN_IF_ERROR(mr::MakeDirs(mr::shuffle::MapOutputDir(work, job)));
   MR_RETURN_IF_ERROR(
       mr::WriteStringToFile(mr::shuffle::MapOutputDataPath(work, job, map, 0), data));

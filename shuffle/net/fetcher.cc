@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 
 #include "common/file_util.h"
@@ -22,12 +23,14 @@ std::string Describe(const FetchTarget& t) {
          ":" + std::to_string(t.port);
 }
 
-// The server sends Status::ToString() text: keep NotFound, report anything else as a
-// protocol-level refusal carrying the server's words.
+// The server sends Status::ToString() text: keep NotFound and DataLoss (its copy is
+// unusable), report anything else as a protocol-level refusal carrying the server's words.
 Status ServerError(const std::string& error) {
   static const std::string kNotFound = "NotFound: ";
+  static const std::string kDataLoss = "DataLoss: ";
   static const std::string kDenied = "PermissionDenied: ";
   if (error.rfind(kNotFound, 0) == 0) return Status::NotFound(error.substr(kNotFound.size()));
+  if (error.rfind(kDataLoss, 0) == 0) return Status::DataLoss("source: " + error.substr(kDataLoss.size()));
   if (error.rfind(kDenied, 0) == 0) return Status::PermissionDenied(error.substr(kDenied.size()));
   return Status::ProtocolError("server refused: " + error);
 }
@@ -63,15 +66,27 @@ Status Reserve(int file, uint64_t length, const std::string& path) {
                          std::strerror(errno));
 }
 
-Status ReceiveToFile(int sock, uint64_t length, const std::string& path, double timeout) {
-  netio::UniqueFd file(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+// Read-write: the CRC of spliced bytes is computed by reading them back (receive_to_file.h).
+Status ReceiveToFile(int sock, uint64_t length, const std::string& path, double timeout, uint32_t* crc) {
+  netio::UniqueFd file(::open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
   if (!file.valid()) return Status::IoError("cannot create " + path + ": " + std::strerror(errno));
   MR_RETURN_IF_ERROR(Reserve(file.get(), length, path));
-  auto r = netio::ReceiveToFile(sock, file.get(), length, timeout);
+  auto r = netio::ReceiveToFile(sock, file.get(), length, timeout, netio::ReceiveMethod::kAuto, crc);
   // A file error names the file; a socket error is named by the caller (peer and map).
   if (!r.ok()) return r.status().code() == StatusCode::kIoError ? r.status().WithContext(path) : r.status();
   if (::close(file.Release()) != 0) return Status::IoError("close " + path + ": " + std::strerror(errno));
   return Status::Ok();
+}
+
+std::string Hex(uint32_t v) {
+  char b[11];
+  std::snprintf(b, sizeof(b), "0x%08x", v);
+  return b;
+}
+
+Status ChecksumMismatch(uint32_t expected, uint32_t got) {
+  return Status::DataLoss("partition bytes failed their checksum: expected crc32c " + Hex(expected) + ", got " +
+                          Hex(got) + " (the source's copy is corrupt)");
 }
 
 // One request/reply on a connected socket. *got_reply tells a retry whether the server
@@ -99,15 +114,20 @@ Result<FetchResult> FetchOn(int sock, const FetchTarget& t, const std::string& d
     *reusable = err.code() != StatusCode::kPermissionDenied;
     return err;
   }
+  if (!reply.has_crc32c()) return Status::ProtocolError("FetchReply without a crc32c (server too old?)");
   std::string tmp = dest + ".tmp";
-  Status s = ReceiveToFile(sock, reply.length(), tmp, timeout);
+  uint32_t crc = 0;
+  Status s = ReceiveToFile(sock, reply.length(), tmp, timeout, &crc);
+  // Every payload byte was read: the stream is in sync even when the bytes are bad.
+  if (s.ok() && crc != reply.crc32c()) s = ChecksumMismatch(reply.crc32c(), crc);
   if (s.ok()) s = RenameFile(tmp, dest);
   if (!s.ok()) {
     ::unlink(tmp.c_str());
+    *reusable = s.code() == StatusCode::kDataLoss;
     return s;
   }
   *reusable = true;
-  return FetchResult{reply.length(), reply.records(), 0, 0};
+  return FetchResult{reply.length(), reply.records(), 0, 0, crc};
 }
 
 Result<FetchResult> FetchFresh(const FetchTarget& t, const auth::ClusterToken& token, const std::string& dest,

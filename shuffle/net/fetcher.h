@@ -1,12 +1,21 @@
 // Fetcher: the reducer side of the shuffle. Fetches one map's partition from a
 // ShuffleServer into a local file, written as dest_path + ".tmp" and renamed on success,
-// so a partial fetch never looks complete (on failure the .tmp is removed).
-// Errors: NetworkError (refused, timeout, short read) naming host:port and the map;
-// NotFound (the server has no such map output); ProtocolError (any other server error or
-// a malformed reply); PermissionDenied (authentication refused, or a server that cannot
-// prove `token`). With a token, each new connection first authenticates both ways
-// (docs/reliability.md). timeout_seconds bounds each wait for progress, not the whole fetch,
-// so a slow but moving throttled transfer is never cut off.
+// so a partial or corrupt fetch never looks complete (on failure the .tmp is removed).
+// The bytes' CRC32C is computed as they arrive and compared with the one the server sends
+// from the map output's index (docs/shuffle.md). Error classes, which callers act on
+// (worker/worker.cc sets FetchEvent.cause from them):
+//   DataLoss     the source's copy is proven bad: the bytes failed their checksum, or the
+//                server found its index or data file corrupt or short;
+//   NotFound     the server does not have that map output;
+//   IoError      the FETCHING side's own file failed (create, reserve, write, close,
+//                rename of the local run file, e.g. ENOSPC);
+//   NetworkError connect, read or write failed, timed out, or the peer closed early;
+//   ProtocolError any other server error or a malformed reply;
+//   PermissionDenied authentication refused, or a server that cannot prove `token`.
+// Every error names host:port, job, map, attempt and partition. With a token, each new
+// connection first authenticates both ways (docs/reliability.md). timeout_seconds bounds
+// each wait for progress, not the whole fetch, so a slow but moving throttled transfer is
+// never cut off.
 #pragma once
 
 #include <cstdint>
@@ -36,6 +45,7 @@ struct FetchResult {
   uint64_t records = 0;
   double start_time = 0;  // clock->Now() before connecting
   double end_time = 0;    // clock->Now() after the file was renamed into place
+  uint32_t crc32c = 0;    // of the fetched bytes (verified against the server's)
 };
 
 // One fetch on a fresh connection (closed afterwards). Thread-safe.

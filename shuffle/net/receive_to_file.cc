@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 
+#include "common/crc32c.h"
 #include "common/file_util.h"
 #include "shuffle/net/net_io.h"
 
@@ -35,7 +36,11 @@ struct Transfer {
   double timeout;
   uint64_t got = 0;  // bytes taken from the socket
   ReceiveStats stats;
-  std::unique_ptr<char[]> buf;  // only if some bytes are copied
+  std::unique_ptr<char[]> buf;  // only if some bytes are copied or read back
+  bool checksum = false;
+  off_t start = 0;        // file position of the first byte (for reading spliced bytes back)
+  uint64_t hashed = 0;    // bytes folded into crc
+  uint32_t crc = 0;
 
   char* Buffer() {
     if (!buf) buf = std::make_unique<char[]>(kCopyBufferBytes);
@@ -47,6 +52,26 @@ struct Transfer {
   }
 };
 
+// Folds the next n received bytes, at `data`, into the CRC.
+void Hash(Transfer& t, const char* data, size_t n) {
+  if (!t.checksum) return;
+  t.crc = crc32c::Extend(t.crc, data, n);
+  t.hashed += n;
+}
+
+// Folds the bytes spliced into the file since the last call into the CRC, read back from
+// the page cache they were just written to.
+Status HashFromFile(Transfer& t, uint64_t upto) {
+  while (t.checksum && t.hashed < upto) {
+    size_t want = static_cast<size_t>(std::min<uint64_t>(upto - t.hashed, kCopyBufferBytes));
+    ssize_t r = ::pread(t.file, t.Buffer(), want, t.start + static_cast<off_t>(t.hashed));
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) return Status::IoError(r == 0 ? std::string("read back: file shorter than written") : Errno("read back"));
+    Hash(t, t.Buffer(), static_cast<size_t>(r));
+  }
+  return Status::Ok();
+}
+
 // The caller (fetcher.cc) names the file in IoError messages.
 Status WriteAll(int file, const char* data, size_t n) { return WriteAllToFd(file, {data, n}, ""); }
 
@@ -55,6 +80,7 @@ Status CopyRest(Transfer& t) {
     size_t want = static_cast<size_t>(std::min<uint64_t>(t.length - t.got, kCopyBufferBytes));
     MR_ASSIGN_OR_RETURN(size_t n, ReadSome(t.sock, t.Buffer(), want, t.timeout));
     if (n == 0) return t.ShortRead();
+    Hash(t, t.Buffer(), n);
     MR_RETURN_IF_ERROR(WriteAll(t.file, t.Buffer(), n));
     t.got += n;
     t.stats.copied += n;
@@ -68,6 +94,7 @@ Status CopyFromPipe(Transfer& t, int pipe_r, size_t n) {
     ssize_t r = ::read(pipe_r, t.Buffer(), std::min(n, kCopyBufferBytes));
     if (r < 0 && errno == EINTR) continue;
     if (r <= 0) return Status::Internal(r == 0 ? "pipe emptied early" : Errno("read pipe"));
+    Hash(t, t.Buffer(), static_cast<size_t>(r));
     MR_RETURN_IF_ERROR(WriteAll(t.file, t.Buffer(), static_cast<size_t>(r)));
     n -= static_cast<size_t>(r);
     t.stats.copied += static_cast<uint64_t>(r);
@@ -88,6 +115,7 @@ Status PipeToFile(Transfer& t, int pipe_r, size_t n, bool* unsupported) {
     if (r < 0 && errno == EINTR) continue;
     if (r < 0 && SpliceUnsupported(errno)) {
       *unsupported = true;
+      MR_RETURN_IF_ERROR(HashFromFile(t, t.got - n));  // what did reach the file, in order
       return CopyFromPipe(t, pipe_r, n);
     }
     return Status::IoError(r == 0 ? std::string("write: splice made no progress") : Errno("write"));
@@ -129,6 +157,7 @@ Status SpliceRest(Transfer& t, bool* fallback) {
       t.got += static_cast<uint64_t>(n);
       bool unsupported = false;
       MR_RETURN_IF_ERROR(PipeToFile(t, pipe.r.get(), static_cast<size_t>(n), &unsupported));
+      MR_RETURN_IF_ERROR(HashFromFile(t, t.got));
       if (unsupported) {
         *fallback = true;
         return Status::Ok();
@@ -153,11 +182,17 @@ Status SpliceRest(Transfer& t, bool* fallback) {
 }  // namespace
 
 Result<ReceiveStats> ReceiveToFile(int sock, int file, uint64_t length, double timeout_s,
-                                   ReceiveMethod method) {
+                                   ReceiveMethod method, uint32_t* crc) {
   Transfer t{sock, file, length, timeout_s, 0, {}, nullptr};
+  if (crc != nullptr) {
+    t.checksum = true;
+    t.start = ::lseek(file, 0, SEEK_CUR);
+    if (t.start < 0) return Status::IoError(Errno("lseek"));
+  }
   bool copy = method == ReceiveMethod::kCopy || length == 0;
   if (!copy) MR_RETURN_IF_ERROR(SpliceRest(t, &copy));
   if (copy) MR_RETURN_IF_ERROR(CopyRest(t));
+  if (crc != nullptr) *crc = t.crc;
   return t.stats;
 }
 

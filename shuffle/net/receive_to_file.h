@@ -23,11 +23,14 @@ struct ReceiveStats {
   uint64_t copied = 0;   // bytes moved through a user-space buffer
 };
 
+// crc (optional): receives the CRC32C of the `length` bytes (common/crc32c.h), computed as
+// they arrive: on the user buffer when copying, and on each spliced batch read back from
+// the file (page cache) right after it was written; the file must then be readable.
 // Errors: NetworkError for the socket (no progress within timeout_s per wait: "timed out";
 // peer closed early: "short read: connection closed after X of Y bytes"); IoError for the
 // file ("write: <errno text>"). On error the file holds an unspecified prefix.
 // REQUIRES: sock is non-blocking; file is open for writing at the desired position.
 Result<ReceiveStats> ReceiveToFile(int sock, int file, uint64_t length, double timeout_s,
-                                   ReceiveMethod method = ReceiveMethod::kAuto);
+                                   ReceiveMethod method = ReceiveMethod::kAuto, uint32_t* crc = nullptr);
 
 }  // namespace mr::shuffle::netio

@@ -251,6 +251,7 @@ Status ShuffleServer::ServeRequest(int fd, const std::string& frame, bool* keep_
   reply.set_ok(true);
   reply.set_length(e.length);
   reply.set_records(e.records);
+  reply.set_crc32c(e.crc32c);  // the fetcher checks the bytes against it as they arrive
   // MSG_MORE lets the kernel put the reply header in the same segment as the first data.
   MR_RETURN_IF_ERROR(netio::WriteFrameFd(fd, reply.SerializeAsString(), options_.io_timeout_seconds,
                                          e.length > 0 ? MSG_MORE : 0));
@@ -266,7 +267,11 @@ Result<ShuffleServer::OpenPartition> ShuffleServer::Open(uint64_t job, uint32_t 
                      std::to_string(attempt);
   std::string index_path = MapOutputIndexPath(options_.work_dir, job, map, attempt);
   if (!PathExists(index_path)) return Status::NotFound("no map output for " + what);
-  MR_ASSIGN_OR_RETURN(MapOutputIndex index, MapOutputIndex::ReadFrom(index_path));
+  // From here on an unusable output is DataLoss: the fetcher reports the source's copy bad
+  // and the master runs the map again (a version-1 index, without checksums, included).
+  auto read = MapOutputIndex::ReadFrom(index_path);
+  if (!read.ok()) return Status::DataLoss(read.status().message());
+  MapOutputIndex index = std::move(read).value();
   if (partition >= index.partitions.size()) {
     return Status::InvalidArgument("partition " + std::to_string(partition) + " out of range: " + what +
                                    " has " + std::to_string(index.partitions.size()) + " partitions");
@@ -275,11 +280,15 @@ Result<ShuffleServer::OpenPartition> ShuffleServer::Open(uint64_t job, uint32_t 
   out.extent = index.partitions[partition];
   std::string data_path = MapOutputDataPath(options_.work_dir, job, map, attempt);
   out.file.Reset(::open(data_path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (!out.file.valid()) return Status::IoError("cannot open data file of " + what + ": " + std::strerror(errno));
+  if (!out.file.valid()) {
+    // Gone while its index is present: the copy is broken. Anything else is this server's.
+    const std::string why = "cannot open data file of " + what + ": " + std::strerror(errno);
+    return errno == ENOENT ? Status::DataLoss(why) : Status::IoError(why);
+  }
   struct stat st {};
   if (::fstat(out.file.get(), &st) != 0 ||
       static_cast<uint64_t>(st.st_size) < out.extent.offset + out.extent.length) {
-    return Status::IoError("data file of " + what + " is shorter than its index says");
+    return Status::DataLoss("data file of " + what + " is shorter than its index says");
   }
   return out;
 }

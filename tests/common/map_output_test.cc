@@ -5,19 +5,42 @@
 namespace mr::shuffle {
 namespace {
 
-TEST(MapOutputIndexTest, RoundTrip) {
+TEST(MapOutputIndexTest, RoundTripKeepsEveryFieldAndCrc) {
   MapOutputIndex idx;
-  idx.partitions = {{0, 10, 2}, {10, 0, 0}, {10, 5, 1}};
-  auto back = MapOutputIndex::Decode(idx.Encode());
+  idx.partitions = {{0, 10, 2, 0xE3069283u}, {10, 0, 0, 0}, {10, 5, 1, 0xFFFFFFFFu}};
+  const std::string bytes = idx.Encode();
+  EXPECT_EQ(bytes.size(), 12u + 3 * 28 + 4);
+  auto back = MapOutputIndex::Decode(bytes);
   ASSERT_TRUE(back.ok()) << back.status().ToString();
   ASSERT_EQ(back->partitions.size(), 3u);
-  EXPECT_EQ(back->partitions[2].offset, 10u);
-  EXPECT_EQ(back->partitions[2].length, 5u);
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(back->partitions[i].offset, idx.partitions[i].offset);
+    EXPECT_EQ(back->partitions[i].length, idx.partitions[i].length);
+    EXPECT_EQ(back->partitions[i].records, idx.partitions[i].records);
+    EXPECT_EQ(back->partitions[i].crc32c, idx.partitions[i].crc32c) << "partition " << i;
+  }
+}
+
+// A version-1 index (no data checksums) as the previous code wrote it: refused with a
+// reason, so its map runs again rather than being served unchecked.
+TEST(MapOutputIndexTest, RejectsVersionOneClearly) {
+  std::string v1("MRIX", 4);
+  auto put = [&v1](uint64_t v, int n) { v1.append(reinterpret_cast<const char*>(&v), n); };
+  put(1, 4);
+  put(1, 4);
+  put(0, 8);
+  put(10, 8);
+  put(2, 8);
+  put(12, 8);  // the old sum-of-fields checksum
+  auto r = MapOutputIndex::Decode(v1);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("version 1"), std::string::npos) << r.status().ToString();
+  EXPECT_NE(r.status().message().find("runs again"), std::string::npos) << r.status().ToString();
 }
 
 TEST(MapOutputIndexTest, RejectsCorruption) {
   MapOutputIndex idx;
-  idx.partitions = {{0, 10, 2}, {10, 7, 1}};
+  idx.partitions = {{0, 10, 2, 0x12345678u}, {10, 7, 1, 0x9abcdef0u}};
   std::string bytes = idx.Encode();
   for (size_t i = 0; i < bytes.size(); ++i) {
     std::string bad = bytes;

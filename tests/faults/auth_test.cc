@@ -8,6 +8,7 @@
 
 #include <thread>
 
+#include "common/crc32c.h"
 #include "common/file_util.h"
 #include "master/master_client.h"
 #include "master/master_server.h"
@@ -203,7 +204,7 @@ class ShuffleAuthTest : public ::testing::Test {
       std::string part;
       for (int i = 0; i < 50; ++i)
         shuffle::AppendRecord("k" + std::to_string(p * 100 + i), "value", &part);
-      index.partitions.push_back({data.size(), part.size(), 50});
+      index.partitions.push_back({data.size(), part.size(), 50, crc32c::Value(part)});
       data += part;
       parts_.push_back(part);
     }

@@ -11,6 +11,7 @@
 #include <string>
 #include <thread>
 
+#include "common/crc32c.h"
 #include "common/file_util.h"
 #include "shuffle/net/net_io.h"
 
@@ -55,7 +56,7 @@ class ReceiveToFileTest : public ::testing::Test {
   // opened with `open_flags`.
   Result<ReceiveStats> Receive(const std::string& data, uint64_t length, ReceiveMethod method,
                                int open_flags = 0, bool close_after = true,
-                               double timeout = kTimeout) {
+                               double timeout = kTimeout, uint32_t* crc = nullptr) {
     TcpPair pair = Connect();
     std::thread writer([&] {
       EXPECT_TRUE(WriteFull(pair.writer.get(), data.data(), data.size(), kTimeout).ok());
@@ -64,9 +65,9 @@ class ReceiveToFileTest : public ::testing::Test {
       }
     });
     UniqueFd file(
-        ::open(path().c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | open_flags, 0644));
+        ::open(path().c_str(), (crc ? O_RDWR : O_WRONLY) | O_CREAT | O_TRUNC | O_CLOEXEC | open_flags, 0644));
     EXPECT_TRUE(file.valid());
-    auto r = ReceiveToFile(pair.reader.get(), file.get(), length, timeout, method);
+    auto r = ReceiveToFile(pair.reader.get(), file.get(), length, timeout, method, crc);
     writer.join();
     return r;
   }
@@ -93,6 +94,25 @@ TEST_F(ReceiveToFileTest, FallsBackToCopyingWhenTheFileRefusesSplice) {
   EXPECT_EQ(r->spliced, 0u);
   EXPECT_EQ(r->copied, data.size());
   EXPECT_EQ(*ReadFileToString(path()), data);
+}
+
+// The CRC32C of the received bytes, on every path: spliced (read back from the file),
+// splice refused midway by the file (copied from the pipe), and copied.
+TEST_F(ReceiveToFileTest, ChecksumCoversEveryByteOnEveryPath) {
+  std::string data = RandomBytes(3 * 1048576 + 11);
+  const uint32_t want = crc32c::Value(data);
+  struct Case {
+    ReceiveMethod method;
+    int flags;
+  };
+  for (const Case& c : {Case{ReceiveMethod::kAuto, 0}, Case{ReceiveMethod::kAuto, O_APPEND},
+                        Case{ReceiveMethod::kCopy, 0}}) {
+    uint32_t crc = 0;
+    auto r = Receive(data, data.size(), c.method, c.flags, true, kTimeout, &crc);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    EXPECT_EQ(crc, want) << "spliced " << r->spliced << ", copied " << r->copied;
+    EXPECT_EQ(*ReadFileToString(path()), data);
+  }
 }
 
 TEST_F(ReceiveToFileTest, CopyMethodCopies) {

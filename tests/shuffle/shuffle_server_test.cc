@@ -17,6 +17,7 @@
 #include <asio/write.hpp>
 #include <gtest/gtest.h>
 
+#include "common/crc32c.h"
 #include "common/file_util.h"
 #include "common/framing.h"
 #include "mr.pb.h"
@@ -50,7 +51,7 @@ FakeMapOutput WriteMapOutput(const std::string& dir, uint64_t job, uint32_t map,
       for (auto& c : value) c = static_cast<char>('a' + rng() % 26);
       AppendRecord(key, value, &part);
     }
-    index.partitions.push_back({data.size(), part.size(), static_cast<uint64_t>(n)});
+    index.partitions.push_back({data.size(), part.size(), static_cast<uint64_t>(n), crc32c::Value(part)});
     data += part;
     out.partitions.push_back(part);
     out.records.push_back(static_cast<uint64_t>(n));
@@ -191,11 +192,11 @@ TEST_F(ShuffleServerTest, BadRequestsGetErrorsAndServerKeepsServing) {
   EXPECT_FALSE(PathExists(Dest("x")));
   EXPECT_FALSE(PathExists(Dest("x") + ".tmp"));
 
-  // A corrupt index is reported, not served.
+  // A corrupt index is reported, not served: the source's copy is unusable.
   ASSERT_TRUE(WriteStringToFile(MapOutputIndexPath(work(), 7, 5, 0), "MRIXgarbage").ok());
   ASSERT_TRUE(WriteStringToFile(MapOutputDataPath(work(), 7, 5, 0), "data").ok());
   auto corrupt = FetchPartition(Target(*server, 0, 7, 5, 0), Dest("x"), kTimeout);
-  EXPECT_EQ(corrupt.status().code(), StatusCode::kProtocolError);
+  EXPECT_EQ(corrupt.status().code(), StatusCode::kDataLoss);
   EXPECT_NE(corrupt.status().message().find("index"), std::string::npos) << corrupt.status().ToString();
 
   EXPECT_TRUE(ServerClosesAfter(server->port(), "GET / HTTP/1.1\r\nHost: x\r\n\r\n"));
@@ -205,6 +206,33 @@ TEST_F(ShuffleServerTest, BadRequestsGetErrorsAndServerKeepsServing) {
   auto good = FetchPartition(Target(*server, 2), Dest("good"), kTimeout);
   ASSERT_TRUE(good.ok()) << good.status().ToString();
   EXPECT_EQ(*ReadFileToString(Dest("good")), output_.partitions[2]);
+}
+
+// Issue 11: a flipped bit in the source's data file used to be fetched as if it were fine.
+TEST_F(ShuffleServerTest, FlippedByteInServedFileIsDataLossAndLeavesNoFile) {
+  auto server = StartServer();
+  const std::string data_path = MapOutputDataPath(work(), 7, 3, 1);
+  std::string data = *ReadFileToString(data_path);
+  const size_t at = output_.partitions[0].size() + output_.partitions[1].size() + 40;  // inside partition 2
+  data[at] ^= 0x04;
+  ASSERT_TRUE(WriteStringToFile(data_path, data).ok());
+  auto r = FetchPartition(Target(*server, 2), Dest("x"), kTimeout);
+  ASSERT_FALSE(r.ok()) << "a corrupted partition was fetched as good";
+  EXPECT_EQ(r.status().code(), StatusCode::kDataLoss) << r.status().ToString();
+  for (const std::string& part : {"127.0.0.1:" + std::to_string(server->port()), std::string("job 7"),
+                                  std::string("map 3"), std::string("attempt 1"), std::string("partition 2"),
+                                  std::string("expected crc32c"), std::string("got")}) {
+    EXPECT_NE(r.status().message().find(part), std::string::npos) << part << " in " << r.status().ToString();
+  }
+  EXPECT_FALSE(PathExists(Dest("x")));
+  EXPECT_FALSE(PathExists(Dest("x") + ".tmp"));
+  // The same through a kept-alive connection; the other partitions are still fine.
+  Fetcher fetcher(kTimeout);
+  EXPECT_EQ(fetcher.Fetch(Target(*server, 2), Dest("y")).status().code(), StatusCode::kDataLoss);
+  EXPECT_FALSE(PathExists(Dest("y")));
+  auto good = fetcher.Fetch(Target(*server, 4), Dest("y"));
+  ASSERT_TRUE(good.ok()) << good.status().ToString();
+  EXPECT_EQ(*ReadFileToString(Dest("y")), output_.partitions[4]);
 }
 
 TEST_F(ShuffleServerTest, ConnectionRefusedNamesPeerAndMap) {
@@ -267,6 +295,7 @@ TEST_F(ShuffleServerTest, ShortReadLeavesNoFile) {
     reply.set_ok(true);
     reply.set_length(1000);
     reply.set_records(3);
+    reply.set_crc32c(0);
     std::string bytes = EncodeFrame(reply.SerializeAsString()) + std::string(10, 'z');
     asio::error_code ec;
     asio::write(sock, asio::buffer(bytes), ec);

@@ -6,6 +6,7 @@
 #include <random>
 
 #include "common/clock.h"
+#include "common/crc32c.h"
 #include "common/file_util.h"
 #include "shuffle/map_output.h"
 #include "task_test_util.h"
@@ -67,6 +68,64 @@ class MapTaskTest : public ::testing::Test {
   std::string input_, text_;
   std::vector<std::string> lines_;
 };
+
+// Issue 11: the index carries each partition's CRC32C, computed as the data was written, on
+// the one-pass path (everything fits) and on the spill + merge path alike.
+TEST_F(MapTaskTest, IndexCarriesEachPartitionsCrcOnBothWritePaths) {
+  PrefixJob job;
+  for (uint64_t buffer : {uint64_t{64} << 20, uint64_t{16} << 10}) {
+    auto r = RunMapTask(Spec(&job, buffer), nullptr);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    EXPECT_EQ(r->counters.spills > 0, buffer < (1u << 20)) << "buffer " << buffer;
+    auto data = ReadFileToString(shuffle::MapOutputDataPath(dir_.path(), 9, 3, 1));
+    ASSERT_TRUE(data.ok());
+    for (uint32_t p = 0; p < 4; ++p) {
+      const auto& e = r->index.partitions[p];
+      ASSERT_GT(e.length, 0u);
+      EXPECT_EQ(e.crc32c, crc32c::Value(std::string_view(*data).substr(e.offset, e.length)))
+          << "partition " << p << ", buffer " << buffer;
+    }
+  }
+}
+
+// A spill spoiled on disk before the merge fails the attempt instead of being merged into
+// output whose checksum would then vouch for it.
+TEST_F(MapTaskTest, CorruptSpillFailsTheAttempt) {
+  PrefixJob job;
+  // A mapper that spoils the first spill once a second one exists, i.e. before the merge.
+  struct Spoiler final : jobs::Mapper {
+    std::string first_spill;
+    bool done = false;
+    std::unique_ptr<jobs::Mapper> inner;
+    void Map(const jobs::InputRecord& r, jobs::Emitter& out) override {
+      inner->Map(r, out);
+      if (!done && PathExists(first_spill) && PathExists(first_spill.substr(0, first_spill.size() - 1) + "1")) {
+        std::string bytes = *ReadFileToString(first_spill);
+        bytes[bytes.size() / 2] ^= 0x10;
+        done = WriteStringToFile(first_spill, bytes).ok();
+      }
+    }
+  };
+  struct SpoilJob final : jobs::Job {
+    const jobs::Job* base;
+    std::string first_spill;
+    std::string_view name() const override { return "spoil"; }
+    Result<std::unique_ptr<jobs::Mapper>> NewMapper() const override {
+      auto m = std::make_unique<Spoiler>();
+      m->first_spill = first_spill;
+      MR_ASSIGN_OR_RETURN(m->inner, base->NewMapper());
+      return std::unique_ptr<jobs::Mapper>(std::move(m));
+    }
+    Result<std::unique_ptr<jobs::Reducer>> NewReducer() const override { return Status::Internal("unused"); }
+  } spoil;
+  spoil.base = &job;
+  spoil.first_spill = shuffle::MapOutputDataPath(dir_.path(), 9, 3, 1) + ".spill0";
+  auto r = RunMapTask(Spec(&spoil, 16 << 10), nullptr);
+  ASSERT_FALSE(r.ok()) << "a spoiled spill was merged";
+  EXPECT_EQ(r.status().code(), StatusCode::kDataLoss) << r.status().ToString();
+  EXPECT_NE(r.status().message().find("failed its checksum"), std::string::npos) << r.status().ToString();
+  EXPECT_FALSE(PathExists(shuffle::MapOutputIndexPath(dir_.path(), 9, 3, 1)));
+}
 
 TEST_F(MapTaskTest, ManySpillsMergeIntoSortedStablePartitions) {
   PrefixJob job;
@@ -155,6 +214,7 @@ TEST_F(MapTaskTest, CombinerIsCorrectAcrossSpills) {
   ReduceTaskSpec reduce;
   reduce.job = &job;
   reduce.run_files = {shuffle::MapOutputDataPath(dir_.path(), 9, 3, 1)};  // R = 1: whole file
+  reduce.run_crcs = {r->index.partitions[0].crc32c};  // from the spill + merge path
   reduce.output_path = JoinPath(dir_.path(), "out/part-r-0");
   auto rr = RunReduceTask(reduce, nullptr);
   ASSERT_TRUE(rr.ok()) << rr.status().ToString();

@@ -48,6 +48,7 @@ inline Result<JobRun> RunJob(const std::string& name, jobs::Params params,
   }
   JobRun run;
   std::vector<std::vector<std::string>> runs(reducers);
+  std::vector<std::vector<uint32_t>> crcs(reducers);  // from each map's index
   for (uint32_t m = 0; m < splits.size(); ++m) {
     MapTaskSpec spec;
     spec.job_id = 1;
@@ -70,6 +71,7 @@ inline Result<JobRun> RunJob(const std::string& name, jobs::Params params,
       std::string path = JoinPath(dir, "run-m" + std::to_string(m) + "-r" + std::to_string(p));
       MR_RETURN_IF_ERROR(WriteStringToFile(path, data.substr(e.offset, e.length)));
       runs[p].push_back(path);
+      crcs[p].push_back(e.crc32c);
     }
   }
   for (uint32_t p = 0; p < reducers; ++p) {
@@ -78,6 +80,7 @@ inline Result<JobRun> RunJob(const std::string& name, jobs::Params params,
     spec.reduce_index = p;
     spec.job = job.get();
     spec.run_files = runs[p];
+    spec.run_crcs = crcs[p];
     spec.output_path = JoinPath(dir, "out/part-r-" + std::to_string(p));
     MR_RETURN_IF_ERROR(RunReduceTask(spec, nullptr).status());
     MR_ASSIGN_OR_RETURN(std::string part, ReadFileToString(spec.output_path));

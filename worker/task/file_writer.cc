@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "common/crc32c.h"
 #include "common/file_util.h"
 #include "shuffle/map_output.h"
 
@@ -15,8 +16,9 @@ FileWriter::~FileWriter() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-Status FileWriter::Open(const std::string& path) {
+Status FileWriter::Open(const std::string& path, bool checksum) {
   path_ = path;
+  checksum_ = checksum;
   fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd_ < 0) status_ = Status::IoError("cannot create " + path + ": " + std::strerror(errno));
   buf_.reserve(kBufferBytes + 4096);
@@ -33,7 +35,22 @@ void FileWriter::AppendRecord(std::string_view key, std::string_view value) {
   MaybeFlush();
 }
 
+void FileWriter::HashPending() {
+  crc_ = crc32c::Extend(crc_, buf_.data() + crc_pos_, buf_.size() - crc_pos_);
+  crc_pos_ = buf_.size();
+}
+
+uint32_t FileWriter::TakeCrc() {
+  HashPending();
+  const uint32_t crc = crc_;
+  crc_ = 0;
+  return crc;
+}
+
 void FileWriter::Flush() {
+  // The bytes are hashed while still in this buffer (hot in cache), just before the write.
+  if (checksum_) HashPending();
+  crc_pos_ = 0;
   if (status_.ok()) status_ = WriteAllToFd(fd_, buf_, path_);
   written_ += buf_.size();
   buf_.clear();

@@ -1,6 +1,8 @@
 // FileWriter: appends to a new file through a large buffer (few write syscalls
 // for small records). Close() flushes and reports the first error; a writer
 // destroyed without Close() leaves the file as is (callers remove it on failure).
+// With checksums on, it keeps the CRC32C of the bytes appended since the last TakeCrc(),
+// computed on the buffer just before each write (no second pass over the file).
 // Move-free, single-threaded.
 #pragma once
 
@@ -19,12 +21,16 @@ class FileWriter {
   FileWriter(const FileWriter&) = delete;
   FileWriter& operator=(const FileWriter&) = delete;
 
-  // Creates (truncates) path.
-  Status Open(const std::string& path);
+  // Creates (truncates) path; `checksum`: keep a running CRC32C for TakeCrc().
+  Status Open(const std::string& path, bool checksum = false);
   void Append(std::string_view bytes);
   void AppendRecord(std::string_view key, std::string_view value);  // map_output.h encoding
   // Bytes appended so far (buffered or not).
   uint64_t size() const { return written_ + buf_.size(); }
+  // CRC32C of the bytes appended since the previous TakeCrc() (or Open), then starts a new
+  // segment: call it where a partition starts (discarding the value) and where it ends.
+  // REQUIRES: opened with checksum = true.
+  uint32_t TakeCrc();
   // First write error so far (writes are deferred, so errors surface late).
   const Status& status() const { return status_; }
   Status Close();
@@ -35,11 +41,16 @@ class FileWriter {
     if (buf_.size() >= kBufferBytes) Flush();
   }
   void Flush();
+  void HashPending();  // folds buf_[crc_pos_, end) into crc_
+
 
   int fd_ = -1;
   std::string path_;
   std::string buf_;
   uint64_t written_ = 0;
+  bool checksum_ = false;
+  uint32_t crc_ = 0;      // of the current segment's bytes up to buf_[crc_pos_]
+  size_t crc_pos_ = 0;    // bytes of buf_ already in crc_
   Status status_;
 };
 

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include "common/crc32c.h"
 #include "shuffle/format/mapped_file.h"
 #include "shuffle/format/merger.h"
 #include "worker/task/record_sink.h"
@@ -43,7 +44,7 @@ Status MapOutputCollector::SpillBuffer() {
   std::string path = data_path_ + ".spill" + std::to_string(spills_.size());
   spills_.push_back(Spill{path, {}});  // registered first so it is removed on failure
   FileWriter w;
-  MR_RETURN_IF_ERROR(w.Open(path));
+  MR_RETURN_IF_ERROR(w.Open(path, /*checksum=*/true));
   MR_RETURN_IF_ERROR(
       buffer_.WriteSorted(num_partitions_, combiner_, &w, &spills_.back().extents, counters_));
   MR_RETURN_IF_ERROR(w.Close());
@@ -55,7 +56,7 @@ Result<shuffle::MapOutputIndex> MapOutputCollector::Finish() {
   MR_RETURN_IF_ERROR(status_);
   shuffle::MapOutputIndex index;
   FileWriter out;
-  MR_RETURN_IF_ERROR(out.Open(data_path_));
+  MR_RETURN_IF_ERROR(out.Open(data_path_, /*checksum=*/true));
   if (spills_.empty()) {
     // Everything fit in memory: the one sorted run is the output.
     MR_RETURN_IF_ERROR(
@@ -97,9 +98,18 @@ Status MapOutputCollector::MergePartition(uint32_t p, const std::vector<std::str
     if (e.offset + e.length > files[s].size()) {
       return Status::Internal("spill extent past end of " + spills_[s].path);
     }
-    runs.push_back(files[s].substr(e.offset, e.length));
+    std::string_view run = files[s].substr(e.offset, e.length);
+    // A spill that went bad on disk fails the attempt (the map runs again) instead of
+    // being merged into output that would then carry a checksum vouching for it.
+    if (const uint32_t crc = crc32c::Value(run); crc != e.crc32c) {
+      return Status::DataLoss("spill " + spills_[s].path + " partition " + std::to_string(p) +
+                              " failed its checksum (expected crc32c " + std::to_string(e.crc32c) + ", got " +
+                              std::to_string(crc) + ")");
+    }
+    runs.push_back(run);
   }
   extent->offset = out->size();
+  (void)out->TakeCrc();  // the partition's segment starts here
   shuffle::RunMerger merger(std::move(runs));
   RecordSink sink(out);
   while (merger.NextKey()) {
@@ -115,6 +125,7 @@ Status MapOutputCollector::MergePartition(uint32_t p, const std::vector<std::str
   if (combiner_ != nullptr) counters_->combine_out += sink.records();
   extent->records = sink.records();
   extent->length = out->size() - extent->offset;
+  extent->crc32c = out->TakeCrc();
   return Status::Ok();
 }
 

@@ -1,8 +1,10 @@
 // MapOutputCollector: the Emitter a map task's mapper writes to. Partitions each
 // record, collects it in a SortBuffer and spills a sorted (combined) run file
 // when the buffer is full; Finish() merges the spills per partition (combining
-// again) into the map output data file and returns its index. Spill files are
-// removed on destruction. Single-threaded; emission errors are sticky in status().
+// again) into the map output data file and returns its index, with each partition's
+// CRC32C computed as it is written. A spill partition that no longer matches the CRC it
+// was written with fails Finish() with DataLoss. Spill files are removed on destruction.
+// Single-threaded; emission errors are sticky in status().
 #pragma once
 
 #include <atomic>

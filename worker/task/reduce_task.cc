@@ -2,9 +2,12 @@
 
 #include <unistd.h>
 
+#include <cstdio>
 #include <memory>
 
+#include "common/crc32c.h"
 #include "common/file_util.h"
+#include "common/log.h"
 #include "shuffle/format/mapped_file.h"
 #include "shuffle/format/merger.h"
 #include "worker/task/counting_context.h"
@@ -74,9 +77,36 @@ Status ReduceRuns(const ReduceTaskSpec& spec, const std::vector<std::string_view
   return out->status();
 }
 
-Result<ReduceTaskResult> RunReduceTaskImpl(const ReduceTaskSpec& spec,
-                                           const std::atomic<bool>* cancel) {
+std::string Hex(uint32_t v) {
+  char b[11];
+  std::snprintf(b, sizeof(b), "0x%08x", v);
+  return b;
+}
+
+// One pass over the mapped runs (just fetched, so in the page cache) before the merge
+// reads them: all of a run's bytes must be checked before any key from it is trusted.
+Status VerifyRuns(const ReduceTaskSpec& spec, const std::vector<std::string_view>& runs,
+                  std::vector<uint32_t>* corrupt) {
+  std::string first;
+  for (size_t i = 0; i < runs.size(); ++i) {
+    const uint32_t crc = crc32c::Value(runs[i]);
+    if (crc == spec.run_crcs[i]) continue;
+    if (corrupt != nullptr) corrupt->push_back(static_cast<uint32_t>(i));
+    if (first.empty()) {
+      first = "local copy of run " + spec.run_files[i] + " failed its checksum: expected crc32c " +
+              Hex(spec.run_crcs[i]) + ", got " + Hex(crc);
+    }
+  }
+  return first.empty() ? Status::Ok() : Status::DataLoss(first);
+}
+
+Result<ReduceTaskResult> RunReduceTaskImpl(const ReduceTaskSpec& spec, const std::atomic<bool>* cancel,
+                                           std::vector<uint32_t>* corrupt) {
   if (spec.job == nullptr) return Status::InvalidArgument("reduce task without a job");
+  if (spec.run_crcs.size() != spec.run_files.size()) {
+    return Status::InvalidArgument("reduce task: " + std::to_string(spec.run_crcs.size()) + " checksums for " +
+                                   std::to_string(spec.run_files.size()) + " runs");
+  }
   ReduceTaskResult result;
   std::vector<shuffle::MappedFile> files;
   std::vector<std::string_view> runs;
@@ -86,6 +116,7 @@ Result<ReduceTaskResult> RunReduceTaskImpl(const ReduceTaskSpec& spec,
     runs.push_back(f.data());
     files.push_back(std::move(f));
   }
+  MR_RETURN_IF_ERROR(VerifyRuns(spec, runs, corrupt));
   std::string parent = ParentDir(spec.output_path);
   if (!parent.empty()) MR_RETURN_IF_ERROR(MakeDirs(parent));
   FileWriter out;
@@ -98,13 +129,40 @@ Result<ReduceTaskResult> RunReduceTaskImpl(const ReduceTaskSpec& spec,
 
 }  // namespace
 
-Result<ReduceTaskResult> RunReduceTask(const ReduceTaskSpec& spec, const std::atomic<bool>* cancel) {
-  auto r = RunReduceTaskImpl(spec, cancel);
+Result<ReduceTaskResult> RunReduceTask(const ReduceTaskSpec& spec, const std::atomic<bool>* cancel,
+                                       std::vector<uint32_t>* corrupt_runs) {
+  auto r = RunReduceTaskImpl(spec, cancel, corrupt_runs);
   if (!r.ok()) {
     ::unlink(spec.output_path.c_str());
     return r.status().WithContext("reduce " + std::to_string(spec.reduce_index));
   }
   return r;
+}
+
+Result<ReduceTaskResult> RunReduceTaskWithRefetch(ReduceTaskSpec spec, const std::atomic<bool>* cancel,
+                                                  const RefetchRun& refetch, int max_refetches) {
+  std::vector<int> refetches(spec.run_files.size(), 0);
+  // Each round either ends the task or spends one refetch of some run: bounded.
+  for (;;) {
+    std::vector<uint32_t> corrupt;
+    auto r = RunReduceTask(spec, cancel, &corrupt);
+    if (r.ok() || corrupt.empty()) return r;
+    for (uint32_t run : corrupt) {
+      if (refetches[run] >= max_refetches) {
+        return Status::DataLoss("local copy of map " + std::to_string(run) + "'s run keeps failing its checksum (" +
+                                std::to_string(refetches[run]) + " refetches): " + r.status().message());
+      }
+      ++refetches[run];
+      MR_LOG_WARN("reduce {}/{}: run of map {} failed its checksum ({}); refetching it ({}/{})", spec.job_id,
+                  spec.reduce_index, run, r.status().message(), refetches[run], max_refetches);
+      auto crc = refetch(run);
+      if (!crc.ok()) {
+        return crc.status().WithContext("reduce " + std::to_string(spec.reduce_index) + ": refetching the run of map " +
+                                        std::to_string(run));
+      }
+      spec.run_crcs[run] = *crc;
+    }
+  }
 }
 
 }  // namespace mr::worker

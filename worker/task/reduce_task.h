@@ -1,10 +1,13 @@
 // RunReduceTask: executes one reduce task attempt locally (no networking): merges
 // the already-fetched sorted runs (one per map), groups values by key, runs the
 // job's reducer and writes the output file formatted per job->output_format().
+// Before merging, every run is checked against the CRC32C it was fetched with: a run whose
+// local copy went bad fails the task with DataLoss, before any output is written.
 // Reentrant: tasks run concurrently on separate threads.
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -22,6 +25,9 @@ struct ReduceTaskSpec {
   // Each file: records (shuffle/map_output.h encoding) sorted by key = one map's
   // partition. Empty files are fine.
   std::vector<std::string> run_files;
+  // CRC32C of each run file's bytes, as fetched (FetchResult::crc32c). REQUIRES: one per
+  // run file.
+  std::vector<uint32_t> run_crcs;
   std::string output_path;  // parent directories are created
   double speed = 1.0;
   std::atomic<uint64_t>* progress = nullptr;  // ticked as keys are reduced (may be null)
@@ -31,7 +37,21 @@ struct ReduceTaskResult {
   TaskCounters counters;
 };
 
-// On failure or cancel (Aborted) removes output_path. `cancel` may be null.
-Result<ReduceTaskResult> RunReduceTask(const ReduceTaskSpec& spec, const std::atomic<bool>* cancel);
+// On failure or cancel (Aborted) removes output_path. `cancel` may be null. DataLoss if a
+// run fails its checksum; then *corrupt_runs (if given) lists every such run's index.
+Result<ReduceTaskResult> RunReduceTask(const ReduceTaskSpec& spec, const std::atomic<bool>* cancel,
+                                       std::vector<uint32_t>* corrupt_runs = nullptr);
+
+// Replaces run file `run` with a fresh copy from its source; returns the new copy's CRC.
+using RefetchRun = std::function<Result<uint32_t>(uint32_t run)>;
+inline constexpr int kMaxRefetchesPerRun = 2;
+
+// RunReduceTask, but a run whose local copy fails its checksum is fetched again through
+// `refetch` and the merge starts over, at most max_refetches times per run. Past that:
+// DataLoss ("local copy of map M's run keeps failing its checksum"); a failed refetch
+// returns its error (the source no longer serves the run: the usual fetch failure).
+Result<ReduceTaskResult> RunReduceTaskWithRefetch(ReduceTaskSpec spec, const std::atomic<bool>* cancel,
+                                                  const RefetchRun& refetch,
+                                                  int max_refetches = kMaxRefetchesPerRun);
 
 }  // namespace mr::worker

@@ -87,8 +87,10 @@ Status SortBuffer::WriteSorted(uint32_t num_partitions, jobs::Reducer* combiner,
     while (j < entries_.size() && entries_[j].partition == p) ++j;
     auto& e = (*extents)[p];
     e.offset = out->size() - base;
+    (void)out->TakeCrc();  // the partition's segment starts here
     e.records = WritePartition(i, j, combiner, out, counters);
     e.length = out->size() - base - e.offset;
+    e.crc32c = out->TakeCrc();
     i = j;
   }
   entries_.clear();

@@ -29,7 +29,8 @@ class SortBuffer {
   // Sorts by (partition, key), equal keys in insertion order, and appends one
   // sorted run per partition to *out (each key group through `combiner` if not
   // null), recording num_partitions extents relative to `base` (out's size at the
-  // start). Clears the buffer. Returns out->status().
+  // start) with each partition's CRC32C. Clears the buffer. Returns out->status().
+  // REQUIRES: out was opened with checksums on.
   Status WriteSorted(uint32_t num_partitions, jobs::Reducer* combiner, FileWriter* out,
                      std::vector<shuffle::PartitionExtent>* extents, TaskCounters* counters);
 

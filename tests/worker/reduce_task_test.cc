@@ -1,0 +1,135 @@
+// The reduce task's side of end-to-end checksums (issue 11): a run whose local copy no
+// longer matches the CRC it was fetched with is never merged; it is fetched again.
+#include "worker/task/reduce_task.h"
+
+#include <gtest/gtest.h>
+
+#include "common/crc32c.h"
+#include "common/file_util.h"
+#include "shuffle/map_output.h"
+
+namespace mr::worker {
+namespace {
+
+// Writes every (key, value) as "key\tvalue".
+class PassReducer final : public jobs::Reducer {
+ public:
+  void Reduce(std::string_view key, jobs::ValueIterator& values, jobs::Emitter& out) override {
+    std::string_view v;
+    while (values.Next(&v)) out.Emit(key, v);
+  }
+};
+
+class PassJob final : public jobs::Job {
+ public:
+  std::string_view name() const override { return "pass"; }
+  Result<std::unique_ptr<jobs::Mapper>> NewMapper() const override { return Status::Internal("unused"); }
+  Result<std::unique_ptr<jobs::Reducer>> NewReducer() const override {
+    return std::unique_ptr<jobs::Reducer>(std::make_unique<PassReducer>());
+  }
+};
+
+class ReduceChecksumTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    for (uint32_t m = 0; m < 3; ++m) {
+      std::string run;
+      for (int i = 0; i < 50; ++i) {
+        char key[16];
+        std::snprintf(key, sizeof key, "key%03d", i * 3 + static_cast<int>(m));
+        shuffle::AppendRecord(key, "v" + std::to_string(m), &run);
+      }
+      runs_.push_back(run);
+      spec_.run_files.push_back(JoinPath(dir_.path(), "m" + std::to_string(m) + ".run"));
+      spec_.run_crcs.push_back(crc32c::Value(run));
+      ASSERT_TRUE(WriteStringToFile(spec_.run_files.back(), run).ok());
+    }
+    spec_.job = &job_;
+    spec_.reduce_index = 4;
+    spec_.output_path = JoinPath(dir_.path(), "out/part-r-4");
+    for (int i = 0; i < 150; ++i) {
+      char line[32];
+      std::snprintf(line, sizeof line, "key%03d\tv%d\n", i, i % 3);
+      expected_ += line;
+    }
+  }
+
+  // Flips a bit of run m's first key ("key00m" -> "kdy00m"): still sorted, so without the
+  // checksum it would merge into wrong output.
+  void Corrupt(uint32_t m) {
+    std::string bad = runs_[m];
+    bad[3] ^= 0x01;
+    ASSERT_TRUE(WriteStringToFile(spec_.run_files[m], bad).ok());
+  }
+  void Repair(uint32_t m) { ASSERT_TRUE(WriteStringToFile(spec_.run_files[m], runs_[m]).ok()); }
+
+  TempDir dir_{"reduce-checksum"};
+  PassJob job_;
+  ReduceTaskSpec spec_;
+  std::vector<std::string> runs_;
+  std::string expected_;
+};
+
+TEST_F(ReduceChecksumTest, IntactRunsReduce) {
+  auto r = RunReduceTask(spec_, nullptr);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(*ReadFileToString(spec_.output_path), expected_);
+}
+
+TEST_F(ReduceChecksumTest, CorruptRunIsDataLossAndNothingIsWritten) {
+  Corrupt(1);
+  std::vector<uint32_t> corrupt;
+  auto r = RunReduceTask(spec_, nullptr, &corrupt);
+  ASSERT_FALSE(r.ok()) << "a corrupted run was merged";
+  EXPECT_EQ(r.status().code(), StatusCode::kDataLoss) << r.status().ToString();
+  EXPECT_NE(r.status().message().find("m1.run failed its checksum"), std::string::npos) << r.status().ToString();
+  EXPECT_EQ(corrupt, std::vector<uint32_t>{1});
+  EXPECT_FALSE(PathExists(spec_.output_path));
+}
+
+TEST_F(ReduceChecksumTest, MissingChecksumsAreRefused) {
+  spec_.run_crcs.pop_back();
+  EXPECT_EQ(RunReduceTask(spec_, nullptr).status().code(), StatusCode::kInvalidArgument);
+}
+
+TEST_F(ReduceChecksumTest, CorruptRunIsRefetchedAndMergedAgain) {
+  Corrupt(2);
+  std::vector<uint32_t> asked;
+  auto r = RunReduceTaskWithRefetch(spec_, nullptr, [&](uint32_t run) -> Result<uint32_t> {
+    asked.push_back(run);
+    Repair(run);
+    return crc32c::Value(runs_[run]);
+  });
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(asked, std::vector<uint32_t>{2});
+  EXPECT_EQ(*ReadFileToString(spec_.output_path), expected_);
+}
+
+TEST_F(ReduceChecksumTest, RunThatKeepsFailingEndsTheAttemptAfterTwoRefetches) {
+  Corrupt(0);
+  int calls = 0;
+  auto r = RunReduceTaskWithRefetch(spec_, nullptr, [&](uint32_t run) -> Result<uint32_t> {
+    ++calls;
+    Corrupt(run);  // the local disk spoils every copy
+    return crc32c::Value(runs_[run]);
+  });
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(calls, kMaxRefetchesPerRun);
+  EXPECT_EQ(r.status().code(), StatusCode::kDataLoss);
+  EXPECT_NE(r.status().message().find("local copy of map 0's run keeps failing its checksum"), std::string::npos)
+      << r.status().ToString();
+  EXPECT_FALSE(PathExists(spec_.output_path));
+}
+
+TEST_F(ReduceChecksumTest, RefetchThatFailsEndsTheAttemptWithItsError) {
+  Corrupt(1);
+  auto r = RunReduceTaskWithRefetch(spec_, nullptr, [&](uint32_t) -> Result<uint32_t> {
+    return Status::NotFound("no map output for job 1 map 1 attempt 1");
+  });
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kNotFound);
+  EXPECT_NE(r.status().message().find("refetching the run of map 1"), std::string::npos) << r.status().ToString();
+}
+
+}  // namespace
+}  // namespace mr::worker
