@@ -327,7 +327,30 @@ void JobTracker::HandleReduceReport(WorkerRecord& w, JobRecord& job, const proto
     FailFetchingReduce(w, job, r);
     return;
   }
+  if (r.state() == proto::KILLED) {
+    ReturnReduceToFetching(w, job, r);
+    return;
+  }
   if (r.state() == proto::SUCCEEDED || r.state() == proto::FAILED) HandleReduceEnd(w, job, r);
+}
+
+// A running reduce attempt found one of its runs gone from its source while refetching it
+// after a bad local copy: not the reducer's fault, and not a failure. The attempt gives its
+// slot back and the reducer, still placed on the same worker, fetches that run again (the
+// failed refetch was reported as a fetch event with its cause, so the map is re-executed
+// when the fault is proven); it runs again once it reports READY.
+void JobTracker::ReturnReduceToFetching(WorkerRecord& w, JobRecord& job, const proto::TaskReport& r) {
+  ReduceTask& t = job.reduces[r.index()];
+  if (t.state != ReduceTask::State::kRunning || r.attempt() != t.attempt) return;
+  ReleaseSlot(w, true, t.unified);
+  job.reduces_running--;
+  job.counters[kKilledReducesCounter]++;
+  json ev = AttemptEndEvent(r, w.id, t.unified ? "unified" : "reduce");
+  ev["status"] = "killed";
+  ev["error"] = r.error();
+  Trace(job, ev);
+  t.state = ReduceTask::State::kFetching;
+  t.maps_fetched = std::min<uint32_t>(r.maps_fetched(), static_cast<uint32_t>(job.maps.size()) - 1);
 }
 
 void JobTracker::HandleReduceEnd(WorkerRecord& w, JobRecord& job, const proto::TaskReport& r) {

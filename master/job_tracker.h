@@ -105,6 +105,8 @@ class JobTracker {
   void HandleMapReport(WorkerRecord& w, JobRecord& job, const proto::TaskReport& r);
   void HandleReduceReport(WorkerRecord& w, JobRecord& job, const proto::TaskReport& r);
   void HandleReduceEnd(WorkerRecord& w, JobRecord& job, const proto::TaskReport& r);
+  // A running reduce whose input must be fetched again (KILLED report): back to fetching.
+  void ReturnReduceToFetching(WorkerRecord& w, JobRecord& job, const proto::TaskReport& r);
   void HandleFetch(WorkerRecord& w, const proto::FetchEvent& f);
   void CommitReduce(JobRecord& job, int index, const proto::TaskReport& r);
   void FinishJob(JobRecord& job, JobState state, const std::string& error);

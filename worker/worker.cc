@@ -500,6 +500,9 @@ class WorkerImpl final : public Worker {
     }
     report.set_end_time(Now());
     report.set_state(status.ok() ? proto::SUCCEEDED : proto::FAILED);
+    // A reduce whose input must be fetched again (a run's source is gone) is not at fault:
+    // it gives its slot back and waits for the run (the master puts it back to fetching).
+    if (a.kind() == proto::REDUCE && status.code() == StatusCode::kUnavailable) report.set_state(proto::KILLED);
     if (!status.ok()) {
       report.set_error(SanitizeUtf8(status.ToString()));
       MR_LOG_WARN("{} {}/{} failed: {}", a.kind() == proto::MAP ? "map" : "reduce", a.job_id(), a.index(),
@@ -553,6 +556,9 @@ class WorkerImpl final : public Worker {
       });
       if (!result.ok()) {
         (void)RemoveAll(attempt_dir);
+        if (result.status().code() == StatusCode::kUnavailable) {
+          report->set_maps_fetched(FetchedCount(a.job_id(), a.index()));
+        }
         return result.status();
       }
       FillCounters(result->counters, report);
@@ -602,19 +608,38 @@ class WorkerImpl final : public Worker {
     std::lock_guard lock(mu_);
     if (incarnation != incarnation_) return Status::Aborted("worker re-registered during the reduce");
     auto it = reduces_.find({job, reduce});
-    if (it != reduces_.end() && map < it->second.crcs.size()) {
-      if (r.ok()) {
-        it->second.crcs[map] = r->crc32c;
-      } else if (it->second.fetched[map]) {
-        it->second.fetched[map] = 0;
-        it->second.fetched_count--;
-      }
-    }
+    const proto::FetchCause cause = ev.cause();
     outbox_fetches_.push_back(std::move(ev));
     urgent_ = true;
     wake_.notify_all();
-    if (!r.ok()) return r.status();
-    return r->crc32c;
+    if (it == reduces_.end() || map >= it->second.crcs.size()) {
+      return Status::FailedPrecondition("reduce " + std::to_string(reduce) + " is no longer placed here");
+    }
+    if (r.ok()) {
+      it->second.crcs[map] = r->crc32c;
+      return r->crc32c;
+    }
+    if (cause == proto::FETCH_LOCAL) return r.status();  // this worker's disk: the attempt fails
+    // The source no longer serves the run: it is fetched again like any missing run (a
+    // retry after a backoff if unproven; the master re-executes the map if proven), and the
+    // attempt gives its slot back (Unavailable -> KILLED) instead of failing.
+    ReduceState& st = it->second;
+    if (st.fetched[map]) {
+      st.fetched[map] = 0;
+      st.fetched_count--;
+    }
+    st.ready_reported = false;
+    st.progress_dirty = true;
+    OnFetchFailedLocked(FetchItem{incarnation_, job, reduce, loc, st.placement}, cause, r.status(), st);
+    return Status::Unavailable("the run of map " + std::to_string(map) + " must be fetched again: " +
+                               r.status().ToString());
+  }
+
+  // Maps whose runs are on this worker for the reducer (0 if it is not placed here).
+  uint32_t FetchedCount(uint64_t job, uint32_t reduce) {
+    std::lock_guard lock(mu_);
+    auto it = reduces_.find({job, reduce});
+    return it == reduces_.end() ? 0 : it->second.fetched_count;
   }
 
   proto::FetchEvent NewFetchEvent(uint64_t job, uint32_t reduce, const proto::MapOutputLocation& loc, double start,

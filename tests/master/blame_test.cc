@@ -287,5 +287,45 @@ TEST_F(BlameTest, UnadoptedHeldOutputsOfRunningJobsAreDeleted) {
   EXPECT_EQ(reply->delete_outputs(0).attempt(), 99u);
 }
 
+// A running reducer that refetched a run whose local copy failed its checksum, and found the
+// source gone, is not at fault: its KILLED report gives the slot back without counting a
+// failure, and the reducer runs again once it has fetched the run anew (READY).
+TEST_F(BlameTest, ReduceWhoseRunIsGoneReturnsToFetching) {
+  WorkerId a = AddWorker(7001), b = AddWorker(7002);
+  uint64_t job = Submit(2, 1);
+  RunMaps(job, {a, b}, 1);
+  ASSERT_EQ(reducer_host_.count(0), 1u);
+  const WorkerId host = reducer_host_[0];
+  auto reduce_report = [job](proto::TaskState state, uint32_t attempt, uint32_t fetched) {
+    proto::TaskReport r;
+    r.set_job_id(job);
+    r.set_kind(proto::REDUCE);
+    r.set_index(0);
+    r.set_attempt(attempt);
+    r.set_state(state);
+    r.set_maps_fetched(fetched);
+    return r;
+  };
+  auto run_assignment = [](const proto::HeartbeatReply& reply) -> uint32_t {
+    for (const auto& x : reply.assignments()) {
+      if (x.kind() == proto::REDUCE && !x.place_only()) return x.attempt();
+    }
+    return 0;
+  };
+  const uint32_t first = run_assignment(Beat(host, {reduce_report(proto::READY, 0, 2)}));
+  ASSERT_GT(first, 0u) << "the ready reducer was not given a slot";
+  ASSERT_EQ(Job(job).reduces_running(), 1u);
+  proto::TaskReport gone = reduce_report(proto::KILLED, first, 1);
+  gone.set_error("Unavailable: the run of map 1 must be fetched again: NotFound: no such map output");
+  EXPECT_EQ(run_assignment(Beat(host, {gone})), 0u) << "a reducer missing a run was run again at once";
+  EXPECT_EQ(Job(job).reduces_running(), 0u);
+  EXPECT_EQ(Counter(job, kFailedReducesCounter), 0) << "a gone source was counted as the reducer's failure";
+  EXPECT_EQ(Counter(job, kKilledReducesCounter), 1);
+  const uint32_t second = run_assignment(Beat(host, {reduce_report(proto::READY, 0, 2)}));
+  EXPECT_GT(second, first) << "the reducer did not run again once it had its runs";
+  EXPECT_EQ(reducer_host_[0], host) << "the reducer moved although its other runs are on its worker";
+  EXPECT_EQ(Job(job).state(), "RUNNING");
+}
+
 }  // namespace
 }  // namespace mr::master
