@@ -1,6 +1,9 @@
 #include "tests/cluster/cluster_fixture.h"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -175,15 +178,26 @@ std::vector<nlohmann::json> ReadTrace(const std::string& path) {
   return out;
 }
 
-ChildProcess::ChildProcess(const std::vector<std::string>& mr_args, const std::string& log_path) {
+int ConnectLoopback(uint16_t port, bool* connected) {
+  int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(port);
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  *connected = fd >= 0 && ::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+  return fd;
+}
+
+int SpawnMr(const std::vector<std::string>& mr_args, const std::string& log_path, bool own_group) {
   std::string bin = MrBin();
   std::vector<std::string> args = mr_args;
   std::vector<char*> argv;
   argv.push_back(bin.data());
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
-  pid_ = fork();
-  if (pid_ == 0) {
+  pid_t pid = fork();
+  if (pid == 0) {
+    if (own_group) setpgid(0, 0);
     FILE* log = std::fopen(log_path.c_str(), "a");
     if (log != nullptr) {
       dup2(fileno(log), 1);
@@ -192,7 +206,12 @@ ChildProcess::ChildProcess(const std::vector<std::string>& mr_args, const std::s
     execv(bin.c_str(), argv.data());
     _exit(127);
   }
+  if (own_group && pid > 0) setpgid(pid, pid);  // both sides, so the group exists before either goes on
+  return pid;
 }
+
+ChildProcess::ChildProcess(const std::vector<std::string>& mr_args, const std::string& log_path)
+    : pid_(SpawnMr(mr_args, log_path)) {}
 
 ChildProcess::~ChildProcess() {
   if (pid_ > 0 && !reaped_) {

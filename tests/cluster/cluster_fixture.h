@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <memory>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,15 @@ std::vector<std::string> ProcessArgs(int pid);
 std::vector<int> ProcessesMentioning(const std::string& text);
 // The pid in a pid file, or -1.
 int ReadPidFile(const std::string& path);
+
+// A blocking TCP socket connected to 127.0.0.1:port; *connected says whether connect
+// succeeded. The caller closes the fd (>= 0 unless socket() failed).
+int ConnectLoopback(uint16_t port, bool* connected);
+
+// Forks and execs `mr ARGS...` with stdout+stderr appended to log_path; returns its pid.
+// With own_group the child leads a process group of its own (as a shell starts a
+// foreground job), so a signal to the group is what Ctrl-C on a terminal sends.
+int SpawnMr(const std::vector<std::string>& mr_args, const std::string& log_path, bool own_group = false);
 
 // A child process running `mr ARGS...` with stdout+stderr to log_path.
 // Killed with SIGKILL (and reaped) on destruction unless already reaped.

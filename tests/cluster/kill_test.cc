@@ -61,25 +61,8 @@ std::vector<std::string> WorkerJobDirs(const std::string& d, int workers, int jo
 // signal to the group is what Ctrl-C on a terminal sends.
 class ForegroundJob {
  public:
-  ForegroundJob(const std::vector<std::string>& mr_args, const std::string& log_path) {
-    std::string bin = MrBin();
-    std::vector<std::string> args = mr_args;
-    std::vector<char*> argv{bin.data()};
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    pid_ = fork();
-    if (pid_ == 0) {
-      setpgid(0, 0);
-      FILE* log = std::fopen(log_path.c_str(), "a");
-      if (log != nullptr) {
-        dup2(fileno(log), 1);
-        dup2(fileno(log), 2);
-      }
-      execv(bin.c_str(), argv.data());
-      _exit(127);
-    }
-    setpgid(pid_, pid_);  // both sides, so the group exists before either goes on
-  }
+  ForegroundJob(const std::vector<std::string>& mr_args, const std::string& log_path)
+      : pid_(SpawnMr(mr_args, log_path, /*own_group=*/true)) {}
   ~ForegroundJob() {
     if (!reaped_) {
       kill(-pid_, SIGKILL);

@@ -28,12 +28,7 @@ constexpr int kHeld = kPool + 44;   // more than the pool holds
 class SilentConnection {
  public:
   explicit SilentConnection(uint16_t port) {
-    fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_port = htons(port);
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    connected_ = fd_ >= 0 && ::connect(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+    fd_ = ConnectLoopback(port, &connected_);
   }
   ~SilentConnection() {
     if (fd_ >= 0) ::close(fd_);

@@ -77,12 +77,7 @@ class Child {
 class RawPeer {
  public:
   explicit RawPeer(uint16_t port) {
-    fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_port = htons(port);
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    connected_ = ::connect(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+    fd_ = testing::ConnectLoopback(port, &connected_);
   }
   ~RawPeer() { ::close(fd_); }
   bool connected() const { return connected_; }
