@@ -21,18 +21,13 @@
 #include "common/version.h"
 #include "mr.pb.h"
 #include "shuffle/map_output.h"
+#include "shuffle/net/shuffle_connection.h"
 
 namespace mr::shuffle {
 
 namespace {
 // Unthrottled sends go in large pieces: fewer limiter calls and sendfile syscalls.
 constexpr uint64_t kUnthrottledChunkBytes = 8u << 20;
-
-// Authentication state of one connection (protocol in docs/reliability.md).
-struct AuthState {
-  bool done = false;   // authenticated, or the server has no token
-  std::string nonce;   // our challenge, once the fetcher has sent its own
-};
 
 Status Refuse(int fd, const Status& why, double timeout) {
   proto::FetchReply reply;
@@ -71,12 +66,6 @@ Status AuthStep(int fd, const std::string& frame, const auth::ClusterToken& toke
 }
 }  // namespace
 
-struct ShuffleServer::Connection {
-  netio::UniqueFd fd;
-  std::thread thread;
-  bool done = false;  // guarded by ShuffleServer::mu_
-};
-
 struct ShuffleServer::OpenPartition {
   netio::UniqueFd file;
   PartitionExtent extent;
@@ -90,6 +79,9 @@ ShuffleServer::~ShuffleServer() { Stop(); }
 Result<std::unique_ptr<ShuffleServer>> ShuffleServer::Start(const ShuffleServerOptions& options) {
   if (options.work_dir.empty()) return Status::InvalidArgument("shuffle server: work_dir is empty");
   if (options.threads <= 0) return Status::InvalidArgument("shuffle server: threads must be > 0");
+  if (options.max_pending_connections <= 0) {
+    return Status::InvalidArgument("shuffle server: max_pending_connections must be > 0");
+  }
   if (options.throttled_chunk_bytes == 0) {
     return Status::InvalidArgument("shuffle server: throttled_chunk_bytes must be > 0");
   }
@@ -132,106 +124,69 @@ Status ShuffleServer::Bind() {
   return Status::Ok();
 }
 
-void ShuffleServer::ReapFinishedLocked() {
-  for (auto it = connections_.begin(); it != connections_.end();) {
-    if (!(*it)->done) {
-      ++it;
-      continue;
-    }
-    (*it)->thread.join();  // already returned from Serve(); joins at once
-    it = connections_.erase(it);
-  }
-}
-
-void ShuffleServer::AcceptLoop() {
-  for (;;) {
-    {
-      std::unique_lock<std::mutex> lock(mu_);
-      ReapFinishedLocked();
-      // Backpressure: at the connection cap, leave new peers in the kernel's backlog.
-      slot_freed_.wait(lock, [&] { return stopping_ || active_ < options_.threads; });
-      if (stopping_) return;
-    }
-    pollfd fds[2] = {{listen_fd_.get(), POLLIN, 0}, {wake_fd_.get(), POLLIN, 0}};
-    int r = ::poll(fds, 2, -1);
-    if (r < 0 && errno != EINTR) {
-      MR_LOG_ERROR("shuffle server: poll failed: {}", std::strerror(errno));
-      return;
-    }
-    if (fds[1].revents != 0) return;
-    if (r <= 0 || fds[0].revents == 0) continue;
-    int fd = ::accept4(listen_fd_.get(), nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
-    if (fd < 0) continue;  // peer gone already, or EMFILE: retry on the next poll
-    accepted_.fetch_add(1);
-    std::lock_guard<std::mutex> lock(mu_);
-    auto conn = std::make_unique<Connection>();
-    conn->fd.Reset(fd);
-    Connection* raw = conn.get();
-    connections_.push_back(std::move(conn));
-    ++active_;
-    raw->thread = std::thread([this, raw] {
-      SetThreadName("mr-shuf-send");
-      Serve(raw);
-    });
-  }
-}
-
 void ShuffleServer::Stop() {
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (stopping_) return;
     stopping_ = true;
+    // shutdown(2) wakes a thread blocked in poll/recv/sendfile on that socket.
+    for (Connection* c : serving_) ::shutdown(c->fd.get(), SHUT_RDWR);
   }
-  slot_freed_.notify_all();
-  uint64_t one = 1;
-  if (wake_fd_.valid()) (void)!::write(wake_fd_.get(), &one, sizeof(one));
-  if (accept_thread_.joinable()) accept_thread_.join();
+  work_cv_.notify_all();
+  Wake();
+  if (accept_thread_.joinable()) accept_thread_.join();  // closes the waiting connections
   limiter_.Shutdown();
-  std::list<std::unique_ptr<Connection>> conns;
+  std::vector<std::thread> workers;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    // shutdown(2) wakes a thread blocked in poll/recv/sendfile on that socket.
-    for (auto& c : connections_) {
-      if (!c->done) ::shutdown(c->fd.get(), SHUT_RDWR);
-    }
-    conns.swap(connections_);
+    workers.swap(workers_);  // the admission thread, which starts them, has exited
   }
-  for (auto& c : conns) c->thread.join();
+  for (auto& t : workers) t.join();
+  ready_.clear();
+  returned_.clear();
   listen_fd_.Reset();
 }
 
-void ShuffleServer::Serve(Connection* conn) {
+void ShuffleServer::WorkerLoop() {
   netio::SigPipeBlocker no_sigpipe;  // a reducer that vanishes mid-transfer is EPIPE, not death
-  int fd = conn->fd.get();
-  AuthState auth_state;
-  auth_state.done = !options_.token.enabled();
+  std::unique_lock<std::mutex> lock(mu_);
   for (;;) {
-    // An unauthenticated peer may not hold a connection thread for the keep-alive time.
-    double first_byte = auth_state.done ? options_.idle_timeout_seconds
-                                        : std::min(options_.idle_timeout_seconds, options_.handshake_timeout_seconds);
-    auto frame = netio::ReadFrameFd(fd, kMaxFetchRequestBytes, first_byte, options_.io_timeout_seconds);
-    if (!frame.ok()) {
-      // EOF between requests is the normal end of a keep-alive connection.
-      if (frame.status().code() == StatusCode::kProtocolError) {
-        MR_LOG_WARN("shuffle server: dropping connection: {}", frame.status().ToString());
-      }
-      break;
+    if (stopping_) return;
+    if (ready_.empty()) {
+      ++idle_workers_;
+      work_cv_.wait(lock);
+      --idle_workers_;
+      continue;
     }
-    bool keep_open = true;
-    bool serve = true;
-    Status s = auth_state.done
-                   ? Status::Ok()
-                   : AuthStep(fd, *frame, options_.token, options_.io_timeout_seconds, &auth_state, &serve);
-    if (s.ok() && serve) s = ServeRequest(fd, *frame, &keep_open);
-    if (!s.ok()) MR_LOG_WARN("shuffle server: {}", s.ToString());
-    if (!s.ok() || !keep_open) break;
+    ConnPtr conn = std::move(ready_.front());
+    ready_.pop_front();
+    serving_.push_back(conn.get());
+    lock.unlock();
+    bool keep_open = Handle(conn.get());
+    lock.lock();
+    serving_.erase(std::find(serving_.begin(), serving_.end(), conn.get()));
+    if (keep_open && !stopping_) {
+      returned_.push_back(std::move(conn));  // wait for its next request without a thread
+      Wake();
+    }
   }
-  std::lock_guard<std::mutex> lock(mu_);
-  ::shutdown(fd, SHUT_RDWR);
-  conn->fd.Reset();
-  conn->done = true;
-  --active_;
-  slot_freed_.notify_all();
+}
+
+// Answers the whole request frame conn holds; true if the connection stays open.
+bool ShuffleServer::Handle(Connection* conn) {
+  int fd = conn->fd.get();
+  bool keep_open = true;
+  bool serve = true;
+  Status s = conn->auth.done
+                 ? Status::Ok()
+                 : AuthStep(fd, conn->frame, options_.token, options_.io_timeout_seconds, &conn->auth, &serve);
+  if (s.ok() && serve) {
+    conn->established = true;
+    s = ServeRequest(fd, conn->frame, &keep_open);
+  }
+  conn->frame.clear();
+  if (!s.ok()) MR_LOG_WARN("shuffle server: {}", s.ToString());
+  return s.ok() && keep_open;
 }
 
 Status ShuffleServer::ServeRequest(int fd, const std::string& frame, bool* keep_open) {

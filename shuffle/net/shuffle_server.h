@@ -1,9 +1,14 @@
 // ShuffleServer: serves map-output partitions to reducers over TCP (protocol in
-// docs/shuffle.md). One acceptor thread plus one thread per connection (blocking-style I/O
-// with poll timeouts, sendfile for the data); outgoing bytes are paced per job by a
-// ShareLimiter. Start() binds and returns a running server; Stop() (or the destructor)
-// closes the listener and every connection and joins all threads. Public methods are
-// thread-safe.
+// docs/shuffle.md). One admission thread accepts every connection and polls the ones
+// waiting for their next request frame (no thread per waiting connection); a connection
+// gets one of at most `threads` serving threads only once a whole request frame has
+// arrived, and goes back to the poller after the reply (keep-alive). Connections that have
+// not yet had a request served share a bounded pool (max_pending_connections, the one
+// silent longest is closed for a newcomer) and a handshake deadline, so silent peers can
+// never hold a serving thread (docs/reliability.md "Admission"). Data goes out with
+// sendfile, paced per job by a ShareLimiter. Start() binds and returns a running server;
+// Stop() (or the destructor) closes the listener and every connection and joins all
+// threads. Public methods are thread-safe.
 #pragma once
 
 #include <sys/types.h>
@@ -11,12 +16,14 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <deque>
 #include <list>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "common/auth.h"
 #include "common/clock.h"
@@ -33,13 +40,14 @@ struct ShuffleServerOptions {
   uint16_t port = 0;                     // 0 = ephemeral, see port()
   std::string work_dir;                  // map outputs live under MapOutputDir(work_dir, job)
   double bandwidth = 0;                  // bytes/s shared by all jobs; 0 = unlimited
-  int threads = 256;                     // max concurrent connections (one thread each)
+  int threads = 256;                     // max requests served at once (one thread each)
   double idle_timeout_seconds = 120;     // keep-alive connection with no request is closed
   double io_timeout_seconds = 30;        // a peer that stops reading/writing this long is dropped
   uint64_t throttled_chunk_bytes = 256u << 10;  // unit of rate limiting when bandwidth > 0
   const Clock* clock = SystemClock::Get();
   auth::ClusterToken token;              // set: fetchers must authenticate first (docs/reliability.md)
   double handshake_timeout_seconds = 10; // an unauthenticated connection that stays silent is dropped
+  int max_pending_connections = 256;     // connections not yet served a request; see above
 };
 
 class ShuffleServer {
@@ -73,30 +81,49 @@ class ShuffleServer {
  private:
   struct Connection;
   struct OpenPartition;
+  using ConnPtr = std::unique_ptr<Connection>;
 
   Status Bind();
+  // Admission thread (shuffle_admission.cc): accepts, reads request frames, enforces the
+  // pending pool and deadlines, and hands connections with a whole frame to serving threads.
   void AcceptLoop();
-  void ReapFinishedLocked();
-  void Serve(Connection* conn);
+  int PollTimeoutMs();
+  void TakeReturned();
+  void ReadPending(const std::vector<short>& revents);
+  void AcceptNew();
+  void Admit(ConnPtr conn);
+  void ExpirePending();
+  bool ReadIfArrived(ConnPtr* slot);
+  void Dispatch(ConnPtr conn);
+  void DispatchLocked(ConnPtr conn);
+  // Serving threads.
+  void WorkerLoop();
+  bool Handle(Connection* conn);
   Status ServeRequest(int fd, const std::string& frame, bool* keep_open);
   Result<OpenPartition> Open(uint64_t job, uint32_t map, uint32_t attempt, uint32_t partition) const;
   Status SendRange(int sock, int file, uint64_t offset, uint64_t length, uint64_t job);
   Status SendChunk(int sock, int file, off_t* offset, uint64_t bytes);
+  void Wake();
 
   const ShuffleServerOptions options_;
   ShareLimiter limiter_;
   uint16_t port_ = 0;
   netio::UniqueFd listen_fd_;
-  netio::UniqueFd wake_fd_;  // eventfd: wakes the acceptor's poll on Stop()
+  netio::UniqueFd wake_fd_;  // eventfd: wakes the admission thread's poll
   std::thread accept_thread_;
   std::atomic<uint64_t> requests_{0};
   std::atomic<uint64_t> accepted_{0};
+  // Owned by the admission thread: connections waiting for (the rest of) a request frame.
+  std::list<ConnPtr> pending_;
 
   std::mutex mu_;
   // State below is protected by mu_.
-  std::condition_variable slot_freed_;
-  std::list<std::unique_ptr<Connection>> connections_;
-  int active_ = 0;
+  std::condition_variable work_cv_;      // ready_ gained a connection, or stopping_
+  std::deque<ConnPtr> ready_;            // a whole frame in hand, waiting for a thread
+  std::vector<ConnPtr> returned_;        // served, kept open: back to the admission thread
+  std::vector<Connection*> serving_;     // owned by a serving thread right now
+  std::vector<std::thread> workers_;     // at most options_.threads, started on demand
+  int idle_workers_ = 0;
   bool stopping_ = false;
 };
 

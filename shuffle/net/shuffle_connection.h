@@ -1,0 +1,36 @@
+// Private to the shuffle server (shuffle_server.cc, shuffle_admission.cc): the state of one
+// accepted connection as it moves between the admission thread (waiting for a request
+// frame) and a serving thread (answering it). Exactly one thread owns a Connection at a
+// time; ownership moves through ShuffleServer's queues under its mutex.
+#pragma once
+
+#include <chrono>
+#include <string>
+
+#include "shuffle/net/net_io.h"
+#include "shuffle/net/shuffle_server.h"
+
+namespace mr::shuffle {
+
+using SteadyTime = std::chrono::steady_clock::time_point;
+
+// Authentication state of one connection (protocol in docs/reliability.md).
+struct AuthState {
+  bool done = false;   // authenticated, or the server has no token
+  std::string nonce;   // our challenge, once the fetcher has sent its own
+};
+
+struct ShuffleServer::Connection {
+  netio::UniqueFd fd;
+  AuthState auth;
+  // Has been served a request (so authenticated, with a token). Until then the connection
+  // counts against max_pending_connections and must finish by handshake_deadline.
+  bool established = false;
+  SteadyTime handshake_deadline;
+  SteadyTime deadline;     // closed if still waiting for its frame at this time
+  SteadyTime last_active;  // the pending connection silent longest is dropped first
+  std::string in;          // the request frame being read: header, then payload
+  std::string frame;       // a whole request payload, once read
+};
+
+}  // namespace mr::shuffle
