@@ -1,10 +1,19 @@
 #include "shuffle/format/merger.h"
 
+#include <cstdio>
+
+#include "common/crc32c.h"
 #include "shuffle/map_output.h"
 
 namespace mr::shuffle {
 
-RunMerger::RunMerger(std::vector<std::string_view> runs) {
+RunMerger::RunMerger(std::vector<std::string_view> runs, std::vector<uint32_t> expected_crcs)
+    : expected_(std::move(expected_crcs)) {
+  if (checked() && expected_.size() != runs.size()) {
+    status_ = Status::InvalidArgument(std::to_string(expected_.size()) + " checksums for " +
+                                      std::to_string(runs.size()) + " runs");
+    return;
+  }
   cursors_.resize(runs.size());
   for (uint32_t i = 0; i < runs.size(); ++i) {
     cursors_[i].run = runs[i];
@@ -13,22 +22,46 @@ RunMerger::RunMerger(std::vector<std::string_view> runs) {
   for (size_t i = heap_.size() / 2; i-- > 0;) SiftDown(i);
 }
 
+void RunMerger::HashTo(uint32_t c, size_t end) {
+  Cursor& cur = cursors_[c];
+  if (end <= cur.hashed) return;
+  cur.crc = crc32c::Extend(cur.crc, cur.run.data() + cur.hashed, end - cur.hashed);
+  cur.hashed = end;
+}
+
+bool RunMerger::RunIntact(uint32_t c) {
+  HashTo(c, cursors_[c].run.size());
+  if (cursors_[c].crc == expected_[c]) return true;
+  char detail[64];
+  std::snprintf(detail, sizeof detail, "expected crc32c 0x%08x, got 0x%08x", expected_[c], cursors_[c].crc);
+  status_ = Status::DataLoss("run " + std::to_string(c) + " failed its checksum: " + detail);
+  corrupt_.push_back(c);
+  return false;
+}
+
+void RunMerger::FailRun(uint32_t c, Status error) {
+  if (checked() && !RunIntact(c)) return;
+  status_ = std::move(error);
+}
+
 bool RunMerger::Advance(uint32_t c) {
   Cursor& cur = cursors_[c];
-  if (cur.pos >= cur.run.size()) return false;
+  if (cur.pos >= cur.run.size()) {
+    if (checked()) RunIntact(c);
+    return false;
+  }
   std::string_view prev = cur.key;
   const bool had_prev = cur.pos > 0;
   const size_t at = cur.pos;
   if (!ParseRecord(cur.run, &cur.pos, &cur.key, &cur.value)) {
-    status_ = Status::InvalidArgument("run " + std::to_string(c) + ": malformed record at byte " +
-                                      std::to_string(at));
+    FailRun(c, Status::InvalidArgument("run " + std::to_string(c) + ": malformed record at byte " + std::to_string(at)));
     return false;
   }
   if (had_prev && cur.key < prev) {
-    status_ = Status::InvalidArgument("run " + std::to_string(c) + ": keys out of order at byte " +
-                                      std::to_string(at));
+    FailRun(c, Status::InvalidArgument("run " + std::to_string(c) + ": keys out of order at byte " + std::to_string(at)));
     return false;
   }
+  if (checked() && cur.pos - cur.hashed >= kCrcStep) HashTo(c, cur.pos);
   return true;
 }
 

@@ -3,6 +3,12 @@
 // reduce tasks. Ties between runs go to the lower run index, so values of one key
 // come out in run order (a spill merge keeps emission order).
 // The runs' memory must outlive the merger; returned views point into it.
+// With expected CRC32Cs (one per run), each run's bytes are checked as the merge reads
+// them (in 64 KiB steps, while they are still in cache), and in full when the run ends: a
+// mismatch, or a malformed or unsorted run whose bytes fail their CRC, stops the merge with
+// DataLoss and the run in corrupt_runs(). Records handed out before the check are not
+// trusted: the caller discards everything it made of them when the merge ends in DataLoss
+// (as Hadoop's IFile reader checks a segment's checksum at its end).
 // Thread-compatible (one merger per task thread).
 #pragma once
 
@@ -16,7 +22,7 @@ namespace mr::shuffle {
 
 class RunMerger {
  public:
-  explicit RunMerger(std::vector<std::string_view> runs);
+  explicit RunMerger(std::vector<std::string_view> runs, std::vector<uint32_t> expected_crcs = {});
 
   // Moves to the next distinct key, skipping unread values of the current one.
   // False at the end or on a malformed or unsorted run (then status() says why).
@@ -27,13 +33,25 @@ class RunMerger {
 
   const Status& status() const { return status_; }
   uint64_t records_read() const { return records_read_; }
+  // Runs found corrupt (DataLoss); empty otherwise.
+  const std::vector<uint32_t>& corrupt_runs() const { return corrupt_; }
 
  private:
   struct Cursor {
     std::string_view run;
     size_t pos = 0;
     std::string_view key, value;
+    size_t hashed = 0;  // bytes [0, hashed) are folded into crc
+    uint32_t crc = 0;
   };
+  static constexpr size_t kCrcStep = 64 << 10;
+  bool checked() const { return !expected_.empty(); }
+  // Folds the run's bytes up to `end` into its CRC.
+  void HashTo(uint32_t c, size_t end);
+  // The whole run hashed: false (status DataLoss, run recorded) if it differs.
+  bool RunIntact(uint32_t c);
+  // A parse or order error in run c: DataLoss if its bytes fail their CRC, else `error`.
+  void FailRun(uint32_t c, Status error);
   // Loads the cursor's next record; false when exhausted or malformed.
   bool Advance(uint32_t c);
   bool Less(uint32_t a, uint32_t b) const;
@@ -46,6 +64,8 @@ class RunMerger {
   bool in_group_ = false;
   uint64_t records_read_ = 0;
   Status status_;
+  std::vector<uint32_t> expected_;
+  std::vector<uint32_t> corrupt_;
 };
 
 }  // namespace mr::shuffle

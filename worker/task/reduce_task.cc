@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <memory>
 
-#include "common/crc32c.h"
 #include "common/file_util.h"
 #include "common/log.h"
 #include "shuffle/format/mapped_file.h"
@@ -52,13 +51,32 @@ std::string ParentDir(const std::string& path) {
   return slash == std::string::npos || slash == 0 ? std::string() : path.substr(0, slash);
 }
 
+std::string Hex(uint32_t v) {
+  char b[11];
+  std::snprintf(b, sizeof(b), "0x%08x", v);
+  return b;
+}
+
+// The merge checks each run's bytes against the CRC it was fetched with as it reads them
+// (shuffle/format/merger.h): a run whose local copy went bad ends the task in DataLoss
+// naming the run's file, with the run in *corrupt, and whatever was written is discarded.
+Status MergeStatus(const ReduceTaskSpec& spec, const shuffle::RunMerger& merger, std::vector<uint32_t>* corrupt) {
+  const Status& s = merger.status();
+  if (s.code() != StatusCode::kDataLoss || merger.corrupt_runs().empty()) return s;
+  const uint32_t first = merger.corrupt_runs().front();
+  if (corrupt != nullptr) *corrupt = merger.corrupt_runs();
+  return Status::DataLoss("local copy of run " + spec.run_files[first] + " failed its checksum: expected crc32c " +
+                          Hex(spec.run_crcs[first]) + " (" + s.message() + ")");
+}
+
 Status ReduceRuns(const ReduceTaskSpec& spec, const std::vector<std::string_view>& runs,
-                  FileWriter* out, TaskCounters* counters, const std::atomic<bool>* cancel) {
+                  FileWriter* out, TaskCounters* counters, const std::atomic<bool>* cancel,
+                  std::vector<uint32_t>* corrupt) {
   CountingContext ctx(counters, spec.speed, spec.progress, cancel);
   MR_ASSIGN_OR_RETURN(std::unique_ptr<jobs::Reducer> reducer, spec.job->NewReducer());
   MR_RETURN_IF_ERROR(reducer->Setup(ctx));
   OutputEmitter emitter(out, spec.job->output_format());
-  shuffle::RunMerger merger(runs);
+  shuffle::RunMerger merger(runs, spec.run_crcs);
   uint64_t keys = 0;
   while (merger.NextKey()) {
     MergerValues values(&merger, &counters->records_in);
@@ -71,33 +89,10 @@ Status ReduceRuns(const ReduceTaskSpec& spec, const std::vector<std::string_view
       MR_RETURN_IF_ERROR(out->status());
     }
   }
-  MR_RETURN_IF_ERROR(merger.status());
+  MR_RETURN_IF_ERROR(MergeStatus(spec, merger, corrupt));
   MR_RETURN_IF_ERROR(reducer->Finish(emitter));
   counters->records_out = emitter.records();
   return out->status();
-}
-
-std::string Hex(uint32_t v) {
-  char b[11];
-  std::snprintf(b, sizeof(b), "0x%08x", v);
-  return b;
-}
-
-// One pass over the mapped runs (just fetched, so in the page cache) before the merge
-// reads them: all of a run's bytes must be checked before any key from it is trusted.
-Status VerifyRuns(const ReduceTaskSpec& spec, const std::vector<std::string_view>& runs,
-                  std::vector<uint32_t>* corrupt) {
-  std::string first;
-  for (size_t i = 0; i < runs.size(); ++i) {
-    const uint32_t crc = crc32c::Value(runs[i]);
-    if (crc == spec.run_crcs[i]) continue;
-    if (corrupt != nullptr) corrupt->push_back(static_cast<uint32_t>(i));
-    if (first.empty()) {
-      first = "local copy of run " + spec.run_files[i] + " failed its checksum: expected crc32c " +
-              Hex(spec.run_crcs[i]) + ", got " + Hex(crc);
-    }
-  }
-  return first.empty() ? Status::Ok() : Status::DataLoss(first);
 }
 
 Result<ReduceTaskResult> RunReduceTaskImpl(const ReduceTaskSpec& spec, const std::atomic<bool>* cancel,
@@ -116,12 +111,11 @@ Result<ReduceTaskResult> RunReduceTaskImpl(const ReduceTaskSpec& spec, const std
     runs.push_back(f.data());
     files.push_back(std::move(f));
   }
-  MR_RETURN_IF_ERROR(VerifyRuns(spec, runs, corrupt));
   std::string parent = ParentDir(spec.output_path);
   if (!parent.empty()) MR_RETURN_IF_ERROR(MakeDirs(parent));
   FileWriter out;
   MR_RETURN_IF_ERROR(out.Open(spec.output_path));
-  MR_RETURN_IF_ERROR(ReduceRuns(spec, runs, &out, &result.counters, cancel));
+  MR_RETURN_IF_ERROR(ReduceRuns(spec, runs, &out, &result.counters, cancel, corrupt));
   MR_RETURN_IF_ERROR(out.Close());
   result.counters.bytes_out = out.size();
   return result;
