@@ -95,6 +95,13 @@ class KillTest : public ::testing::Test {
     for (int i = 0; i < workers; ++i) c_.StartWorker();
   }
   // Waits until job-000001's map runs its streaming child.
+  // `mr run` of the slow streaming job against the cluster, with `extra` flags.
+  std::vector<std::string> SlowRunArgs(const std::vector<std::string>& extra) const {
+    std::vector<std::string> args{"run", "streaming", "--mapper", kSlowMapper, "--reducer", "cat", "--input", in_,
+                                  "--output", out_, "--master", c_.addr()};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+  }
   void WaitForSlowMap() {
     ASSERT_TRUE(WaitUntil(SlowChildRunning, 20)) << "the slow map never started";
     ASSERT_TRUE(PathExists(out_ + "/_temporary"));
@@ -158,9 +165,7 @@ TEST_F(KillTest, KillARunningJob) {
 
 TEST_F(KillTest, InterruptedRunAgainstAClusterKillsItsJob) {
   StartCluster(1);
-  ForegroundJob run({"run", "streaming", "--mapper", kSlowMapper, "--reducer", "cat", "--input", in_, "--output",
-                     out_, "--quiet", "--master", c_.addr()},
-                    d_ + "/run.log");
+  ForegroundJob run(SlowRunArgs({"--quiet"}), d_ + "/run.log");
   WaitForSlowMap();
   run.SignalGroup(SIGINT);
   EXPECT_EQ(run.Wait(20), 130);
@@ -174,9 +179,7 @@ TEST_F(KillTest, InterruptedRunAgainstAClusterKillsItsJob) {
 // (the job failed or was killed), not 0 and not a lost master.
 TEST_F(KillTest, RunWhoseJobIsKilledElsewhereExitsOne) {
   StartCluster(1);
-  ForegroundJob run({"run", "streaming", "--mapper", kSlowMapper, "--reducer", "cat", "--input", in_, "--output",
-                     out_, "--quiet", "--master", c_.addr()},
-                    d_ + "/run.log");
+  ForegroundJob run(SlowRunArgs({"--quiet"}), d_ + "/run.log");
   WaitForSlowMap();
   auto kill = c_.Mr("kill job-000001");
   EXPECT_EQ(kill.exit_code, 0) << kill.err;
@@ -188,9 +191,7 @@ TEST_F(KillTest, RunWhoseJobIsKilledElsewhereExitsOne) {
 
 TEST_F(KillTest, TerminatedRunKillsItsJob) {
   StartCluster(1);
-  ForegroundJob run({"run", "streaming", "--mapper", kSlowMapper, "--reducer", "cat", "--input", in_, "--output",
-                     out_, "--master", c_.addr()},
-                    d_ + "/run.log");
+  ForegroundJob run(SlowRunArgs({}), d_ + "/run.log");
   WaitForSlowMap();
   run.SignalGroup(SIGTERM);
   EXPECT_EQ(run.Wait(20), 130);
