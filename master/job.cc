@@ -49,7 +49,7 @@ const char* JobRecord::phase() const {
   return "reduce";
 }
 
-// Sizes per ALGORITHMS.md: x in slot-seconds, y in bytes (sched::EstimateSize).
+// Sizes as in docs/policies.md ("Size units"): x in slot-seconds, y in bytes (sched::EstimateSize).
 sched::SizeEstimate JobRecord::Estimate(double now) const {
   sched::EstimateInputs in;
   in.maps_total = static_cast<int>(maps.size());

@@ -140,7 +140,7 @@ struct JobRecord {
   // counters += sign * c (sign is +1 when an attempt commits, -1 when it is superseded).
   void AddCounters(const google::protobuf::RepeatedPtrField<proto::Counter>& c, int64_t sign);
   const char* phase() const;
-  // Size estimate (ALGORITHMS.md §1): online once sched::kOnlineAfterMaps maps have
+  // Size estimate (docs/policies.md, "Size estimates"): online once sched::kOnlineAfterMaps maps have
   // finished (or all have), else the user's hint, else the job-name profile.
   sched::SizeEstimate Estimate(double now) const;
   // Bytes/s sent for this job over the last kShuffleRateWindow seconds before now (each

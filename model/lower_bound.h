@@ -1,5 +1,5 @@
 // The paper's lower bound on total response time in the overlapping tandem
-// queue (ALGORITHMS.md §1, paper §5.1): SRPT on two single-server queues A
+// queue (the overlapping-phases paper §5.1, docs/model.md): SRPT on two single-server queues A
 // (sizes x_i) and B (sizes y_i) with the same arrivals; time is split at the
 // instants when both are idle, and each such period contributes the larger of
 // A's and B's total response time. No policy can beat it. Pure functions.

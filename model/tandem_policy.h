@@ -1,4 +1,4 @@
-// The overlapping-tandem-queue policies of ALGORITHMS.md §1 behind one factory:
+// The overlapping-tandem-queue policies of docs/policies.md behind one factory:
 // fifo, ps, klps (k-limited processor sharing, the Hadoop Fair Scheduler model),
 // maxsrpt (Algorithm 1), splitsrpt (Algorithm 2), plus a fixed-priority order
 // used to evaluate hand-made schedules. Policies are immutable after creation and

@@ -1,5 +1,5 @@
 // Event-driven fluid simulator of the overlapping tandem queue (Lin et al.,
-// papers/lin-overlapping-phases.txt §2): a map station and a shuffle station of
+// the overlapping-phases paper §2, docs/model.md): a map station and a shuffle station of
 // capacity 1; job i's shuffle work becomes available in proportion to its map
 // progress. Rates are piecewise constant, so the simulator jumps from event to
 // event (arrival, map end, shuffle end, backlog drained, policy re-ordering) and

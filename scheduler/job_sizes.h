@@ -1,6 +1,6 @@
 // The papers' job sizes in this cluster's units: x = map work divided by the
 // cluster's map capacity, y = shuffle bytes divided by the shuffle capacity, so
-// both are seconds at full capacity and directly comparable (ALGORITHMS.md §1).
+// both are seconds at full capacity and directly comparable (docs/policies.md).
 // Pure functions of a Snapshot; thread-safe.
 #pragma once
 
@@ -27,7 +27,7 @@ struct JobSize {
 };
 JobSize SizeOf(const JobView& job, const Capacity& cap);
 
-// What a job's size estimate is made of (ALGORITHMS.md §1). The master fills it from
+// What a job's size estimate is made of (docs/policies.md). The master fills it from
 // its job records, the task-level simulator (model/) from its simulated jobs, so both
 // rank jobs on the same numbers.
 struct EstimateInputs {

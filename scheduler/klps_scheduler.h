@@ -1,4 +1,4 @@
-// k-LPS: the papers' model of the Fair Scheduler (ALGORITHMS.md §1). Map slots
+// k-LPS: the papers' model of the Fair Scheduler (docs/policies.md). Map slots
 // are processor-shared equally among the first k jobs (by arrival) that still
 // have map work; later jobs wait, even if the k jobs cannot fill every slot,
 // as in the queueing model. Shuffle is shared equally among all jobs with data.

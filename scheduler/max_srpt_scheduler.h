@@ -1,4 +1,4 @@
-// MaxSRPT (ALGORITHMS.md §1, Algorithm 1 of lin-overlapping-phases): jobs by
+// MaxSRPT (Algorithm 1 of the overlapping-phases paper, docs/policies.md): jobs by
 // smallest max(x_i(t), y_i(t)), ties by arrival. Map slots go down that order
 // (each job takes what it can use); the whole shuffle share goes to the first
 // job in that order with shuffle data (the server lends the rest). Jobs with no

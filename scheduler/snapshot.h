@@ -1,7 +1,7 @@
 // The plain view of the cluster a Scheduler decides on, and the decisions it
 // returns. No networking, no master internals: the live master, the task-level
 // simulator in model/ and unit tests all build these structs and drive the same
-// policy objects. Sizes follow ALGORITHMS.md: x = map work in slot-seconds,
+// policy objects. Sizes follow docs/policies.md ("Size units"): x = map work in slot-seconds,
 // y = shuffle work in seconds at full cluster shuffle capacity.
 #pragma once
 

@@ -1,4 +1,4 @@
-// SplitSRPT (ALGORITHMS.md §1, Algorithm 2 of lin-overlapping-phases). With
+// SplitSRPT (Algorithm 2 of the overlapping-phases paper, docs/policies.md). With
 // beta = min over estimated jobs of max(x/y, y/x) on original sizes, mu1 =
 // 1/(1+beta), mu2 = beta/(1+beta): map-heavy jobs (x >= y) hold round(mu2 * map
 // slots) and shuffle share mu1, served SRPT on remaining map size; shuffle-heavy

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Reproduces the simulation results of Lin et al. (papers/lin-overlapping-phases.txt):
+# Reproduces the simulation results of Lin et al. ("Joint Optimization of Overlapping Phases in MapReduce"):
 # Figure 7 (relative E[T] vs load, original and cube-root rebalanced sizes) and
 # Figure 9 (mean slowdown by job size at loads 0.75 and 0.9). Builds nothing:
 # point MR_BIN at a binary that understands `model ...` (the mr CLI, or

@@ -43,7 +43,7 @@ TaskSimResult RunPolicy(std::span<const TaskJob> jobs, const ClusterSpec& c,
   return r.ok() ? std::move(r).value() : TaskSimResult{};
 }
 
-// Figure 2 of ALGORITHMS.md §1 at task level: J1 = (1, 2), J2 = (3, 1), J3 = (2, 2)
+// Figure 2 of the overlapping-phases paper at task level: J1 = (1, 2), J2 = (3, 1), J3 = (2, 2)
 // at t = 0 under FIFO, on one worker with one map slot (1 slot-s/s) and a 1 byte/s
 // link, each job split into n maps; a map's output (y/n bytes) appears when it ends.
 // Maps run back to back: J1 in [0, 1], J2 in [1, 4], J3 in [4, 6].
