@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-#include "common/crc32c.h"
 #include "shuffle/format/mapped_file.h"
 #include "shuffle/format/merger.h"
 #include "worker/task/record_sink.h"
@@ -93,24 +92,21 @@ Status MapOutputCollector::MergeSpills(FileWriter* out,
 Status MapOutputCollector::MergePartition(uint32_t p, const std::vector<std::string_view>& files,
                                           FileWriter* out, shuffle::PartitionExtent* extent) {
   std::vector<std::string_view> runs;
+  std::vector<uint32_t> crcs;
   for (size_t s = 0; s < spills_.size(); ++s) {
     const auto& e = spills_[s].extents[p];
     if (e.offset + e.length > files[s].size()) {
       return Status::Internal("spill extent past end of " + spills_[s].path);
     }
-    std::string_view run = files[s].substr(e.offset, e.length);
-    // A spill that went bad on disk fails the attempt (the map runs again) instead of
-    // being merged into output that would then carry a checksum vouching for it.
-    if (const uint32_t crc = crc32c::Value(run); crc != e.crc32c) {
-      return Status::DataLoss("spill " + spills_[s].path + " partition " + std::to_string(p) +
-                              " failed its checksum (expected crc32c " + std::to_string(e.crc32c) + ", got " +
-                              std::to_string(crc) + ")");
-    }
-    runs.push_back(run);
+    runs.push_back(files[s].substr(e.offset, e.length));
+    crcs.push_back(e.crc32c);
   }
   extent->offset = out->size();
   (void)out->TakeCrc();  // the partition's segment starts here
-  shuffle::RunMerger merger(std::move(runs));
+  // The merger checks each spill's bytes as it reads them: a spill that went bad on disk
+  // fails the attempt (the map runs again; its output is removed) instead of being merged
+  // into output that would then carry a checksum vouching for it.
+  shuffle::RunMerger merger(std::move(runs), std::move(crcs));
   RecordSink sink(out);
   while (merger.NextKey()) {
     if (combiner_ != nullptr) {
@@ -120,6 +116,10 @@ Status MapOutputCollector::MergePartition(uint32_t p, const std::vector<std::str
       std::string_view v;
       while (merger.NextValue(&v)) sink.Emit(merger.key(), v);
     }
+  }
+  if (!merger.corrupt_runs().empty()) {
+    return Status::DataLoss("spill " + spills_[merger.corrupt_runs().front()].path + " partition " + std::to_string(p) +
+                            ": " + merger.status().message());
   }
   MR_RETURN_IF_ERROR(merger.status());
   if (combiner_ != nullptr) counters_->combine_out += sink.records();
