@@ -1,5 +1,8 @@
 #include "shuffle/map_output.h"
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstring>
 
 #include "common/crc32c.h"
@@ -144,6 +147,17 @@ bool ParseDecimal(std::string_view text, uint64_t* out) {
   return true;
 }
 }  // namespace
+
+Status RemoveMapOutput(const std::string& work_dir, uint64_t job_id, uint32_t map_index, uint32_t attempt) {
+  const std::string index = MapOutputIndexPath(work_dir, job_id, map_index, attempt);
+  Status first;
+  for (const std::string& path : {index, index + ".tmp", MapOutputDataPath(work_dir, job_id, map_index, attempt)}) {
+    if (::unlink(path.c_str()) != 0 && errno != ENOENT && first.ok()) {
+      first = Status::IoError("cannot remove " + path + ": " + std::strerror(errno));
+    }
+  }
+  return first;
+}
 
 bool ParseMapOutputDirName(std::string_view name, uint64_t* job_id) {
   return name.size() >= 2 && name[0] == 'j' && ParseDecimal(name.substr(1), job_id);

@@ -42,6 +42,10 @@ std::string MapOutputDataPath(const std::string& work_dir, uint64_t job_id, uint
                               uint32_t attempt);
 std::string MapOutputIndexPath(const std::string& work_dir, uint64_t job_id, uint32_t map_index,
                                uint32_t attempt);
+// Removes one attempt's output: its index first (and a leftover index .tmp), so a reader
+// never sees an index without its data, then the data file. Missing files are fine;
+// returns the first other error.
+Status RemoveMapOutput(const std::string& work_dir, uint64_t job_id, uint32_t map_index, uint32_t attempt);
 // The inverses, for a worker listing what it holds: a job directory's name ("j<id>") and
 // an index file's name ("m<map>-a<attempt>.index", attempt > 0). False for anything else.
 bool ParseMapOutputDirName(std::string_view name, uint64_t* job_id);

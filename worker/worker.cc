@@ -850,15 +850,13 @@ class WorkerImpl final : public Worker {
     fetch_cv_.notify_all();
   }
 
-  // Deletes one superseded map output of this worker (its index first: the shuffle server
-  // then answers NotFound rather than serve a half-deleted output).
+  // Deletes one superseded map output of this worker (index first: the shuffle server then
+  // answers NotFound rather than serve a half-deleted output).
   void DeleteMapOutput(const proto::HeldMapOutput& d) {
-    for (const std::string& path : {shuffle::MapOutputIndexPath(options_.work_dir, d.job_id(), d.map(), d.attempt()),
-                                    shuffle::MapOutputDataPath(options_.work_dir, d.job_id(), d.map(), d.attempt())}) {
-      Status s = RemoveAll(path);
-      if (!s.ok()) MR_LOG_WARN("deleting superseded output: {}", s.ToString());
-    }
+    Status s = shuffle::RemoveMapOutput(options_.work_dir, d.job_id(), d.map(), d.attempt());
+    if (!s.ok()) MR_LOG_WARN("deleting superseded output: {}", s.ToString());
   }
+
 
   // The job ended (succeeded, failed, or was killed): its running attempts are cancelled
   // and joined (a streaming child is killed with them), then its directory goes, so

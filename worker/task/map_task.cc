@@ -148,14 +148,8 @@ Result<MapTaskResult> RunMapTaskImpl(const MapTaskSpec& spec, const std::atomic<
 Result<MapTaskResult> RunMapTask(const MapTaskSpec& spec, const std::atomic<bool>* cancel) {
   auto r = RunMapTaskImpl(spec, cancel);
   if (!r.ok()) {
-    // Spills are removed by the collector; the index goes first so that a reader
-    // never sees an index without its data.
-    std::string index =
-        shuffle::MapOutputIndexPath(spec.work_dir, spec.job_id, spec.map_index, spec.attempt);
-    ::unlink(index.c_str());
-    ::unlink((index + ".tmp").c_str());
-    ::unlink(shuffle::MapOutputDataPath(spec.work_dir, spec.job_id, spec.map_index, spec.attempt)
-                 .c_str());
+    // Spills are removed by the collector.
+    (void)shuffle::RemoveMapOutput(spec.work_dir, spec.job_id, spec.map_index, spec.attempt);
     return r.status().WithContext("map " + std::to_string(spec.map_index) + " attempt " +
                                   std::to_string(spec.attempt));
   }
