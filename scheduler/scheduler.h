@@ -15,10 +15,18 @@
 
 namespace mr::sched {
 
+// Which free slots a round shows. kHeartbeat (Hadoop 1): only the heartbeating worker's,
+// so a policy fills them as each worker reports. kCluster: every worker's, so a policy that
+// allocates over the whole cluster (ASRPT, FLEX) decides for all free slots in one round;
+// the master delivers assignments to other workers with their next heartbeat and holds
+// their slots meanwhile.
+enum class SnapshotScope { kHeartbeat, kCluster };
+
 class Scheduler {
  public:
   virtual ~Scheduler() = default;
   virtual std::string_view name() const = 0;
+  virtual SnapshotScope scope() const { return SnapshotScope::kHeartbeat; }
   // REQUIRES: every assignment respects free slots in `snap`; a task is
   // assigned at most once; only pending maps / ready reduces are assigned.
   virtual Decision Schedule(const Snapshot& snap) = 0;

@@ -23,11 +23,18 @@ struct WorkerView {
   int map_slots = 0;
   int reduce_slots = 0;
   int unified_slots = 0;   // a unified slot runs either a map or a reduce task
+  // Free slots: of the heartbeating worker only, or of every worker when the policy's
+  // scope() is kCluster.
   int free_map = 0;
   int free_reduce = 0;
   int free_unified = 0;
-  double speed = 1.0;
+  double speed = 1.0;      // declared (--speed)
   double shuffle_bandwidth = 0;  // bytes/s egress cap; 0 = unlimited
+  // Measured on this worker (for placement): map tasks it finished per second of map-slot
+  // time, i.e. 1 / its mean map attempt duration over its last finished maps, weighted by
+  // nothing else (0 = none finished yet).
+  double map_task_rate = 0;
+  int queued_maps = 0;     // maps queued at this worker (Decision::queue), all jobs
 };
 
 // Where a job's size estimate came from (shown in status and trace).
@@ -49,16 +56,48 @@ struct ReadyReduce {
   WorkerId worker = 0;
 };
 
+// A running attempt of a task (for speculation). A task may have two: its first
+// attempt and a backup.
+struct RunningAttempt {
+  TaskKind kind = TaskKind::kMap;
+  int index = 0;
+  uint32_t attempt = 0;
+  WorkerId worker = 0;
+  SlotKind slot = SlotKind::kMap;
+  double start_time = 0;  // on the snapshot's clock
+  double progress = 0;    // [0, 1] as last reported by the worker (0 = none yet)
+  bool backup = false;    // started by a backup Assignment
+};
+
+// A pending map queued at one worker's queue (Decision::queue): only that worker may run it.
+struct QueuedMap {
+  int index = 0;
+  WorkerId worker = 0;
+};
+
+// What the user asked of the job (mr submit flags; docs/policies.md). Policies that do not
+// use a field ignore it.
+struct JobParams {
+  std::string metric;      // the policy-specific objective, e.g. "response" ("" = default)
+  double deadline = 0;     // absolute, on the snapshot's clock; 0 = none
+  int min_slots = 0;       // guaranteed slots while it has work (0 = none)
+  int max_slots = 0;       // cap on slots held at once (0 = no cap)
+};
+
 struct JobView {
   JobId id = 0;
   std::string name;
   std::string pool;        // fair-scheduler pool ("" = default)
   double weight = 1.0;
   double submit_time = 0;  // arrival r_i
+  JobParams params;
   int maps_total = 0;
   int maps_running = 0;
   int maps_done = 0;
-  std::vector<int> pending_maps;            // map indices waiting for a slot
+  // Map indices waiting for a slot and queued at no worker: any worker may run them.
+  std::vector<int> pending_maps;
+  std::vector<QueuedMap> queued_maps;       // waiting in one worker's queue
+  std::vector<RunningAttempt> running;      // every running map and reduce attempt
   int reduces_total = 0;
   int reduces_fetching = 0;                 // placed, still fetching (no slot held)
   int reduces_running = 0;                  // holding a reduce slot
@@ -70,17 +109,43 @@ struct JobView {
 
 struct Snapshot {
   double now = 0;                        // from the injected Clock
+  WorkerId heartbeating = 0;             // whose heartbeat triggered the round; 0 = none
   std::vector<WorkerView> workers;
   std::vector<JobView> jobs;             // unfinished jobs, in arrival order
   double shuffle_capacity = 0;           // sum of worker caps (bytes/s); 0 = unlimited
 };
 
+// Start a task on a free slot of `worker`. The task is a pending map, a map queued at
+// `worker`, a ready reduce on `worker`, or (backup = true) a task that is running now and has
+// no backup yet: a second attempt starts, the first to succeed counts and the other is
+// killed (speculative execution).
 struct Assignment {
   JobId job = 0;
   TaskKind kind = TaskKind::kMap;
   int index = 0;
   WorkerId worker = 0;
   SlotKind slot = SlotKind::kMap;
+  bool backup = false;
+};
+
+// Kill one running attempt; its slot frees. The task runs on in its other attempt if it has
+// one, and otherwise becomes pending again (a kill is not a failure: it is not counted
+// against max attempts).
+struct Kill {
+  JobId job = 0;
+  TaskKind kind = TaskKind::kMap;
+  int index = 0;
+  uint32_t attempt = 0;
+  std::string reason;  // for the trace
+};
+
+// Put a pending (or queued) map into `worker`'s queue: dispatch at arrival, the
+// straggling-mappers paper's model of a mapper node. A lost or blacklisted worker's queue
+// returns to pending.
+struct QueueMap {
+  JobId job = 0;
+  int index = 0;
+  WorkerId worker = 0;
 };
 
 // Per-job values of a Decision, ordered by job id. A sorted vector, not a node
@@ -100,6 +165,8 @@ struct Decision {
   // Target map slots per job (may be fractional); recorded in the trace and
   // used by the fluid model. Optional.
   ShareMap map_shares;
+  std::vector<Kill> kills;
+  std::vector<QueueMap> queue;  // applied before the assignments of the same decision
   std::string note;  // short human-readable reason, for the trace
 };
 
