@@ -115,7 +115,9 @@ void JobLifecycle::FinishJob(JobRecord& job, JobState state, const std::string& 
   state_.shares.erase(job.id);
   for (auto& [id, w] : state_.workers) {
     for (const auto& m : job.maps) {
-      if (m.state == MapTask::State::kRunning && m.worker == id) w.ReleaseSlot(false, m.unified);
+      if (m.state != MapTask::State::kRunning) continue;
+      if (m.worker == id) w.ReleaseSlot(false, m.unified);
+      if (m.backup && m.backup->worker == id) w.ReleaseSlot(false, m.backup->unified);
     }
     for (const auto& t : job.reduces) {
       if (t.state == ReduceTask::State::kRunning && t.worker == id) w.ReleaseSlot(true, t.unified);
@@ -223,12 +225,28 @@ void JobLifecycle::LoseWorker(WorkerId id, const std::string& why) {
     Trace(*job, {{"event", "worker_lost"}, {"t", now}, {"worker", id}, {"reason", why}});
     for (size_t i = 0; i < job->maps.size(); ++i) {
       MapTask& m = job->maps[i];
-      if (m.state != MapTask::State::kRunning || m.worker != id) continue;
-      m.state = MapTask::State::kPending;
-      job->maps_running--;
+      if (m.queued_at == id) m.queued_at = 0;  // its queue returns to pending
+      if (m.state != MapTask::State::kRunning) continue;
+      const std::string task = TaskIdString(TaskKind::kMap, static_cast<int>(i));
+      if (m.backup && m.backup->worker == id) {
+        job->counters[kKilledMapsCounter]++;
+        Trace(*job, {{"event", "attempt_end"}, {"t", now}, {"task", task}, {"attempt", m.backup->attempt},
+                     {"worker", id}, {"start", m.backup->start_time}, {"status", "lost"}});
+        m.backup.reset();
+      }
+      if (m.worker != id) continue;
+      const uint32_t lost_attempt = m.attempt;
+      const double lost_start = m.start_time;
+      if (m.backup) {
+        m.PromoteBackup();  // runs on in its backup
+      } else {
+        m.state = MapTask::State::kPending;
+        m.progress = 0;
+        job->maps_running--;
+      }
       job->counters[kKilledMapsCounter]++;
-      Trace(*job, {{"event", "attempt_end"}, {"t", now}, {"task", TaskIdString(TaskKind::kMap, static_cast<int>(i))},
-                   {"attempt", m.attempt}, {"worker", id}, {"start", m.start_time}, {"status", "lost"}});
+      Trace(*job, {{"event", "attempt_end"}, {"t", now}, {"task", task},
+                   {"attempt", lost_attempt}, {"worker", id}, {"start", lost_start}, {"status", "lost"}});
     }
     for (size_t i = 0; i < job->reduces.size(); ++i) {
       ReduceTask& t = job->reduces[i];

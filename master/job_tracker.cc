@@ -14,10 +14,12 @@ JobTracker::JobTracker(const Clock* clock, std::unique_ptr<sched::Scheduler> sch
       placer_(state_, registry_),
       lifecycle_(state_, persistence_, registry_, placer_),
       blame_(state_, lifecycle_, registry_, placer_),
-      reports_(state_, lifecycle_, persistence_, registry_, placer_, blame_),
+      killer_(state_),
+      reports_(state_, lifecycle_, persistence_, registry_, placer_, blame_, killer_),
       recovery_(state_, persistence_, lifecycle_, placer_),
       snapshots_(state_, registry_),
-      decisions_(state_, lifecycle_, persistence_),
+      queues_(state_, registry_),
+      decisions_(state_, lifecycle_, persistence_, queues_, killer_),
       status_(state_) {}
 
 Status JobTracker::Recover() { return recovery_.Recover(); }
@@ -63,15 +65,19 @@ Result<proto::HeartbeatReply> JobTracker::Heartbeat(const proto::Heartbeat& hb) 
   for (auto& d : w.outbox_delete_outputs) *reply.add_delete_outputs() = std::move(d);
   w.outbox_delete_outputs.clear();
   decisions_.SendOutbox(w, &reply);
-  // A round runs the policy only when this worker could take a task, or to
-  // refresh the shuffle shares; idle heartbeats stay cheap at short intervals.
+  // A round runs the policy only when this worker (or, for a policy that sees the whole
+  // cluster, any worker) could take a task, or to refresh the shuffle shares; idle
+  // heartbeats stay cheap at short intervals.
   double now = state_.Now();
-  if (snapshots_.HasAssignableWork(w) || now - state_.last_round_time >= kShareRefreshSeconds) {
-    sched::Decision d = scheduler_->Schedule(snapshots_.Build(w.id));
-    decisions_.Apply(w, d, &reply);
+  const bool cluster = scheduler_->scope() == sched::SnapshotScope::kCluster;
+  if (HasAssignableWork(w, cluster) || now - state_.last_round_time >= kShareRefreshSeconds) {
+    queues_.ReleaseBlacklisted();
+    sched::Decision d = scheduler_->Schedule(snapshots_.Build(w.id, cluster));
+    decisions_.Apply(w, d, cluster, &reply);
     decisions_.UpdateShares(d);
     state_.last_round_time = now;
   }
+  decisions_.SendKills(w, &reply);
   for (const auto& [job, share] : state_.shares) {
     auto* s = reply.add_shares();
     s->set_job_id(job);
@@ -79,6 +85,14 @@ Result<proto::HeartbeatReply> JobTracker::Heartbeat(const proto::Heartbeat& hb) 
   }
   FlushTraces(state_);
   return reply;
+}
+
+bool JobTracker::HasAssignableWork(const WorkerRecord& w, bool cluster) const {
+  if (!cluster) return snapshots_.HasAssignableWork(w);
+  for (const auto& [id, other] : state_.workers) {
+    if (snapshots_.HasAssignableWork(other)) return true;
+  }
+  return false;
 }
 
 Result<proto::StatusReply> JobTracker::GetStatus(uint64_t job_id) const { return status_.GetStatus(job_id); }

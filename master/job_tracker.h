@@ -2,9 +2,10 @@
 // registers workers, turns each heartbeat into a scheduling round through the Scheduler
 // seam, and ends jobs; the parts hold the rules (docs/architecture.md lists them):
 // JobLifecycle (submit, commit, finish, kill, lost workers), TaskReports (what heartbeats
-// report) with FetchBlame, ReducePlacer, WorkerRegistry (blacklist), SnapshotBuilder and
-// DecisionApplier (the round), JobPersistence and Recovery (the StateStore and a restart),
-// StatusView (status and /api), all over one TrackerState.
+// report) with FetchBlame, ReducePlacer, WorkerRegistry (blacklist), SnapshotBuilder,
+// DecisionApplier, MapQueues and AttemptKiller (the round and what a policy may decide),
+// JobPersistence and Recovery (the StateStore and a restart), StatusView (status and
+// /api), all over one TrackerState.
 // Not thread-safe: the master calls it from its single state thread only.
 #pragma once
 
@@ -15,11 +16,13 @@
 
 #include "common/clock.h"
 #include "common/status.h"
+#include "master/attempt_kills.h"
 #include "master/decision_applier.h"
 #include "master/fetch_blame.h"
 #include "master/job.h"
 #include "master/job_lifecycle.h"
 #include "master/job_persistence.h"
+#include "master/map_queues.h"
 #include "master/message_checks.h"
 #include "master/recovery.h"
 #include "master/reduce_placement.h"
@@ -49,7 +52,9 @@ class JobTracker {
   // exists), InvalidArgument (bad params). Nothing is created on error.
   Result<uint64_t> Submit(const proto::JobSpec& spec);
   Result<proto::RegisterReply> Register(const proto::RegisterWorker& req);
-  // One scheduling round for the reporting worker.
+  // One scheduling round for the reporting worker (every worker's free slots when the
+  // policy's scope() is kCluster). The reply carries, in order of age, jobs finished, outputs
+  // to delete, queued placements and locations, then the round's assignments and kills.
   Result<proto::HeartbeatReply> Heartbeat(const proto::Heartbeat& hb);
   Result<proto::StatusReply> GetStatus(uint64_t job_id) const;
   // Ends a running job as KILLED (kKilledByUser): stored, traced, its output directory
@@ -72,6 +77,9 @@ class JobTracker {
  private:
   static constexpr double kShareRefreshSeconds = 0.1;
 
+  // Whether a round could assign something: w has a free slot with work (any worker, cluster).
+  bool HasAssignableWork(const WorkerRecord& w, bool cluster) const;
+
   std::unique_ptr<sched::Scheduler> scheduler_;
   TrackerState state_;
   // The parts, in dependency order (each refers only to those above it).
@@ -80,9 +88,11 @@ class JobTracker {
   ReducePlacer placer_;
   JobLifecycle lifecycle_;
   FetchBlame blame_;
+  AttemptKiller killer_;
   TaskReports reports_;
   Recovery recovery_;
   SnapshotBuilder snapshots_;
+  MapQueues queues_;
   DecisionApplier decisions_;
   StatusView status_;
 };

@@ -1,12 +1,29 @@
 #include "master/snapshot_builder.h"
 
 #include <algorithm>
+#include <map>
 
 namespace mr::master {
 
-sched::Snapshot SnapshotBuilder::Build(WorkerId only_free) const {
+namespace {
+sched::SlotKind MapSlot(bool unified) { return unified ? sched::SlotKind::kUnified : sched::SlotKind::kMap; }
+
+// The running map's attempts (its first and, if any, its backup) into v.running.
+void AddRunning(const MapTask& m, int index, sched::JobView* v) {
+  v->running.push_back({sched::TaskKind::kMap, index, m.attempt, m.worker, MapSlot(m.unified), m.start_time,
+                        m.progress, /*backup=*/false});
+  if (m.backup) {
+    const MapTask::Backup& b = *m.backup;
+    v->running.push_back({sched::TaskKind::kMap, index, b.attempt, b.worker, MapSlot(b.unified), b.start_time,
+                          b.progress, /*backup=*/true});
+  }
+}
+}  // namespace
+
+sched::Snapshot SnapshotBuilder::Build(WorkerId only_free, bool every_worker_free) const {
   sched::Snapshot s;
   s.now = state_.Now();
+  s.heartbeating = only_free;
   bool unlimited = false;
   for (const auto& [id, w] : state_.workers) {
     sched::WorkerView v;
@@ -14,18 +31,20 @@ sched::Snapshot SnapshotBuilder::Build(WorkerId only_free) const {
     v.map_slots = static_cast<int>(w.info.map_slots());
     v.reduce_slots = static_cast<int>(w.info.reduce_slots());
     v.unified_slots = static_cast<int>(w.info.unified_slots());
-    if (id == only_free) {
+    if (id == only_free || every_worker_free) {
       v.free_map = std::max(0, v.map_slots - w.running_map);
       v.free_reduce = std::max(0, v.reduce_slots - w.running_reduce);
       v.free_unified = std::max(0, v.unified_slots - w.running_unified);
     }
     v.speed = w.info.speed();
     v.shuffle_bandwidth = w.info.shuffle_bandwidth();
+    v.map_task_rate = w.MapTaskRate();
     if (v.shuffle_bandwidth > 0) s.shuffle_capacity += v.shuffle_bandwidth;
     else unlimited = true;
     s.workers.push_back(v);
   }
   if (unlimited) s.shuffle_capacity = 0;
+  std::map<WorkerId, int> queued;  // maps queued per worker, all jobs
   for (const auto& [id, job] : state_.jobs) {
     if (job->finished()) continue;
     sched::JobView v;
@@ -34,6 +53,10 @@ sched::Snapshot SnapshotBuilder::Build(WorkerId only_free) const {
     v.pool = job->spec.pool();
     v.weight = job->spec.weight() > 0 ? job->spec.weight() : 1.0;
     v.submit_time = job->submit_time;
+    v.params.metric = job->spec.metric();
+    if (job->spec.deadline_seconds() > 0) v.params.deadline = job->submit_time + job->spec.deadline_seconds();
+    v.params.min_slots = static_cast<int>(job->spec.min_slots());
+    v.params.max_slots = static_cast<int>(job->spec.max_slots());
     v.maps_total = static_cast<int>(job->maps.size());
     v.maps_running = job->maps_running;
     v.maps_done = job->maps_done;
@@ -41,10 +64,16 @@ sched::Snapshot SnapshotBuilder::Build(WorkerId only_free) const {
     // a job gets none of its maps; neither rule ever leaves a map without a worker.
     bool avoid = registry_.Blacklisted(*job, only_free, TaskKindFilter::kMap);
     bool elsewhere = !avoid && registry_.OtherWorkerCanRun(*job, only_free, TaskKindFilter::kMap);
-    for (size_t i = 0; i < job->maps.size() && !avoid; ++i) {
+    for (size_t i = 0; i < job->maps.size(); ++i) {
       const MapTask& m = job->maps[i];
+      if (m.state == MapTask::State::kRunning && !m.awaiting) AddRunning(m, static_cast<int>(i), &v);
       if (m.state != MapTask::State::kPending) continue;
-      if (elsewhere && m.last_failed_worker == only_free) continue;
+      if (m.queued_at != 0) {
+        v.queued_maps.push_back({static_cast<int>(i), m.queued_at});
+        queued[m.queued_at]++;
+        continue;
+      }
+      if (avoid || (elsewhere && m.last_failed_worker == only_free)) continue;
       v.pending_maps.push_back(static_cast<int>(i));
     }
     v.reduces_total = static_cast<int>(job->reduces.size());
@@ -54,6 +83,11 @@ sched::Snapshot SnapshotBuilder::Build(WorkerId only_free) const {
       const ReduceTask& t = job->reduces[i];
       if (t.state == ReduceTask::State::kFetching) v.reduces_fetching++;
       if (t.state == ReduceTask::State::kReady) v.ready_reduces.push_back({static_cast<int>(i), t.worker});
+      if (t.state == ReduceTask::State::kRunning) {
+        v.running.push_back({sched::TaskKind::kReduce, static_cast<int>(i), t.attempt, t.worker,
+                             t.unified ? sched::SlotKind::kUnified : sched::SlotKind::kReduce, t.start_time,
+                             t.progress, /*backup=*/false});
+      }
     }
     double produced = static_cast<double>(job->map_output_bytes);
     if (job->slow_start_reached) {
@@ -61,6 +95,9 @@ sched::Snapshot SnapshotBuilder::Build(WorkerId only_free) const {
     }
     v.estimate = job->Estimate(s.now);
     s.jobs.push_back(std::move(v));
+  }
+  for (sched::WorkerView& w : s.workers) {
+    if (auto it = queued.find(w.id); it != queued.end()) w.queued_maps = it->second;
   }
   return s;
 }

@@ -31,20 +31,35 @@ void TaskReports::HandleReport(WorkerRecord& w, const proto::TaskReport& r) {
 
 void TaskReports::HandleMapReport(WorkerRecord& w, JobRecord& job, const proto::TaskReport& r) {
   MapTask& m = job.maps[r.index()];
+  const bool running = m.state == MapTask::State::kRunning && !m.awaiting;
+  const bool first = running && m.worker == w.id && r.attempt() == m.attempt;
+  const bool backup = running && m.backup && m.backup->worker == w.id && r.attempt() == m.backup->attempt;
+  if (r.state() == proto::RUNNING) {
+    const double progress = std::clamp(r.progress(), 0.0, 1.0);
+    if (first) m.progress = progress;
+    if (backup) m.backup->progress = progress;
+    return;
+  }
   if (r.state() != proto::SUCCEEDED && r.state() != proto::FAILED) return;
   // A stale or duplicate attempt is never accepted: one attempt per task.
-  if (m.state != MapTask::State::kRunning || m.worker != w.id || r.attempt() != m.attempt) {
+  if (!first && !backup) {
     DeleteIfSuperseded(w, job, r);
     return;
   }
+  if (backup) m.SwapWithBackup();  // the reporting attempt is m's own from here on
   w.ReleaseSlot(false, m.unified);
-  job.maps_running--;
   json ev = AttemptEndEvent(r, w.id, m.unified ? "unified" : "map");
   if (r.state() == proto::FAILED) {
     ev["status"] = "failed";
     ev["error"] = r.error();
     Trace(job, ev);
-    m.state = MapTask::State::kPending;
+    if (m.backup) {
+      m.PromoteBackup();  // the task runs on in its other attempt
+    } else {
+      m.state = MapTask::State::kPending;
+      m.progress = 0;
+      job.maps_running--;
+    }
     m.failures++;
     job.counters[kFailedMapsCounter]++;
     m.last_failed_worker = w.id;
@@ -55,6 +70,14 @@ void TaskReports::HandleMapReport(WorkerRecord& w, JobRecord& job, const proto::
     }
     return;
   }
+  job.maps_running--;
+  if (m.backup) {  // the first attempt to succeed counts: the other is killed
+    const MapTask::Backup other = *m.backup;
+    m.backup.reset();
+    killer_.EndAttempt(job, TaskKind::kMap, static_cast<int>(r.index()), other.attempt, other.worker, other.unified,
+                       other.start_time, "attempt " + std::to_string(r.attempt()) + " succeeded first");
+  }
+  w.RecordMapDuration(r.end_time() - r.start_time());
   ev["status"] = "ok";
   Trace(job, ev);
   proto::MapDone done;
@@ -79,6 +102,10 @@ void TaskReports::HandleMapReport(WorkerRecord& w, JobRecord& job, const proto::
 void TaskReports::HandleReduceReport(WorkerRecord& w, JobRecord& job, const proto::TaskReport& r) {
   ReduceTask& t = job.reduces[r.index()];
   if (t.worker != w.id) return;
+  if (r.state() == proto::RUNNING) {
+    if (t.state == ReduceTask::State::kRunning && r.attempt() == t.attempt) t.progress = std::clamp(r.progress(), 0.0, 1.0);
+    return;
+  }
   if (r.state() == proto::FETCHING || r.state() == proto::READY) {
     if (t.state != ReduceTask::State::kFetching) return;
     job.shuffle_bytes_fetched += r.shuffle_bytes() - std::min(r.shuffle_bytes(), t.shuffle_bytes);

@@ -1,9 +1,12 @@
 // TaskReports: what a worker's heartbeat says about its tasks, applied to the jobs: attempt
-// ends (succeeded, failed, killed), a reducer's fetch progress, fetch events (traced, and
-// failures blamed) and the bytes its shuffle server sent. Only the attempt that counts is
-// ever accepted; a superseded attempt's output is deleted.
+// ends (succeeded, failed, killed), running attempts' progress, a reducer's fetch progress,
+// fetch events (traced, and failures blamed) and the bytes its shuffle server sent. Only an
+// attempt that counts is ever accepted; a superseded attempt's output is deleted. A map
+// with a backup has two that count: the first to succeed wins and the other is killed; a
+// failed one is counted and the task runs on in the other.
 #pragma once
 
+#include "master/attempt_kills.h"
 #include "master/fetch_blame.h"
 #include "master/job.h"
 #include "master/job_lifecycle.h"
@@ -18,9 +21,9 @@ namespace mr::master {
 class TaskReports {
  public:
   TaskReports(TrackerState& state, JobLifecycle& lifecycle, JobPersistence& persistence, WorkerRegistry& registry,
-              ReducePlacer& placer, FetchBlame& blame)
+              ReducePlacer& placer, FetchBlame& blame, AttemptKiller& killer)
       : state_(state), lifecycle_(lifecycle), persistence_(persistence), registry_(registry), placer_(placer),
-        blame_(blame) {}
+        blame_(blame), killer_(killer) {}
 
   // Everything hb reports, in order: task reports, fetches, served bytes.
   void Apply(WorkerRecord& w, const proto::Heartbeat& hb);
@@ -43,6 +46,7 @@ class TaskReports {
   WorkerRegistry& registry_;
   ReducePlacer& placer_;
   FetchBlame& blame_;
+  AttemptKiller& killer_;
 };
 
 }  // namespace mr::master
