@@ -86,10 +86,11 @@ int64_t Counter(const proto::JobStatus& st, const std::string& name) {
 
 class SeamTest : public ::testing::Test {
  protected:
-  void Make(sched::SnapshotScope scope = sched::SnapshotScope::kHeartbeat) {
+  void Make(sched::SnapshotScope scope = sched::SnapshotScope::kHeartbeat,
+            TrackerOptions options = TrackerHarness::DefaultOptions()) {
     auto policy = std::make_unique<FakePolicy>(scope);
     policy_ = policy.get();
-    h_ = std::make_unique<TrackerHarness>(dir_.path(), std::move(policy));
+    h_ = std::make_unique<TrackerHarness>(dir_.path(), std::move(policy), nullptr, options);
   }
   void TearDown() override {
     if (policy_ != nullptr) {
@@ -261,6 +262,66 @@ TEST_F(SeamTest, AClusterPolicySeesEveryFreeSlotAndReservesAnotherWorkersTask) {
   Beat(b);
   ASSERT_EQ(h_->worker(b).maps.size(), 1u);
   EXPECT_EQ(h_->worker(b).maps[0].index(), 1u);
+}
+
+TEST_F(SeamTest, KillingAReservedAttemptBeforeItIsDeliveredWithdrawsIt) {
+  Make(sched::SnapshotScope::kCluster);
+  uint32_t a = h_->AddWorker(1, 1);
+  uint32_t b = h_->AddWorker(1, 1);
+  uint64_t job = h_->Submit(h_->SyntheticSpec(1, 1));
+  Then([&](const Snapshot& s) { return Assign({Map(s, 0, b)}); });
+  Beat(a);
+  Then([&](const Snapshot& s) {
+    const auto& running = s.jobs.at(0).running;
+    EXPECT_EQ(running.size(), 1u);
+    uint32_t attempt = running.empty() ? 0 : running[0].attempt;
+    return KillsOf({{s.jobs[0].id, sched::TaskKind::kMap, 0, attempt, "changed its mind"}});
+  });
+  Beat(a);
+  proto::HeartbeatReply reply = Beat(b);
+  EXPECT_EQ(reply.assignments_size(), 0) << "withdrawn, not sent";
+  EXPECT_EQ(reply.kills_size(), 0) << "nothing started, nothing to kill";
+  EXPECT_EQ(h_->Status(job).maps_running(), 0u);
+}
+
+TEST_F(SeamTest, AQueueAtAWorkerBlacklistedForTheJobReturnsToPending) {
+  TrackerOptions o = TrackerHarness::DefaultOptions();
+  o.blacklist_after = 1;
+  Make(sched::SnapshotScope::kHeartbeat, o);
+  uint32_t a = h_->AddWorker(1, 1);
+  uint32_t b = h_->AddWorker(1, 1);
+  h_->AddWorker(1, 1);
+  h_->AddWorker(1, 1);  // one blacklisted worker of four is within the 33% threshold
+  h_->Submit(h_->SyntheticSpec(2, 1));
+  Then([&](const Snapshot& s) {
+    Decision d = Assign({Map(s, 1, b)});
+    d.queue = {{s.jobs[0].id, 0, b}};
+    return d;
+  });
+  Beat(b);
+  ASSERT_EQ(h_->worker(b).maps.size(), 1u);
+  Then([&](const Snapshot& s) {
+    EXPECT_EQ(s.jobs.at(0).queued_maps.size(), 1u);
+    return Decision{};
+  });
+  Beat(a);
+  // b fails the job's map: blacklisted, and its queue is released before the next round.
+  Then([&](const Snapshot& s) {
+    EXPECT_TRUE(s.jobs.at(0).queued_maps.empty());
+    EXPECT_TRUE(s.jobs.at(0).pending_maps.empty()) << "none of the job's maps for b";
+    return Decision{};
+  });
+  Beat(b, {TrackerHarness::MapReport(h_->worker(b).maps[0], proto::FAILED)});
+  Then([&](const Snapshot& s) {
+    EXPECT_EQ(s.jobs.at(0).pending_maps, (std::vector<int>{0, 1}));
+    return QueueOf({{s.jobs[0].id, 0, b}});  // and b takes no new queue entry
+  });
+  Beat(a);
+  Then([&](const Snapshot& s) {
+    EXPECT_TRUE(s.jobs.at(0).queued_maps.empty());
+    return Decision{};
+  });
+  Beat(a);
 }
 
 TEST_F(SeamTest, AHeartbeatPolicyCannotAssignToAnotherWorker) {
