@@ -83,7 +83,7 @@ void DecisionApplier::Apply(WorkerRecord& w, const sched::Decision& d, bool clus
   for (const auto& k : d.kills) {
     if (!killer_.Kill(k)) MR_LOG_DEBUG("ignored kill of attempt {} of task {} of job {}", k.attempt, k.index, k.job);
   }
-  Round round{w, d, reply, ReplyBudget(*reply), state_.Now(), {}};
+  Round round{w, reply, ReplyBudget(*reply), state_.Now(), {}};
   for (const auto& a : d.assignments) {
     JobRecord* job = state_.FindJob(a.job);
     if (job == nullptr || job->finished()) continue;

@@ -51,7 +51,6 @@ class DecisionApplier {
   // One Apply call.
   struct Round {
     WorkerRecord& heartbeating;
-    const sched::Decision& decision;
     proto::HeartbeatReply* reply;
     size_t budget;                              // left in reply
     double now;
