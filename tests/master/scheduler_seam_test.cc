@@ -429,6 +429,39 @@ TEST_F(SeamTest, ABackupThatSucceedsFirstCountsAndTheFirstAttemptIsKilled) {
   for (const auto& l : h_->worker(b).locations) EXPECT_EQ(l.attempt(), backup.attempt());
 }
 
+TEST_F(SeamTest, WhenTheFirstAttemptsWorkerIsLostTheBackupRunsOn) {
+  Make();
+  uint32_t a = h_->AddWorker(1, 1);
+  uint32_t b = h_->AddWorker(1, 1);
+  uint64_t job = h_->Submit(h_->SyntheticSpec(1, 1));
+  Then([&](const Snapshot& s) { return Assign({Map(s, 0, a)}); });
+  Beat(a);
+  Then([&](const Snapshot& s) { return Assign({Map(s, 0, b, true)}); });
+  Beat(b);
+  ASSERT_EQ(h_->worker(b).maps.size(), 1u);
+  const proto::Assignment backup = h_->worker(b).maps[0];
+  for (int i = 0; i < 12; ++i) {  // a falls silent
+    h_->clock().Advance(1);
+    h_->Beat(b);
+    h_->tracker().Tick();
+  }
+  ASSERT_EQ(h_->tracker().worker_count(), 1u);
+  Then([&](const Snapshot& s) {
+    const auto& running = s.jobs.at(0).running;
+    EXPECT_EQ(running.size(), 1u);
+    if (!running.empty()) {
+      EXPECT_EQ(running[0].worker, b);
+      EXPECT_EQ(running[0].attempt, backup.attempt());
+      EXPECT_FALSE(running[0].backup) << "it is the task's attempt now";
+    }
+    EXPECT_TRUE(s.jobs.at(0).pending_maps.empty()) << "not run a third time";
+    return Decision{};
+  });
+  Beat(b);
+  h_->FinishMaps(b);
+  EXPECT_EQ(h_->Status(job).maps_done(), 1u);
+}
+
 TEST_F(SeamTest, AFailedBackupIsCountedAndTheFirstAttemptRunsOn) {
   Make();
   uint32_t a = h_->AddWorker(1, 1);
