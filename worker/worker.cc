@@ -26,7 +26,7 @@
 #include "common/thread_name.h"
 #include "common/utf8.h"
 #include "jobs/job.h"
-#include "master/master_client.h"
+#include "client/master_client.h"
 #include "mr.pb.h"
 #include "shuffle/map_output.h"
 #include "shuffle/net/fetcher.h"
@@ -242,7 +242,7 @@ class WorkerImpl final : public Worker {
       ResetIncarnation();
       registered_ = false;
     }
-    MR_ASSIGN_OR_RETURN(client_, master::MasterClient::Connect(options_.master, "worker", options_.token));
+    MR_ASSIGN_OR_RETURN(client_, client::MasterClient::Connect(options_.master, "worker", options_.token));
     clock_offset_ = client_->clock_offset();
     proto::Envelope req;
     auto* r = req.mutable_register_worker();
@@ -932,7 +932,7 @@ class WorkerImpl final : public Worker {
 
   WorkerOptions options_;
   std::unique_ptr<shuffle::ShuffleServer> shuffle_;
-  std::unique_ptr<master::MasterClient> client_;  // heartbeat thread only
+  std::unique_ptr<client::MasterClient> client_;  // heartbeat thread only
   uint32_t worker_id_ = 0;
   uint32_t heartbeat_ms_ = 100;
   std::vector<proto::HeldMapOutput> held_outputs_;  // heartbeat thread only: offered at the next registration
