@@ -32,7 +32,7 @@
 #include "shuffle/net/fetcher.h"
 #include "shuffle/net/shuffle_server.h"
 #include "worker/attempt_watch.h"
-#include "worker/fetch_blame.h"
+#include "shuffle/net/fetch_blame.h"
 #include "worker/task/map_task.h"
 #include "worker/task/reduce_task.h"
 
@@ -657,7 +657,7 @@ class WorkerImpl final : public Worker {
       ev.set_bytes(r->bytes);
     } else {
       ev.set_error(SanitizeUtf8(r.status().ToString()));
-      ev.set_cause(FetchCauseOf(r.status()));
+      ev.set_cause(shuffle::FetchCauseOf(r.status()));
     }
     return ev;
   }
@@ -845,7 +845,7 @@ class WorkerImpl final : public Worker {
     FetchItem retry = item;
     retry.not_before = std::chrono::steady_clock::now() +
                        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                           std::chrono::duration<double>(FetchRetryDelay(n)));
+                           std::chrono::duration<double>(shuffle::FetchRetryDelay(n)));
     fetch_queue_.push_back(std::move(retry));
     fetch_cv_.notify_all();
   }
