@@ -96,6 +96,7 @@ Status ReduceRuns(const ReduceTaskSpec& spec, const std::vector<std::string_view
     }
   }
   MR_RETURN_IF_ERROR(MergeStatus(spec, merger, corrupt));
+  if (spec.fraction != nullptr) spec.fraction->store(1.0, std::memory_order_relaxed);  // every run consumed
   MR_RETURN_IF_ERROR(reducer->Finish(emitter));
   counters->records_out = emitter.records();
   return out->status();
