@@ -57,10 +57,11 @@ Result<TaskJob> BenchJob(const json& entry, size_t i, const TaskShape& shape) {
 
 std::vector<TaskJob> TasksFromFluid(std::span<const TandemJob> jobs, const ClusterSpec& cluster,
                                     const TaskShape& shape) {
-  const double slots = static_cast<double>(cluster.workers) * cluster.map_slots;
-  const double bandwidth = cluster.workers * cluster.shuffle_bandwidth;
-  const int maps =
-      shape.maps_per_job > 0 ? shape.maps_per_job : cluster.workers * cluster.map_slots;
+  const double slots = MapCapacity(cluster);
+  const double bandwidth = ShuffleCapacity(cluster);
+  int map_capable = 0;
+  for (const WorkerSpec& w : ResolveWorkers(cluster)) map_capable += w.map_slots + w.unified_slots;
+  const int maps = shape.maps_per_job > 0 ? shape.maps_per_job : map_capable;
   std::vector<TaskJob> out;
   out.reserve(jobs.size());
   for (const TandemJob& j : jobs) {
@@ -81,8 +82,8 @@ std::vector<TaskJob> TasksFromFluid(std::span<const TandemJob> jobs, const Clust
 }
 
 TandemJob FluidSizes(const TaskJob& job, const ClusterSpec& cluster) {
-  const double slots = static_cast<double>(cluster.workers) * cluster.map_slots;
-  const double bandwidth = cluster.workers * cluster.shuffle_bandwidth;
+  const double slots = MapCapacity(cluster);
+  const double bandwidth = ShuffleCapacity(cluster);
   return {job.arrival, job.maps * job.map_seconds / slots, job.maps * job.map_bytes / bandwidth};
 }
 

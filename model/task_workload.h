@@ -17,19 +17,19 @@
 namespace mr::model {
 
 struct TaskShape {
-  int maps_per_job = 0;  // 0 = one map per map slot of the cluster (fluid CSV only)
+  int maps_per_job = 0;  // 0 = one map per map-capable slot of the cluster (fluid CSV only)
   int reducers = 1;      // per job (fluid CSV only; the JSON carries its own)
   double reduce_seconds = 0;
   bool hints = true;  // give the policy the job's true totals as hints
 };
 
-// Fluid sizes are seconds at full capacity: a job's maps take x × (all map
-// slots) slot-seconds in total and emit y × (all workers' bandwidth) bytes, split
-// evenly over its maps, so a job alone whose map count is a multiple of the slot
-// count maps in exactly x.
+// Fluid sizes are seconds at full capacity: a job's maps take x × MapCapacity
+// (map and unified slots times speeds) slot-seconds in total and emit
+// y × ShuffleCapacity bytes, split evenly over its maps, so a job alone on equal
+// workers whose map count is a multiple of the slot count maps in exactly x.
 std::vector<TaskJob> TasksFromFluid(std::span<const TandemJob> jobs, const ClusterSpec& cluster,
                                     const TaskShape& shape);
-// The inverse: x = slot-seconds / map slots, y = bytes / total bandwidth.
+// The inverse: x = slot-seconds / MapCapacity, y = bytes / ShuffleCapacity.
 TandemJob FluidSizes(const TaskJob& job, const ClusterSpec& cluster);
 
 // workload.py's JSON: for each entry of "job_list", arrival, maps, reducers,
