@@ -101,6 +101,11 @@ struct ClusterSpec {
   bool idle_rounds = false;
 };
 
+// The failure draws come from Rng(seed ^ kFailureSeedSalt), one Uniform() per attempt in
+// the order attempts start (an attempt fails when it is < failure_prob), so that turning
+// failures on does not change the map durations drawn from Rng(seed).
+inline constexpr uint64_t kFailureSeedSalt = 0x9e3779b97f4a7c15ULL;
+
 // The workers `cluster` describes (worker_specs, or the homogeneous fields and speeds).
 std::vector<WorkerSpec> ResolveWorkers(const ClusterSpec& cluster);
 // Sum over workers of (map + unified slots) x speed: the map station's capacity in

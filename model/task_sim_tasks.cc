@@ -8,10 +8,6 @@ namespace {
 
 using sched::TaskKind;
 
-// The failure draws' stream: seeded apart from the map-time stream so that turning
-// failures on does not change the map durations drawn.
-constexpr uint64_t kFailureSeedSalt = 0x9e3779b97f4a7c15ULL;
-
 }  // namespace
 
 TaskLifecycle::TaskLifecycle(const ClusterSpec& cluster, SimState& state)
