@@ -34,8 +34,10 @@ TandemJob FluidSizes(const TaskJob& job, const ClusterSpec& cluster);
 
 // workload.py's JSON: for each entry of "job_list", arrival, maps, reducers,
 // map_bytes and the hints; a map takes hint_map_seconds / maps slot-seconds (the
-// wall slot-time the generator designs for). InvalidArgument naming the job
-// for a missing or bad field.
+// wall slot-time the generator designs for). Optional per entry: "map_durations"
+// and "reduce_durations" (a recorded run's per-task seconds, replayed), "map_time"
+// (ParseMapTimeDist syntax), "pool", "weight", "metric", "deadline_seconds",
+// "min_slots", "max_slots". InvalidArgument naming the job for a missing or bad field.
 Result<std::vector<TaskJob>> ParseBenchWorkloadJson(std::string_view text, const TaskShape& shape);
 
 // A file that starts with '{' is workload.py JSON, anything else the fluid CSV.
