@@ -35,7 +35,7 @@ const TaskAttempts* AttemptsOf(const SimJob& job, TaskKind kind, int index) {
 
 }  // namespace
 
-Status CheckShares(SimState& state, const sched::Decision& d, double* sum) {
+Status CheckShares(const SimState& state, const sched::Decision& d, double* sum) {
   *sum = 0;
   for (const auto& [id, share] : d.shuffle_shares) {
     if (state.Live(id) == nullptr)
@@ -57,7 +57,7 @@ Status CheckShares(SimState& state, const sched::Decision& d, double* sum) {
   return Status::Ok();
 }
 
-Status CheckQueue(SimState& state, const sched::QueueMap& q) {
+Status CheckQueue(const SimState& state, const sched::QueueMap& q) {
   const std::string what =
       "queue " + TaskName(TaskKind::kMap, q.index, q.job) + " at worker " + std::to_string(q.worker);
   const SimJob* job = state.Live(q.job);
@@ -71,7 +71,7 @@ Status CheckQueue(SimState& state, const sched::QueueMap& q) {
   return Status::Ok();
 }
 
-Status CheckAssignment(SimState& state, const sched::Assignment& a, int offered) {
+Status CheckAssignment(const SimState& state, const sched::Assignment& a, int offered) {
   const bool map = a.kind == TaskKind::kMap;
   const std::string what =
       TaskName(a.kind, a.index, a.job) + " on worker " + std::to_string(a.worker) +
@@ -108,7 +108,7 @@ Status CheckAssignment(SimState& state, const sched::Assignment& a, int offered)
   return Status::Ok();
 }
 
-Status CheckKill(SimState& state, const sched::Kill& k) {
+Status CheckKill(const SimState& state, const sched::Kill& k) {
   const std::string what =
       "kill attempt " + std::to_string(k.attempt) + " of " + TaskName(k.kind, k.index, k.job);
   const SimJob* job = state.Live(k.job);

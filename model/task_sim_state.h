@@ -98,6 +98,10 @@ struct SimWorker {
     return k == sched::SlotKind::kMap ? free_map
                                       : k == sched::SlotKind::kReduce ? free_reduce : free_unified;
   }
+  int Free(sched::SlotKind k) const {
+    return k == sched::SlotKind::kMap ? free_map
+                                      : k == sched::SlotKind::kReduce ? free_reduce : free_unified;
+  }
   bool CanRunMap() const { return free_map + free_unified > 0; }
   bool CanRunReduce() const { return free_reduce + free_unified > 0; }
   void RecordMapTime(double seconds) {
@@ -123,9 +127,9 @@ struct SimState {
   double now = 0;
 
   // The job with this id if it is in the snapshot (arrived, unfinished), else nullptr.
-  SimJob* Live(sched::JobId id) {
+  const SimJob* Live(sched::JobId id) const {
     if (id < 1 || id > jobs.size()) return nullptr;
-    SimJob& j = jobs[id - 1];
+    const SimJob& j = jobs[id - 1];
     return j.arrived && !j.finished ? &j : nullptr;
   }
 };
