@@ -80,6 +80,16 @@ TEST(TaskSimSeamTest, BackupOnAFastWorkerFinishesTheStragglerAndFreesTheLosersSl
   EXPECT_EQ(r.kills, 2);
   EXPECT_TRUE(saw_backup_round);
   EXPECT_TRUE(saw_free_slot_at_3);
+
+  // Without idle rounds (the master's behaviour today) an idle worker is never offered a
+  // round, so no backup starts: A's m0 runs [0, 4] on worker 1 and A completes at 4;
+  // B's map goes to the idle worker 2, [3, 4].
+  c.idle_rounds = false;
+  ScriptedScheduler plain([&](const Snapshot& snap) { return FifoWithBackups(*fifo, snap); });
+  TaskSimResult p = MustRun(jobs, c, plain);
+  EXPECT_DOUBLE_EQ(p.completion[0], 4.0);
+  EXPECT_DOUBLE_EQ(p.completion[1], 4.0);
+  EXPECT_EQ(p.backups, 0);
 }
 
 // One worker, one map slot. A (t = 0) has one map of 2 s; B (t = 1) and C (t = 2) one

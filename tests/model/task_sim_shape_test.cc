@@ -216,6 +216,31 @@ TEST(TaskSimShapeTest, FailureWithRetryTakesTheHandComputedTime) {
   EXPECT_EQ(r.assignments, 3);  // two map attempts and the reduce
 }
 
+// The same for a reduce: draws u1 (the map), u2 (the reduce), u3 (its retry), a seed with
+// u2 < min(u1, u3) and p between. A 1-s map, then a 2-s reduce that fails at half its
+// time: [1, 2] fails, the retry runs on the same worker (its data is there) [2, 4].
+TEST(TaskSimShapeTest, FailedReduceIsRetriedOnItsWorker) {
+  uint64_t seed = 1;
+  double u2 = 0, u_rest = 0;
+  for (;; ++seed) {
+    Rng draws(seed ^ kFailureSeedSalt);
+    double u1 = draws.Uniform();
+    u2 = draws.Uniform();
+    u_rest = std::min(u1, draws.Uniform());
+    if (u2 < u_rest) break;
+  }
+  ClusterSpec c = ClusterOf({Worker(1, 1, 0, 1.0)});
+  c.seed = seed;
+  c.failure_prob = (u2 + u_rest) / 2;
+  TaskJob j = MapOnlyJob(0, 1, 1.0);
+  j.reduce_seconds = 2;
+  std::vector<TaskJob> jobs = {j};
+  auto fifo = LivePolicy("fifo");
+  TaskSimResult r = MustRun(jobs, c, *fifo);
+  EXPECT_DOUBLE_EQ(r.completion[0], 4.0);
+  EXPECT_EQ(r.failed_attempts, 1);
+}
+
 // With every attempt failing (p just below 1; the seed's draws are all below it),
 // max_attempts = 3 failures of a 2-s map failing at 1/4 fail the job at 3 x 0.5 = 1.5,
 // as the master fails a job at a task's max_attempts-th failure. The other job runs on.
