@@ -6,7 +6,6 @@
 #include "model/task_sim.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdarg>
 #include <cstdio>
 #include <functional>
@@ -14,7 +13,6 @@
 #include <numeric>
 #include <queue>
 #include <string>
-#include <tuple>
 
 #include "model/task_sim_checks.h"
 #include "model/task_sim_input.h"
@@ -26,9 +24,7 @@
 namespace mr::model {
 namespace {
 
-using sched::SlotKind;
-using sched::TaskKind;
-using namespace tasksim;  // NOLINT: this file implements the tasksim state's transitions
+using namespace tasksim;  // NOLINT: this file drives the simulator's internal pieces
 
 constexpr double kNever = std::numeric_limits<double>::infinity();
 
