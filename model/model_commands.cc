@@ -205,6 +205,9 @@ Status RunTaskSimCommand(const TaskSimOptions& o, std::ostream& out) {
   MR_ASSIGN_OR_RETURN(std::unique_ptr<sched::Scheduler> scheduler,
                       sched::CreateScheduler(o.policy, so));
   MR_ASSIGN_OR_RETURN(std::vector<TaskJob> jobs, LoadTaskWorkload(o.workload, o.cluster, o.shape));
+  if (o.map_time.kind != MapTimeDist::Kind::kClusterDefault) {
+    for (TaskJob& j : jobs) j.map_time = o.map_time;
+  }
   MR_ASSIGN_OR_RETURN(TaskSimResult sim, SimulateTasks(jobs, o.cluster, *scheduler));
   MR_ASSIGN_OR_RETURN(double fluid, FluidMean(jobs, o));
   out << "job,arrival,x,y,completion,response\n";
@@ -224,6 +227,14 @@ Status RunTaskSimCommand(const TaskSimOptions& o, std::ostream& out) {
                 static_cast<long long>(sim.schedule_calls),
                 static_cast<long long>(sim.assignments));
   out << tail;
+  int64_t failed_jobs = std::count(sim.failed.begin(), sim.failed.end(), true);
+  if (failed_jobs + sim.failed_attempts + sim.backups + sim.kills > 0) {
+    std::snprintf(tail, sizeof tail,
+                  "# failed_jobs=%lld failed_attempts=%lld backups=%lld kills=%lld\n",
+                  static_cast<long long>(failed_jobs), static_cast<long long>(sim.failed_attempts),
+                  static_cast<long long>(sim.backups), static_cast<long long>(sim.kills));
+    out << tail;
+  }
   return Status::Ok();
 }
 

@@ -62,10 +62,12 @@ struct TaskSimOptions {
   std::string pools_file;  // fair
   ClusterSpec cluster;
   TaskShape shape;
+  MapTimeDist map_time;    // given to every job (kClusterDefault: leave them as loaded)
 };
 // Runs the live policy on the task-level simulator and, for comparison, the
 // fluid model's counterpart (fair -> ps) on the same sizes. Prints the tandem
-// CSV (x, y in fluid units) and a '#' summary line. NotFound / InvalidArgument
+// CSV (x, y in fluid units) and a '#' summary line (which also counts failed jobs,
+// failed attempts, backups and kills when there were any). NotFound / InvalidArgument
 // for a bad policy, cluster or workload; Internal for an invalid decision.
 Status RunTaskSimCommand(const TaskSimOptions& o, std::ostream& out);
 
