@@ -1,5 +1,6 @@
 // Helpers for tests that run the real `mr` binary as separate processes on
-// loopback: running commands, generating inputs, reading traces.
+// loopback: running commands, generating inputs, reading traces. Every wait is a poll
+// with a real-time deadline: WaitForStatus here, WaitUntil (tests/common/wait.h) otherwise.
 #pragma once
 
 #include <functional>
@@ -9,6 +10,8 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "tests/common/wait.h"
 
 namespace mr::testing {
 
