@@ -278,6 +278,21 @@ void DirectCluster::KillWorker(size_t i) {
 
 void DirectCluster::SignalWorker(size_t i, int sig) { workers_.at(i)->Kill(sig); }
 
+void DirectCluster::FreezeWorkers() {
+  for (auto& w : workers_) w->Kill(SIGSTOP);
+}
+
+void DirectCluster::ThawWorkers() {
+  for (auto& w : workers_) w->Kill(SIGCONT);
+}
+
+std::string DirectCluster::JobState(const std::string& job) const {
+  auto r = Mr("status --json " + job);
+  if (r.exit_code != 0) return "";
+  auto j = nlohmann::json::parse(r.out, nullptr, false);
+  return j.is_discarded() || !j.is_object() ? "" : j.value("state", "");
+}
+
 std::string DirectCluster::LatestMasterLogPath() const {
   return d_ + "/master-" + std::to_string(master_starts_) + ".log";
 }

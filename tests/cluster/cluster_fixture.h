@@ -105,6 +105,12 @@ class DirectCluster {
   void KillWorker(size_t i);
   // Sends sig (SIGSTOP, SIGCONT, ...) to the i-th worker.
   void SignalWorker(size_t i, int sig);
+  // SIGSTOPs every running worker: until ThawWorkers() no task makes progress, so a test
+  // can read a job's state and act on it (kill the master, a worker) before it changes.
+  void FreezeWorkers();
+  void ThawWorkers();
+  // job's "state" in `mr status --json JOB` ("RUNNING", ...), or "" if it cannot be read.
+  std::string JobState(const std::string& job) const;
   size_t workers() const { return workers_.size(); }
   const std::string& addr() const { return addr_; }
   const std::string& dir() const { return d_; }

@@ -57,12 +57,10 @@ class CrashTest : public ::testing::Test {
   // others continue afterwards. A pause longer than the worker timeout (1 s) only makes
   // the master lose them too: more faults, which the job must survive all the same.
   bool KillWhileUnfinished(size_t victim) {
-    for (size_t i = 0; i < c_.workers(); ++i) c_.SignalWorker(i, SIGSTOP);
-    auto st = c_.Mr("status --json job-000001");
-    auto j = nlohmann::json::parse(st.out, nullptr, false);
-    const bool running = st.exit_code == 0 && !j.is_discarded() && j.value("state", "") == "RUNNING";
+    c_.FreezeWorkers();
+    const bool running = c_.JobState("job-000001") == "RUNNING";
     if (running) c_.KillWorker(victim);
-    for (size_t i = 0; i < c_.workers(); ++i) c_.SignalWorker(i, SIGCONT);
+    c_.ThawWorkers();
     return running;
   }
 

@@ -72,12 +72,15 @@ TEST(JobHistoryTest, FinishedJobReadsTheSameAfterMasterRestart) {
   // The sources' last `served` reports (every 250 ms) may land after job_end: take the
   // trace once it has stopped growing, so the restart is compared with its final form.
   std::string trace_before = c.Get("/api/jobs/job-000001/trace");
-  for (int i = 0; i < 20; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  double unchanged_since = MonotonicSeconds();
+  WaitUntil([&] {  // unchanged for 0.6 s: more than two of the reports' 250 ms periods
     std::string again = c.Get("/api/jobs/job-000001/trace");
-    if (again == trace_before) break;
-    trace_before = again;
-  }
+    if (again != trace_before) {
+      trace_before = again;
+      unchanged_since = MonotonicSeconds();
+    }
+    return MonotonicSeconds() - unchanged_since >= 0.6;
+  }, 10, 0.1);
   auto before = c.Status("job-000001");
   ASSERT_EQ(before.exit_code, 0) << before.err;
   nlohmann::json b = nlohmann::json::parse(before.out);

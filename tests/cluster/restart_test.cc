@@ -88,7 +88,11 @@ TEST(MasterRestartTest, JobSurvivesMasterKill) {
     return j.at("maps_done").get<int>() >= 3;
   }, 30);
   ASSERT_TRUE(midway) << c.MasterLogs();
+  // The kill lands while the job runs, by construction: frozen workers cannot finish it.
+  c.FreezeWorkers();
+  ASSERT_EQ(c.JobState("job-000001"), "RUNNING") << "the job ended before the kill: nothing to test";
   c.KillMaster();
+  c.ThawWorkers();
   // Not a wait for anything: the master stays down for 0.3 s, an outage the workers and
   // `mr run` ride out by reconnecting (they must, for any length up to their timeouts).
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
@@ -143,7 +147,10 @@ TEST(MasterRestartTest, CommittedReducesSurviveMasterKill) {
     return j.at("reduces_done").get<int>() >= 2;
   }, 60);
   ASSERT_TRUE(midway) << c.MasterLogs();
+  c.FreezeWorkers();  // the job cannot finish between the check and the kill
+  ASSERT_EQ(c.JobState("job-000001"), "RUNNING") << "the job ended before the kill: nothing to test";
   c.KillMaster();
+  c.ThawWorkers();
   ASSERT_TRUE(c.StartMaster(kMasterFlags)) << c.MasterLogs();
 
   auto r = run.get();
@@ -179,8 +186,11 @@ TEST(MasterRestartTest, DoneMapsOfAWorkerThatDiedRunAgain) {
   ASSERT_TRUE(WaitForStatus(c.addr(), "job-000001", [](const nlohmann::json& j) {
     return j.at("maps_done").get<int>() >= 6;
   }, 30)) << c.MasterLogs();
+  c.FreezeWorkers();  // the job cannot finish between the check and the kills
+  ASSERT_EQ(c.JobState("job-000001"), "RUNNING") << "the job ended before the kill: nothing to test";
   c.KillMaster();
   c.KillWorker(0);
+  c.ThawWorkers();
   ASSERT_TRUE(c.StartMaster(kMasterFlags)) << c.MasterLogs();
 
   auto r = run.get();
