@@ -564,6 +564,10 @@ TEST_F(BadPeerTest, SilentPeersAreDroppedAndDoNotStarveOthers) {
   EXPECT_TRUE((*c)->Call(req).ok());
   for (auto& p : silent) EXPECT_TRUE(p->ClosedWithin(kWait)) << "silent peer kept its connection";
   double took = MonotonicSeconds() - start;
+  // Lower bound, safe under any load: the last peer connected just before `start`, and a
+  // deadline never fires early, so it cannot close before ~1 s; 0.5 allows for the clocks.
+  // Upper bound: the deadline fired at all (a master that ignored it would keep them for
+  // good); 5 s is five deadlines, far more than a loaded master needs to act on one.
   EXPECT_GE(took, 0.5) << "closed before the 1 s handshake timeout";
   EXPECT_LT(took, kWait);
 }
