@@ -223,6 +223,8 @@ TEST(MasterRestartTest, WorkerBackAfterItsJobEndedDeletesTheJobsFiles) {
   const std::string job_dir = d + "/w0/j1";
   ASSERT_TRUE(PathExists(job_dir));
   c.SignalWorker(0, SIGSTOP);  // lost after 1 s: its maps and the reduce run again on worker 1
+  // The 2 s reduce had not ended before the stop (it cannot now): the window was there.
+  ASSERT_EQ(c.JobState("job-000001"), "RUNNING") << "the job ended before worker 0 was stopped";
   c.StartWorker({"--master-timeout", "60"});
   ASSERT_TRUE(WaitForStatus(c.addr(), "job-000001", [](const nlohmann::json& j) {
     return j.at("state") == "SUCCEEDED";
