@@ -1,9 +1,11 @@
 #include "cli/daemon_options.h"
 
 #include <charconv>
+#include <map>
 
 #include "common/file_util.h"
 #include "common/units.h"
+#include "scheduler/policy_flags.h"
 
 namespace mr::cli {
 
@@ -11,7 +13,7 @@ namespace {
 
 // Options whose value is a file: a child may run elsewhere in its life (logs, pid files),
 // so it gets the absolute path.
-bool IsPathOption(const std::string& name) { return name == "pools"; }
+bool IsPathOption(const std::string& name) { return sched::IsPolicyPathFlag(name); }
 
 // The text of a parsed value, as the child's parser reads it back.
 std::string ValueText(const boost::any& v) {
@@ -31,10 +33,13 @@ std::string ValueText(const boost::any& v) {
 
 po::options_description SchedulerOptionGroup() {
   po::options_description g("scheduler options");
-  g.add_options()
-      ("policy", po::value<std::string>()->default_value("fifo"), "scheduling policy (fifo, fair, klps, maxsrpt, splitsrpt)")
-      ("pools", po::value<std::string>(), "fair: pools file (minimum shares and weights, docs/policies.md)")
-      ("klps-k", po::value<int>()->default_value(100), "klps: at most k jobs share the map slots");
+  g.add_options()("policy", po::value<std::string>()->default_value(std::string(sched::DefaultPolicy())),
+                  sched::PolicyFlagHelp().c_str());
+  for (const sched::PolicyFlag& f : sched::PolicyOptionFlags()) {
+    auto* value = po::value<std::string>();
+    if (f.default_text) value->default_value(*f.default_text);
+    g.add_options()(f.name.c_str(), value, f.help.c_str());
+  }
   return g;
 }
 
@@ -80,9 +85,11 @@ po::options_description WorkerTuningOptionGroup() {
 
 Status ApplySchedulerOptions(const po::variables_map& vm, master::MasterOptions* o) {
   o->policy = vm["policy"].as<std::string>();
-  if (vm.count("pools")) o->scheduler.pools_file = vm["pools"].as<std::string>();
-  o->scheduler.klps_k = vm["klps-k"].as<int>();
-  if (o->scheduler.klps_k < 1) return Status::InvalidArgument("--klps-k must be at least 1");
+  std::map<std::string, std::string, std::less<>> given;
+  for (const sched::PolicyFlag& f : sched::PolicyOptionFlags()) {
+    if (vm.count(f.name) && !vm[f.name].defaulted()) given[f.name] = vm[f.name].as<std::string>();
+  }
+  MR_ASSIGN_OR_RETURN(o->scheduler, sched::PolicyOptionsFromFlags(o->policy, given));
   return Status::Ok();
 }
 
