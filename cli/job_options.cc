@@ -17,7 +17,7 @@ namespace {
 // A job flag as `mr run` shows it: one per name, with every job that declares it.
 struct JobFlagEntry {
   const jobs::JobFlag* flag;
-  std::string jobs;  // "grep" or "grep, sort"
+  std::string jobs;  // the jobs that declare it: "JOB" or "JOB1, JOB2"
 };
 
 // The job table's flags, each name once, in table order. REQUIRES (tests/jobs/job_table_test.cc):

@@ -1,5 +1,6 @@
 #include "scheduler/policy_options.h"
 
+#include <cassert>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -117,11 +118,14 @@ Status PolicyOptions::Set(const OptionSpec& spec, std::string_view text) {
   return Status::Ok();
 }
 
-int64_t PolicyOptions::Int(std::string_view name) const { return std::get<int64_t>(values_.find(name)->second); }
-double PolicyOptions::Double(std::string_view name) const { return std::get<double>(values_.find(name)->second); }
-const std::string& PolicyOptions::String(std::string_view name) const {
-  return std::get<std::string>(values_.find(name)->second);
+const OptionValue& PolicyOptions::Get(std::string_view name) const {
+  auto it = values_.find(name);
+  assert(it != values_.end() && "PolicyOptions: option not set");
+  return it->second;
 }
+int64_t PolicyOptions::Int(std::string_view name) const { return std::get<int64_t>(Get(name)); }
+double PolicyOptions::Double(std::string_view name) const { return std::get<double>(Get(name)); }
+const std::string& PolicyOptions::String(std::string_view name) const { return std::get<std::string>(Get(name)); }
 
 Result<PolicyOptions> ResolveOptions(std::string_view policy, std::span<const OptionSpec> specs,
                                      const PolicyOptions& given) {
@@ -163,9 +167,13 @@ Result<PolicyOptions> ParsePolicyOptions(std::string_view text, std::string_view
     pos = end + 1;
     ++line_no;
     std::string where = std::string(source) + ":" + std::to_string(line_no) + ": ";
+    // A '#' before the '=' starts a comment; after it, the value decides (it may be quoted).
     size_t eq = line.find('=');
     size_t hash = line.find('#');
-    if (hash != std::string_view::npos && (eq == std::string_view::npos || hash < eq)) line = line.substr(0, hash);
+    if (hash != std::string_view::npos && (eq == std::string_view::npos || hash < eq)) {
+      line = line.substr(0, hash);
+      eq = std::string_view::npos;
+    }
     if (Trim(line).empty()) continue;
     if (eq == std::string_view::npos) return Status::InvalidArgument(where + "expected 'name = value'");
     std::string name = Trim(line.substr(0, eq));

@@ -66,6 +66,7 @@ class PolicyOptions {
   const std::map<std::string, OptionValue, std::less<>>& values() const { return values_; }
 
  private:
+  const OptionValue& Get(std::string_view name) const;
   std::map<std::string, OptionValue, std::less<>> values_;
 };
 

@@ -33,9 +33,10 @@ constexpr OptionSpec kFairOptions[] = {
 };
 
 Result<std::unique_ptr<Scheduler>> MakeFair(std::string_view name, const PolicyOptions& o) {
+  const char* pools_file = kFairOptions[0].name;
   PoolTable pools;
-  if (o.Has("pools") && !o.String("pools").empty()) {
-    auto loaded = PoolTable::Load(o.String("pools"));
+  if (o.Has(pools_file) && !o.String(pools_file).empty()) {
+    auto loaded = PoolTable::Load(o.String(pools_file));
     if (!loaded.ok()) return loaded.status().WithContext("pools file");
     pools = std::move(*loaded);
   }
@@ -47,7 +48,7 @@ constexpr OptionSpec kKlpsOptions[] = {
 };
 
 Result<std::unique_ptr<Scheduler>> MakeKlps(std::string_view name, const PolicyOptions& o) {
-  return Make<KlpsScheduler>(name, static_cast<int>(o.Int("klps-k")));
+  return Make<KlpsScheduler>(name, static_cast<int>(o.Int(kKlpsOptions[0].name)));
 }
 
 constexpr PolicyRow kPolicies[] = {

@@ -113,6 +113,9 @@ TEST(PolicyOptionsFileTest, ABadValueNamesTheOptionAndTheRange) {
   EXPECT_EQ(o.status().message(), "k.opts:1: klps-k must be int in 1..2147483647, got '0'");
   EXPECT_EQ(ParsePolicyOptions("klps-k 3\n", "k.opts", "klps", Row("klps").options).status().message(),
             "k.opts:1: expected 'name = value'");
+  // A '#' before the '=' comments the '=' out.
+  EXPECT_EQ(ParsePolicyOptions("klps-k # = 3\n", "k.opts", "klps", Row("klps").options).status().message(),
+            "k.opts:1: expected 'name = value'");
   EXPECT_EQ(ParsePolicyOptions("klps-k = 3\nklps-k = 4\n", "k.opts", "klps", Row("klps").options)
                 .status()
                 .message(),
