@@ -1,11 +1,11 @@
 #include "cli/daemon_options.h"
 
 #include <charconv>
-#include <map>
 
 #include "common/file_util.h"
 #include "common/units.h"
 #include "scheduler/policy_flags.h"
+#include "scheduler/policy_program_options.h"
 
 namespace mr::cli {
 
@@ -35,11 +35,7 @@ po::options_description SchedulerOptionGroup() {
   po::options_description g("scheduler options");
   g.add_options()("policy", po::value<std::string>()->default_value(std::string(sched::DefaultPolicy())),
                   sched::PolicyFlagHelp().c_str());
-  for (const sched::PolicyFlag& f : sched::PolicyOptionFlags()) {
-    auto* value = po::value<std::string>();
-    if (f.default_text) value->default_value(*f.default_text);
-    g.add_options()(f.name.c_str(), value, f.help.c_str());
-  }
+  sched::AddPolicyOptionFlags(g);
   return g;
 }
 
@@ -85,11 +81,7 @@ po::options_description WorkerTuningOptionGroup() {
 
 Status ApplySchedulerOptions(const po::variables_map& vm, master::MasterOptions* o) {
   o->policy = vm["policy"].as<std::string>();
-  std::map<std::string, std::string, std::less<>> given;
-  for (const sched::PolicyFlag& f : sched::PolicyOptionFlags()) {
-    if (vm.count(f.name) && !vm[f.name].defaulted()) given[f.name] = vm[f.name].as<std::string>();
-  }
-  MR_ASSIGN_OR_RETURN(o->scheduler, sched::PolicyOptionsFromFlags(o->policy, given));
+  MR_ASSIGN_OR_RETURN(o->scheduler, sched::PolicyOptionsFromFlags(o->policy, sched::GivenPolicyFlags(vm)));
   return Status::Ok();
 }
 

@@ -13,6 +13,7 @@
 #include "model/tandem_policy.h"
 #include "model/workload.h"
 #include "scheduler/policy_flags.h"
+#include "scheduler/policy_program_options.h"
 #include "scheduler/policy_table.h"
 
 namespace mr::model {
@@ -45,23 +46,10 @@ bool ParseArgs(const std::vector<std::string>& args, const po::options_descripti
   return true;
 }
 
-// The policy table's option flags (scheduler/policy_flags.h): --pools, --klps-k, ...,
-// --policy-options FILE.
-void AddPolicyOptionFlags(po::options_description& desc) {
-  for (const sched::PolicyFlag& f : sched::PolicyOptionFlags()) {
-    auto* value = po::value<std::string>();
-    if (f.default_text) value->default_value(*f.default_text);
-    desc.add_options()(f.name.c_str(), value, f.help.c_str());
-  }
-}
-
 // The chosen policy's options from the flags the user gave; tasksim's older --k stands for
 // --klps-k, which wins when both are given.
 Result<sched::PolicyOptions> PolicyOptionsFromArgs(const po::variables_map& vm, const std::string& policy) {
-  std::map<std::string, std::string, std::less<>> given;
-  for (const sched::PolicyFlag& f : sched::PolicyOptionFlags()) {
-    if (vm.count(f.name) && !vm[f.name].defaulted()) given[f.name] = vm[f.name].as<std::string>();
-  }
+  std::map<std::string, std::string, std::less<>> given = sched::GivenPolicyFlags(vm);
   if (vm.count("k") && !given.count("klps-k")) given["klps-k"] = vm["k"].as<std::string>();
   return sched::PolicyOptionsFromFlags(policy, given);
 }
@@ -191,7 +179,7 @@ int RunTaskSim(const std::vector<std::string>& args) {
       ("seed", po::value(&o.cluster.seed)->default_value(1), "seed of the map duration noise")
       ("no-hints", "give the policy no size hints (it probes, then estimates online)")
       ("k", po::value<std::string>(), "k of klps (the same as --klps-k)");
-  AddPolicyOptionFlags(desc);
+  sched::AddPolicyOptionFlags(desc);
   po::variables_map vm;
   int code = 0;
   if (!ParseArgs(args, desc, vm, code)) return code;
