@@ -198,7 +198,16 @@ Result<PolicyOptions> ParsePolicyOptions(std::string_view text, std::string_view
 Result<PolicyOptions> LoadPolicyOptionsFile(const std::string& path, std::string_view policy,
                                             std::span<const OptionSpec> specs) {
   MR_ASSIGN_OR_RETURN(std::string text, ReadFileToString(path));
-  return ParsePolicyOptions(text, path, policy, specs);
+  MR_ASSIGN_OR_RETURN(PolicyOptions options, ParsePolicyOptions(text, path, policy, specs));
+  // A relative file named in the file is relative to the file, wherever the reader runs.
+  std::string absolute = AbsolutePath(path);
+  std::string dir = absolute.substr(0, absolute.find_last_of('/') + 1);
+  for (const OptionSpec& s : specs) {
+    if (s.type != OptionType::kPath || !options.Has(s.name)) continue;
+    const std::string& value = options.String(s.name);
+    if (!value.empty() && value[0] != '/') options.SetValue(s.name, dir + value);
+  }
+  return options;
 }
 
 }  // namespace mr::sched

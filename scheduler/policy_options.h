@@ -81,6 +81,7 @@ Result<PolicyOptions> ResolveOptions(std::string_view policy, std::span<const Op
 // option must be one of `specs` (policy `policy`): an unknown name is InvalidArgument naming
 // the option, `path:line` and the policy's options; a bad value names the option, the line
 // and the allowed range; an option set twice is an error. Unreadable file -> the read error.
+// A relative `path` option is taken relative to the file's directory.
 Result<PolicyOptions> LoadPolicyOptionsFile(const std::string& path, std::string_view policy,
                                             std::span<const OptionSpec> specs);
 // As LoadPolicyOptionsFile, on text already read; `source` names it in errors.

@@ -151,6 +151,18 @@ TEST(PolicyFlagsTest, FlagsWinOverTheFileAndOtherPoliciesFlagsAreCheckedThenIgno
   ASSERT_FALSE(missing.ok());
 }
 
+TEST(PolicyFlagsTest, ARelativePathInTheFileIsRelativeToTheFile) {
+  TempDir dir("policy-flags");
+  ASSERT_TRUE(MakeDirs(JoinPath(dir.path(), "conf")).ok());
+  std::string file = JoinPath(dir.path(), "conf/fair.opts");
+  ASSERT_TRUE(WriteStringToFile(file, "pools = pools.txt\n").ok());
+  auto o = PolicyOptionsFromFlags("fair", {{kPolicyOptionsFlag, file}});
+  ASSERT_TRUE(o.ok()) << o.status().ToString();
+  EXPECT_EQ(o->String("pools"), JoinPath(dir.path(), "conf/pools.txt"));
+  ASSERT_TRUE(WriteStringToFile(file, "pools = /etc/mr/pools.txt\n").ok());
+  EXPECT_EQ(PolicyOptionsFromFlags("fair", {{kPolicyOptionsFlag, file}})->String("pools"), "/etc/mr/pools.txt");
+}
+
 TEST(PolicyFlagsTest, EveryOptionIsAFlagWithThePolicyInItsHelp) {
   std::vector<PolicyFlag> flags = PolicyOptionFlags();
   size_t options = 0;
