@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,9 @@
 #include "model/model_commands.h"
 #include "model/tandem_policy.h"
 #include "model/workload.h"
+#include "scheduler/policy_flags.h"
+#include "scheduler/policy_program_options.h"
+#include "scheduler/policy_table.h"
 
 namespace mr::model {
 namespace {
@@ -44,6 +48,14 @@ bool ParseArgs(const std::vector<std::string>& args, const po::options_descripti
     return false;
   }
   return true;
+}
+
+// The chosen policy's options from the flags the user gave; tasksim's older --k stands for
+// --klps-k, which wins when both are given.
+Result<sched::PolicyOptions> PolicyOptionsFromArgs(const po::variables_map& vm, const std::string& policy) {
+  std::map<std::string, std::string, std::less<>> given = sched::GivenPolicyFlags(vm);
+  if (vm.count("k") && !given.count("klps-k")) given["klps-k"] = vm["k"].as<std::string>();
+  return sched::PolicyOptionsFromFlags(policy, given);
 }
 
 int RunTandem(const std::vector<std::string>& args) {
@@ -170,7 +182,7 @@ int RunTaskSim(const std::vector<std::string>& args) {
   std::string bandwidth, speeds, map_time;
   desc.add_options()("help,h", "this help")
       ("workload", po::value(&o.workload)->required(), "CSV arrival,x,y or bench/policies JSON")
-      ("policy", po::value(&o.policy)->required(), "fifo|fair|klps|maxsrpt|splitsrpt")
+      ("policy", po::value(&o.policy)->required(), sched::PolicyNameList("|").c_str())
       ("workers", po::value(&o.cluster.workers)->required(), "number of workers")
       ("map-slots", po::value(&o.cluster.map_slots)->required(), "map slots per worker")
       ("reduce-slots", po::value(&o.cluster.reduce_slots)->required(), "reduce slots per worker")
@@ -202,11 +214,14 @@ int RunTaskSim(const std::vector<std::string>& args) {
        "coefficient of variation of map durations (log-normal, mean = the job's)")
       ("seed", po::value(&o.cluster.seed)->default_value(1), "seed of the map duration noise")
       ("no-hints", "give the policy no size hints (it probes, then estimates online)")
-      ("k", po::value(&o.k)->default_value(100), "k of klps")
-      ("pools", po::value(&o.pools_file), "fair: pools file");
+      ("k", po::value<std::string>(), "k of klps (the same as --klps-k)");
+  sched::AddPolicyOptionFlags(desc);
   po::variables_map vm;
   int code = 0;
   if (!ParseArgs(args, desc, vm, code)) return code;
+  Result<sched::PolicyOptions> policy_options = PolicyOptionsFromArgs(vm, o.policy);
+  if (!policy_options.ok()) return Fail(policy_options.status());
+  o.policy_options = std::move(*policy_options);
   o.shape.hints = vm.count("no-hints") == 0;
   Result<double> rate = ParseRate(bandwidth);
   if (!rate.ok()) return Fail(rate.status().WithContext("--shuffle-bandwidth"));
