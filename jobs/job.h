@@ -138,9 +138,9 @@ class Job {
   virtual OutputFormat output_format() const { return OutputFormat::kKeyTabValue; }
 };
 
-// Creates a built-in job by name with its params (validated: a missing or bad
+// Creates a built-in job by name with its params (validated: a missing, bad or unknown
 // parameter is InvalidArgument naming it). Unknown name -> NotFound listing the
-// known jobs.
+// known jobs. Both read the job table (jobs/job_table.h).
 Result<std::unique_ptr<Job>> CreateJob(std::string_view name, const Params& params);
 std::vector<std::string> KnownJobs();
 

@@ -77,6 +77,7 @@ class SyntheticMapper final : public Mapper {
   }
 
  private:
+  std::string_view name_;
   SyntheticConfig c_;
   double speed_ = 1.0;
   const std::atomic<bool>* cancel_ = nullptr;
@@ -108,8 +109,9 @@ class CountReducer final : public Reducer {
 
 class SyntheticJob final : public Job {
  public:
-  explicit SyntheticJob(SyntheticConfig c) : c_(c) {}
-  std::string_view name() const override { return "synthetic"; }
+  // name: the job table row's (jobs/job_table.h); must outlive the object.
+  SyntheticJob(std::string_view name, SyntheticConfig c) : name_(name), c_(c) {}
+  std::string_view name() const override { return name_; }
   Result<JobPlan> Plan(const std::vector<std::string>&, uint32_t) const override {
     JobPlan plan;
     plan.uses_input = false;
@@ -123,20 +125,19 @@ class SyntheticJob final : public Job {
   }
 
  private:
+  std::string_view name_;
   SyntheticConfig c_;
 };
 
 }  // namespace
 
-Result<std::unique_ptr<Job>> NewSyntheticJob(const Params& params) {
-  MR_RETURN_IF_ERROR(CheckKnownParams("synthetic", params,
-                                      {"map_seconds", "map_bytes", "reduce_seconds", "seed"}));
+Result<std::unique_ptr<Job>> NewSyntheticJob(std::string_view name, const Params& params) {
   SyntheticConfig c;
   MR_ASSIGN_OR_RETURN(c.map_seconds, GetSecondsParam(params, "map_seconds", 0));
   MR_ASSIGN_OR_RETURN(c.map_bytes, GetBytesParam(params, "map_bytes", 0));
   MR_ASSIGN_OR_RETURN(c.reduce_seconds, GetSecondsParam(params, "reduce_seconds", 0));
   MR_ASSIGN_OR_RETURN(c.seed, GetUintParam(params, "seed", 1));
-  return std::unique_ptr<Job>(std::make_unique<SyntheticJob>(c));
+  return std::unique_ptr<Job>(std::make_unique<SyntheticJob>(name, c));
 }
 
 }  // namespace mr::jobs
