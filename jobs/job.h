@@ -42,6 +42,10 @@ class TaskContext {
   // a child process. An attempt silent for the cluster's task timeout is killed
   // (docs/reliability.md, "Hung tasks"). Cheap; callable from any thread of the task.
   virtual void Progress() {}
+  // The share of the task's planned work done, in [0, 1], for work that is not reading its
+  // input (a synthetic map's CPU burn): RUNNING reports carry it. Tasks that read input
+  // need not call it; the worker measures the input they consumed.
+  virtual void SetFraction(double /*done*/) {}
   // Set once the attempt must stop (its job was killed, it hung past the task timeout, the
   // worker re-registers or shuts down): work that runs long inside one call (a streaming
   // command, a CPU burn) polls it and returns Aborted. Null when the task cannot be

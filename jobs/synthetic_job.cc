@@ -2,6 +2,7 @@
 // map_seconds of thread CPU (scaled by 1/speed) and emits about map_bytes of
 // ~100-byte records with random 8-hex-digit keys; each reduce counts values per
 // key ("key\tcount") and burns reduce_seconds. Real work, never sleeps.
+#include <algorithm>
 #include <charconv>
 
 #include "common/clock.h"
@@ -23,13 +24,18 @@ uint64_t SplitMix64(uint64_t* state) {
 }
 
 // Spins a PRNG until the thread has used `seconds` of CPU or the task is cancelled;
-// returns the PRNG state so the compiler cannot drop the loop.
-uint64_t BurnCpu(double seconds, uint64_t state, const std::atomic<bool>* cancel) {
+// returns the PRNG state so the compiler cannot drop the loop. Tells `ctx` (if given) the
+// share of the burn done.
+uint64_t BurnCpu(double seconds, uint64_t state, const std::atomic<bool>* cancel, TaskContext* ctx = nullptr) {
   if (seconds <= 0) return state;
-  const double until = ThreadCpuSeconds() + seconds;
+  const double start = ThreadCpuSeconds();
+  const double until = start + seconds;
+  double now = start;
   do {
     for (int i = 0; i < 20000; ++i) SplitMix64(&state);
-  } while (ThreadCpuSeconds() < until && !IsCancelled(cancel));
+    now = ThreadCpuSeconds();
+    if (ctx != nullptr) ctx->SetFraction(std::min(1.0, (now - start) / seconds));
+  } while (now < until && !IsCancelled(cancel));
   return state;
 }
 
@@ -48,11 +54,12 @@ class SyntheticMapper final : public Mapper {
   Status Setup(TaskContext& ctx) override {
     speed_ = ctx.speed() > 0 ? ctx.speed() : 1.0;
     cancel_ = ctx.cancel_flag();
+    ctx_ = &ctx;
     return Status::Ok();
   }
   void Map(const InputRecord&, Emitter&) override {}
   Status Finish(Emitter& out) override {
-    sink_ = BurnCpu(c_.map_seconds / speed_, c_.seed, cancel_);
+    sink_ = BurnCpu(c_.map_seconds / speed_, c_.seed, cancel_, ctx_);
     if (IsCancelled(cancel_)) return Cancelled("synthetic map");
     uint64_t state = c_.seed;  // keys depend on the seed only
     static constexpr char kHex[] = "0123456789abcdef";
@@ -74,6 +81,7 @@ class SyntheticMapper final : public Mapper {
   SyntheticConfig c_;
   double speed_ = 1.0;
   const std::atomic<bool>* cancel_ = nullptr;
+  TaskContext* ctx_ = nullptr;  // from Setup: the task's context outlives the mapper's calls
   volatile uint64_t sink_ = 0;  // keeps the burn loop observable
 };
 

@@ -28,7 +28,7 @@
 #include "common/file_util.h"
 #include "common/framing.h"
 #include "common/version.h"
-#include "master/master_client.h"
+#include "client/master_client.h"
 #include "master/message_checks.h"
 #include "mr.pb.h"
 #include "shuffle/net/fetcher.h"
@@ -301,7 +301,7 @@ void BadPeerTest::SetUpTestSuite() {
                    " --output " + output_ + Master());
   if (submit.exit_code != 0) return void(setup_error_ = "submit failed: " + submit.err);
   job_id_ = std::stoull(submit.out.substr(4));
-  auto client = master::MasterClient::Connect(HostPort{"127.0.0.1", port_}, "client", Token());
+  auto client = client::MasterClient::Connect(HostPort{"127.0.0.1", port_}, "client", Token());
   proto::Envelope req;
   req.mutable_status()->set_job_id(job_id_);
   auto st = client.ok() ? (*client)->Call(req) : Result<proto::Envelope>(client.status());
@@ -329,7 +329,7 @@ std::string SortedLines(const std::string& text) {
 // finish with the input's lines, the daemons still up. (Failures here fail the binary.)
 void BadPeerTest::CheckTheGoodJobFinishes() {
   ASSERT_TRUE(WriteStringToFile(gate_, "").ok());
-  auto c = master::MasterClient::Connect(HostPort{"127.0.0.1", port_}, "client", Token());
+  auto c = client::MasterClient::Connect(HostPort{"127.0.0.1", port_}, "client", Token());
   ASSERT_TRUE(c.ok()) << c.status().ToString();
   proto::Envelope req;
   req.mutable_status()->set_job_id(job_id_);
@@ -357,7 +357,7 @@ void BadPeerTest::TearDownTestSuite() {
 
 TEST_F(BadPeerTest, TheGoodJobIsRunningWhileTheProbesStart) {
   EXPECT_GT(job_maps_, 100u);
-  auto c = master::MasterClient::Connect(HostPort{"127.0.0.1", port_}, "client", Token());
+  auto c = client::MasterClient::Connect(HostPort{"127.0.0.1", port_}, "client", Token());
   ASSERT_TRUE(c.ok()) << c.status().ToString();
   proto::Envelope req;
   req.mutable_status()->set_job_id(job_id_);
@@ -415,7 +415,7 @@ TEST_F(BadPeerTest, WrongOrMissingTokenIsRefusedWithoutInformation) {
   skip.SendEnvelope(status);
   ExpectRefused(skip, StatusCode::kPermissionDenied, auth::kAuthFailedMessage);
   // Through the real client: the one-line message.
-  auto c = master::MasterClient::Connect(HostPort{"127.0.0.1", port_}, "client",
+  auto c = client::MasterClient::Connect(HostPort{"127.0.0.1", port_}, "client",
                                          *auth::ClusterToken::FromString("x"));
   ASSERT_FALSE(c.ok());
   EXPECT_EQ(c.status().message(), auth::kAuthFailedMessage);
@@ -557,7 +557,7 @@ TEST_F(BadPeerTest, SilentPeersAreDroppedAndDoNotStarveOthers) {
   silent.back()->Send(std::string("\0\0", 2));  // half a header, then nothing
   double start = MonotonicSeconds();
   // Meanwhile the cluster serves its own client.
-  auto c = master::MasterClient::Connect(HostPort{"127.0.0.1", port_}, "client", Token());
+  auto c = client::MasterClient::Connect(HostPort{"127.0.0.1", port_}, "client", Token());
   ASSERT_TRUE(c.ok()) << c.status().ToString();
   proto::Envelope req;
   req.mutable_status()->set_job_id(job_id_);
