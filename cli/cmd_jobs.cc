@@ -23,7 +23,7 @@
 #include "common/file_util.h"
 #include "common/job_id.h"
 #include "common/version.h"
-#include "master/master_client.h"
+#include "client/master_client.h"
 #include "master/status_json.h"
 #include "scheduler/scheduler.h"
 
@@ -76,10 +76,10 @@ constexpr const char* kTokenFileHelp = "cluster token file (the master's --token
 
 // A client connection to the master named by --master / $MR_MASTER, proving
 // --token-file if given.
-Result<std::unique_ptr<master::MasterClient>> ConnectClient(const po::variables_map& vm) {
+Result<std::unique_ptr<client::MasterClient>> ConnectClient(const po::variables_map& vm) {
   MR_ASSIGN_OR_RETURN(HostPort master, MasterAddress(vm));
   MR_ASSIGN_OR_RETURN(auth::ClusterToken token, TokenOption(vm));
-  return master::MasterClient::Connect(master, "client", token);
+  return client::MasterClient::Connect(master, "client", token);
 }
 
 // Children started by this command read the same token file.
@@ -116,7 +116,7 @@ Status CheckDaemonOptions(const po::variables_map& vm, bool with_tuning) {
 // The job's status: at once with wait_ms == 0; otherwise, if the master serves
 // "wait_job", as soon as the job ends or after wait_ms, so the end is seen without any
 // polling delay (a master without it is asked at once, and the caller polls).
-Result<proto::JobStatus> FetchStatus(master::MasterClient& client, uint64_t id, uint32_t wait_ms = 0) {
+Result<proto::JobStatus> FetchStatus(client::MasterClient& client, uint64_t id, uint32_t wait_ms = 0) {
   proto::Envelope req;
   if (wait_ms > 0 && client.HasFeature(kFeatureWaitJob)) {
     req.mutable_wait_job()->set_job_id(id);
@@ -142,7 +142,7 @@ int TerminalColumns() {
 // interrupt is seen between them); draws a progress bar on a terminal, plain lines
 // otherwise. If the master goes away (a restart), reconnects for up to
 // reconnect_seconds and goes on waiting for the same job.
-Result<proto::JobStatus> WaitForJob(std::unique_ptr<master::MasterClient> client, const HostPort& address,
+Result<proto::JobStatus> WaitForJob(std::unique_ptr<client::MasterClient> client, const HostPort& address,
                                     const auth::ClusterToken& token, uint64_t id, bool quiet,
                                     double reconnect_seconds = 120) {
   bool tty = isatty(STDERR_FILENO);
@@ -160,7 +160,7 @@ Result<proto::JobStatus> WaitForJob(std::unique_ptr<master::MasterClient> client
       double deadline = MonotonicSeconds() + reconnect_seconds;
       client.reset();
       while (!client && MonotonicSeconds() < deadline && !g_interrupted.load()) {
-        auto c = master::MasterClient::Connect(address, "client", token, 2.0);
+        auto c = client::MasterClient::Connect(address, "client", token, 2.0);
         if (c.ok()) client = std::move(c).value();
         else std::this_thread::sleep_for(std::chrono::milliseconds(250));
       }
@@ -206,7 +206,7 @@ int Report(const proto::JobStatus& st) {
   return kExitOk;
 }
 
-Result<uint64_t> Submit(master::MasterClient& client, const proto::JobSpec& spec) {
+Result<uint64_t> Submit(client::MasterClient& client, const proto::JobSpec& spec) {
   proto::Envelope req;
   *req.mutable_submit()->mutable_spec() = spec;
   DeferInterrupts defer;  // the id must come back: an interrupt then kills the job
@@ -217,7 +217,7 @@ Result<uint64_t> Submit(master::MasterClient& client, const proto::JobSpec& spec
 
 // Asks the master to kill job `id`; returns its status after the kill. Errors: NotFound,
 // FailedPrecondition (it has already ended), ProtocolError (the master is too old to kill).
-Result<proto::JobStatus> KillJob(master::MasterClient& client, uint64_t id) {
+Result<proto::JobStatus> KillJob(client::MasterClient& client, uint64_t id) {
   if (!client.HasFeature(kFeatureKillJob)) {
     return Status::ProtocolError("this master cannot kill jobs (it predates mr kill)");
   }
@@ -250,7 +250,7 @@ int HandleInterrupt(const RunTarget& t, uint64_t id, bool* settled) {
     return kExitInterrupted;
   }
   // Not deferred: a second Ctrl-C (default action by now) ends mr run without waiting.
-  auto client = master::MasterClient::Connect(t.address, "client", t.token, 2.0);
+  auto client = client::MasterClient::Connect(t.address, "client", t.token, 2.0);
   auto st = client.ok() ? KillJob(**client, id) : Result<proto::JobStatus>(client.status());
   if (st.ok()) {
     *settled = true;
@@ -337,7 +337,7 @@ int RunMain(int argc, char** argv) {
     std::cerr << "mr: interrupted before the job was submitted\n";
     return kExitInterrupted;
   }
-  auto client = master::MasterClient::Connect(address, "client", *token);
+  auto client = client::MasterClient::Connect(address, "client", *token);
   if (!client.ok()) return ClientError(client.status());
   auto id = Submit(**client, *spec);
   if (!id.ok()) return ClientError(id.status());

@@ -4,6 +4,8 @@
 
 #include "common/file_util.h"
 #include "common/units.h"
+#include "scheduler/policy_flags.h"
+#include "scheduler/policy_program_options.h"
 
 namespace mr::cli {
 
@@ -11,7 +13,7 @@ namespace {
 
 // Options whose value is a file: a child may run elsewhere in its life (logs, pid files),
 // so it gets the absolute path.
-bool IsPathOption(const std::string& name) { return name == "pools"; }
+bool IsPathOption(const std::string& name) { return sched::IsPolicyPathFlag(name); }
 
 // The text of a parsed value, as the child's parser reads it back.
 std::string ValueText(const boost::any& v) {
@@ -31,10 +33,9 @@ std::string ValueText(const boost::any& v) {
 
 po::options_description SchedulerOptionGroup() {
   po::options_description g("scheduler options");
-  g.add_options()
-      ("policy", po::value<std::string>()->default_value("fifo"), "scheduling policy (fifo, fair, klps, maxsrpt, splitsrpt)")
-      ("pools", po::value<std::string>(), "fair: pools file (minimum shares and weights, docs/policies.md)")
-      ("klps-k", po::value<int>()->default_value(100), "klps: at most k jobs share the map slots");
+  g.add_options()("policy", po::value<std::string>()->default_value(std::string(sched::DefaultPolicy())),
+                  sched::PolicyFlagHelp().c_str());
+  sched::AddPolicyOptionFlags(g);
   return g;
 }
 
@@ -80,9 +81,7 @@ po::options_description WorkerTuningOptionGroup() {
 
 Status ApplySchedulerOptions(const po::variables_map& vm, master::MasterOptions* o) {
   o->policy = vm["policy"].as<std::string>();
-  if (vm.count("pools")) o->scheduler.pools_file = vm["pools"].as<std::string>();
-  o->scheduler.klps_k = vm["klps-k"].as<int>();
-  if (o->scheduler.klps_k < 1) return Status::InvalidArgument("--klps-k must be at least 1");
+  MR_ASSIGN_OR_RETURN(o->scheduler, sched::PolicyOptionsFromFlags(o->policy, sched::GivenPolicyFlags(vm)));
   return Status::Ok();
 }
 

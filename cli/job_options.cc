@@ -3,15 +3,46 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <string>
+#include <vector>
 
 #include "common/file_util.h"
 #include "jobs/job.h"
+#include "jobs/job_table.h"
 
 namespace mr::cli {
 
+namespace {
+
+// A job flag as `mr run` shows it: one per name, with every job that declares it.
+struct JobFlagEntry {
+  const jobs::JobFlag* flag;
+  std::string jobs;  // the jobs that declare it: "JOB" or "JOB1, JOB2"
+};
+
+// The job table's flags, each name once, in table order. REQUIRES (tests/jobs/job_table_test.cc):
+// jobs that share a flag name declare the same type, default and parameter.
+std::vector<JobFlagEntry> JobFlagEntries() {
+  std::vector<JobFlagEntry> out;
+  for (const jobs::JobRow& row : jobs::JobTable()) {
+    for (const jobs::JobFlag& f : row.flags) {
+      auto same = std::find_if(out.begin(), out.end(),
+                               [&](const JobFlagEntry& e) { return std::string_view(e.flag->name) == f.name; });
+      if (same != out.end()) {
+        same->jobs += std::string(", ") + row.name;
+      } else {
+        out.push_back({&f, row.name});
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 void AddJobOptions(po::options_description& desc, po::positional_options_description& positional) {
   desc.add_options()
-      ("job", po::value<std::string>(), "job: wordcount, sort, grep, synthetic, streaming")
+      ("job", po::value<std::string>(), ("job: " + jobs::JobNameList()).c_str())
       ("input,i", po::value<std::vector<std::string>>()->multitoken(), "input files or directories")
       ("output,o", po::value<std::string>(), "output directory (must not exist)")
       ("reducers,r", po::value<uint32_t>()->default_value(1), "number of reduce tasks")
@@ -23,15 +54,25 @@ void AddJobOptions(po::options_description& desc, po::positional_options_descrip
       ("weight", po::value<double>()->default_value(1.0), "fair scheduler weight")
       ("hint-map-seconds", po::value<double>()->default_value(0), "size hint: total map slot-seconds")
       ("hint-shuffle-bytes", po::value<std::string>()->default_value("0"), "size hint: total shuffle bytes")
-      ("pattern", po::value<std::string>(), "grep: extended regular expression")
-      ("mapper", po::value<std::string>(), "streaming: mapper command")
-      ("reducer", po::value<std::string>(), "streaming: reducer command")
-      ("maps", po::value<uint32_t>()->default_value(0), "synthetic: number of map tasks")
-      ("map-seconds", po::value<std::string>(), "synthetic: CPU seconds per map")
-      ("map-bytes", po::value<std::string>(), "synthetic: bytes emitted per map")
-      ("reduce-seconds", po::value<std::string>(), "synthetic: CPU seconds per reduce")
-      ("seed", po::value<std::string>(), "synthetic: random seed")
-      ("param", po::value<std::vector<std::string>>()->composing(), "extra job parameter KEY=VALUE");
+      ("metric", po::value<std::string>()->default_value(""),
+       "the objective a policy should serve this job by (\"\" = the policy's own; docs/jobs.md)")
+      ("deadline", po::value<std::string>(), "finish within this long after submission, e.g. 30m (docs/jobs.md)")
+      ("min-slots", po::value<uint32_t>()->default_value(0), "fewest slots the job should hold (0 = none)")
+      ("max-slots", po::value<uint32_t>()->default_value(0), "most slots the job may hold (0 = no cap)");
+  for (const JobFlagEntry& e : JobFlagEntries()) {
+    const jobs::JobFlag& f = *e.flag;
+    std::string help = e.jobs + ": " + f.help;
+    if (f.type == jobs::JobFlagType::kUint) {
+      auto* value = po::value<uint32_t>();
+      if (f.default_text != nullptr) value->default_value(static_cast<uint32_t>(std::stoul(f.default_text)));
+      desc.add_options()(f.name, value, help.c_str());
+    } else {
+      auto* value = po::value<std::string>();
+      if (f.default_text != nullptr) value->default_value(f.default_text);
+      desc.add_options()(f.name, value, help.c_str());
+    }
+  }
+  desc.add_options()("param", po::value<std::vector<std::string>>()->composing(), "extra job parameter KEY=VALUE");
   positional.add("job", 1);
 }
 
@@ -43,11 +84,59 @@ Status CheckInput(const std::string& path) {
   }
   return Status::Ok();
 }
+
+// --metric, --deadline, --min-slots, --max-slots: the job's parameters for policies that use
+// them (today's ignore them).
+Status ApplyUserParams(const po::variables_map& vm, proto::JobSpec* spec) {
+  spec->set_metric(vm["metric"].as<std::string>());
+  if (spec->metric().size() > 64) return Status::InvalidArgument("--metric is at most 64 characters");
+  if (vm.count("deadline")) {
+    auto deadline = ParseDuration(vm["deadline"].as<std::string>());
+    if (!deadline.ok()) return Status::InvalidArgument("--deadline: " + deadline.status().message());
+    if (!(*deadline > 0 && *deadline <= 365 * 86400.0)) {
+      return Status::InvalidArgument("--deadline must be in (0, 365d]");
+    }
+    spec->set_deadline_seconds(*deadline);
+  }
+  spec->set_min_slots(vm["min-slots"].as<uint32_t>());
+  spec->set_max_slots(vm["max-slots"].as<uint32_t>());
+  if (spec->min_slots() > 0 && spec->max_slots() > 0 && spec->min_slots() > spec->max_slots()) {
+    return Status::InvalidArgument("--min-slots (" + std::to_string(spec->min_slots()) + ") is above --max-slots (" +
+                                   std::to_string(spec->max_slots()) + ")");
+  }
+  return Status::Ok();
+}
+
+// A job-table flag the user gave (or that has a default): its parameter, or the number of maps.
+Status ApplyJobFlag(const po::variables_map& vm, const jobs::JobFlag& f, proto::JobSpec* spec) {
+  if (!vm.count(f.name)) return Status::Ok();
+  std::string text;
+  switch (f.type) {
+    case jobs::JobFlagType::kUint:
+      text = std::to_string(vm[f.name].as<uint32_t>());
+      break;
+    case jobs::JobFlagType::kString:
+      text = vm[f.name].as<std::string>();
+      break;
+    case jobs::JobFlagType::kBytes: {
+      MR_ASSIGN_OR_RETURN(uint64_t b, ParseBytes(vm[f.name].as<std::string>()));
+      text = std::to_string(b);
+      break;
+    }
+  }
+  if (std::string_view(f.param) == jobs::kNumMapsParam) {
+    spec->set_num_maps(vm[f.name].as<uint32_t>());
+  } else {
+    (*spec->mutable_params())[f.param] = text;
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 Result<proto::JobSpec> BuildJobSpec(const po::variables_map& vm) {
   proto::JobSpec spec;
-  if (!vm.count("job")) return Status::InvalidArgument("which job? (known: wordcount, sort, grep, synthetic, streaming)");
+  if (!vm.count("job")) return Status::InvalidArgument("which job? (known: " + jobs::JobNameList() + ")");
   spec.set_job(vm["job"].as<std::string>());
   auto known = jobs::KnownJobs();
   if (std::find(known.begin(), known.end(), spec.job()) == known.end()) {
@@ -82,20 +171,11 @@ Result<proto::JobSpec> BuildJobSpec(const po::variables_map& vm) {
   spec.set_hint_map_seconds(vm["hint-map-seconds"].as<double>());
   MR_ASSIGN_OR_RETURN(uint64_t hint_bytes, ParseBytes(vm["hint-shuffle-bytes"].as<std::string>()));
   spec.set_hint_shuffle_bytes(static_cast<double>(hint_bytes));
-  spec.set_num_maps(vm["maps"].as<uint32_t>());
+  MR_RETURN_IF_ERROR(ApplyUserParams(vm, &spec));
+  for (const JobFlagEntry& e : JobFlagEntries()) {
+    MR_RETURN_IF_ERROR(ApplyJobFlag(vm, *e.flag, &spec));
+  }
   auto& params = *spec.mutable_params();
-  for (const char* key : {"pattern", "mapper", "reducer"}) {
-    if (vm.count(key)) params[key] = vm[key].as<std::string>();
-  }
-  const std::pair<const char*, const char*> synthetic[] = {
-      {"map-seconds", "map_seconds"}, {"map-bytes", "map_bytes"}, {"reduce-seconds", "reduce_seconds"}, {"seed", "seed"}};
-  for (const auto& [flag, key] : synthetic) {
-    if (vm.count(flag)) params[key] = vm[flag].as<std::string>();
-  }
-  if (params.count("map_bytes")) {
-    MR_ASSIGN_OR_RETURN(uint64_t b, ParseBytes(params["map_bytes"]));
-    params["map_bytes"] = std::to_string(b);
-  }
   if (vm.count("param")) {
     for (const auto& kv : vm["param"].as<std::vector<std::string>>()) {
       auto eq = kv.find('=');

@@ -112,8 +112,10 @@ class ValuesReducer final : public Reducer {
 
 class GrepJob final : public Job {
  public:
-  GrepJob(Matcher m, std::vector<std::string> cuts) : m_(std::move(m)), cuts_(std::move(cuts)) {}
-  std::string_view name() const override { return "grep"; }
+  // name: the job table row's (jobs/job_table.h); must outlive the object.
+  GrepJob(std::string_view name, Matcher m, std::vector<std::string> cuts)
+      : name_(name), m_(std::move(m)), cuts_(std::move(cuts)) {}
+  std::string_view name() const override { return name_; }
   Result<JobPlan> Plan(const std::vector<std::string>& inputs, uint32_t reducers) const override;
   Result<std::unique_ptr<Mapper>> NewMapper() const override {
     return std::unique_ptr<Mapper>(std::make_unique<GrepMapper>(&m_));
@@ -127,6 +129,7 @@ class GrepJob final : public Job {
   OutputFormat output_format() const override { return OutputFormat::kValueOnly; }
 
  private:
+  std::string_view name_;
   Matcher m_;  // RE2 matching is thread-safe
   std::vector<std::string> cuts_;
 };
@@ -160,23 +163,22 @@ Result<JobPlan> GrepJob::Plan(const std::vector<std::string>& inputs, uint32_t r
 
 }  // namespace
 
-Result<std::unique_ptr<Job>> NewGrepJob(const Params& params) {
-  MR_RETURN_IF_ERROR(CheckKnownParams("grep", params, {"pattern"}));
+Result<std::unique_ptr<Job>> NewGrepJob(std::string_view name, const Params& params) {
   auto it = params.find("pattern");
-  if (it == params.end()) return Status::InvalidArgument("grep needs --pattern");
+  if (it == params.end()) return Status::InvalidArgument(std::string(name) + " needs --pattern");
   Matcher m;
   m.re = std::make_unique<RE2>(it->second, GrepOptions());
   if (!m.re->ok()) {
-    return Status::InvalidArgument("grep: bad --pattern '" + it->second + "': " + m.re->error());
+    return Status::InvalidArgument(std::string(name) + ": bad --pattern '" + it->second + "': " + m.re->error());
   }
   RE2::Options block_options = GrepOptions();
   block_options.set_never_nl(true);
   block_options.set_max_mem(int64_t{64} << 20);  // a DFA out of memory falls back to the slow NFA
   m.block_re = std::make_unique<RE2>(it->second, block_options);
-  if (!m.block_re->ok()) return Status::Internal("grep: pattern compiles only per line: " + m.block_re->error());
+  if (!m.block_re->ok()) return Status::Internal(std::string(name) + ": pattern compiles only per line: " + m.block_re->error());
   if (IsLiteral(it->second)) m.literal = it->second;
   MR_ASSIGN_OR_RETURN(std::vector<std::string> cuts, CutPointsFromParams(params));
-  return std::unique_ptr<Job>(std::make_unique<GrepJob>(std::move(m), std::move(cuts)));
+  return std::unique_ptr<Job>(std::make_unique<GrepJob>(name, std::move(m), std::move(cuts)));
 }
 
 }  // namespace mr::jobs

@@ -42,6 +42,10 @@ class TaskContext {
   // a child process. An attempt silent for the cluster's task timeout is killed
   // (docs/reliability.md, "Hung tasks"). Cheap; callable from any thread of the task.
   virtual void Progress() {}
+  // The share of the task's planned work done, in [0, 1], for work that is not reading its
+  // input (a synthetic map's CPU burn): RUNNING reports carry it. Tasks that read input
+  // need not call it; the worker measures the input they consumed.
+  virtual void SetFraction(double /*done*/) {}
   // Set once the attempt must stop (its job was killed, it hung past the task timeout, the
   // worker re-registers or shuts down): work that runs long inside one call (a streaming
   // command, a CPU burn) polls it and returns Aborted. Null when the task cannot be
@@ -134,9 +138,9 @@ class Job {
   virtual OutputFormat output_format() const { return OutputFormat::kKeyTabValue; }
 };
 
-// Creates a built-in job by name with its params (validated: a missing or bad
+// Creates a built-in job by name with its params (validated: a missing, bad or unknown
 // parameter is InvalidArgument naming it). Unknown name -> NotFound listing the
-// known jobs.
+// known jobs. Both read the job table (jobs/job_table.h).
 Result<std::unique_ptr<Job>> CreateJob(std::string_view name, const Params& params);
 std::vector<std::string> KnownJobs();
 

@@ -18,8 +18,7 @@ bool IsGenericParam(std::string_view name) {
   return false;
 }
 
-Status CheckKnownParams(std::string_view job, const Params& params,
-                        std::initializer_list<std::string_view> known) {
+Status CheckKnownParams(std::string_view job, const Params& params, std::span<const std::string_view> known) {
   for (const auto& [name, value] : params) {
     if (IsGenericParam(name)) continue;
     bool found = false;

@@ -5,7 +5,7 @@
 #pragma once
 
 #include <cstdint>
-#include <initializer_list>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -19,8 +19,7 @@ namespace mr::jobs {
 bool IsGenericParam(std::string_view name);
 
 // InvalidArgument if `params` holds a name that is neither in `known` nor generic.
-Status CheckKnownParams(std::string_view job, const Params& params,
-                        std::initializer_list<std::string_view> known);
+Status CheckKnownParams(std::string_view job, const Params& params, std::span<const std::string_view> known);
 
 Result<std::string> GetRequiredParam(std::string_view job, const Params& params,
                                      const std::string& name);

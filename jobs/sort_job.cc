@@ -28,8 +28,9 @@ class RepeatKeyReducer final : public Reducer {
 
 class SortJob final : public Job {
  public:
-  explicit SortJob(std::vector<std::string> cuts) : cuts_(std::move(cuts)) {}
-  std::string_view name() const override { return "sort"; }
+  // name: the job table row's (jobs/job_table.h); must outlive the object.
+  SortJob(std::string_view name, std::vector<std::string> cuts) : name_(name), cuts_(std::move(cuts)) {}
+  std::string_view name() const override { return name_; }
   Result<JobPlan> Plan(const std::vector<std::string>& inputs, uint32_t reducers) const override {
     JobPlan plan;
     if (reducers < 2) return plan;
@@ -50,15 +51,15 @@ class SortJob final : public Job {
   OutputFormat output_format() const override { return OutputFormat::kKeyOnly; }
 
  private:
+  std::string_view name_;
   std::vector<std::string> cuts_;
 };
 
 }  // namespace
 
-Result<std::unique_ptr<Job>> NewSortJob(const Params& params) {
-  MR_RETURN_IF_ERROR(CheckKnownParams("sort", params, {}));
+Result<std::unique_ptr<Job>> NewSortJob(std::string_view name, const Params& params) {
   MR_ASSIGN_OR_RETURN(std::vector<std::string> cuts, CutPointsFromParams(params));
-  return std::unique_ptr<Job>(std::make_unique<SortJob>(std::move(cuts)));
+  return std::unique_ptr<Job>(std::make_unique<SortJob>(name, std::move(cuts)));
 }
 
 }  // namespace mr::jobs

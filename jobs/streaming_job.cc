@@ -79,9 +79,10 @@ class StreamingReducer final : public Reducer {
 
 class StreamingJob final : public Job {
  public:
-  StreamingJob(std::string mapper, std::string reducer)
-      : mapper_(std::move(mapper)), reducer_(std::move(reducer)) {}
-  std::string_view name() const override { return "streaming"; }
+  // name: the job table row's (jobs/job_table.h); must outlive the object.
+  StreamingJob(std::string_view name, std::string mapper, std::string reducer)
+      : name_(name), mapper_(std::move(mapper)), reducer_(std::move(reducer)) {}
+  std::string_view name() const override { return name_; }
   Result<std::unique_ptr<Mapper>> NewMapper() const override {
     return std::unique_ptr<Mapper>(std::make_unique<StreamingMapper>(mapper_));
   }
@@ -91,19 +92,19 @@ class StreamingJob final : public Job {
   OutputFormat output_format() const override { return OutputFormat::kKeyOnly; }
 
  private:
+  std::string_view name_;
   std::string mapper_, reducer_;
 };
 
 }  // namespace
 
-Result<std::unique_ptr<Job>> NewStreamingJob(const Params& params) {
-  MR_RETURN_IF_ERROR(CheckKnownParams("streaming", params, {"mapper", "reducer"}));
-  MR_ASSIGN_OR_RETURN(std::string mapper, GetRequiredParam("streaming", params, "mapper"));
+Result<std::unique_ptr<Job>> NewStreamingJob(std::string_view name, const Params& params) {
+  MR_ASSIGN_OR_RETURN(std::string mapper, GetRequiredParam(name, params, "mapper"));
   std::string reducer = "cat";
   if (auto it = params.find("reducer"); it != params.end() && !it->second.empty()) {
     reducer = it->second;
   }
-  return std::unique_ptr<Job>(std::make_unique<StreamingJob>(std::move(mapper), std::move(reducer)));
+  return std::unique_ptr<Job>(std::make_unique<StreamingJob>(name, std::move(mapper), std::move(reducer)));
 }
 
 }  // namespace mr::jobs

@@ -2,6 +2,7 @@
 // map_seconds of thread CPU (scaled by 1/speed) and emits about map_bytes of
 // ~100-byte records with random 8-hex-digit keys; each reduce counts values per
 // key ("key\tcount") and burns reduce_seconds. Real work, never sleeps.
+#include <algorithm>
 #include <charconv>
 
 #include "common/clock.h"
@@ -23,13 +24,18 @@ uint64_t SplitMix64(uint64_t* state) {
 }
 
 // Spins a PRNG until the thread has used `seconds` of CPU or the task is cancelled;
-// returns the PRNG state so the compiler cannot drop the loop.
-uint64_t BurnCpu(double seconds, uint64_t state, const std::atomic<bool>* cancel) {
+// returns the PRNG state so the compiler cannot drop the loop. Tells `ctx` (if given) the
+// share of the burn done.
+uint64_t BurnCpu(double seconds, uint64_t state, const std::atomic<bool>* cancel, TaskContext* ctx = nullptr) {
   if (seconds <= 0) return state;
-  const double until = ThreadCpuSeconds() + seconds;
+  const double start = ThreadCpuSeconds();
+  const double until = start + seconds;
+  double now = start;
   do {
     for (int i = 0; i < 20000; ++i) SplitMix64(&state);
-  } while (ThreadCpuSeconds() < until && !IsCancelled(cancel));
+    now = ThreadCpuSeconds();
+    if (ctx != nullptr) ctx->SetFraction(std::min(1.0, (now - start) / seconds));
+  } while (now < until && !IsCancelled(cancel));
   return state;
 }
 
@@ -48,11 +54,12 @@ class SyntheticMapper final : public Mapper {
   Status Setup(TaskContext& ctx) override {
     speed_ = ctx.speed() > 0 ? ctx.speed() : 1.0;
     cancel_ = ctx.cancel_flag();
+    ctx_ = &ctx;
     return Status::Ok();
   }
   void Map(const InputRecord&, Emitter&) override {}
   Status Finish(Emitter& out) override {
-    sink_ = BurnCpu(c_.map_seconds / speed_, c_.seed, cancel_);
+    sink_ = BurnCpu(c_.map_seconds / speed_, c_.seed, cancel_, ctx_);
     if (IsCancelled(cancel_)) return Cancelled("synthetic map");
     uint64_t state = c_.seed;  // keys depend on the seed only
     static constexpr char kHex[] = "0123456789abcdef";
@@ -70,9 +77,11 @@ class SyntheticMapper final : public Mapper {
   }
 
  private:
+  std::string_view name_;
   SyntheticConfig c_;
   double speed_ = 1.0;
   const std::atomic<bool>* cancel_ = nullptr;
+  TaskContext* ctx_ = nullptr;  // from Setup: the task's context outlives the mapper's calls
   volatile uint64_t sink_ = 0;  // keeps the burn loop observable
 };
 
@@ -100,8 +109,9 @@ class CountReducer final : public Reducer {
 
 class SyntheticJob final : public Job {
  public:
-  explicit SyntheticJob(SyntheticConfig c) : c_(c) {}
-  std::string_view name() const override { return "synthetic"; }
+  // name: the job table row's (jobs/job_table.h); must outlive the object.
+  SyntheticJob(std::string_view name, SyntheticConfig c) : name_(name), c_(c) {}
+  std::string_view name() const override { return name_; }
   Result<JobPlan> Plan(const std::vector<std::string>&, uint32_t) const override {
     JobPlan plan;
     plan.uses_input = false;
@@ -115,20 +125,19 @@ class SyntheticJob final : public Job {
   }
 
  private:
+  std::string_view name_;
   SyntheticConfig c_;
 };
 
 }  // namespace
 
-Result<std::unique_ptr<Job>> NewSyntheticJob(const Params& params) {
-  MR_RETURN_IF_ERROR(CheckKnownParams("synthetic", params,
-                                      {"map_seconds", "map_bytes", "reduce_seconds", "seed"}));
+Result<std::unique_ptr<Job>> NewSyntheticJob(std::string_view name, const Params& params) {
   SyntheticConfig c;
   MR_ASSIGN_OR_RETURN(c.map_seconds, GetSecondsParam(params, "map_seconds", 0));
   MR_ASSIGN_OR_RETURN(c.map_bytes, GetBytesParam(params, "map_bytes", 0));
   MR_ASSIGN_OR_RETURN(c.reduce_seconds, GetSecondsParam(params, "reduce_seconds", 0));
   MR_ASSIGN_OR_RETURN(c.seed, GetUintParam(params, "seed", 1));
-  return std::unique_ptr<Job>(std::make_unique<SyntheticJob>(c));
+  return std::unique_ptr<Job>(std::make_unique<SyntheticJob>(name, c));
 }
 
 }  // namespace mr::jobs

@@ -86,7 +86,9 @@ class SumReducer final : public Reducer {
 
 class WordCountJob final : public Job {
  public:
-  std::string_view name() const override { return "wordcount"; }
+  // name: the job table row's (jobs/job_table.h); must outlive the object.
+  explicit WordCountJob(std::string_view name) : name_(name) {}
+  std::string_view name() const override { return name_; }
   Result<std::unique_ptr<Mapper>> NewMapper() const override {
     return std::unique_ptr<Mapper>(std::make_unique<WordCountMapper>());
   }
@@ -94,13 +96,15 @@ class WordCountJob final : public Job {
   Result<std::unique_ptr<Reducer>> NewReducer() const override {
     return std::unique_ptr<Reducer>(std::make_unique<SumReducer>());
   }
+
+ private:
+  std::string_view name_;
 };
 
 }  // namespace
 
-Result<std::unique_ptr<Job>> NewWordCountJob(const Params& params) {
-  MR_RETURN_IF_ERROR(CheckKnownParams("wordcount", params, {}));
-  return std::unique_ptr<Job>(std::make_unique<WordCountJob>());
+Result<std::unique_ptr<Job>> NewWordCountJob(std::string_view name, const Params&) {
+  return std::unique_ptr<Job>(std::make_unique<WordCountJob>(name));
 }
 
 }  // namespace mr::jobs

@@ -18,8 +18,8 @@ namespace mr::master {
 struct MasterOptions {
   HostPort listen{"127.0.0.1", 7070};
   std::string state_dir;        // traces, later the RocksDB store
-  std::string policy = "fifo";
-  sched::SchedulerOptions scheduler;
+  std::string policy{sched::DefaultPolicy()};
+  sched::PolicyOptions scheduler;  // the policy's options (scheduler/policy_table.h)
   std::string addr_file;        // if set, the bound host:port is written here
   std::optional<HostPort> http; // status page address
   uint32_t heartbeat_ms = 20;

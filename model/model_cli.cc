@@ -1,16 +1,24 @@
 #include "model/model_cli.h"
 
+#include <algorithm>
 #include <boost/program_options.hpp>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "common/units.h"
 #include "model/lower_bound.h"
+#include "model/map_time.h"
 #include "model/model_commands.h"
 #include "model/tandem_policy.h"
 #include "model/workload.h"
+#include "scheduler/policy_flags.h"
+#include "scheduler/policy_program_options.h"
+#include "scheduler/policy_table.h"
 
 namespace mr::model {
 namespace {
@@ -40,6 +48,14 @@ bool ParseArgs(const std::vector<std::string>& args, const po::options_descripti
     return false;
   }
   return true;
+}
+
+// The chosen policy's options from the flags the user gave; tasksim's older --k stands for
+// --klps-k, which wins when both are given.
+Result<sched::PolicyOptions> PolicyOptionsFromArgs(const po::variables_map& vm, const std::string& policy) {
+  std::map<std::string, std::string, std::less<>> given = sched::GivenPolicyFlags(vm);
+  if (vm.count("k") && !given.count("klps-k")) given["klps-k"] = vm["k"].as<std::string>();
+  return sched::PolicyOptionsFromFlags(policy, given);
 }
 
 int RunTandem(const std::vector<std::string>& args) {
@@ -140,20 +156,52 @@ int RunSlowdown(const std::vector<std::string>& args) {
   return st.ok() ? 0 : Fail(st, ExitCodeFor(st));
 }
 
+// "1,1,0.5": comma-separated finite speeds > 0.
+Result<std::vector<double>> ParseSpeeds(const std::string& text) {
+  std::vector<double> out;
+  size_t pos = 0;
+  while (pos <= text.size()) {
+    size_t comma = std::min(text.find(',', pos), text.size());
+    const std::string field = text.substr(pos, comma - pos);
+    char* end = nullptr;
+    double v = field.empty() ? 0 : std::strtod(field.c_str(), &end);
+    if (field.empty() || end != field.c_str() + field.size() || !std::isfinite(v) || !(v > 0))
+      return Status::InvalidArgument("expected comma-separated speeds > 0, got '" + text + "'");
+    out.push_back(v);
+    pos = comma + 1;
+  }
+  return out;
+}
+
 int RunTaskSim(const std::vector<std::string>& args) {
   po::options_description desc(
       "mr model tasksim --workload FILE --policy P --workers N --map-slots M --reduce-slots R\n"
       "                 --shuffle-bandwidth BYTES_PER_S [options]\n"
       "Runs the live scheduler policy on a task-level simulation of the cluster");
   TaskSimOptions o;
-  std::string bandwidth;
+  std::string bandwidth, speeds, map_time;
   desc.add_options()("help,h", "this help")
       ("workload", po::value(&o.workload)->required(), "CSV arrival,x,y or bench/policies JSON")
-      ("policy", po::value(&o.policy)->required(), "fifo|fair|klps|maxsrpt|splitsrpt")
+      ("policy", po::value(&o.policy)->required(), sched::PolicyNameList("|").c_str())
       ("workers", po::value(&o.cluster.workers)->required(), "number of workers")
       ("map-slots", po::value(&o.cluster.map_slots)->required(), "map slots per worker")
       ("reduce-slots", po::value(&o.cluster.reduce_slots)->required(), "reduce slots per worker")
       ("shuffle-bandwidth", po::value(&bandwidth)->required(), "egress cap per worker: 20MB/s")
+      ("unified-slots", po::value(&o.cluster.unified_slots)->default_value(0),
+       "unified slots per worker (a map or a reduce; --map-slots/--reduce-slots may then be 0)")
+      ("speeds", po::value(&speeds), "per-worker speeds, one per worker: 1,1,0.5 (default all 1)")
+      ("map-time", po::value(&map_time),
+       "every job's map-time law, a factor times its map time: fixed | lognormal:CV | "
+       "exp:T,DELTA (T + Exp(DELTA), mean T+1/DELTA) | pareto:T,ALPHA (min T, mean "
+       "ALPHA*T/(ALPHA-1)); replaces --map-time-cv")
+      ("failure-prob", po::value(&o.cluster.failure_prob)->default_value(0),
+       "probability that a task attempt fails (then retried, up to --max-attempts)")
+      ("failure-point", po::value(&o.cluster.failure_point)->default_value(0.5),
+       "fraction of its duration a failing attempt runs")
+      ("max-attempts", po::value(&o.cluster.max_attempts)->default_value(4),
+       "a task's failures that fail its job")
+      ("idle-rounds", po::bool_switch(&o.cluster.idle_rounds),
+       "also offer rounds to idle workers while an attempt runs without a backup")
       ("maps-per-job", po::value(&o.shape.maps_per_job)->default_value(0),
        "maps per job of a CSV workload (0 = one per map slot)")
       ("reducers", po::value(&o.shape.reducers)->default_value(1), "reducers per job (CSV)")
@@ -166,11 +214,14 @@ int RunTaskSim(const std::vector<std::string>& args) {
        "coefficient of variation of map durations (log-normal, mean = the job's)")
       ("seed", po::value(&o.cluster.seed)->default_value(1), "seed of the map duration noise")
       ("no-hints", "give the policy no size hints (it probes, then estimates online)")
-      ("k", po::value(&o.k)->default_value(100), "k of klps")
-      ("pools", po::value(&o.pools_file), "fair: pools file");
+      ("k", po::value<std::string>(), "k of klps (the same as --klps-k)");
+  sched::AddPolicyOptionFlags(desc);
   po::variables_map vm;
   int code = 0;
   if (!ParseArgs(args, desc, vm, code)) return code;
+  Result<sched::PolicyOptions> policy_options = PolicyOptionsFromArgs(vm, o.policy);
+  if (!policy_options.ok()) return Fail(policy_options.status());
+  o.policy_options = std::move(*policy_options);
   o.shape.hints = vm.count("no-hints") == 0;
   Result<double> rate = ParseRate(bandwidth);
   if (!rate.ok()) return Fail(rate.status().WithContext("--shuffle-bandwidth"));
@@ -178,6 +229,18 @@ int RunTaskSim(const std::vector<std::string>& args) {
     return Fail(Status::InvalidArgument("--shuffle-bandwidth must be > 0 (no unlimited links)"));
   }
   o.cluster.shuffle_bandwidth = *rate;
+  if (vm.count("speeds")) {
+    Result<std::vector<double>> list = ParseSpeeds(speeds);
+    if (!list.ok()) return Fail(list.status().WithContext("--speeds"));
+    o.cluster.speeds = *std::move(list);
+  }
+  if (vm.count("map-time")) {
+    if (o.cluster.map_time_cv > 0)
+      return Fail(Status::InvalidArgument("give --map-time or --map-time-cv, not both"));
+    Result<MapTimeDist> law = ParseMapTimeDist(map_time);
+    if (!law.ok()) return Fail(law.status().WithContext("--map-time"));
+    o.map_time = *law;
+  }
   if (o.shape.maps_per_job < 0 || o.shape.reducers < 1 || !(o.shape.reduce_seconds >= 0)) {
     return Fail(Status::InvalidArgument(
         "need --maps-per-job >= 0, --reducers >= 1, --reduce-seconds >= 0"));

@@ -9,6 +9,7 @@
 
 #include "model/lower_bound.h"
 #include "model/tandem_policy.h"
+#include "scheduler/policy_table.h"
 #include "scheduler/scheduler.h"
 
 namespace mr::model {
@@ -30,13 +31,19 @@ std::string Fmt(const char* fmt, double v) {
   return buf;
 }
 
-// Mean response of `policy_name` on jobs.
+// Mean response of `policy` on jobs.
+Result<double> MeanResponse(std::span<const TandemJob> jobs, const TandemPolicy& policy,
+                            std::vector<double>* response = nullptr) {
+  MR_ASSIGN_OR_RETURN(SimResult sim, SimulateTandem(jobs, policy));
+  if (response != nullptr) *response = std::move(sim.response);
+  return sim.mean_response;
+}
+
+// Mean response of the fluid policy `policy_name` on jobs.
 Result<double> MeanResponse(std::span<const TandemJob> jobs, const std::string& policy_name, int k,
                             std::vector<double>* response = nullptr) {
   MR_ASSIGN_OR_RETURN(std::unique_ptr<TandemPolicy> policy, MakeTandemPolicy(policy_name, k));
-  MR_ASSIGN_OR_RETURN(SimResult sim, SimulateTandem(jobs, *policy));
-  if (response != nullptr) *response = std::move(sim.response);
-  return sim.mean_response;
+  return MeanResponse(jobs, *policy, response);
 }
 
 void PrintSweepHeader(const SweepOptions& o, std::ostream& out) {
@@ -185,26 +192,30 @@ Status RunSlowdownCommand(const SlowdownOptions& o, std::ostream& out) {
 
 namespace {
 
-// The fluid model's mean on the same sizes, or NaN when a job has no shuffle
-// (the fluid model needs x, y > 0).
+// The fluid model's mean on the same sizes under the live policy's counterpart, or NaN when
+// a job has no shuffle (the fluid model needs x, y > 0) or the policy has no counterpart.
 Result<double> FluidMean(std::span<const TaskJob> jobs, const TaskSimOptions& o) {
+  MR_ASSIGN_OR_RETURN(sched::PolicyOptions resolved, sched::ResolvePolicyOptions(o.policy, o.policy_options));
+  Result<std::unique_ptr<TandemPolicy>> policy = MakeFluidCounterpart(o.policy, resolved);
+  if (!policy.ok() && policy.status().code() == StatusCode::kNotFound) return std::nan("");
+  MR_RETURN_IF_ERROR(policy.status());
   std::vector<TandemJob> fluid;
   for (const TaskJob& j : jobs) {
     fluid.push_back(FluidSizes(j, o.cluster));
     if (!(fluid.back().y > 0)) return std::nan("");
   }
-  return MeanResponse(fluid, o.policy == "fair" ? "ps" : o.policy, o.k);
+  return MeanResponse(fluid, **policy);
 }
 
 }  // namespace
 
 Status RunTaskSimCommand(const TaskSimOptions& o, std::ostream& out) {
-  sched::SchedulerOptions so;
-  so.klps_k = o.k;
-  so.pools_file = o.pools_file;
   MR_ASSIGN_OR_RETURN(std::unique_ptr<sched::Scheduler> scheduler,
-                      sched::CreateScheduler(o.policy, so));
+                      sched::CreateScheduler(o.policy, o.policy_options));
   MR_ASSIGN_OR_RETURN(std::vector<TaskJob> jobs, LoadTaskWorkload(o.workload, o.cluster, o.shape));
+  if (o.map_time.kind != MapTimeDist::Kind::kClusterDefault) {
+    for (TaskJob& j : jobs) j.map_time = o.map_time;
+  }
   MR_ASSIGN_OR_RETURN(TaskSimResult sim, SimulateTasks(jobs, o.cluster, *scheduler));
   MR_ASSIGN_OR_RETURN(double fluid, FluidMean(jobs, o));
   out << "job,arrival,x,y,completion,response\n";
@@ -224,6 +235,14 @@ Status RunTaskSimCommand(const TaskSimOptions& o, std::ostream& out) {
                 static_cast<long long>(sim.schedule_calls),
                 static_cast<long long>(sim.assignments));
   out << tail;
+  int64_t failed_jobs = std::count(sim.failed.begin(), sim.failed.end(), true);
+  if (failed_jobs + sim.failed_attempts + sim.backups + sim.kills > 0) {
+    std::snprintf(tail, sizeof tail,
+                  "# failed_jobs=%lld failed_attempts=%lld backups=%lld kills=%lld\n",
+                  static_cast<long long>(failed_jobs), static_cast<long long>(sim.failed_attempts),
+                  static_cast<long long>(sim.backups), static_cast<long long>(sim.kills));
+    out << tail;
+  }
   return Status::Ok();
 }
 

@@ -12,6 +12,7 @@
 #include "model/task_sim.h"
 #include "model/task_workload.h"
 #include "model/workload.h"
+#include "scheduler/policy_options.h"
 
 namespace mr::model {
 
@@ -57,15 +58,16 @@ Status RunSlowdownCommand(const SlowdownOptions& o, std::ostream& out);
 
 struct TaskSimOptions {
   std::string workload;    // fluid CSV or bench/policies workload JSON
-  std::string policy;      // a live policy (sched::KnownPolicies())
-  int k = 100;             // klps
-  std::string pools_file;  // fair
+  std::string policy;                   // a live policy (sched::KnownPolicies())
+  sched::PolicyOptions policy_options;  // its options, over the table's defaults
   ClusterSpec cluster;
   TaskShape shape;
+  MapTimeDist map_time;    // given to every job (kClusterDefault: leave them as loaded)
 };
 // Runs the live policy on the task-level simulator and, for comparison, the
-// fluid model's counterpart (fair -> ps) on the same sizes. Prints the tandem
-// CSV (x, y in fluid units) and a '#' summary line. NotFound / InvalidArgument
+// fluid model's counterpart (MakeFluidCounterpart, e.g. fair -> ps) on the same sizes. Prints
+// the tandem CSV (x, y in fluid units) and a '#' summary line (which also counts failed jobs,
+// failed attempts, backups and kills when there were any). NotFound / InvalidArgument
 // for a bad policy, cluster or workload; Internal for an invalid decision.
 Status RunTaskSimCommand(const TaskSimOptions& o, std::ostream& out);
 

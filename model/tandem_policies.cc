@@ -94,9 +94,8 @@ class PriorityPolicy : public TandemPolicy {
   virtual std::vector<int> Order(std::span<const JobState> jobs) const = 0;
 };
 
-class FifoPolicy final : public PriorityPolicy {
+class FifoPolicy : public PriorityPolicy {
  public:
-  std::string_view name() const override { return "fifo"; }
 
  protected:
   std::vector<int> Order(std::span<const JobState> jobs) const override { return Indices(jobs.size()); }
@@ -120,9 +119,8 @@ class FixedOrderPolicy final : public PriorityPolicy {
 };
 
 // Algorithm 1: smallest max(x_i(t), y_i(t)) first at both stations, ties by arrival.
-class MaxSrptPolicy final : public PriorityPolicy {
+class MaxSrptPolicy : public PriorityPolicy {
  public:
-  std::string_view name() const override { return "maxsrpt"; }
 
   double Horizon(std::span<const JobState> jobs, const Rates& r) const override {
     std::vector<KeySlope> ks;
@@ -148,9 +146,8 @@ class MaxSrptPolicy final : public PriorityPolicy {
   }
 };
 
-class PsPolicy final : public TandemPolicy {
+class PsPolicy : public TandemPolicy {
  public:
-  std::string_view name() const override { return "ps"; }
   std::vector<double> MapRates(std::span<const JobState> jobs) const override {
     std::vector<double> rates(jobs.size(), 0.0);
     std::vector<double> caps(jobs.size(), kInf);
@@ -172,10 +169,9 @@ class PsPolicy final : public TandemPolicy {
 // k-LPS: the first k jobs present (by arrival) are admitted, as Hadoop's Fair
 // Scheduler with a running-job limit admits whole jobs; admitted jobs with map
 // work share the map station equally. Shuffle: PS among all jobs with data.
-class KLpsPolicy final : public TandemPolicy {
+class KLpsPolicy : public TandemPolicy {
  public:
   explicit KLpsPolicy(int k) : k_(k) {}
-  std::string_view name() const override { return "klps"; }
   std::vector<double> MapRates(std::span<const JobState> jobs) const override {
     std::vector<double> rates(jobs.size(), 0.0);
     std::vector<double> caps(jobs.size(), kInf);
@@ -205,9 +201,8 @@ class KLpsPolicy final : public TandemPolicy {
 // S2 (x < y) gets map mu1 and shuffle mu2, SRPT on remaining shuffle size.
 // Capacity one class cannot use (empty class, no mappable job, no shuffle data)
 // goes to the other class, so both stations stay work-conserving.
-class SplitSrptPolicy final : public TandemPolicy {
+class SplitSrptPolicy : public TandemPolicy {
  public:
-  std::string_view name() const override { return "splitsrpt"; }
 
   std::vector<double> MapRates(std::span<const JobState> jobs) const override {
     Split s = Classify(jobs);
@@ -285,25 +280,76 @@ class SplitSrptPolicy final : public TandemPolicy {
   }
 };
 
+// A fluid policy named by its table row.
+template <typename P>
+class Named final : public P {
+ public:
+  template <typename... Args>
+  explicit Named(std::string_view name, Args&&... args) : P(std::forward<Args>(args)...), name_(name) {}
+  std::string_view name() const override { return name_; }
+
+ private:
+  std::string_view name_;
+};
+
+template <typename P>
+Result<std::unique_ptr<TandemPolicy>> MakePlain(std::string_view name, int) {
+  return std::unique_ptr<TandemPolicy>(std::make_unique<Named<P>>(name));
+}
+
+Result<std::unique_ptr<TandemPolicy>> MakeKlps(std::string_view name, int k) {
+  if (k < 1) return Status::InvalidArgument(std::string(name) + " needs k >= 1, got " + std::to_string(k));
+  return std::unique_ptr<TandemPolicy>(std::make_unique<Named<KLpsPolicy>>(name, k));
+}
+
+// The fluid policies, and the one place a live policy (scheduler/policy_table.h) is mapped
+// to the fluid policy that models it: `live` names it when the names differ (nullptr: the
+// live policy of the same name), `k_option` is the live option that gives the fluid k.
+struct FluidRow {
+  const char* name;
+  const char* live;
+  const char* k_option;
+  Result<std::unique_ptr<TandemPolicy>> (*create)(std::string_view name, int k);
+};
+
+constexpr FluidRow kFluidPolicies[] = {
+    {"fifo", nullptr, nullptr, MakePlain<FifoPolicy>},
+    {"ps", "fair", nullptr, MakePlain<PsPolicy>},
+    {"klps", nullptr, "klps-k", MakeKlps},
+    {"maxsrpt", nullptr, nullptr, MakePlain<MaxSrptPolicy>},
+    {"splitsrpt", nullptr, nullptr, MakePlain<SplitSrptPolicy>},
+};
+
 }  // namespace
 
 const std::vector<std::string>& TandemPolicyNames() {
-  static const std::vector<std::string> kNames = {"fifo", "ps", "klps", "maxsrpt", "splitsrpt"};
+  static const std::vector<std::string> kNames = [] {
+    std::vector<std::string> names;
+    for (const FluidRow& row : kFluidPolicies) names.emplace_back(row.name);
+    return names;
+  }();
   return kNames;
 }
 
 Result<std::unique_ptr<TandemPolicy>> MakeTandemPolicy(std::string_view name, int k) {
-  if (name == "fifo") return std::unique_ptr<TandemPolicy>(std::make_unique<FifoPolicy>());
-  if (name == "ps") return std::unique_ptr<TandemPolicy>(std::make_unique<PsPolicy>());
-  if (name == "maxsrpt") return std::unique_ptr<TandemPolicy>(std::make_unique<MaxSrptPolicy>());
-  if (name == "splitsrpt") return std::unique_ptr<TandemPolicy>(std::make_unique<SplitSrptPolicy>());
-  if (name == "klps") {
-    if (k < 1) return Status::InvalidArgument("klps needs k >= 1, got " + std::to_string(k));
-    return std::unique_ptr<TandemPolicy>(std::make_unique<KLpsPolicy>(k));
+  for (const FluidRow& row : kFluidPolicies) {
+    if (name == row.name) return row.create(row.name, k);
   }
   std::string known;
   for (const std::string& n : TandemPolicyNames()) known += (known.empty() ? "" : ", ") + n;
   return Status::NotFound("unknown policy '" + std::string(name) + "' (known: " + known + ")");
+}
+
+Result<std::unique_ptr<TandemPolicy>> MakeFluidCounterpart(std::string_view live_policy,
+                                                           const sched::PolicyOptions& live_options) {
+  for (const FluidRow& row : kFluidPolicies) {
+    if (live_policy != (row.live != nullptr ? row.live : row.name)) continue;
+    int k = row.k_option != nullptr && live_options.Has(row.k_option)
+                ? static_cast<int>(live_options.Int(row.k_option))
+                : 100;
+    return row.create(row.name, k);
+  }
+  return Status::NotFound("policy '" + std::string(live_policy) + "' has no fluid-model counterpart");
 }
 
 std::unique_ptr<TandemPolicy> MakeFixedOrderPolicy(std::vector<int> rank) {

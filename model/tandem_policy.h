@@ -1,6 +1,6 @@
-// The overlapping-tandem-queue policies of docs/policies.md behind one factory:
-// fifo, ps, klps (k-limited processor sharing, the Hadoop Fair Scheduler model),
-// maxsrpt (Algorithm 1), splitsrpt (Algorithm 2), plus a fixed-priority order
+// The overlapping-tandem-queue policies of docs/policies.md behind one factory
+// (first-come first-served, processor sharing, k-limited processor sharing as the
+// Hadoop Fair Scheduler model, Algorithms 1 and 2 of the overlapping-phases paper), plus a fixed-priority order
 // used to evaluate hand-made schedules. Policies are immutable after creation and
 // safe to share between threads.
 #pragma once
@@ -12,15 +12,22 @@
 
 #include "common/status.h"
 #include "model/tandem_sim.h"
+#include "scheduler/policy_options.h"
 
 namespace mr::model {
 
 // Names accepted by MakeTandemPolicy, in a stable order for help texts and sweeps.
 const std::vector<std::string>& TandemPolicyNames();
 
-// "fifo" | "ps" | "klps" (uses k >= 1) | "maxsrpt" | "splitsrpt".
-// NotFound (message lists the known names) for anything else; InvalidArgument for k < 1.
+// A name of TandemPolicyNames() (klps uses k >= 1). NotFound (message lists the known
+// names) for anything else; InvalidArgument for k < 1.
 Result<std::unique_ptr<TandemPolicy>> MakeTandemPolicy(std::string_view name, int k = 100);
+
+// The fluid policy that models the live policy `live_policy` (e.g. fair -> ps), with its
+// parameters taken from the live policy's resolved options (klps-k -> k). The mapping is
+// one column of the fluid policy table (model/tandem_policies.cc). NotFound if none does.
+Result<std::unique_ptr<TandemPolicy>> MakeFluidCounterpart(std::string_view live_policy,
+                                                           const sched::PolicyOptions& live_options);
 
 // Both stations serve jobs in the order given by rank[id] (smaller first); the
 // shuffle is work-conserving in that order. rank must cover every job id.

@@ -1,21 +1,26 @@
 // Task-level discrete-event simulator of the real cluster that drives a LIVE
 // sched::Scheduler through the same seam as the master: at every event it builds
-// the sched::Snapshot the master would build (one worker's free slots per round,
-// size estimates from hints then online), calls Schedule(), checks every
-// assignment and share (an invalid decision is an error: the run doubles as a
-// contract check of the policy) and applies them. Maps take slots for fixed
-// times; a finished map's output waits on its worker and is sent at that
-// worker's egress cap, split by the shuffle shares with unused capacity lent
-// (as shuffle/net/share_limiter does); reduces run once all their job's data has
-// arrived. Between events rates are constant, so time jumps exactly from event
-// to event. Single-threaded; the scheduler is borrowed for the run.
+// the sched::Snapshot the master would build (one worker's free slots per round, or
+// every worker's for a kCluster policy; size estimates from hints then online;
+// running attempts, measured map rates, worker queues, job parameters), calls
+// Schedule(), checks every queue entry, assignment (backups included), kill and share
+// (an invalid decision is an error: the run doubles as a contract check of the
+// policy) and applies them. Workers have their own slots (map, reduce, unified),
+// speed and egress cap; a task's attempts may fail and be retried. A finished map's
+// output waits on its worker and is sent at that worker's egress cap, split by the
+// shuffle shares with unused capacity lent (as shuffle/net/share_limiter does);
+// reduces run once all their job's data has arrived. Between events rates are
+// constant, so time jumps exactly from event to event. Single-threaded; the
+// scheduler is borrowed for the run. docs/model.md describes what is modelled.
 #pragma once
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "common/status.h"
+#include "model/map_time.h"
 #include "scheduler/scheduler.h"
 
 namespace mr::model {
@@ -24,7 +29,7 @@ namespace mr::model {
 struct TaskJob {
   double arrival = 0;
   int maps = 1;
-  double map_seconds = 0;  // slot-seconds per map task (all workers have speed 1)
+  double map_seconds = 0;  // slot-seconds per map task on a worker of speed 1
   double map_bytes = 0;    // map output bytes per map task
   int reducers = 1;
   double reduce_seconds = 0;  // per reduce task, once all its job's data has arrived
@@ -32,14 +37,44 @@ struct TaskJob {
   // both 0 = no hint, so the policy sees no estimate until two maps are done.
   double hint_map_seconds = 0;
   double hint_shuffle_bytes = 0;
+  // How map durations vary: a factor times map_seconds (map_time.h). The default
+  // (kClusterDefault) uses ClusterSpec::map_time_cv.
+  MapTimeDist map_time;
+  // Replay of a recorded run: when non-empty (size maps, resp. reducers) task i's work
+  // is durations[i] seconds on a worker of speed 1, for every attempt of it; map_time and
+  // map_seconds / reduce_seconds are then not used for durations (map_seconds still
+  // gives the job's fluid size and may be 0).
+  std::vector<double> map_durations;
+  std::vector<double> reduce_durations;
+  // What the user asked of the job (sched::JobView / JobParams; mr submit flags).
+  std::string pool;
+  double weight = 1.0;
+  std::string metric;
+  double deadline_seconds = 0;  // relative to arrival; 0 = none
+  int min_slots = 0;
+  int max_slots = 0;
 };
 
-// Cluster shape and the master's knobs that matter for timing.
+// One worker's shape (as `mr worker --map-slots --reduce-slots --unified-slots --speed`).
+struct WorkerSpec {
+  int map_slots = 1;
+  int reduce_slots = 1;
+  int unified_slots = 0;         // run a map or a reduce; reduces are not preempted
+  double speed = 1.0;            // a task of work w seconds takes w / speed here
+  double shuffle_bandwidth = 0;  // egress cap, bytes/s; must be > 0
+};
+
+// Cluster shape and the master's knobs that matter for timing. The homogeneous
+// fields describe `workers` equal workers; `speeds` gives them different speeds, and
+// a non-empty `worker_specs` replaces all of them with a list of workers.
 struct ClusterSpec {
   int workers = 1;
   int map_slots = 1;             // per worker
   int reduce_slots = 1;          // per worker
+  int unified_slots = 0;         // per worker
   double shuffle_bandwidth = 0;  // per worker egress cap, bytes/s; must be > 0
+  std::vector<double> speeds;    // per worker (size workers); empty = all 1
+  std::vector<WorkerSpec> worker_specs;
   double slow_start = 0.05;      // fraction of maps done before reducers are placed
   // Seconds from an event (arrival, map end, a job's shuffle end, reduce end) to
   // the scheduling round that reacts to it: the master only decides when a
@@ -53,7 +88,31 @@ struct ClusterSpec {
   // `seed` (deterministic). 0 = every map exactly map_seconds.
   double map_time_cv = 0;
   uint64_t seed = 1;
+  // Each attempt fails with this probability (drawn from a stream of its own, seeded
+  // from `seed`) after running failure_point of its duration; the task is pending
+  // again (a reduce: ready again on its worker). A task's max_attempts-th failure
+  // fails its job, as in the master.
+  double failure_prob = 0;
+  double failure_point = 0.5;
+  int max_attempts = 4;
+  // Heartbeat-scope policies are offered a round only by a worker that could take a
+  // pending task (as the master does). With idle_rounds, also by a worker with a free
+  // slot while some attempt runs without a backup, so a speculating policy can place one.
+  bool idle_rounds = false;
 };
+
+// The failure draws come from Rng(seed ^ kFailureSeedSalt), one Uniform() per attempt in
+// the order attempts start (an attempt fails when it is < failure_prob), so that turning
+// failures on does not change the map durations drawn from Rng(seed).
+inline constexpr uint64_t kFailureSeedSalt = 0x9e3779b97f4a7c15ULL;
+
+// The workers `cluster` describes (worker_specs, or the homogeneous fields and speeds).
+std::vector<WorkerSpec> ResolveWorkers(const ClusterSpec& cluster);
+// Sum over workers of (map + unified slots) x speed: the map station's capacity in
+// slot-seconds per second (sched::Capacity::map_slot_speed).
+double MapCapacity(const ClusterSpec& cluster);
+// Sum of the workers' egress caps, bytes/s.
+double ShuffleCapacity(const ClusterSpec& cluster);
 
 struct TaskSimResult {
   std::vector<double> completion;  // per job, in input order
@@ -65,13 +124,18 @@ struct TaskSimResult {
   int64_t assignments = 0;
   double max_share_sum = 0;  // largest sum of shuffle shares of any decision
   double max_link_load = 0;  // largest (sum of a worker's send rates) / its cap
+  std::vector<bool> failed;  // per job: a task failed max_attempts times (completion = then)
+  int64_t failed_attempts = 0;
+  int64_t backups = 0;       // backup attempts started
+  int64_t kills = 0;         // attempts killed: by a Kill, or the loser of a backup race
 };
 
 // Runs `jobs` (any arrival order) on `cluster` under `scheduler` until every job
-// has finished. InvalidArgument for a bad job or cluster; Internal when the
-// policy returns an invalid decision (a busy slot, a task not pending, a share
-// outside [0, 1] or summing above 1, an unknown job) or leaves work idle with
-// nothing left that could wake it. The scheduler should be fresh (policies may
+// has finished (or failed). InvalidArgument for a bad job or cluster; Internal when
+// the policy returns an invalid decision (a busy slot, a task not pending, a map
+// queued at another worker, a backup of a task not running or already backed up, a
+// kill of an attempt not running, a share outside [0, 1] or summing above 1, an
+// unknown job) or leaves work idle with nothing left that could wake it. The scheduler should be fresh (policies may
 // keep memory between calls).
 Result<TaskSimResult> SimulateTasks(std::span<const TaskJob> jobs, const ClusterSpec& cluster,
                                     sched::Scheduler& scheduler);

@@ -1,5 +1,6 @@
 #include "model/task_workload.h"
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -26,6 +27,57 @@ Result<double> Number(const json& entry, const char* key, size_t i, double lo) {
   return v;
 }
 
+// Optional per-task durations `entry[key]`: absent = empty; else an array of finite
+// numbers >= 0 (the simulator checks the count).
+Result<std::vector<double>> Durations(const json& entry, const char* key, size_t i) {
+  std::vector<double> out;
+  auto it = entry.find(key);
+  if (it == entry.end()) return out;
+  const Status bad = Status::InvalidArgument("job_list[" + std::to_string(i) + "]: '" + key +
+                                             "' must be an array of numbers >= 0");
+  if (!it->is_array()) return bad;
+  for (const json& v : *it) {
+    if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0) return bad;
+    out.push_back(v.get<double>());
+  }
+  return out;
+}
+
+// The optional fields beyond workload.py's: replayed durations, a map-time law and
+// the job's parameters (pool, weight, metric, deadline_seconds, min/max_slots).
+Status OptionalFields(const json& entry, size_t i, TaskJob& t) {
+  MR_ASSIGN_OR_RETURN(t.map_durations, Durations(entry, "map_durations", i));
+  MR_ASSIGN_OR_RETURN(t.reduce_durations, Durations(entry, "reduce_durations", i));
+  const std::string where = "job_list[" + std::to_string(i) + "]";
+  for (const char* key : {"pool", "metric", "map_time"}) {
+    auto it = entry.find(key);
+    if (it != entry.end() && !it->is_string())
+      return Status::InvalidArgument(where + ": '" + key + "' must be a string");
+  }
+  t.pool = entry.value("pool", std::string());
+  t.metric = entry.value("metric", std::string());
+  if (entry.contains("map_time")) {
+    Result<MapTimeDist> law = ParseMapTimeDist(entry["map_time"].get<std::string>());
+    if (!law.ok()) return law.status().WithContext(where);
+    t.map_time = *law;
+  }
+  if (entry.contains("weight")) {
+    MR_ASSIGN_OR_RETURN(t.weight, Number(entry, "weight", i, 0));
+  }
+  if (entry.contains("deadline_seconds")) {
+    MR_ASSIGN_OR_RETURN(t.deadline_seconds, Number(entry, "deadline_seconds", i, 0));
+  }
+  if (entry.contains("min_slots")) {
+    MR_ASSIGN_OR_RETURN(double v, Number(entry, "min_slots", i, 0));
+    t.min_slots = static_cast<int>(std::min(v, 1e6));
+  }
+  if (entry.contains("max_slots")) {
+    MR_ASSIGN_OR_RETURN(double v, Number(entry, "max_slots", i, 0));
+    t.max_slots = static_cast<int>(std::min(v, 1e6));
+  }
+  return Status::Ok();
+}
+
 Result<TaskJob> BenchJob(const json& entry, size_t i, const TaskShape& shape) {
   if (!entry.is_object())
     return Status::InvalidArgument("job_list[" + std::to_string(i) + "] is not an object");
@@ -50,6 +102,7 @@ Result<TaskJob> BenchJob(const json& entry, size_t i, const TaskShape& shape) {
     t.hint_map_seconds = map_total;
     t.hint_shuffle_bytes = shuffle_total;
   }
+  MR_RETURN_IF_ERROR(OptionalFields(entry, i, t));
   return t;
 }
 
@@ -57,10 +110,11 @@ Result<TaskJob> BenchJob(const json& entry, size_t i, const TaskShape& shape) {
 
 std::vector<TaskJob> TasksFromFluid(std::span<const TandemJob> jobs, const ClusterSpec& cluster,
                                     const TaskShape& shape) {
-  const double slots = static_cast<double>(cluster.workers) * cluster.map_slots;
-  const double bandwidth = cluster.workers * cluster.shuffle_bandwidth;
-  const int maps =
-      shape.maps_per_job > 0 ? shape.maps_per_job : cluster.workers * cluster.map_slots;
+  const double slots = MapCapacity(cluster);
+  const double bandwidth = ShuffleCapacity(cluster);
+  int map_capable = 0;
+  for (const WorkerSpec& w : ResolveWorkers(cluster)) map_capable += w.map_slots + w.unified_slots;
+  const int maps = shape.maps_per_job > 0 ? shape.maps_per_job : map_capable;
   std::vector<TaskJob> out;
   out.reserve(jobs.size());
   for (const TandemJob& j : jobs) {
@@ -81,8 +135,8 @@ std::vector<TaskJob> TasksFromFluid(std::span<const TandemJob> jobs, const Clust
 }
 
 TandemJob FluidSizes(const TaskJob& job, const ClusterSpec& cluster) {
-  const double slots = static_cast<double>(cluster.workers) * cluster.map_slots;
-  const double bandwidth = cluster.workers * cluster.shuffle_bandwidth;
+  const double slots = MapCapacity(cluster);
+  const double bandwidth = ShuffleCapacity(cluster);
   return {job.arrival, job.maps * job.map_seconds / slots, job.maps * job.map_bytes / bandwidth};
 }
 

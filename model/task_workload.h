@@ -17,25 +17,27 @@
 namespace mr::model {
 
 struct TaskShape {
-  int maps_per_job = 0;  // 0 = one map per map slot of the cluster (fluid CSV only)
+  int maps_per_job = 0;  // 0 = one map per map-capable slot of the cluster (fluid CSV only)
   int reducers = 1;      // per job (fluid CSV only; the JSON carries its own)
   double reduce_seconds = 0;
   bool hints = true;  // give the policy the job's true totals as hints
 };
 
-// Fluid sizes are seconds at full capacity: a job's maps take x × (all map
-// slots) slot-seconds in total and emit y × (all workers' bandwidth) bytes, split
-// evenly over its maps, so a job alone whose map count is a multiple of the slot
-// count maps in exactly x.
+// Fluid sizes are seconds at full capacity: a job's maps take x × MapCapacity
+// (map and unified slots times speeds) slot-seconds in total and emit
+// y × ShuffleCapacity bytes, split evenly over its maps, so a job alone on equal
+// workers whose map count is a multiple of the slot count maps in exactly x.
 std::vector<TaskJob> TasksFromFluid(std::span<const TandemJob> jobs, const ClusterSpec& cluster,
                                     const TaskShape& shape);
-// The inverse: x = slot-seconds / map slots, y = bytes / total bandwidth.
+// The inverse: x = slot-seconds / MapCapacity, y = bytes / ShuffleCapacity.
 TandemJob FluidSizes(const TaskJob& job, const ClusterSpec& cluster);
 
 // workload.py's JSON: for each entry of "job_list", arrival, maps, reducers,
 // map_bytes and the hints; a map takes hint_map_seconds / maps slot-seconds (the
-// wall slot-time the generator designs for). InvalidArgument naming the job
-// for a missing or bad field.
+// wall slot-time the generator designs for). Optional per entry: "map_durations"
+// and "reduce_durations" (a recorded run's per-task seconds, replayed), "map_time"
+// (ParseMapTimeDist syntax), "pool", "weight", "metric", "deadline_seconds",
+// "min_slots", "max_slots". InvalidArgument naming the job for a missing or bad field.
 Result<std::vector<TaskJob>> ParseBenchWorkloadJson(std::string_view text, const TaskShape& shape);
 
 // A file that starts with '{' is workload.py JSON, anything else the fluid CSV.

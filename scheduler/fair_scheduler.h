@@ -25,8 +25,10 @@ namespace mr::sched {
 
 class FairScheduler final : public Scheduler {
  public:
-  explicit FairScheduler(PoolTable pools = PoolTable()) : pools_(std::move(pools)) {}
-  std::string_view name() const override { return "fair"; }
+  // name: the policy table row's (scheduler/policy_table.h); must outlive the object.
+  explicit FairScheduler(std::string_view name, PoolTable pools = PoolTable())
+      : name_(name), pools_(std::move(pools)) {}
+  std::string_view name() const override { return name_; }
   Decision Schedule(const Snapshot& snap) override;
 
  private:
@@ -44,6 +46,7 @@ class FairScheduler final : public Scheduler {
   void PoolTargets(const Snapshot& snap, const SlotFiller& f, const PoolGroup& g,
                    double pool_min, double pool_share);
 
+  std::string_view name_;
   PoolTable pools_;
   // Pool names seen so far -> slot; slot -> its config. Configs are copies, not
   // pointers into pools_, so the scheduler stays safe to move.

@@ -14,10 +14,13 @@ namespace mr::sched {
 
 class FifoScheduler final : public Scheduler {
  public:
-  std::string_view name() const override { return "fifo"; }
+  // name: the policy table row's (scheduler/policy_table.h); must outlive the object.
+  explicit FifoScheduler(std::string_view name) : name_(name) {}
+  std::string_view name() const override { return name_; }
   Decision Schedule(const Snapshot& snap) override;
 
  private:
+  std::string_view name_;
   std::vector<int> order_;
   SlotFillerBuffers buffers_;
 };

@@ -18,12 +18,14 @@ namespace mr::sched {
 
 class KlpsScheduler final : public Scheduler {
  public:
-  // REQUIRES: k >= 1 (the registry rejects other values).
-  explicit KlpsScheduler(int k) : k_(k) {}
-  std::string_view name() const override { return "klps"; }
+  // name: the policy table row's (scheduler/policy_table.h); must outlive the object.
+  // REQUIRES: k >= 1 (the table's range for klps-k rejects other values).
+  KlpsScheduler(std::string_view name, int k) : name_(name), k_(k) {}
+  std::string_view name() const override { return name_; }
   Decision Schedule(const Snapshot& snap) override;
 
  private:
+  std::string_view name_;
   int k_;
   std::vector<int> order_;
   std::vector<int> active_;

@@ -18,10 +18,13 @@ namespace mr::sched {
 
 class MaxSrptScheduler final : public Scheduler {
  public:
-  std::string_view name() const override { return "maxsrpt"; }
+  // name: the policy table row's (scheduler/policy_table.h); must outlive the object.
+  explicit MaxSrptScheduler(std::string_view name) : name_(name) {}
+  std::string_view name() const override { return name_; }
   Decision Schedule(const Snapshot& snap) override;
 
  private:
+  std::string_view name_;
   std::vector<int> arrival_;
   std::vector<JobSize> sizes_;
   std::vector<double> key_;

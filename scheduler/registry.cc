@@ -1,6 +1,7 @@
-// The table of policies behind CreateScheduler(): name, one-line summary and a
-// factory. Adding a policy means adding one row here (no static registration).
-#include <array>
+// The policy table (scheduler/policy_table.h): each row is a policy's name, one-line
+// summary, options and factory. Adding a policy means one file for its class and one
+// row here (no static registration). The factory passes the row's name to the class.
+#include <climits>
 #include <string>
 
 #include "scheduler/fair_scheduler.h"
@@ -8,6 +9,7 @@
 #include "scheduler/klps_scheduler.h"
 #include "scheduler/max_srpt_scheduler.h"
 #include "scheduler/policy_summary.h"
+#include "scheduler/policy_table.h"
 #include "scheduler/pool_table.h"
 #include "scheduler/scheduler.h"
 #include "scheduler/split_srpt_scheduler.h"
@@ -15,74 +17,98 @@
 namespace mr::sched {
 namespace {
 
-using Factory = Result<std::unique_ptr<Scheduler>> (*)(const SchedulerOptions&);
-
-struct PolicyEntry {
-  const char* name;
-  const char* summary;
-  Factory create;
-};
-
-Result<std::unique_ptr<Scheduler>> MakeFifo(const SchedulerOptions&) {
-  return std::unique_ptr<Scheduler>(std::make_unique<FifoScheduler>());
+template <typename T, typename... Args>
+Result<std::unique_ptr<Scheduler>> Make(Args&&... args) {
+  return std::unique_ptr<Scheduler>(std::make_unique<T>(std::forward<Args>(args)...));
 }
 
-Result<std::unique_ptr<Scheduler>> MakeFair(const SchedulerOptions& o) {
+// Options without arguments: the policy takes only its name.
+template <typename T>
+Result<std::unique_ptr<Scheduler>> MakePlain(std::string_view name, const PolicyOptions&) {
+  return Make<T>(name);
+}
+
+constexpr OptionSpec kFairOptions[] = {
+    {"pools", OptionType::kPath, nullptr, "pools file (minimum shares and weights, docs/policies.md)"},
+};
+
+Result<std::unique_ptr<Scheduler>> MakeFair(std::string_view name, const PolicyOptions& o) {
+  const char* pools_file = kFairOptions[0].name;
   PoolTable pools;
-  if (!o.pools_file.empty()) {
-    auto loaded = PoolTable::Load(o.pools_file);
+  if (o.Has(pools_file) && !o.String(pools_file).empty()) {
+    auto loaded = PoolTable::Load(o.String(pools_file));
     if (!loaded.ok()) return loaded.status().WithContext("pools file");
     pools = std::move(*loaded);
   }
-  return std::unique_ptr<Scheduler>(std::make_unique<FairScheduler>(std::move(pools)));
+  return Make<FairScheduler>(name, std::move(pools));
 }
 
-Result<std::unique_ptr<Scheduler>> MakeKlps(const SchedulerOptions& o) {
-  if (o.klps_k < 1) {
-    return Status::InvalidArgument("klps: k must be at least 1, got " + std::to_string(o.klps_k));
-  }
-  return std::unique_ptr<Scheduler>(std::make_unique<KlpsScheduler>(o.klps_k));
+constexpr OptionSpec kKlpsOptions[] = {
+    {"klps-k", OptionType::kInt, "100", "at most k jobs share the map slots", 1, INT_MAX},
+};
+
+Result<std::unique_ptr<Scheduler>> MakeKlps(std::string_view name, const PolicyOptions& o) {
+  return Make<KlpsScheduler>(name, static_cast<int>(o.Int(kKlpsOptions[0].name)));
 }
 
-Result<std::unique_ptr<Scheduler>> MakeMaxSrpt(const SchedulerOptions&) {
-  return std::unique_ptr<Scheduler>(std::make_unique<MaxSrptScheduler>());
-}
-
-Result<std::unique_ptr<Scheduler>> MakeSplitSrpt(const SchedulerOptions&) {
-  return std::unique_ptr<Scheduler>(std::make_unique<SplitSrptScheduler>());
-}
-
-constexpr std::array<PolicyEntry, 5> kPolicies = {{
-    {"fifo", "Hadoop default: jobs by arrival, each takes all the slots it can use", MakeFifo},
-    {"fair", "Hadoop Fair Scheduler: weighted max-min shares, pool minimums", MakeFair},
-    {"klps", "k-limited processor sharing of map slots among the first k jobs", MakeKlps},
-    {"maxsrpt", "smallest max(remaining map, remaining shuffle) first", MakeMaxSrpt},
-    {"splitsrpt", "map-heavy and shuffle-heavy jobs split capacity by imbalance", MakeSplitSrpt},
-}};
+constexpr PolicyRow kPolicies[] = {
+    {"fifo", "Hadoop default: jobs by arrival, each takes all the slots it can use", {},
+     MakePlain<FifoScheduler>},
+    {"fair", "Hadoop Fair Scheduler: weighted max-min shares, pool minimums", kFairOptions, MakeFair},
+    {"klps", "k-limited processor sharing of map slots among the first k jobs", kKlpsOptions, MakeKlps},
+    {"maxsrpt", "smallest max(remaining map, remaining shuffle) first", {}, MakePlain<MaxSrptScheduler>},
+    {"splitsrpt", "map-heavy and shuffle-heavy jobs split capacity by imbalance", {},
+     MakePlain<SplitSrptScheduler>},
+};
 
 }  // namespace
 
-Result<std::unique_ptr<Scheduler>> CreateScheduler(std::string_view name,
-                                                   const SchedulerOptions& options) {
-  for (const PolicyEntry& p : kPolicies) {
-    if (name == p.name) return p.create(options);
+std::span<const PolicyRow> PolicyTable() { return kPolicies; }
+
+const PolicyRow* FindPolicy(std::string_view name) {
+  for (const PolicyRow& p : kPolicies) {
+    if (name == p.name) return &p;
   }
-  std::string known;
-  for (const PolicyEntry& p : kPolicies) known += (known.empty() ? "" : ", ") + std::string(p.name);
-  return Status::NotFound("unknown policy '" + std::string(name) + "' (known: " + known + ")");
+  return nullptr;
+}
+
+std::string PolicyNameList(std::string_view separator) {
+  std::string list;
+  for (const PolicyRow& p : kPolicies) {
+    if (!list.empty()) list += separator;
+    list += p.name;
+  }
+  return list;
+}
+
+Status UnknownPolicy(std::string_view name) {
+  return Status::NotFound("unknown policy '" + std::string(name) + "' (known: " + PolicyNameList() + ")");
+}
+
+Result<PolicyOptions> ResolvePolicyOptions(std::string_view name, const PolicyOptions& given) {
+  const PolicyRow* row = FindPolicy(name);
+  if (row == nullptr) return UnknownPolicy(name);
+  return ResolveOptions(row->name, row->options, given);
+}
+
+Result<std::unique_ptr<Scheduler>> CreateScheduler(std::string_view name, const PolicyOptions& options) {
+  const PolicyRow* row = FindPolicy(name);
+  if (row == nullptr) return UnknownPolicy(name);
+  MR_ASSIGN_OR_RETURN(PolicyOptions resolved, ResolveOptions(row->name, row->options, options));
+  return row->create(row->name, resolved);
 }
 
 std::vector<std::string> KnownPolicies() {
   std::vector<std::string> names;
-  for (const PolicyEntry& p : kPolicies) names.emplace_back(p.name);
+  for (const PolicyRow& p : kPolicies) names.emplace_back(p.name);
   return names;
 }
 
+std::string_view DefaultPolicy() { return kPolicies[0].name; }
+
 std::string_view PolicySummary(std::string_view name) {
-  for (const PolicyEntry& p : kPolicies) {
-    if (name == p.name) return p.summary;
-  }
-  return {};
+  const PolicyRow* row = FindPolicy(name);
+  return row == nullptr ? std::string_view() : row->summary;
 }
 
 }  // namespace mr::sched

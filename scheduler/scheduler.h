@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "scheduler/policy_options.h"
 #include "scheduler/snapshot.h"
 
 namespace mr::sched {
@@ -32,15 +33,13 @@ class Scheduler {
   virtual Decision Schedule(const Snapshot& snap) = 0;
 };
 
-struct SchedulerOptions {
-  std::string pools_file;   // fair: pool minimum shares and weights
-  int klps_k = 100;         // klps: at most k jobs share the map station
-};
-
-// Creates the policy registered under `name`. Unknown name -> NotFound whose
-// message lists the known policies.
+// Creates the policy of the table row named `name` (scheduler/policy_table.h) with
+// `options` over the row's defaults. Unknown name -> NotFound whose message lists the
+// known policies; an option the policy does not declare, or a bad value -> InvalidArgument.
 Result<std::unique_ptr<Scheduler>> CreateScheduler(std::string_view name,
-                                                   const SchedulerOptions& options = {});
+                                                   const PolicyOptions& options = {});
 std::vector<std::string> KnownPolicies();
+// The policy a master runs unless told otherwise: the table's first row.
+std::string_view DefaultPolicy();
 
 }  // namespace mr::sched

@@ -29,7 +29,9 @@ namespace mr::sched {
 
 class SplitSrptScheduler final : public Scheduler {
  public:
-  std::string_view name() const override { return "splitsrpt"; }
+  // name: the policy table row's (scheduler/policy_table.h); must outlive the object.
+  explicit SplitSrptScheduler(std::string_view name) : name_(name) {}
+  std::string_view name() const override { return name_; }
   Decision Schedule(const Snapshot& snap) override;
 
   // beta(t) over the estimated jobs; +infinity if every such job has only map
@@ -56,6 +58,7 @@ class SplitSrptScheduler final : public Scheduler {
   void NoteStarts(int k, const Decision& d, size_t from);
 
   // Per class: distinct workers it started maps on, least recent first.
+  std::string_view name_;
   std::vector<WorkerId> recent_[2];
 
   std::vector<int> arrival_;

@@ -3,8 +3,11 @@
 // bytes with a child process, and polls cancel(); the worker's heartbeat thread calls
 // CheckHung() and, after `timeout` seconds without a tick, cancels the attempt (a
 // streaming child is then killed, jobs/subprocess.h) and marks it timed out, which the
-// attempt reports as FAILED "no progress for N s". Tick and cancel are atomics (any
-// thread); CheckHung belongs to one checking thread.
+// attempt reports as FAILED "no progress for N s". Kill() cancels it at the master's
+// request (HeartbeatReply.kills), which the attempt reports as KILLED. The task thread
+// also sets fraction(), the share of its input consumed in [0, 1], which RUNNING reports
+// carry. Tick, cancel, kill and fraction are atomics (any thread); CheckHung belongs to
+// one checking thread.
 #pragma once
 
 #include <atomic>
@@ -18,6 +21,12 @@ class AttemptWatch {
   const std::atomic<bool>* cancel() const { return &cancel_; }
   void Cancel() { cancel_.store(true); }
   bool timed_out() const { return timed_out_.load(); }
+  void Kill() {
+    killed_.store(true);
+    cancel_.store(true);
+  }
+  bool killed() const { return killed_.load(); }
+  std::atomic<double>* fraction() { return &fraction_; }
 
   // At `now` (seconds, any monotonic origin): true, once, when no tick has been seen for
   // `timeout` seconds since the first check or the last tick; the attempt is then
@@ -40,6 +49,8 @@ class AttemptWatch {
   std::atomic<uint64_t> ticks_{0};
   std::atomic<bool> cancel_{false};
   std::atomic<bool> timed_out_{false};
+  std::atomic<bool> killed_{false};
+  std::atomic<double> fraction_{0};
   // The checking thread's view.
   bool checked_ = false;
   uint64_t seen_ticks_ = 0;

@@ -3,7 +3,8 @@
 // down; runs map and reduce attempts in slot threads; fetches each placed
 // reducer's partitions as maps finish (no slot held while fetching); serves its
 // own map outputs through a ShuffleServer. A finished task triggers an immediate
-// heartbeat.
+// heartbeat. Built from rooms split by thread role (docs/architecture.md, "The worker's
+// rooms"): worker/master_link.h, worker/slot_runner.h, shuffle/net/fetch_scheduler.h.
 #pragma once
 
 #include <memory>

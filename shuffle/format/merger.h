@@ -33,6 +33,12 @@ class RunMerger {
 
   const Status& status() const { return status_; }
   uint64_t records_read() const { return records_read_; }
+  // Bytes of the runs consumed so far, over all runs (for progress). O(runs).
+  uint64_t bytes_consumed() const {
+    uint64_t n = 0;
+    for (const auto& c : cursors_) n += c.pos;
+    return n;
+  }
   // Runs found corrupt (DataLoss); empty otherwise.
   const std::vector<uint32_t>& corrupt_runs() const { return corrupt_; }
 

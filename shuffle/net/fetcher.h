@@ -3,7 +3,7 @@
 // so a partial or corrupt fetch never looks complete (on failure the .tmp is removed).
 // The bytes' CRC32C is computed as they arrive and compared with the one the server sends
 // from the map output's index (docs/shuffle.md). Error classes, which callers act on
-// (worker/worker.cc sets FetchEvent.cause from them):
+// (shuffle/net/fetch_blame.h maps them to FetchEvent.cause):
 //   DataLoss     the source's copy is proven bad: the bytes failed their checksum, or the
 //                server found its index or data file corrupt or short;
 //   NotFound     the server does not have that map output;

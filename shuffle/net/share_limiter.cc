@@ -48,6 +48,7 @@ bool ShareLimiter::DispatchLocked() {
   bool any = false;
   while (auto g = queue_.GrantNext()) {
     granted_.emplace(g->ticket, *g);
+    parked_.erase(g->ticket);  // its waiter has something to do
     any = true;
   }
   return any;
@@ -71,6 +72,7 @@ bool ShareLimiter::Wait(uint64_t ticket) {
     if (shutdown_) {
       queue_.Cancel(ticket);
       granted_.erase(ticket);
+      parked_.erase(ticket);
       return false;
     }
     if (DispatchLocked()) cv_.notify_all();
@@ -78,8 +80,10 @@ bool ShareLimiter::Wait(uint64_t ticket) {
     if (it != granted_.end()) {
       CountLocked(it->second.job, it->second.bytes);
       granted_.erase(it);
+      parked_.erase(ticket);
       return true;
     }
+    parked_.insert(ticket);
     double wait = std::min(queue_.TimeUntilNextGrant(), kMaxWaitSeconds);
     cv_.wait_for(lock, std::chrono::duration<double>(wait));
   }
@@ -90,6 +94,18 @@ void ShareLimiter::Cancel(uint64_t ticket) {
   std::lock_guard<std::mutex> lock(mu_);
   queue_.Cancel(ticket);
   granted_.erase(ticket);
+  parked_.erase(ticket);
+}
+
+void ShareLimiter::ClockAdvanced() {
+  std::lock_guard<std::mutex> lock(mu_);
+  parked_.clear();  // every waiter must look at the new time before it counts again
+  cv_.notify_all();
+}
+
+size_t ShareLimiter::parked() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return parked_.size();
 }
 
 uint64_t ShareLimiter::bytes_sent() const {

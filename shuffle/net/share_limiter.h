@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <set>
 
 #include "common/clock.h"
 #include "shuffle/net/fair_queue.h"
@@ -22,8 +23,9 @@ class ShareLimiter {
  public:
   static constexpr double kDefaultBurstBytes = 256.0 * 1024;
 
-  // REQUIRES: clock outlives the limiter. Blocking waits use real time, so a
-  // ManualClock here only makes sense with capacity 0; test FairQueue for virtual time.
+  // REQUIRES: clock outlives the limiter. The clock decides when the link is free; a
+  // blocked sender re-checks it when woken, and at least every 50 ms of real time. With a
+  // ManualClock, call ClockAdvanced() after moving it so blocked senders re-check at once.
   explicit ShareLimiter(double capacity_bytes_per_sec, const Clock* clock = SystemClock::Get(),
                         double burst_bytes = kDefaultBurstBytes);
   ~ShareLimiter();
@@ -49,6 +51,14 @@ class ShareLimiter {
   // Wakes every waiter; later Acquire calls return false at once.
   void Shutdown();
 
+  // Wakes blocked senders to re-check the link against the clock. Production never needs
+  // it (the SystemClock moves by itself); a test stepping a ManualClock calls it per step.
+  void ClockAdvanced();
+  // Senders blocked in Wait that have seen the clock since the last ClockAdvanced() and
+  // hold no grant: when it equals the number of sender threads, nothing more can happen
+  // until the clock moves, so a test may step it (virtual time without races).
+  size_t parked() const;
+
   uint64_t bytes_sent() const;
   std::map<uint64_t, uint64_t> bytes_sent_by_job() const;
   // Drops the job's entry of bytes_sent_by_job() (its bytes stay in bytes_sent()), so a
@@ -64,6 +74,7 @@ class ShareLimiter {
   std::condition_variable cv_;
   FairQueue queue_;
   std::map<uint64_t, FairQueue::Grant> granted_;  // by ticket, until waited for or cancelled
+  std::set<uint64_t> parked_;  // tickets of blocked waiters; see parked()
   bool shutdown_ = false;
   uint64_t total_ = 0;
   std::map<uint64_t, uint64_t> by_job_;

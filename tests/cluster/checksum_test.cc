@@ -33,11 +33,8 @@ std::vector<std::string> FindFiles(const std::string& dir, const std::regex& re)
 
 // Waits (polling) until at least n files match; empty on timeout.
 std::vector<std::string> WaitForFiles(const std::string& dir, const std::regex& re, size_t n) {
-  for (int i = 0; i < 1500; ++i) {
-    auto files = FindFiles(dir, re);
-    if (files.size() >= n) return files;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
+  std::vector<std::string> files;
+  if (WaitUntil([&] { return (files = FindFiles(dir, re)).size() >= n; }, 30, 0.02)) return files;
   return {};
 }
 

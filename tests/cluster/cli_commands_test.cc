@@ -84,10 +84,10 @@ TEST(ClusterCommandTest, StartPassesOptionsOnAndStopEndsEveryProcess) {
     // `cluster start` returns once the workers are forked; until one has exec'd, its
     // arguments are still those of `cluster start`.
     std::vector<std::string> wargs;
-    for (int i = 0; i < 500 && (wargs.size() < 2 || wargs[1] != "worker"); ++i) {
-      if (i > 0) usleep(10000);
+    WaitUntil([&] {
       wargs = ProcessArgs(w);
-    }
+      return wargs.size() >= 2 && wargs[1] == "worker";
+    }, 5);
     ASSERT_GE(wargs.size(), 2u);
     ASSERT_EQ(wargs[1], "worker") << Joined(wargs);
     EXPECT_TRUE(HasArgs(wargs, "--speed", "2.5")) << Joined(wargs);
@@ -104,15 +104,14 @@ TEST(ClusterCommandTest, StartPassesOptionsOnAndStopEndsEveryProcess) {
   EXPECT_NE(session, getsid(0)) << "the daemons would die with the caller's terminal";
   for (int w : workers) EXPECT_EQ(getsid(w), session) << "worker " << w << " in a session of its own";
   // The worker's threads are named for `top -H`: its shuffle server's accept thread at least.
-  bool named = false;
-  for (int i = 0; i < 500 && !named; ++i) {
-    if (i > 0) usleep(10000);
+  bool named = WaitUntil([&] {
     auto tasks = ListDir("/proc/" + std::to_string(workers[0]) + "/task");
-    ASSERT_TRUE(tasks.ok());
+    if (!tasks.ok()) return false;
     for (const auto& t : *tasks) {
-      named = named || ReadFile("/proc/" + std::to_string(workers[0]) + "/task/" + t + "/comm") == "mr-shuf-accept\n";
+      if (ReadFile("/proc/" + std::to_string(workers[0]) + "/task/" + t + "/comm") == "mr-shuf-accept\n") return true;
     }
-  }
+    return false;
+  }, 5);
   EXPECT_TRUE(named) << "no thread of worker " << workers[0] << " is called mr-shuf-accept";
   // The master runs the policy it was given.
   std::string addr = ReadFile(dir + "/master.addr");

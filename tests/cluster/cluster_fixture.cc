@@ -226,30 +226,22 @@ void ChildProcess::Kill(int sig) {
 
 int ChildProcess::Wait(double timeout_seconds) {
   if (reaped_ || pid_ <= 0) return -1;
-  for (double waited = 0; waited < timeout_seconds; waited += 0.02) {
-    int status = 0;
-    if (waitpid(pid_, &status, WNOHANG) == pid_) {
-      reaped_ = true;
-      return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    }
-    struct timespec ts{0, 20 * 1000 * 1000};
-    nanosleep(&ts, nullptr);
-  }
-  return -1;
+  int status = 0;
+  if (!WaitUntil([&] { return waitpid(pid_, &status, WNOHANG) == pid_; }, timeout_seconds, 0.02)) return -1;
+  reaped_ = true;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 bool WaitForStatus(const std::string& master, const std::string& job,
                    const std::function<bool(const nlohmann::json&)>& pred, double timeout_seconds) {
-  for (double waited = 0; waited < timeout_seconds; waited += 0.1) {
+  // Each poll runs `mr status` (tens of ms on a loaded machine): the deadline is real time,
+  // not a count of polls.
+  return WaitUntil([&] {
     auto r = Sh(MrBin() + " status --json " + job + " --master " + master);
-    if (r.exit_code == 0) {
-      auto j = nlohmann::json::parse(r.out, nullptr, false);
-      if (!j.is_discarded() && pred(j)) return true;
-    }
-    struct timespec ts{0, 100 * 1000 * 1000};
-    nanosleep(&ts, nullptr);
-  }
-  return false;
+    if (r.exit_code != 0) return false;
+    auto j = nlohmann::json::parse(r.out, nullptr, false);
+    return !j.is_discarded() && pred(j);
+  }, timeout_seconds, 0.1);
 }
 
 bool DirectCluster::StartMaster(const std::vector<std::string>& extra) {
@@ -259,11 +251,7 @@ bool DirectCluster::StartMaster(const std::vector<std::string>& extra) {
   (void)RemoveAll(d_ + "/addr");
   ++master_starts_;
   master_ = std::make_unique<ChildProcess>(args, LatestMasterLogPath());
-  for (int i = 0; i < 200 && !PathExists(d_ + "/addr"); ++i) {
-    struct timespec ts{0, 50 * 1000 * 1000};
-    nanosleep(&ts, nullptr);
-  }
-  if (!PathExists(d_ + "/addr")) return false;
+  if (!WaitUntil([&] { return PathExists(d_ + "/addr"); }, 10, 0.05)) return false;
   addr_ = ReadFile(d_ + "/addr");
   while (!addr_.empty() && addr_.back() == '\n') addr_.pop_back();
   return !addr_.empty();
@@ -289,6 +277,21 @@ void DirectCluster::KillWorker(size_t i) {
 }
 
 void DirectCluster::SignalWorker(size_t i, int sig) { workers_.at(i)->Kill(sig); }
+
+void DirectCluster::FreezeWorkers() {
+  for (auto& w : workers_) w->Kill(SIGSTOP);
+}
+
+void DirectCluster::ThawWorkers() {
+  for (auto& w : workers_) w->Kill(SIGCONT);
+}
+
+std::string DirectCluster::JobState(const std::string& job) const {
+  auto r = Mr("status --json " + job);
+  if (r.exit_code != 0) return "";
+  auto j = nlohmann::json::parse(r.out, nullptr, false);
+  return j.is_discarded() || !j.is_object() ? "" : j.value("state", "");
+}
 
 std::string DirectCluster::LatestMasterLogPath() const {
   return d_ + "/master-" + std::to_string(master_starts_) + ".log";

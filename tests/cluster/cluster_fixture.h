@@ -1,5 +1,6 @@
 // Helpers for tests that run the real `mr` binary as separate processes on
-// loopback: running commands, generating inputs, reading traces.
+// loopback: running commands, generating inputs, reading traces. Every wait is a poll
+// with a real-time deadline: WaitForStatus here, WaitUntil (tests/common/wait.h) otherwise.
 #pragma once
 
 #include <functional>
@@ -9,6 +10,8 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "tests/common/wait.h"
 
 namespace mr::testing {
 
@@ -102,6 +105,12 @@ class DirectCluster {
   void KillWorker(size_t i);
   // Sends sig (SIGSTOP, SIGCONT, ...) to the i-th worker.
   void SignalWorker(size_t i, int sig);
+  // SIGSTOPs every running worker: until ThawWorkers() no task makes progress, so a test
+  // can read a job's state and act on it (kill the master, a worker) before it changes.
+  void FreezeWorkers();
+  void ThawWorkers();
+  // job's "state" in `mr status --json JOB` ("RUNNING", ...), or "" if it cannot be read.
+  std::string JobState(const std::string& job) const;
   size_t workers() const { return workers_.size(); }
   const std::string& addr() const { return addr_; }
   const std::string& dir() const { return d_; }

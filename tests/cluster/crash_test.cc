@@ -27,7 +27,9 @@ class CrashTest : public ::testing::Test {
   }
 
   // Runs `args` while killing workers (at most kMaxKills, so the run is bounded);
-  // returns the mr run result.
+  // returns the mr run result. *kills counts only kills made while the job was verifiably
+  // unfinished (see KillWhileUnfinished), so a test's "kills >= 2" checks that the window
+  // existed rather than assuming the job ran long enough.
   CommandResult RunUnderFire(const std::string& args, int* kills) {
     std::atomic<bool> done{false};
     auto run = std::async(std::launch::async, [&] {
@@ -36,17 +38,30 @@ class CrashTest : public ::testing::Test {
       return r;
     });
     std::mt19937 rng(42);
-    // Let the job start, then kill a random worker every 0.15-0.4 s and replace it.
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    // Once the job runs, kill a random worker every 0.15-0.4 s and replace it.
     while (!done && *kills < kMaxKills) {
-      c_.KillWorker(rng() % c_.workers());
-      ++*kills;
-      c_.StartWorker();
-      for (int i = 0; i < 150 + static_cast<int>(rng() % 250) && !done; i += 10) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      if (KillWhileUnfinished(rng() % c_.workers())) {
+        ++*kills;
+        c_.StartWorker();
+        const double pause = 0.15 + static_cast<double>(rng() % 250) / 1000;
+        WaitUntil([&] { return done.load(); }, pause);  // the pause, cut short if the run ends
+      } else {
+        WaitUntil([&] { return done.load(); }, 0.02);
       }
     }
     return run.get();
+  }
+
+  // Kills worker `victim` if job-000001 is running and unfinished. Every worker is stopped
+  // (SIGSTOP) from the status check to the kill, so the job cannot finish in between; the
+  // others continue afterwards. A pause longer than the worker timeout (1 s) only makes
+  // the master lose them too: more faults, which the job must survive all the same.
+  bool KillWhileUnfinished(size_t victim) {
+    c_.FreezeWorkers();
+    const bool running = c_.JobState("job-000001") == "RUNNING";
+    if (running) c_.KillWorker(victim);
+    c_.ThawWorkers();
+    return running;
   }
 
   // Job counters sum committed attempts only (issue 4): however many attempts the kills

@@ -61,12 +61,10 @@ class FullDiskTest : public ::testing::Test {
     }
     WriteRecords(d() + "/records.txt", 30000, 11);  // 3 MB: 1 MB per reducer
     // Every worker registered before the job: else the reducers may all go elsewhere.
-    bool all = false;
-    for (int i = 0; i < 200 && !all; ++i) {
+    bool all = WaitUntil([&] {
       auto st = c_.Mr("status --json");
-      all = st.exit_code == 0 && nlohmann::json::parse(st.out).value("workers", 0) == others + 1;
-      if (!all) std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
+      return st.exit_code == 0 && nlohmann::json::parse(st.out).value("workers", 0) == others + 1;
+    }, 10, 0.05);
     ASSERT_TRUE(all) << "workers did not register within 10 s" << c_.MasterLogs();
   }
 

@@ -27,15 +27,13 @@ class HistoryCluster {
     http_.reset();
     if (!c_.StartMaster(extra)) return;
     std::regex re("status page on http://([0-9.:]+)/");
-    for (int i = 0; i < 200 && !http_; ++i) {
+    WaitUntil([&] {
       std::smatch m;
       std::string text = ReadFile(c_.LatestMasterLogPath());
-      if (std::regex_search(text, m, re)) {
-        if (auto hp = ParseHostPort(m[1].str()); hp.ok()) http_ = *hp;
-      } else {
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-      }
-    }
+      if (!std::regex_search(text, m, re)) return false;
+      if (auto hp = ParseHostPort(m[1].str()); hp.ok()) http_ = *hp;
+      return true;
+    }, 10, 0.05);
   }
   void StartWorkers(int n) {
     for (int i = 0; i < n; ++i) c_.StartWorker({"--master-timeout", "30"});
@@ -49,11 +47,7 @@ class HistoryCluster {
   // 250 ms housekeeping tick) or `timeout` seconds pass; returns the last answer.
   CommandResult WaitUntilDropped(const std::string& job, double timeout) const {
     CommandResult r;
-    for (double waited = 0; waited < timeout; waited += 0.1) {
-      r = Status(job);
-      if (r.exit_code != 0) break;
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
+    WaitUntil([&] { return (r = Status(job)).exit_code != 0; }, timeout, 0.1);
     return r;
   }
   CommandResult RunWordcount(const std::string& input, const std::string& output) const {
@@ -78,12 +72,15 @@ TEST(JobHistoryTest, FinishedJobReadsTheSameAfterMasterRestart) {
   // The sources' last `served` reports (every 250 ms) may land after job_end: take the
   // trace once it has stopped growing, so the restart is compared with its final form.
   std::string trace_before = c.Get("/api/jobs/job-000001/trace");
-  for (int i = 0; i < 20; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  double unchanged_since = MonotonicSeconds();
+  WaitUntil([&] {  // unchanged for 0.6 s: more than two of the reports' 250 ms periods
     std::string again = c.Get("/api/jobs/job-000001/trace");
-    if (again == trace_before) break;
-    trace_before = again;
-  }
+    if (again != trace_before) {
+      trace_before = again;
+      unchanged_since = MonotonicSeconds();
+    }
+    return MonotonicSeconds() - unchanged_since >= 0.6;
+  }, 10, 0.1);
   auto before = c.Status("job-000001");
   ASSERT_EQ(before.exit_code, 0) << before.err;
   nlohmann::json b = nlohmann::json::parse(before.out);

@@ -23,15 +23,6 @@ namespace {
 constexpr const char* kSlowMarker = "29.731";
 const std::string kSlowMapper = std::string("sleep ") + kSlowMarker + "; cat";
 
-bool WaitUntil(const std::function<bool()>& pred, double timeout_seconds) {
-  double deadline = MonotonicSeconds() + timeout_seconds;
-  while (MonotonicSeconds() < deadline) {
-    if (pred()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  return pred();
-}
-
 // The slow mapper's `sleep` (not the mr commands whose arguments carry the mapper).
 bool SlowChildRunning() {
   for (int pid : ProcessesMentioning(kSlowMarker)) {

@@ -88,7 +88,13 @@ TEST(MasterRestartTest, JobSurvivesMasterKill) {
     return j.at("maps_done").get<int>() >= 3;
   }, 30);
   ASSERT_TRUE(midway) << c.MasterLogs();
+  // The kill lands while the job runs, by construction: frozen workers cannot finish it.
+  c.FreezeWorkers();
+  ASSERT_EQ(c.JobState("job-000001"), "RUNNING") << "the job ended before the kill: nothing to test";
   c.KillMaster();
+  c.ThawWorkers();
+  // Not a wait for anything: the master stays down for 0.3 s, an outage the workers and
+  // `mr run` ride out by reconnecting (they must, for any length up to their timeouts).
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   ASSERT_TRUE(c.StartMaster(kMasterFlags)) << c.MasterLogs();
 
@@ -141,7 +147,10 @@ TEST(MasterRestartTest, CommittedReducesSurviveMasterKill) {
     return j.at("reduces_done").get<int>() >= 2;
   }, 60);
   ASSERT_TRUE(midway) << c.MasterLogs();
+  c.FreezeWorkers();  // the job cannot finish between the check and the kill
+  ASSERT_EQ(c.JobState("job-000001"), "RUNNING") << "the job ended before the kill: nothing to test";
   c.KillMaster();
+  c.ThawWorkers();
   ASSERT_TRUE(c.StartMaster(kMasterFlags)) << c.MasterLogs();
 
   auto r = run.get();
@@ -177,8 +186,11 @@ TEST(MasterRestartTest, DoneMapsOfAWorkerThatDiedRunAgain) {
   ASSERT_TRUE(WaitForStatus(c.addr(), "job-000001", [](const nlohmann::json& j) {
     return j.at("maps_done").get<int>() >= 6;
   }, 30)) << c.MasterLogs();
+  c.FreezeWorkers();  // the job cannot finish between the check and the kills
+  ASSERT_EQ(c.JobState("job-000001"), "RUNNING") << "the job ended before the kill: nothing to test";
   c.KillMaster();
   c.KillWorker(0);
+  c.ThawWorkers();
   ASSERT_TRUE(c.StartMaster(kMasterFlags)) << c.MasterLogs();
 
   auto r = run.get();
@@ -211,17 +223,15 @@ TEST(MasterRestartTest, WorkerBackAfterItsJobEndedDeletesTheJobsFiles) {
   const std::string job_dir = d + "/w0/j1";
   ASSERT_TRUE(PathExists(job_dir));
   c.SignalWorker(0, SIGSTOP);  // lost after 1 s: its maps and the reduce run again on worker 1
+  // The 2 s reduce had not ended before the stop (it cannot now): the window was there.
+  ASSERT_EQ(c.JobState("job-000001"), "RUNNING") << "the job ended before worker 0 was stopped";
   c.StartWorker({"--master-timeout", "60"});
   ASSERT_TRUE(WaitForStatus(c.addr(), "job-000001", [](const nlohmann::json& j) {
     return j.at("state") == "SUCCEEDED";
   }, 60)) << c.MasterLogs();
   EXPECT_TRUE(PathExists(job_dir)) << "worker 0 was stopped: nothing could have removed its files yet";
   c.SignalWorker(0, SIGCONT);
-  bool gone = false;
-  for (int i = 0; i < 100 && !gone; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    gone = !PathExists(job_dir);
-  }
+  bool gone = WaitUntil([&] { return !PathExists(job_dir); }, 10, 0.1);
   EXPECT_TRUE(gone) << job_dir << " left behind by a worker that registered again";
 }
 

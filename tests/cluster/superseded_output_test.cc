@@ -49,11 +49,11 @@ TEST(SupersededOutputTest, WorkerBackWhileItsJobRunsDeletesSupersededOutputs) {
   }, 30)) << c.MasterLogs();
   c.SignalWorker(0, SIGCONT);
   int left = static_cast<int>(held.size());
-  for (int i = 0; i < 100 && left > 0; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  WaitUntil([&] {
     left = 0;
     for (const auto& f : held) left += PathExists(f) || PathExists(f.substr(0, f.size() - 6) + ".data");
-  }
+    return left == 0;
+  }, 5, 0.05);
   auto status = c.Mr("status --json job-000001");
   ASSERT_EQ(status.exit_code, 0) << status.err;
   // Deleted while the job runs: not the job's end removing its directory.

@@ -10,7 +10,7 @@
 
 #include "common/crc32c.h"
 #include "common/file_util.h"
-#include "master/master_client.h"
+#include "client/master_client.h"
 #include "master/master_server.h"
 #include "shuffle/map_output.h"
 #include "shuffle/net/fetcher.h"
@@ -143,10 +143,10 @@ class MasterAuthTest : public ::testing::Test {
     if (server_) server_->Stop();
     if (thread_.joinable()) thread_.join();
   }
-  Result<std::unique_ptr<master::MasterClient>> Connect(const auth::ClusterToken& token) {
-    return master::MasterClient::Connect(server_->address(), "client", token);
+  Result<std::unique_ptr<client::MasterClient>> Connect(const auth::ClusterToken& token) {
+    return client::MasterClient::Connect(server_->address(), "client", token);
   }
-  static Status AskStatus(master::MasterClient& c) {
+  static Status AskStatus(client::MasterClient& c) {
     proto::Envelope req;
     req.mutable_status();
     auto r = c.Call(req);

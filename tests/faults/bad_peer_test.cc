@@ -2,7 +2,9 @@
 // cluster token) while a good job runs: garbage, truncated and oversized frames, wrong
 // tokens, an old protocol version, out-of-range fields, peers speaking for someone else,
 // silent peers. Each gets a refusal or a closed connection; the good job still finishes
-// with byte-identical output (the last test).
+// with byte-identical output. The good job cannot finish before the probes are done, in
+// whatever order gtest runs them: its maps wait on a gate file that only the suite's
+// tear-down creates, and the tear-down then checks the job's output.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
@@ -26,12 +28,13 @@
 #include "common/file_util.h"
 #include "common/framing.h"
 #include "common/version.h"
-#include "master/master_client.h"
+#include "client/master_client.h"
 #include "master/message_checks.h"
 #include "mr.pb.h"
 #include "shuffle/net/fetcher.h"
 #include "shuffle/net/net_io.h"
 #include "tests/cluster/cluster_fixture.h"
+#include "tests/common/wait.h"
 
 extern char** environ;
 
@@ -60,10 +63,7 @@ class Child {
   ~Child() {
     if (pid_ <= 0) return;
     ::kill(pid_, SIGTERM);
-    for (int i = 0; i < 100; ++i) {
-      if (::waitpid(pid_, nullptr, WNOHANG) == pid_) return;
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
+    if (testing::WaitUntil([&] { return ::waitpid(pid_, nullptr, WNOHANG) == pid_; }, 5, 0.05)) return;
     ::kill(pid_, SIGKILL);
     ::waitpid(pid_, nullptr, 0);
   }
@@ -153,6 +153,7 @@ class BadPeerTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite();
   static void TearDownTestSuite();
+  static void CheckTheGoodJobFinishes();
   void SetUp() override { ASSERT_TRUE(setup_error_.empty()) << setup_error_; }
 
   static auth::ClusterToken Token() {
@@ -234,7 +235,7 @@ class BadPeerTest : public ::testing::Test {
   static std::unique_ptr<TempDir> tmp_;
   static std::unique_ptr<Child> master_, worker_;
   static std::string setup_error_;
-  static std::string token_file_, input_, output_;
+  static std::string token_file_, input_, output_, gate_;
   static uint16_t port_, shuffle_port_;
   static uint32_t good_worker_id_;
   static uint64_t job_id_;
@@ -244,7 +245,7 @@ class BadPeerTest : public ::testing::Test {
 std::unique_ptr<TempDir> BadPeerTest::tmp_;
 std::unique_ptr<Child> BadPeerTest::master_, BadPeerTest::worker_;
 std::string BadPeerTest::setup_error_;
-std::string BadPeerTest::token_file_, BadPeerTest::input_, BadPeerTest::output_;
+std::string BadPeerTest::token_file_, BadPeerTest::input_, BadPeerTest::output_, BadPeerTest::gate_;
 uint16_t BadPeerTest::port_ = 0, BadPeerTest::shuffle_port_ = 0;
 uint32_t BadPeerTest::good_worker_id_ = 0;
 uint64_t BadPeerTest::job_id_ = 0;
@@ -253,17 +254,16 @@ uint32_t BadPeerTest::job_maps_ = 0;
 // Polls `path` until it contains `marker`; returns the text after it.
 std::optional<std::string> WaitForText(const std::string& path, const std::string& marker,
                                        double timeout) {
-  double deadline = MonotonicSeconds() + timeout;
-  while (MonotonicSeconds() < deadline) {
+  std::optional<std::string> after;
+  testing::WaitUntil([&] {
     auto text = ReadFileToString(path);
-    if (text.ok()) {
-      auto at = text->find(marker);
-      if (at != std::string::npos && text->find('\n', at) != std::string::npos)
-        return text->substr(at + marker.size());
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  return std::nullopt;
+    if (!text.ok()) return false;
+    auto at = text->find(marker);
+    if (at == std::string::npos || text->find('\n', at) == std::string::npos) return false;
+    after = text->substr(at + marker.size());
+    return true;
+  }, timeout, 0.05);
+  return after;
 }
 
 void BadPeerTest::SetUpTestSuite() {
@@ -273,8 +273,9 @@ void BadPeerTest::SetUpTestSuite() {
   (void)WriteStringToFile(token_file_, "bad-peer-cluster-secret\n");
   ::chmod(token_file_.c_str(), 0600);
   input_ = JoinPath(d, "records.txt");
-  testing::WriteRecords(input_, 80000, 11);  // 8 MB: ~120 maps of 64 KiB on one map slot
+  testing::WriteRecords(input_, 80000, 11);  // 8 MB: ~120 maps of 64 KiB
   output_ = JoinPath(d, "out");
+  gate_ = JoinPath(d, "gate");
   master_ = std::make_unique<Child>(
       std::vector<std::string>{MrBin(), "master", "--listen", "127.0.0.1:0", "--state",
                                JoinPath(d, "state"), "--addr-file", JoinPath(d, "addr"),
@@ -291,11 +292,16 @@ void BadPeerTest::SetUpTestSuite() {
   if (!reg) return void(setup_error_ = "worker did not register");
   good_worker_id_ = static_cast<uint32_t>(std::stoul(*reg));
   shuffle_port_ = static_cast<uint16_t>(std::stoul(reg->substr(reg->find("shuffle port ") + 13)));
-  auto submit = Sh(MrBin() + " submit sort --reducers 2 --split-size 64KiB --input " + input_ +
+  // Each map passes its split through once the gate exists (a poll inside the job, not a
+  // wait of the test's); the reducers pass theirs through: the output is the input's lines.
+  const std::string mapper =
+      "while [ ! -e " + testing::ShellQuote(gate_) + " ]; do sleep 0.05; done; cat";
+  auto submit = Sh(MrBin() + " submit streaming --mapper " + testing::ShellQuote(mapper) +
+                   " --reducer cat --reducers 2 --split-size 64KiB --input " + input_ +
                    " --output " + output_ + Master());
   if (submit.exit_code != 0) return void(setup_error_ = "submit failed: " + submit.err);
   job_id_ = std::stoull(submit.out.substr(4));
-  auto client = master::MasterClient::Connect(HostPort{"127.0.0.1", port_}, "client", Token());
+  auto client = client::MasterClient::Connect(HostPort{"127.0.0.1", port_}, "client", Token());
   proto::Envelope req;
   req.mutable_status()->set_job_id(job_id_);
   auto st = client.ok() ? (*client)->Call(req) : Result<proto::Envelope>(client.status());
@@ -303,7 +309,47 @@ void BadPeerTest::SetUpTestSuite() {
   job_maps_ = st->status_reply().jobs(0).maps_total();
 }
 
+// Lines of text, sorted bytewise: the job's output has the input's lines, in the order
+// its partitions put them.
+std::string SortedLines(const std::string& text) {
+  std::vector<std::string> lines;
+  for (size_t pos = 0; pos < text.size();) {
+    size_t nl = text.find('\n', pos);
+    if (nl == std::string::npos) nl = text.size() - 1;
+    lines.push_back(text.substr(pos, nl + 1 - pos));
+    pos = nl + 1;
+  }
+  std::sort(lines.begin(), lines.end());
+  std::string out;
+  for (const auto& l : lines) out += l;
+  return out;
+}
+
+// Every probe has run while the good job waited at its gate: open it, and the job must
+// finish with the input's lines, the daemons still up. (Failures here fail the binary.)
+void BadPeerTest::CheckTheGoodJobFinishes() {
+  ASSERT_TRUE(WriteStringToFile(gate_, "").ok());
+  auto c = client::MasterClient::Connect(HostPort{"127.0.0.1", port_}, "client", Token());
+  ASSERT_TRUE(c.ok()) << c.status().ToString();
+  proto::Envelope req;
+  req.mutable_status()->set_job_id(job_id_);
+  std::string state;
+  ASSERT_TRUE(testing::WaitUntil([&] {
+    auto r = (*c)->Call(req);
+    state = r.ok() ? r->status_reply().jobs(0).state() : r.status().ToString();
+    return state == "SUCCEEDED" || state == "FAILED";
+  }, 90, 0.1)) << "still " << state;
+  ASSERT_EQ(state, "SUCCEEDED") << "see " << JoinPath(tmp_->path(), "master.log");
+  std::string got = *ReadFileToString(JoinPath(output_, "part-r-00000")) +
+                    *ReadFileToString(JoinPath(output_, "part-r-00001"));
+  std::string expected = SortedLines(*ReadFileToString(input_));
+  EXPECT_TRUE(SortedLines(got) == expected)
+      << "output lines differ from the input's (" << got.size() << " vs " << expected.size() << " bytes)";
+  EXPECT_TRUE(master_->running() && worker_->running()) << "a daemon died";
+}
+
 void BadPeerTest::TearDownTestSuite() {
+  if (setup_error_.empty()) CheckTheGoodJobFinishes();
   worker_.reset();
   master_.reset();
   tmp_.reset();
@@ -311,7 +357,7 @@ void BadPeerTest::TearDownTestSuite() {
 
 TEST_F(BadPeerTest, TheGoodJobIsRunningWhileTheProbesStart) {
   EXPECT_GT(job_maps_, 100u);
-  auto c = master::MasterClient::Connect(HostPort{"127.0.0.1", port_}, "client", Token());
+  auto c = client::MasterClient::Connect(HostPort{"127.0.0.1", port_}, "client", Token());
   ASSERT_TRUE(c.ok()) << c.status().ToString();
   proto::Envelope req;
   req.mutable_status()->set_job_id(job_id_);
@@ -319,6 +365,7 @@ TEST_F(BadPeerTest, TheGoodJobIsRunningWhileTheProbesStart) {
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_EQ(r->status_reply().jobs(0).state(), "RUNNING")
       << "the probes would not overlap the good job";
+  EXPECT_FALSE(PathExists(gate_)) << "the good job's maps were let through before the probes ran";
 }
 
 TEST_F(BadPeerTest, GarbageBytesAreRefused) {
@@ -368,7 +415,7 @@ TEST_F(BadPeerTest, WrongOrMissingTokenIsRefusedWithoutInformation) {
   skip.SendEnvelope(status);
   ExpectRefused(skip, StatusCode::kPermissionDenied, auth::kAuthFailedMessage);
   // Through the real client: the one-line message.
-  auto c = master::MasterClient::Connect(HostPort{"127.0.0.1", port_}, "client",
+  auto c = client::MasterClient::Connect(HostPort{"127.0.0.1", port_}, "client",
                                          *auth::ClusterToken::FromString("x"));
   ASSERT_FALSE(c.ok());
   EXPECT_EQ(c.status().message(), auth::kAuthFailedMessage);
@@ -510,48 +557,19 @@ TEST_F(BadPeerTest, SilentPeersAreDroppedAndDoNotStarveOthers) {
   silent.back()->Send(std::string("\0\0", 2));  // half a header, then nothing
   double start = MonotonicSeconds();
   // Meanwhile the cluster serves its own client.
-  auto c = master::MasterClient::Connect(HostPort{"127.0.0.1", port_}, "client", Token());
+  auto c = client::MasterClient::Connect(HostPort{"127.0.0.1", port_}, "client", Token());
   ASSERT_TRUE(c.ok()) << c.status().ToString();
   proto::Envelope req;
   req.mutable_status()->set_job_id(job_id_);
   EXPECT_TRUE((*c)->Call(req).ok());
   for (auto& p : silent) EXPECT_TRUE(p->ClosedWithin(kWait)) << "silent peer kept its connection";
   double took = MonotonicSeconds() - start;
+  // Lower bound, safe under any load: the last peer connected just before `start`, and a
+  // deadline never fires early, so it cannot close before ~1 s; 0.5 allows for the clocks.
+  // Upper bound: the deadline fired at all (a master that ignored it would keep them for
+  // good); 5 s is five deadlines, far more than a loaded master needs to act on one.
   EXPECT_GE(took, 0.5) << "closed before the 1 s handshake timeout";
   EXPECT_LT(took, kWait);
-}
-
-// Runs last (gtest keeps definition order): everything above happened while this job ran.
-TEST_F(BadPeerTest, GoodJobFinishesWithByteIdenticalOutput) {
-  auto c = master::MasterClient::Connect(HostPort{"127.0.0.1", port_}, "client", Token());
-  ASSERT_TRUE(c.ok()) << c.status().ToString();
-  proto::Envelope req;
-  req.mutable_status()->set_job_id(job_id_);
-  std::string state;
-  double deadline = MonotonicSeconds() + 90;
-  while (MonotonicSeconds() < deadline) {
-    auto r = (*c)->Call(req);
-    ASSERT_TRUE(r.ok()) << r.status().ToString();
-    state = r->status_reply().jobs(0).state();
-    if (state == "SUCCEEDED" || state == "FAILED") break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  ASSERT_EQ(state, "SUCCEEDED") << "see " << JoinPath(tmp_->path(), "master.log");
-  std::string input = *ReadFileToString(input_);
-  std::vector<std::string> lines;
-  for (size_t pos = 0; pos < input.size();) {
-    size_t nl = input.find('\n', pos);
-    lines.push_back(input.substr(pos, nl + 1 - pos));
-    pos = nl + 1;
-  }
-  std::sort(lines.begin(), lines.end());
-  std::string expected;
-  for (const auto& l : lines) expected += l;
-  std::string got = *ReadFileToString(JoinPath(output_, "part-r-00000")) +
-                    *ReadFileToString(JoinPath(output_, "part-r-00001"));
-  EXPECT_TRUE(got == expected) << "output differs from LC_ALL=C sort (" << got.size() << " vs "
-                               << expected.size() << " bytes)";
-  EXPECT_TRUE(master_->running() && worker_->running()) << "a daemon died";
 }
 
 // The master's field checks on their own (the process tests above go through them too).

@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/common/wait.h"
+
 namespace mr::jobs {
 namespace {
 
@@ -111,8 +113,8 @@ TEST(RunFilterTest, CancelKillsTheCommandAndWhatItStarted) {
       FilterHooks{{}, [&cancel] { return cancel.load(); }});
   EXPECT_EQ(s.code(), StatusCode::kAborted) << s.ToString();
   ASSERT_GT(grandchild, 0);
-  for (int i = 0; i < 100 && Alive(grandchild); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  EXPECT_FALSE(Alive(grandchild)) << "the command's child outlived the cancel";
+  EXPECT_TRUE(mr::testing::WaitUntil([&] { return !Alive(grandchild); }, 5, 0.05))
+      << "the command's child outlived the cancel";
   if (Alive(grandchild)) ::kill(grandchild, SIGKILL);
 }
 

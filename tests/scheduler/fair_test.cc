@@ -21,19 +21,19 @@ Snapshot SixSlots(std::vector<JobView> jobs) {
 FairScheduler WithPools(const char* text) {
   auto pools = PoolTable::Parse(text);
   EXPECT_TRUE(pools.ok()) << pools.status().ToString();
-  return FairScheduler(std::move(pools).value());
+  return FairScheduler("fair", std::move(pools).value());
 }
 
 TEST(FairTest, SplitsSixSlotsEquallyAmongThreeJobs) {
   Snapshot snap = SixSlots({MakeJob(1, 10), MakeJob(2, 10), MakeJob(3, 10)});
-  Decision d = FairScheduler().Schedule(snap);
+  Decision d = FairScheduler("fair").Schedule(snap);
   ASSERT_TRUE(testing::CheckContract(snap, d));
   EXPECT_EQ(MapsPerJob(d), (std::map<JobId, int>{{1, 2}, {2, 2}, {3, 2}}));
 }
 
 TEST(FairTest, RedistributesWhatAJobCannotUse) {
   Snapshot snap = SixSlots({MakeJob(1, 1), MakeJob(2, 10), MakeJob(3, 10)});
-  auto n = MapsPerJob(FairScheduler().Schedule(snap));
+  auto n = MapsPerJob(FairScheduler("fair").Schedule(snap));
   EXPECT_EQ(n[1], 1);
   EXPECT_EQ(n[2] + n[3], 5);
   EXPECT_GE(n[2], 2);
@@ -44,7 +44,7 @@ TEST(FairTest, RunningMapsCountTowardTheShare) {
   Snapshot snap = SixSlots({MakeJob(1, 10), MakeJob(2, 10), MakeJob(3, 10)});
   snap.jobs[0].maps_running = 2;
   snap.workers[0].free_map = 1;  // job 1's two maps hold slots there
-  auto n = MapsPerJob(FairScheduler().Schedule(snap));
+  auto n = MapsPerJob(FairScheduler("fair").Schedule(snap));
   EXPECT_EQ(n, (std::map<JobId, int>{{2, 2}, {3, 2}}));
 }
 
@@ -65,7 +65,7 @@ TEST(FairTest, HonoursPoolAndJobWeights) {
   same_pool.jobs[0].weight = 2;
   same_pool.jobs[0].shuffle_bytes_available = 1;
   same_pool.jobs[1].shuffle_bytes_available = 1;
-  Decision d = FairScheduler().Schedule(same_pool);
+  Decision d = FairScheduler("fair").Schedule(same_pool);
   EXPECT_EQ(MapsPerJob(d), (std::map<JobId, int>{{1, 4}, {2, 2}}));
   EXPECT_NEAR(d.shuffle_shares[1], 2.0 / 3, 1e-12);
   EXPECT_NEAR(d.shuffle_shares[2], 1.0 / 3, 1e-12);

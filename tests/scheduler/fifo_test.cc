@@ -19,7 +19,7 @@ TEST(FifoTest, FirstJobTakesAllSlotsItCanUseThenTheNext) {
   snap.jobs[2].shuffle_bytes_available = 100;
   snap.jobs[0].ready_reduces = {{0, 1}};
   snap.jobs[1].ready_reduces = {{0, 1}};
-  FifoScheduler s;
+  FifoScheduler s("fifo");
   Decision d = s.Schedule(snap);
   ASSERT_TRUE(testing::CheckContract(snap, d));
   auto n = MapsPerJob(d);
@@ -44,7 +44,7 @@ TEST(FifoTest, UsesSubmitTimeWhenSnapshotIsOutOfOrder) {
   Snapshot snap;
   snap.workers = {MakeWorker(1, 2)};
   snap.jobs = {MakeJob(5, 3, 10.0), MakeJob(6, 3, 1.0)};
-  Decision d = FifoScheduler().Schedule(snap);
+  Decision d = FifoScheduler("fifo").Schedule(snap);
   EXPECT_EQ(MapsPerJob(d), (std::map<JobId, int>{{6, 2}}));
 }
 

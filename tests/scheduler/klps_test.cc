@@ -15,7 +15,7 @@ TEST(KlpsTest, SharesMapSlotsAmongFirstKJobsOnly) {
   Snapshot snap;
   snap.workers = {MakeWorker(1, 3), MakeWorker(2, 3)};
   snap.jobs = {MakeJob(1, 10), MakeJob(2, 10), MakeJob(3, 10)};
-  Decision d = KlpsScheduler(2).Schedule(snap);
+  Decision d = KlpsScheduler("klps", 2).Schedule(snap);
   ASSERT_TRUE(testing::CheckContract(snap, d));
   EXPECT_EQ(MapsPerJob(d), (std::map<JobId, int>{{1, 3}, {2, 3}}));
 }
@@ -24,7 +24,7 @@ TEST(KlpsTest, LaterJobsWaitEvenIfSlotsIdle) {
   Snapshot snap;
   snap.workers = {MakeWorker(1, 6)};
   snap.jobs = {MakeJob(1, 1), MakeJob(2, 2), MakeJob(3, 10)};
-  EXPECT_EQ(MapsPerJob(KlpsScheduler(2).Schedule(snap)), (std::map<JobId, int>{{1, 1}, {2, 2}}));
+  EXPECT_EQ(MapsPerJob(KlpsScheduler("klps", 2).Schedule(snap)), (std::map<JobId, int>{{1, 1}, {2, 2}}));
 }
 
 TEST(KlpsTest, JobsDoneWithMapsLeaveTheMapStation) {
@@ -34,7 +34,7 @@ TEST(KlpsTest, JobsDoneWithMapsLeaveTheMapStation) {
   snap.jobs[0].maps_done = 5;
   snap.jobs[0].shuffle_bytes_available = 10;
   snap.jobs[2].shuffle_bytes_available = 10;
-  Decision d = KlpsScheduler(2).Schedule(snap);
+  Decision d = KlpsScheduler("klps", 2).Schedule(snap);
   EXPECT_EQ(MapsPerJob(d), (std::map<JobId, int>{{2, 2}, {3, 2}}));
   EXPECT_EQ(d.shuffle_shares, (ShareMap{{1, 0.5}, {3, 0.5}}));
 }

@@ -97,9 +97,9 @@ class RandomSnapshots {
 }
 
 TEST(PolicyPropertyTest, EveryPolicyRespectsTheContractOnRandomSnapshots) {
-  SchedulerOptions options;
-  options.klps_k = 2;
   for (const std::string& name : KnownPolicies()) {
+    PolicyOptions options;
+    if (name == "klps") options.SetValue("klps-k", int64_t{2});
     auto policy = CreateScheduler(name, options);
     ASSERT_TRUE(policy.ok());
     RandomSnapshots gen(12345);

@@ -28,29 +28,31 @@ TEST(RegistryTest, UnknownNameListsKnownPolicies) {
 }
 
 TEST(RegistryTest, KlpsRejectsNonPositiveK) {
-  SchedulerOptions o;
-  o.klps_k = 0;
+  PolicyOptions o;
+  o.SetValue("klps-k", int64_t{0});
   auto s = CreateScheduler("klps", o);
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(s.status().message(), "klps-k must be int in 1..2147483647, got 0");
 }
 
 TEST(RegistryTest, FairLoadsPoolsFileAndReportsErrors) {
   TempDir dir("sched-reg");
-  SchedulerOptions o;
-  o.pools_file = JoinPath(dir.path(), "pools.txt");
+  PolicyOptions o;
+  const std::string pools_file = JoinPath(dir.path(), "pools.txt");
+  o.SetValue("pools", pools_file);
   auto missing = CreateScheduler("fair", o);
   ASSERT_FALSE(missing.ok());
-  EXPECT_EQ(missing.status().message(), "pools file: no such file: " + o.pools_file);
+  EXPECT_EQ(missing.status().message(), "pools file: no such file: " + pools_file);
 
-  ASSERT_TRUE(WriteStringToFile(o.pools_file, "pool prod min_maps=2\npool x weight=oops\n").ok());
+  ASSERT_TRUE(WriteStringToFile(pools_file, "pool prod min_maps=2\npool x weight=oops\n").ok());
   auto bad = CreateScheduler("fair", o);
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.status().code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(bad.status().message().rfind("pools file: ", 0), 0u) << bad.status().message();
   EXPECT_NE(bad.status().message().find("pools.txt:2"), std::string::npos) << bad.status().message();
 
-  ASSERT_TRUE(WriteStringToFile(o.pools_file, "pool prod min_maps=2\n").ok());
+  ASSERT_TRUE(WriteStringToFile(pools_file, "pool prod min_maps=2\n").ok());
   EXPECT_TRUE(CreateScheduler("fair", o).ok());
 }
 

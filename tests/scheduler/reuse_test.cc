@@ -100,7 +100,7 @@ TEST(PolicyReuseTest, AMovedFairSchedulerStillUsesItsPools) {
   std::mt19937 rng(5);
   // `twin` sees the same history as `first` but is never moved, so the two
   // must agree exactly (the service memory included).
-  FairScheduler first(*pools), twin(*pools);
+  FairScheduler first("fair", *pools), twin("fair", *pools);
   for (int i = 0; i < 5; ++i) {
     Snapshot snap = RandomSnapshot(&rng);
     first.Schedule(snap);

@@ -47,7 +47,7 @@ TEST(MaxSrptTest, OrdersBySmallestMaxOfRemainingSizes) {
   Snapshot snap = Cluster({Sized(1, 2, 1, 2), Sized(2, 3, 3, 1), Sized(3, 3, 2, 2)});
   snap.jobs[1].shuffle_bytes_available = 5;
   snap.jobs[2].shuffle_bytes_available = 5;
-  Decision d = MaxSrptScheduler().Schedule(snap);
+  Decision d = MaxSrptScheduler("maxsrpt").Schedule(snap);
   ASSERT_TRUE(testing::CheckContract(snap, d));
   EXPECT_EQ(MapOrder(d), (std::vector<JobId>{1, 3, 2}));
   EXPECT_EQ(MapsPerJob(d), (std::map<JobId, int>{{1, 2}, {2, 1}, {3, 3}}));
@@ -61,7 +61,7 @@ TEST(MaxSrptTest, UsesRemainingNotOriginalSizes) {
   SetSize(&big, 10, 10, 0.5, 0.5, kMapCap, kShuffleCap);  // almost done
   Snapshot snap = Cluster({Sized(2, 6, 1, 1), big});
   snap.jobs[0].submit_time = 0;  // arrives first
-  EXPECT_EQ(MapsPerJob(MaxSrptScheduler().Schedule(snap)), (std::map<JobId, int>{{1, 6}}));
+  EXPECT_EQ(MapsPerJob(MaxSrptScheduler("maxsrpt").Schedule(snap)), (std::map<JobId, int>{{1, 6}}));
 }
 
 TEST(MaxSrptTest, UnlimitedShuffleUsesNominalCapacity) {
@@ -70,14 +70,14 @@ TEST(MaxSrptTest, UnlimitedShuffleUsesNominalCapacity) {
   // Job 1: x = 12/6 = 2 s, y = 3e9 / 1e9 = 3 s. Job 2: x = 2.5 s, y = 0.
   SetSize(&snap.jobs[0], 2, 3, 2, 3, kMapCap, kNominalShuffleBytesPerSec);
   SetSize(&snap.jobs[1], 2.5, 0, 2.5, 0, kMapCap, kNominalShuffleBytesPerSec);
-  EXPECT_EQ(MapsPerJob(MaxSrptScheduler().Schedule(snap)), (std::map<JobId, int>{{2, 6}}));
+  EXPECT_EQ(MapsPerJob(MaxSrptScheduler("maxsrpt").Schedule(snap)), (std::map<JobId, int>{{2, 6}}));
 }
 
 TEST(MaxSrptTest, JobWithoutEstimateGetsOneProbeThenRanksLast) {
   Snapshot snap = Cluster({MakeJob(1, 9), Sized(2, 9, 1, 1), MakeJob(3, 9)});
   snap.jobs[2].maps_running = 1;  // already probed: no second probe
   snap.workers[0].free_map = 2;
-  Decision d = MaxSrptScheduler().Schedule(snap);
+  Decision d = MaxSrptScheduler("maxsrpt").Schedule(snap);
   EXPECT_EQ(MapsPerJob(d), (std::map<JobId, int>{{1, 1}, {2, 4}}));
 }
 
@@ -100,7 +100,7 @@ TEST(SplitSrptTest, BetaIsTheSmallestImbalance) {
 TEST(SplitSrptTest, SplitsCapacityBetweenClassesByBeta) {
   Snapshot snap = Cluster({Sized(1, 10, 6, 1), Sized(2, 10, 2, 1), Sized(3, 10, 1, 2)});
   for (JobView& j : snap.jobs) j.shuffle_bytes_available = 10;
-  Decision d = SplitSrptScheduler().Schedule(snap);
+  Decision d = SplitSrptScheduler("splitsrpt").Schedule(snap);
   ASSERT_TRUE(testing::CheckContract(snap, d));
   // Within the map-heavy class, SRPT on remaining map size: job 2 (x=2) first.
   EXPECT_EQ(MapsPerJob(d), (std::map<JobId, int>{{2, 4}, {3, 2}}));
@@ -114,14 +114,14 @@ TEST(SplitSrptTest, SplitsCapacityBetweenClassesByBeta) {
 TEST(SplitSrptTest, EmptyClassLeavesEverythingToTheOther) {
   Snapshot snap = Cluster({Sized(1, 10, 3, 1), Sized(2, 10, 4, 1)});
   snap.jobs[1].shuffle_bytes_available = 10;
-  Decision d = SplitSrptScheduler().Schedule(snap);
+  Decision d = SplitSrptScheduler("splitsrpt").Schedule(snap);
   EXPECT_EQ(MapsPerJob(d), (std::map<JobId, int>{{1, 6}}));
   EXPECT_EQ(d.shuffle_shares, (ShareMap{{2, 1.0}}));
 }
 
 TEST(SplitSrptTest, ClassThatCannotUseItsSlotsLendsThem) {
   Snapshot snap = Cluster({Sized(1, 1, 2, 1), Sized(2, 10, 1, 2)});
-  EXPECT_EQ(MapsPerJob(SplitSrptScheduler().Schedule(snap)), (std::map<JobId, int>{{1, 1}, {2, 5}}));
+  EXPECT_EQ(MapsPerJob(SplitSrptScheduler("splitsrpt").Schedule(snap)), (std::map<JobId, int>{{1, 1}, {2, 5}}));
 }
 
 TEST(SplitSrptTest, RunningMapsCountAgainstTheClassTarget) {
@@ -129,7 +129,7 @@ TEST(SplitSrptTest, RunningMapsCountAgainstTheClassTarget) {
   snap.jobs[0].maps_running = 4;
   snap.workers[0].free_map = 1;
   snap.workers[1].free_map = 1;
-  EXPECT_EQ(MapsPerJob(SplitSrptScheduler().Schedule(snap)), (std::map<JobId, int>{{2, 2}}));
+  EXPECT_EQ(MapsPerJob(SplitSrptScheduler("splitsrpt").Schedule(snap)), (std::map<JobId, int>{{2, 2}}));
 }
 
 
@@ -154,7 +154,7 @@ void FreeOnly(Snapshot* snap, WorkerId id) {
 
 TEST(SplitSrptTest, AOneSlotClassRotatesOverTheWorkers) {
   Snapshot snap = ThreeOneSlotWorkers(50, 50);
-  SplitSrptScheduler policy;
+  SplitSrptScheduler policy("splitsrpt");
   Decision first = policy.Schedule(snap);
   ASSERT_TRUE(testing::CheckContract(snap, first));
   EXPECT_EQ(MapsPerJob(first), (std::map<JobId, int>{{1, 2}, {2, 1}}));
@@ -192,7 +192,7 @@ TEST(SplitSrptTest, AOneSlotClassRotatesOverTheWorkers) {
 // avoiding class takes the slot after all.
 TEST(SplitSrptTest, RotationNeverLeavesASlotIdle) {
   Snapshot snap = ThreeOneSlotWorkers(2, 50);
-  SplitSrptScheduler policy;
+  SplitSrptScheduler policy("splitsrpt");
   Decision first = policy.Schedule(snap);
   WorkerId w2 = 0;
   for (const Assignment& a : first.assignments) {

@@ -87,9 +87,10 @@ TEST(TokenBucketTest, RealClockRateWithinTolerance) {
     sent += 64 * 1024;
   }
   double rate = (sent - 64 * 1024) / (MonotonicSeconds() - start);  // minus the initial burst
-  // Pacing never exceeds the rate (upper bound tight); a descheduled sender can only fall
-  // behind it, so the lower bound is loose (exactness is checked on virtual time above).
-  EXPECT_GT(rate, 20e6 * 0.3);
+  // Pacing never exceeds the rate: an upper bound, which load cannot break. A descheduled
+  // or oversleeping sender can only fall behind, by any amount on a loaded machine, so
+  // there is no lower bound here; exactness is checked on virtual time above.
+  EXPECT_GT(sent, 64 * 1024);
   EXPECT_LT(rate, 20e6 * 1.1);
 }
 

@@ -42,12 +42,12 @@ TEST(ClusterBrowserTest, LiveJobPageShowsOverlappingLanes) {
   // The master logs the status page's address (port 0 = any free port).
   std::string http;
   std::regex re("status page on (http://[0-9.:]+)/");
-  for (int i = 0; i < 100 && http.empty(); ++i) {
+  WaitUntil([&] {
     std::smatch m;
     std::string log = ReadFile(d + "/cluster/master.log");
     if (std::regex_search(log, m, re)) http = m[1];
-    else std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
+    return !http.empty();
+  }, 5, 0.05);
   ASSERT_FALSE(http.empty()) << ReadFile(d + "/cluster/master.log");
   auto run = Sh(MrBin() + " run wordcount --quiet --input " + d + "/in.txt --output " + d +
                 "/wc --reducers 3 --split-size 256KiB --master " + cluster.address());

@@ -43,6 +43,8 @@ class EndToEndTest : public ::testing::Test {
   static void TearDownTestSuite() {
     delete dir_;
     dir_ = nullptr;
+    inputs_.clear();  // else a repeated run (--gtest_repeat) reads the deleted files
+    quoted_.clear();
   }
   static TempDir* dir_;
   static std::vector<std::string> inputs_;

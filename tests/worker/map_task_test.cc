@@ -247,6 +247,66 @@ TEST_F(MapTaskTest, MissingInputFailsWithoutOutput) {
   EXPECT_FALSE(PathExists(shuffle::MapOutputIndexPath(dir_.path(), 9, 3, 1)));
 }
 
+// RUNNING reports carry the fraction of the split consumed (issue 12): it rises with the
+// input read, never past what has been handed to the mapper, and ends at 1.
+TEST_F(MapTaskTest, FractionFollowsTheInputConsumed) {
+  struct Recorder final : jobs::Mapper {
+    std::atomic<double>* fraction = nullptr;
+    uint64_t size = 0;
+    std::vector<double> seen;
+    bool ahead = false;  // the fraction claimed bytes the mapper had not been given yet
+    void Map(const jobs::InputRecord& r, jobs::Emitter& out) override {
+      const double f = fraction->load();
+      if (f > static_cast<double>(r.offset) / static_cast<double>(size)) ahead = true;
+      if (seen.empty() || seen.back() != f) seen.push_back(f);
+      out.Emit(r.line.substr(0, 1), "1");
+    }
+  };
+  struct RecorderJob final : jobs::Job {
+    Recorder* mapper = nullptr;
+    std::string_view name() const override { return "recorder"; }
+    Result<std::unique_ptr<jobs::Mapper>> NewMapper() const override {
+      struct Forward final : jobs::Mapper {
+        Recorder* to;
+        void Map(const jobs::InputRecord& r, jobs::Emitter& out) override { to->Map(r, out); }
+      };
+      auto f = std::make_unique<Forward>();
+      f->to = mapper;
+      return std::unique_ptr<jobs::Mapper>(std::move(f));
+    }
+    Result<std::unique_ptr<jobs::Reducer>> NewReducer() const override { return Status::Internal("unused"); }
+  };
+  std::atomic<double> fraction{0};
+  Recorder recorder;
+  recorder.fraction = &fraction;
+  recorder.size = text_.size();
+  RecorderJob job;
+  job.mapper = &recorder;
+  MapTaskSpec spec = Spec(&job, 64 << 20);
+  spec.fraction = &fraction;
+  auto r = RunMapTask(spec, nullptr);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_FALSE(recorder.ahead);
+  ASSERT_GE(recorder.seen.size(), 10u) << "20000 lines: updated every 1024";
+  for (size_t i = 1; i < recorder.seen.size(); ++i) EXPECT_LT(recorder.seen[i - 1], recorder.seen[i]);
+  EXPECT_LT(recorder.seen.back(), 1.0);
+  EXPECT_DOUBLE_EQ(fraction.load(), 1.0);
+}
+
+TEST(SyntheticTaskTest, FractionIsTheShareOfTheBurnDone) {
+  auto job = jobs::CreateJob("synthetic", {{"map_seconds", "0.05"}});
+  ASSERT_TRUE(job.ok());
+  TempDir dir;
+  MapTaskSpec s;
+  s.job = job->get();
+  s.num_reduces = 1;
+  s.work_dir = dir.path();
+  std::atomic<double> fraction{0};
+  s.fraction = &fraction;
+  ASSERT_TRUE(RunMapTask(s, nullptr).ok());
+  EXPECT_DOUBLE_EQ(fraction.load(), 1.0);
+}
+
 TEST(SyntheticTaskTest, EmitsMapBytesAndBurnsCpu) {
   auto job = jobs::CreateJob("synthetic", {{"map_seconds", "0.3"}, {"map_bytes", "1MB"}});
   ASSERT_TRUE(job.ok());

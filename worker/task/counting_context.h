@@ -1,6 +1,7 @@
 // The TaskContext given to a task's mapper, combiner and reducer: user counters
 // land in the task's TaskCounters (task thread only); Progress() ticks the attempt's
-// progress counter and Cancelled() reads its cancel flag (any thread; both may be null).
+// progress counter, SetFraction() sets its share of work done, and Cancelled() reads its
+// cancel flag (any thread; each may be null).
 #pragma once
 
 #include <atomic>
@@ -16,8 +17,8 @@ namespace mr::worker {
 class CountingContext final : public jobs::TaskContext {
  public:
   CountingContext(TaskCounters* counters, double speed, std::atomic<uint64_t>* progress = nullptr,
-                  const std::atomic<bool>* cancel = nullptr)
-      : counters_(counters), speed_(speed), progress_(progress), cancel_(cancel) {}
+                  const std::atomic<bool>* cancel = nullptr, std::atomic<double>* fraction = nullptr)
+      : counters_(counters), speed_(speed), progress_(progress), cancel_(cancel), fraction_(fraction) {}
   void IncrementCounter(std::string_view name, int64_t delta) override {
     counters_->user[std::string(name)] += delta;
   }
@@ -26,12 +27,16 @@ class CountingContext final : public jobs::TaskContext {
     if (progress_ != nullptr) progress_->fetch_add(1, std::memory_order_relaxed);
   }
   const std::atomic<bool>* cancel_flag() const override { return cancel_; }
+  void SetFraction(double done) override {
+    if (fraction_ != nullptr) fraction_->store(done, std::memory_order_relaxed);
+  }
 
  private:
   TaskCounters* counters_;
   double speed_;
   std::atomic<uint64_t>* progress_;
   const std::atomic<bool>* cancel_;
+  std::atomic<double>* fraction_;
 };
 
 }  // namespace mr::worker

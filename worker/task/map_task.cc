@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -21,6 +22,13 @@ bool Cancelled(const std::atomic<bool>* cancel) {
 
 void Tick(std::atomic<uint64_t>* progress) {
   if (progress != nullptr) progress->fetch_add(1, std::memory_order_relaxed);
+}
+
+// The share of the split consumed once `pos` of its `size` bytes are read.
+void SetFraction(std::atomic<double>* fraction, size_t pos, size_t size) {
+  if (fraction != nullptr && size > 0) {
+    fraction->store(std::min(1.0, static_cast<double>(pos) / static_cast<double>(size)), std::memory_order_relaxed);
+  }
 }
 
 // Block-mode mappers get the split in chunks of whole lines this large: big enough
@@ -58,7 +66,8 @@ uint64_t CountLines(std::string_view data) {
 // (it then has seen nothing and the caller goes line by line).
 Status MapSplitBlocks(const jobs::Split& split, std::string_view data, jobs::Mapper& mapper,
                       MapOutputCollector& out, TaskCounters* counters,
-                      const std::atomic<bool>* cancel, std::atomic<uint64_t>* progress, bool* used) {
+                      const std::atomic<bool>* cancel, std::atomic<uint64_t>* progress,
+                      std::atomic<double>* fraction, bool* used) {
   jobs::InputBlock block;
   block.path = split.path;
   block.file_index = split.file_index;
@@ -75,6 +84,7 @@ Status MapSplitBlocks(const jobs::Split& split, std::string_view data, jobs::Map
     // Lines, as the line-by-line path counts them (a last line without '\n' too).
     counters->records_in += CountLines(block.data);
     Tick(progress);
+    SetFraction(fraction, end, data.size());
     pos = end;
     if (Cancelled(cancel)) return Status::Aborted("map task cancelled");
     MR_RETURN_IF_ERROR(out.status());
@@ -91,7 +101,8 @@ Status MapSplit(const MapTaskSpec& spec, jobs::Mapper& mapper, MapOutputCollecto
   std::string_view data = file.data();
   counters->bytes_in = data.size();
   bool block_mode = false;
-  MR_RETURN_IF_ERROR(MapSplitBlocks(split, data, mapper, out, counters, cancel, spec.progress, &block_mode));
+  MR_RETURN_IF_ERROR(MapSplitBlocks(split, data, mapper, out, counters, cancel, spec.progress, spec.fraction,
+                                    &block_mode));
   if (block_mode) return out.status();
   jobs::InputRecord rec;
   rec.path = split.path;
@@ -106,10 +117,12 @@ Status MapSplit(const MapTaskSpec& spec, jobs::Mapper& mapper, MapOutputCollecto
     pos = end + 1;
     if ((++counters->records_in & 1023) == 0 || rec.line.size() > (1u << 20)) {
       Tick(spec.progress);
+      SetFraction(spec.fraction, pos, data.size());
       if (Cancelled(cancel)) return Status::Aborted("map task cancelled");
       MR_RETURN_IF_ERROR(out.status());
     }
   }
+  SetFraction(spec.fraction, data.size(), data.size());
   return out.status();
 }
 
@@ -118,7 +131,7 @@ Result<MapTaskResult> RunMapTaskImpl(const MapTaskSpec& spec, const std::atomic<
   if (spec.num_reduces == 0) return Status::InvalidArgument("map task with 0 reducers");
   MapTaskResult result;
   TaskCounters& counters = result.counters;
-  CountingContext ctx(&counters, spec.speed, spec.progress, cancel);
+  CountingContext ctx(&counters, spec.speed, spec.progress, cancel, spec.fraction);
   MR_ASSIGN_OR_RETURN(std::unique_ptr<jobs::Mapper> mapper, spec.job->NewMapper());
   std::unique_ptr<jobs::Reducer> combiner = spec.job->NewCombiner();
   MR_RETURN_IF_ERROR(mapper->Setup(ctx));

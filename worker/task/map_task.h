@@ -30,6 +30,9 @@ struct MapTaskSpec {
   std::string work_dir;
   double speed = 1.0;
   std::atomic<uint64_t>* progress = nullptr;  // ticked as input is read (may be null)
+  // Set as input is read: bytes consumed / split length, in [0, 1]; a map without input
+  // (synthetic) sets it through TaskContext::SetFraction. May be null.
+  std::atomic<double>* fraction = nullptr;
 };
 
 struct MapTaskResult {

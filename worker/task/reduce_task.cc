@@ -77,12 +77,18 @@ Status ReduceRuns(const ReduceTaskSpec& spec, const std::vector<std::string_view
   MR_RETURN_IF_ERROR(reducer->Setup(ctx));
   OutputEmitter emitter(out, spec.job->output_format());
   shuffle::RunMerger merger(runs, spec.run_crcs);
+  uint64_t total = 0;
+  for (const auto& r : runs) total += r.size();
   uint64_t keys = 0;
   while (merger.NextKey()) {
     MergerValues values(&merger, &counters->records_in);
     reducer->Reduce(merger.key(), values, emitter);
     if ((++keys & 1023) == 0) {
       ctx.Progress();
+      if (spec.fraction != nullptr && total > 0) {
+        spec.fraction->store(static_cast<double>(merger.bytes_consumed()) / static_cast<double>(total),
+                             std::memory_order_relaxed);
+      }
       if (cancel != nullptr && cancel->load(std::memory_order_relaxed)) {
         return Status::Aborted("reduce task cancelled");
       }
@@ -90,6 +96,7 @@ Status ReduceRuns(const ReduceTaskSpec& spec, const std::vector<std::string_view
     }
   }
   MR_RETURN_IF_ERROR(MergeStatus(spec, merger, corrupt));
+  if (spec.fraction != nullptr) spec.fraction->store(1.0, std::memory_order_relaxed);  // every run consumed
   MR_RETURN_IF_ERROR(reducer->Finish(emitter));
   counters->records_out = emitter.records();
   return out->status();

@@ -1,9 +1,9 @@
-#include "worker/fetch_blame.h"
+#include "shuffle/net/fetch_blame.h"
 
 #include <algorithm>
 #include <cmath>
 
-namespace mr::worker {
+namespace mr::shuffle {
 
 proto::FetchCause FetchCauseOf(const Status& s) {
   switch (s.code()) {
@@ -22,4 +22,4 @@ double FetchRetryDelay(uint32_t failures) {
   return std::min(kMaxFetchRetryDelay, std::ldexp(kFirstFetchRetryDelay, doublings));
 }
 
-}  // namespace mr::worker
+}  // namespace mr::shuffle

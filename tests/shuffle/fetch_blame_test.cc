@@ -1,8 +1,8 @@
-// What the fetcher's errors prove (worker/fetch_blame.h), checked against the real
+// What the fetcher's errors prove (shuffle/net/fetch_blame.h), checked against the real
 // fetcher and shuffle server: a fetch into a full disk or a missing directory is the
 // reducer's own failure (LOCAL), a missing output the source's (SOURCE_CORRUPT), a
 // refused connection unproven (UNREACHABLE).
-#include "worker/fetch_blame.h"
+#include "shuffle/net/fetch_blame.h"
 
 #include <sys/mount.h>
 
@@ -15,7 +15,7 @@
 #include "shuffle/net/fetcher.h"
 #include "shuffle/net/shuffle_server.h"
 
-namespace mr::worker {
+namespace mr::shuffle {
 namespace {
 
 constexpr double kTimeout = 5.0;
@@ -111,4 +111,4 @@ TEST(FetchRetryDelayTest, DoublesUpToTheCap) {
 }
 
 }  // namespace
-}  // namespace mr::worker
+}  // namespace mr::shuffle

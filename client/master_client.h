@@ -18,7 +18,7 @@
 #include "common/units.h"
 #include "mr.pb.h"
 
-namespace mr::master {
+namespace mr::client {
 
 class MasterClient {
  public:
@@ -54,4 +54,4 @@ class MasterClient {
   std::vector<std::string> features_;
 };
 
-}  // namespace mr::master
+}  // namespace mr::client

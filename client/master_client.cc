@@ -1,4 +1,4 @@
-#include "master/master_client.h"
+#include "client/master_client.h"
 
 #include <algorithm>
 
@@ -8,7 +8,7 @@
 #include "common/framing.h"
 #include "common/version.h"
 
-namespace mr::master {
+namespace mr::client {
 
 Result<std::unique_ptr<MasterClient>> MasterClient::Connect(const HostPort& master, const std::string& role,
                                                             const auth::ClusterToken& token, double timeout_seconds) {
@@ -104,4 +104,4 @@ Result<proto::Envelope> MasterClient::Call(const proto::Envelope& request) {
   return reply;
 }
 
-}  // namespace mr::master
+}  // namespace mr::client

@@ -8,7 +8,7 @@
 #include "common/status.h"
 #include "mr.pb.h"
 
-namespace mr::worker {
+namespace mr::shuffle {
 
 // The fetcher's error codes (shuffle/net/fetcher.h) mapped to who is at fault:
 // DataLoss (the source's bytes failed their checksum) and NotFound (the source has no
@@ -23,4 +23,4 @@ inline constexpr double kFirstFetchRetryDelay = 0.5;
 inline constexpr double kMaxFetchRetryDelay = 8.0;
 double FetchRetryDelay(uint32_t failures);
 
-}  // namespace mr::worker
+}  // namespace mr::shuffle

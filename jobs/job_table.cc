@@ -1,0 +1,76 @@
+// The job table (jobs/job_table.h): each row is a job's name, summary, flags and factory.
+// Adding a job means one file for its class and factory and one row here.
+#include "jobs/job_table.h"
+
+#include <vector>
+
+#include "jobs/builtin_jobs.h"
+#include "jobs/params.h"
+
+namespace mr::jobs {
+namespace {
+
+constexpr JobFlag kGrepFlags[] = {
+    {"pattern", JobFlagType::kString, nullptr, "extended regular expression", "pattern"},
+};
+
+constexpr JobFlag kSyntheticFlags[] = {
+    {"maps", JobFlagType::kUint, "0", "number of map tasks", kNumMapsParam},
+    {"map-seconds", JobFlagType::kString, nullptr, "CPU seconds per map", "map_seconds"},
+    {"map-bytes", JobFlagType::kBytes, nullptr, "bytes emitted per map", "map_bytes"},
+    {"reduce-seconds", JobFlagType::kString, nullptr, "CPU seconds per reduce", "reduce_seconds"},
+    {"seed", JobFlagType::kString, nullptr, "random seed", "seed"},
+};
+
+constexpr JobFlag kStreamingFlags[] = {
+    {"mapper", JobFlagType::kString, nullptr, "mapper command", "mapper"},
+    {"reducer", JobFlagType::kString, nullptr, "reducer command", "reducer"},
+};
+
+constexpr JobRow kJobs[] = {
+    {"wordcount", "count the words of the input", {}, NewWordCountJob},
+    {"sort", "sort the input lines bytewise, range-partitioned", {}, NewSortJob},
+    {"grep", "lines matching a regular expression, in input order", kGrepFlags, NewGrepJob},
+    {"synthetic", "maps and reduces that burn CPU and emit bytes, no input", kSyntheticFlags,
+     NewSyntheticJob},
+    {"streaming", "mapper and reducer are shell commands (Hadoop Streaming)", kStreamingFlags,
+     NewStreamingJob},
+};
+
+}  // namespace
+
+std::span<const JobRow> JobTable() { return kJobs; }
+
+const JobRow* FindJob(std::string_view name) {
+  for (const JobRow& row : kJobs) {
+    if (name == row.name) return &row;
+  }
+  return nullptr;
+}
+
+std::string JobNameList() {
+  std::string list;
+  for (const JobRow& row : kJobs) list += (list.empty() ? "" : ", ") + std::string(row.name);
+  return list;
+}
+
+Result<std::unique_ptr<Job>> CreateJob(std::string_view name, const Params& params) {
+  const JobRow* row = FindJob(name);
+  if (row == nullptr) {
+    return Status::NotFound("unknown job '" + std::string(name) + "' (known: " + JobNameList() + ")");
+  }
+  std::vector<std::string_view> known;
+  for (const JobFlag& f : row->flags) {
+    if (!IsGenericParam(f.param)) known.push_back(f.param);
+  }
+  MR_RETURN_IF_ERROR(CheckKnownParams(row->name, params, known));
+  return row->create(row->name, params);
+}
+
+std::vector<std::string> KnownJobs() {
+  std::vector<std::string> out;
+  for (const JobRow& row : kJobs) out.emplace_back(row.name);
+  return out;
+}
+
+}  // namespace mr::jobs

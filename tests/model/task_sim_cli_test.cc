@@ -1,0 +1,137 @@
+// The cluster-shape flags of `mr model tasksim` and the optional fields of its JSON
+// workload: parsed, checked, and reaching the simulator (a replayed run on workers of
+// different speeds gives the hand-computed completion).
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "common/file_util.h"
+#include "model/model_cli.h"
+#include "model/model_commands.h"
+#include "model/task_workload.h"
+
+namespace mr::model {
+namespace {
+
+int RunTaskSimCli(std::vector<std::string> args) {
+  args.insert(args.begin(), {"model", "tasksim"});
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  return ModelMain(static_cast<int>(argv.size()), argv.data());
+}
+
+// The CSV row of job `i` (its completion is field 5).
+std::vector<std::string> Row(const std::string& out, size_t i) {
+  std::istringstream in(out);
+  std::string line;
+  const std::string prefix = std::to_string(i) + ",";
+  while (std::getline(in, line)) {
+    if (line.rfind(prefix, 0) != 0) continue;
+    std::vector<std::string> fields;
+    std::istringstream l(line);
+    for (std::string f; std::getline(l, f, ',');) fields.push_back(f);
+    return fields;
+  }
+  return {};
+}
+
+// One job of two maps replayed at 2 s and 4 s of work on workers of speed 1 and 2:
+// FIFO runs m0 on worker 1 (2 / 1 = 2 s) and m1 on worker 2 (4 / 2 = 2 s); the 0-s
+// reduce follows at 2. Its parameters come through the JSON too.
+TEST(TaskSimCliTest, ReplayedJsonOnWorkersOfDifferentSpeeds) {
+  TempDir dir("tasksim-cli");
+  const std::string path = JoinPath(dir.path(), "replay.json");
+  ASSERT_TRUE(WriteFileAtomically(path, R"({"job_list": [{"arrival": 0, "maps": 2,
+      "map_bytes": 0, "reducers": 1, "hint_map_seconds": 6, "hint_shuffle_bytes": 0,
+      "map_durations": [2, 4], "reduce_durations": [0], "pool": "p", "weight": 2,
+      "deadline_seconds": 10}]})")
+                  .ok());
+  TaskSimOptions o;
+  o.workload = path;
+  o.policy = "fifo";
+  o.cluster.workers = 2;
+  o.cluster.shuffle_bandwidth = 1e6;
+  o.cluster.speeds = {1, 2};
+  std::ostringstream out;
+  Status st = RunTaskSimCommand(o, out);
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  std::vector<std::string> row = Row(out.str(), 0);
+  ASSERT_EQ(row.size(), 6u) << out.str();
+  EXPECT_EQ(row[4], "2") << out.str();
+
+  auto jobs = ParseBenchWorkloadJson(
+      R"({"job_list": [{"arrival": 0, "maps": 2, "map_bytes": 0, "reducers": 1,
+          "hint_map_seconds": 6, "hint_shuffle_bytes": 0, "map_time": "exp:1,2",
+          "pool": "p", "weight": 2, "deadline_seconds": 10, "min_slots": 1, "max_slots": 3}]})",
+      TaskShape{});
+  ASSERT_TRUE(jobs.ok()) << jobs.status().ToString();
+  EXPECT_EQ((*jobs)[0].map_time.kind, MapTimeDist::Kind::kDelayedExp);
+  EXPECT_EQ((*jobs)[0].pool, "p");
+  EXPECT_DOUBLE_EQ((*jobs)[0].weight, 2);
+  EXPECT_DOUBLE_EQ((*jobs)[0].deadline_seconds, 10);
+  EXPECT_EQ((*jobs)[0].max_slots, 3);
+  for (const char* bad : {R"("map_durations": 3)", R"("map_durations": [1, -1])",
+                          R"("map_time": "weibull:1")", R"("pool": 7)", R"("weight": -1)"}) {
+    std::string text = std::string(R"({"job_list": [{"arrival": 0, "maps": 2, "map_bytes": 0,
+        "reducers": 1, "hint_map_seconds": 6, "hint_shuffle_bytes": 0, )") +
+                       bad + "}]}";
+    EXPECT_EQ(ParseBenchWorkloadJson(text, TaskShape{}).status().code(),
+              StatusCode::kInvalidArgument)
+        << bad;
+  }
+}
+
+// Failures and backups are counted on a second '#' line, only when there were any
+// (the first stays as it was, for the scripts that read it).
+TEST(TaskSimCliTest, FailureCountsLine) {
+  TempDir dir("tasksim-cli");
+  const std::string csv = JoinPath(dir.path(), "w.csv");
+  ASSERT_TRUE(WriteFileAtomically(csv, "arrival,x,y\n0,1,1\n0.5,2,1\n").ok());
+  TaskSimOptions o;
+  o.workload = csv;
+  o.policy = "fifo";
+  o.cluster.workers = 2;
+  o.cluster.shuffle_bandwidth = 1e6;
+  o.shape.maps_per_job = 8;
+  std::ostringstream plain;
+  ASSERT_TRUE(RunTaskSimCommand(o, plain).ok());
+  EXPECT_EQ(plain.str().find("# failed_jobs"), std::string::npos);
+  o.cluster.failure_prob = 0.3;
+  o.cluster.max_attempts = 100;
+  std::ostringstream failing;
+  ASSERT_TRUE(RunTaskSimCommand(o, failing).ok());
+  EXPECT_NE(failing.str().find("# failed_jobs=0 failed_attempts="), std::string::npos)
+      << failing.str();
+}
+
+TEST(TaskSimCliTest, ShapeFlags) {
+  TempDir dir("tasksim-cli");
+  const std::string csv = JoinPath(dir.path(), "w.csv");
+  ASSERT_TRUE(WriteFileAtomically(csv, "arrival,x,y\n0,1,2\n0,3,1\n0.5,2,2\n").ok());
+  auto run = [&](std::vector<std::string> extra, const char* map_slots = "1") {
+    std::vector<std::string> args = {"--workload", csv,           "--policy",          "maxsrpt",
+                                     "--workers",  "3",           "--map-slots",       map_slots,
+                                     "--reduce-slots", "1",       "--shuffle-bandwidth", "20MB/s"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return RunTaskSimCli(args);
+  };
+  EXPECT_EQ(run({"--speeds", "1,1,0.5"}), 0);
+  EXPECT_EQ(run({"--speeds", "1,0.5"}), 2);  // one per worker
+  EXPECT_EQ(run({"--speeds", "1,x,1"}), 2);
+  EXPECT_EQ(run({"--speeds", "1,0,1"}), 2);
+  EXPECT_EQ(run({"--unified-slots", "2"}, "0"), 0);
+  EXPECT_EQ(run({}, "0"), 2);  // no map-capable slot
+  EXPECT_EQ(run({"--map-time", "exp:0.5,2", "--seed", "3"}), 0);
+  EXPECT_EQ(run({"--map-time", "pareto:0.5,3"}), 0);
+  EXPECT_EQ(run({"--map-time", "pareto:0.5,1"}), 2);
+  EXPECT_EQ(run({"--map-time", "lognormal:0.3", "--map-time-cv", "0.3"}), 2);
+  EXPECT_EQ(run({"--failure-prob", "0.2", "--max-attempts", "50"}), 0);
+  EXPECT_EQ(run({"--failure-prob", "1"}), 2);
+  EXPECT_EQ(run({"--failure-point", "0"}), 2);
+  EXPECT_EQ(run({"--idle-rounds"}), 0);
+}
+
+}  // namespace
+}  // namespace mr::model

@@ -1,0 +1,264 @@
+// The worker's fetch scheduler (shuffle/net/fetch_scheduler.h) against a fake fetch
+// function: no network. Time is a ManualClock; waits are polls with a real-time deadline.
+#include "shuffle/net/fetch_scheduler.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "common/file_util.h"
+#include "shuffle/net/fetch_blame.h"
+
+namespace mr::shuffle {
+namespace {
+
+// Polls `done` until it holds or 10 s of real time pass.
+template <typename F>
+bool PollUntil(F done) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!done()) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return true;
+}
+
+proto::MapOutputLocation Location(uint64_t job, uint32_t map, uint32_t attempt, uint32_t source_worker) {
+  proto::MapOutputLocation loc;
+  loc.set_job_id(job);
+  loc.set_map_index(map);
+  loc.set_attempt(attempt);
+  loc.set_worker_id(source_worker);
+  loc.set_host("127.0.0.1");
+  loc.set_shuffle_port(1);
+  return loc;
+}
+
+// A fake fetch: records each call (target and clock time), optionally holds calls at a
+// gate, and answers from `answer` (default: success, 100 bytes, CRC = map index).
+class FakeFetch {
+ public:
+  explicit FakeFetch(const Clock* clock) : clock_(clock) {}
+
+  Result<FetchResult> operator()(const FetchTarget& t, const std::string& /*dest*/) {
+    std::unique_lock lock(mu_);
+    calls_.push_back({t, clock_->Now()});
+    in_flight_++;
+    max_in_flight_ = std::max(max_in_flight_, in_flight_);
+    cv_.wait(lock, [this] { return open_; });
+    in_flight_--;
+    if (answer_) return answer_(t, calls_.size());
+    FetchResult r;
+    r.bytes = 100;
+    r.crc32c = t.map_index;
+    return r;
+  }
+
+  void Close() {
+    std::lock_guard lock(mu_);
+    open_ = false;
+  }
+  void Open() {
+    {
+      std::lock_guard lock(mu_);
+      open_ = true;
+    }
+    cv_.notify_all();
+  }
+  void Answer(std::function<Result<FetchResult>(const FetchTarget&, size_t call)> f) {
+    std::lock_guard lock(mu_);
+    answer_ = std::move(f);
+  }
+  size_t calls() {
+    std::lock_guard lock(mu_);
+    return calls_.size();
+  }
+  std::pair<FetchTarget, double> call(size_t i) {
+    std::lock_guard lock(mu_);
+    return calls_.at(i);
+  }
+  int in_flight() {
+    std::lock_guard lock(mu_);
+    return in_flight_;
+  }
+  int max_in_flight() {
+    std::lock_guard lock(mu_);
+    return max_in_flight_;
+  }
+
+ private:
+  const Clock* clock_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool open_ = true;
+  int in_flight_ = 0;
+  int max_in_flight_ = 0;
+  std::vector<std::pair<FetchTarget, double>> calls_;
+  std::function<Result<FetchResult>(const FetchTarget&, size_t)> answer_;
+};
+
+class FetchSchedulerTest : public ::testing::Test {
+ protected:
+  void TearDown() override {
+    fake_.Open();  // a failed test must not leave fetch threads at the gate
+    s_.reset();
+  }
+
+  FetchScheduler* Make(uint32_t max_threads) {
+    FetchScheduler::Options o;
+    o.work_dir = tmp_.path();
+    o.max_threads = max_threads;
+    o.clock = &clock_;
+    o.fetch = [this](const FetchTarget& t, const std::string& dest) { return fake_(t, dest); };
+    s_ = std::make_unique<FetchScheduler>(std::move(o));
+    return s_.get();
+  }
+
+  // Takes the outbox until `pred` holds for what was taken so far (or the deadline passes).
+  bool TakeUntil(FetchScheduler& s, const std::function<bool()>& pred) {
+    return PollUntil([&] {
+      s.TakeOutbox(&events_, &progress_);
+      return pred();
+    });
+  }
+  bool Ready(uint64_t job, uint32_t reduce) const {
+    for (const auto& p : progress_) {
+      if (p.job == job && p.reduce == reduce && p.state == ReducerProgress::State::kReady) return true;
+    }
+    return false;
+  }
+
+  TempDir tmp_{"fetchsched"};
+  ManualClock clock_{100};
+  FakeFetch fake_{&clock_};
+  std::vector<proto::FetchEvent> events_;
+  std::vector<ReducerProgress> progress_;
+  std::unique_ptr<FetchScheduler> s_;  // after fake_: destroyed first
+};
+
+TEST_F(FetchSchedulerTest, AtMostMaxThreadsFetchAtOnce) {
+  auto s = Make(2);
+  s->SetShares({{1, 1.0}});  // share-0 fetches would hold at most half of the threads
+  fake_.Close();
+  for (uint32_t r = 0; r < 5; ++r) s->Place(1, r, 1);  // five reducers: five distinct turns
+  s->AddLocation(Location(1, 0, 0, 7));
+  ASSERT_TRUE(PollUntil([&] { return fake_.in_flight() == 2; }));
+  EXPECT_EQ(s->threads_started(), 2u);
+  fake_.Open();
+  ASSERT_TRUE(TakeUntil(*s, [&] { return events_.size() == 5; }));
+  EXPECT_EQ(fake_.max_in_flight(), 2);
+  for (uint32_t r = 0; r < 5; ++r) EXPECT_TRUE(Ready(1, r)) << r;
+  EXPECT_EQ(s->RunCrcs(1, 3, 1).value(), std::vector<uint32_t>{0});
+}
+
+TEST_F(FetchSchedulerTest, UnreachableSourceRetriedAfterBackoffOnTheClock) {
+  auto s = Make(4);
+  fake_.Answer([](const FetchTarget& t, size_t call) -> Result<FetchResult> {
+    if (call <= 2) return Status::NetworkError("refused");
+    FetchResult r;
+    r.bytes = 10;
+    r.crc32c = 42;
+    return r;
+  });
+  s->Place(1, 0, 1);
+  s->AddLocation(Location(1, 0, 0, 7));
+  ASSERT_TRUE(TakeUntil(*s, [&] { return events_.size() == 1; }));
+  EXPECT_FALSE(events_[0].ok());
+  EXPECT_EQ(events_[0].cause(), proto::FETCH_UNREACHABLE);
+  // Short of the first delay (kFirstFetchRetryDelay = 0.5 s) nothing may start.
+  clock_.Advance(kFirstFetchRetryDelay / 2);
+  s->Wake();
+  clock_.Advance(kFirstFetchRetryDelay);
+  s->Wake();
+  ASSERT_TRUE(TakeUntil(*s, [&] { return events_.size() == 2; }));
+  EXPECT_GE(fake_.call(1).second, fake_.call(0).second + kFirstFetchRetryDelay);
+  // The second failure waits twice as long.
+  const double second = fake_.call(1).second;
+  clock_.Advance(2 * kFirstFetchRetryDelay - 0.1);
+  s->Wake();
+  clock_.Advance(0.2);
+  s->Wake();
+  ASSERT_TRUE(TakeUntil(*s, [&] { return Ready(1, 0); }));
+  ASSERT_EQ(fake_.calls(), 3u);
+  EXPECT_GE(fake_.call(2).second, second + 2 * kFirstFetchRetryDelay);
+  EXPECT_EQ(s->RunCrcs(1, 0, 1).value(), std::vector<uint32_t>{42});
+}
+
+TEST_F(FetchSchedulerTest, LocationOfAJobWithoutAReducerHereIsKeptNotFetched) {
+  auto s = Make(4);
+  s->AddLocation(Location(2, 0, 0, 7));
+  EXPECT_EQ(s->threads_started(), 0u);
+  EXPECT_EQ(s->queued(), 0u);
+  EXPECT_EQ(fake_.calls(), 0u);
+  // A reducer placed later learns the location kept for its job.
+  s->Place(2, 0, 1);
+  ASSERT_TRUE(TakeUntil(*s, [&] { return Ready(2, 0); }));
+  EXPECT_EQ(fake_.calls(), 1u);
+}
+
+TEST_F(FetchSchedulerTest, DuplicateLocationFetchedOnce) {
+  auto s = Make(4);
+  fake_.Close();
+  s->Place(1, 0, 1);
+  s->AddLocation(Location(1, 0, 0, 7));
+  s->AddLocation(Location(1, 0, 0, 7));
+  ASSERT_TRUE(PollUntil([&] { return fake_.in_flight() == 1; }));
+  fake_.Open();
+  ASSERT_TRUE(TakeUntil(*s, [&] { return Ready(1, 0); }));
+  ASSERT_TRUE(PollUntil([&] { return s->queued() == 0 && fake_.in_flight() == 0; }));
+  EXPECT_EQ(fake_.calls(), 1u);
+  EXPECT_EQ(events_.size(), 1u);
+}
+
+TEST_F(FetchSchedulerTest, HighestShareJobFetchesFirst) {
+  auto s = Make(1);
+  s->SetShares({{1, 0.2}, {2, 0.8}});
+  fake_.Close();
+  s->Place(3, 0, 1);  // job 3 (no share) holds the only thread at first
+  s->Place(1, 0, 1);
+  s->Place(2, 0, 1);
+  s->AddLocation(Location(3, 0, 0, 7));
+  ASSERT_TRUE(PollUntil([&] { return fake_.in_flight() == 1; }));
+  s->AddLocation(Location(1, 0, 0, 7));
+  s->AddLocation(Location(2, 0, 0, 7));
+  fake_.Open();
+  ASSERT_TRUE(TakeUntil(*s, [&] { return Ready(1, 0); }));
+  ASSERT_EQ(fake_.calls(), 3u);
+  EXPECT_EQ(fake_.call(1).first.job_id, 2u);
+  EXPECT_EQ(fake_.call(2).first.job_id, 1u);
+}
+
+TEST_F(FetchSchedulerTest, LocalFailureFailsTheReducerAndRemovesItsRuns) {
+  auto s = Make(2);
+  fake_.Answer([](const FetchTarget&, size_t) -> Result<FetchResult> { return Status::IoError("disk full"); });
+  s->Place(1, 4, 2);
+  ASSERT_TRUE(PathExists(ReducerRunDir(tmp_.path(), 1, 4)));
+  s->AddLocation(Location(1, 0, 0, 7));
+  ASSERT_TRUE(TakeUntil(*s, [&] {
+    return !progress_.empty() && progress_.back().state == ReducerProgress::State::kFailed;
+  }));
+  EXPECT_NE(progress_.back().error.find("disk full"), std::string::npos);
+  EXPECT_FALSE(PathExists(ReducerRunDir(tmp_.path(), 1, 4)));
+  // No retry for a failed reducer: a new location is not fetched.
+  s->AddLocation(Location(1, 1, 0, 8));
+  EXPECT_EQ(s->queued(), 0u);
+}
+
+TEST_F(FetchSchedulerTest, ResultOfAnEarlierPlacementDoesNotCount) {
+  auto s = Make(2);
+  fake_.Close();
+  s->Place(1, 0, 1);
+  s->AddLocation(Location(1, 0, 0, 7));
+  ASSERT_TRUE(PollUntil([&] { return fake_.in_flight() == 1; }));
+  s->Place(1, 0, 1);  // re-placed while the first placement's fetch is in flight
+  fake_.Open();
+  ASSERT_TRUE(TakeUntil(*s, [&] { return Ready(1, 0); }));
+  EXPECT_EQ(fake_.calls(), 2u);  // the re-placement fetched the run itself
+}
+
+}  // namespace
+}  // namespace mr::shuffle

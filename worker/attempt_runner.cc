@@ -1,0 +1,148 @@
+#include "worker/attempt_runner.h"
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+
+#include "common/file_util.h"
+#include "common/log.h"
+#include "common/utf8.h"
+#include "jobs/job.h"
+#include "worker/task/map_task.h"
+#include "worker/task/reduce_task.h"
+
+namespace mr::worker {
+
+namespace {
+
+using Body = std::function<Status(const jobs::Job&, proto::TaskReport*)>;
+
+void FillCounters(const TaskCounters& c, proto::TaskReport* r) {
+  r->set_records_in(c.records_in);
+  r->set_bytes_in(c.bytes_in);
+  r->set_records_out(c.records_out);
+  r->set_bytes_out(c.bytes_out);
+  auto add = [r](const std::string& name, int64_t v) {
+    auto* x = r->add_counters();
+    x->set_name(name);
+    x->set_value(v);
+  };
+  const char* phase = r->kind() == proto::MAP ? "map" : "reduce";
+  add(std::string(phase) + ".records_in", static_cast<int64_t>(c.records_in));
+  add(std::string(phase) + ".records_out", static_cast<int64_t>(c.records_out));
+  add(std::string(phase) + ".bytes_in", static_cast<int64_t>(c.bytes_in));
+  add(std::string(phase) + ".bytes_out", static_cast<int64_t>(c.bytes_out));
+  if (r->kind() == proto::MAP) {
+    add("map.spills", static_cast<int64_t>(c.spills));
+    add("combine.records_in", static_cast<int64_t>(c.combine_in));
+    add("combine.records_out", static_cast<int64_t>(c.combine_out));
+  }
+  for (const auto& [k, v] : c.user) add("user." + k, v);
+}
+
+// OUTPUT/_temporary/attempt-...: only the last level is created. The master made
+// OUTPUT/_temporary at submit and removes the whole output when the job fails or is
+// killed; an attempt that starts after that must not bring the directory back.
+Status MakeAttemptDir(const std::string& dir) {
+  if (::mkdir(dir.c_str(), 0755) == 0 || errno == EEXIST) return Status::Ok();
+  if (errno == ENOENT) return Status::Aborted("the job's output directory is gone (job ended)");
+  return Status::IoError("cannot create " + dir + ": " + std::strerror(errno));
+}
+
+Status MapBody(const proto::Assignment& a, const AttemptContext& ctx, AttemptWatch& watch, const jobs::Job& job,
+               proto::TaskReport* report) {
+  MapTaskSpec spec;
+  spec.job_id = a.job_id();
+  spec.map_index = a.index();
+  spec.attempt = a.attempt();
+  spec.job = &job;
+  spec.split.path = a.split().path();
+  spec.split.file_index = a.split().file_index();
+  spec.split.offset = a.split().offset();
+  spec.split.length = a.split().length();
+  spec.num_reduces = a.spec().reducers();
+  if (a.spec().sort_buffer_bytes() > 0) spec.sort_buffer_bytes = a.spec().sort_buffer_bytes();
+  if (ctx.sort_buffer_bytes > 0) spec.sort_buffer_bytes = ctx.sort_buffer_bytes;
+  spec.work_dir = ctx.work_dir;
+  spec.speed = ctx.speed;
+  spec.progress = watch.progress();
+  spec.fraction = watch.fraction();
+  auto result = RunMapTask(spec, watch.cancel());
+  if (!result.ok()) return result.status();
+  for (const auto& p : result->index.partitions) report->add_partition_bytes(p.length);
+  FillCounters(result->counters, report);
+  return Status::Ok();
+}
+
+Status ReduceBody(const proto::Assignment& a, const AttemptContext& ctx, AttemptWatch& watch, const jobs::Job& job,
+                  proto::TaskReport* report) {
+  ReduceTaskSpec spec;
+  spec.job_id = a.job_id();
+  spec.reduce_index = a.index();
+  spec.job = &job;
+  spec.speed = ctx.speed;
+  spec.progress = watch.progress();
+  spec.fraction = watch.fraction();
+  for (uint32_t m = 0; m < a.num_maps(); ++m) {
+    spec.run_files.push_back(shuffle::ReducerRunPath(ctx.work_dir, a.job_id(), a.index(), m));
+  }
+  MR_ASSIGN_OR_RETURN(spec.run_crcs, ctx.fetches->RunCrcs(a.job_id(), a.index(), a.num_maps()));
+  spec.output_path = a.temp_output();
+  const std::string attempt_dir = a.temp_output().substr(0, a.temp_output().rfind('/'));
+  MR_RETURN_IF_ERROR(MakeAttemptDir(attempt_dir));
+  auto result = RunReduceTaskWithRefetch(spec, watch.cancel(), [&](uint32_t map) {
+    return ctx.fetches->Refetch(a.job_id(), a.index(), map);
+  });
+  if (!result.ok()) {
+    (void)RemoveAll(attempt_dir);
+    if (result.status().code() == StatusCode::kUnavailable) {
+      report->set_maps_fetched(ctx.fetches->FetchedCount(a.job_id(), a.index()));
+    }
+    return result.status();
+  }
+  FillCounters(result->counters, report);
+  return Status::Ok();
+}
+
+}  // namespace
+
+proto::TaskReport RunAttempt(const proto::Assignment& a, const AttemptContext& ctx, AttemptWatch& watch) {
+  proto::TaskReport report;
+  report.set_job_id(a.job_id());
+  report.set_kind(a.kind());
+  report.set_index(a.index());
+  report.set_attempt(a.attempt());
+  report.set_start_time(ctx.clock->Now());
+  jobs::Params params(a.spec().params().begin(), a.spec().params().end());
+  auto job = jobs::CreateJob(a.spec().job(), params);
+  Status status = !job.ok()                ? job.status()
+                  : a.kind() == proto::MAP ? MapBody(a, ctx, watch, **job, &report)
+                                           : ReduceBody(a, ctx, watch, **job, &report);
+  if (watch.timed_out()) {
+    char why[96];
+    std::snprintf(why, sizeof why, "no progress for %g s (task timeout)", ctx.task_timeout);
+    status = Status::Aborted(why);
+  }
+  report.set_end_time(ctx.clock->Now());
+  report.set_state(status.ok() ? proto::SUCCEEDED : proto::FAILED);
+  // A reduce whose input must be fetched again (a run's source is gone) is not at fault:
+  // it gives its slot back and waits for the run (the master puts it back to fetching).
+  if (a.kind() == proto::REDUCE && status.code() == StatusCode::kUnavailable) report.set_state(proto::KILLED);
+  // Killed at the master's request: whatever the body returned, the attempt ends KILLED
+  // (its partial output was removed when the task saw the cancel).
+  if (watch.killed() && !status.ok()) {
+    report.set_state(proto::KILLED);
+    status = Status::Aborted("killed by the master");
+  }
+  if (!status.ok()) {
+    report.set_error(SanitizeUtf8(status.ToString()));
+    MR_LOG_WARN("{} {}/{} attempt {} {}: {}", a.kind() == proto::MAP ? "map" : "reduce", a.job_id(), a.index(),
+                a.attempt(), report.state() == proto::KILLED ? "killed" : "failed", status.ToString());
+  }
+  return report;
+}
+
+}  // namespace mr::worker

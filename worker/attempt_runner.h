@@ -1,0 +1,32 @@
+// RunAttempt: runs one map or reduce attempt to its end in the calling thread (a slot
+// thread) and returns its final TaskReport: SUCCEEDED with counters (and partition sizes
+// for a map); FAILED with the error (a watchdog-cancelled attempt says "no progress for N
+// s"); KILLED when the master killed this attempt (its partial output is removed), or when
+// a reduce's input must be fetched again (the reducer goes back to fetching). A reduce
+// reads its runs and refetches bad local copies through `fetches`.
+// Thread-safe: attempts run concurrently, each with its own watch.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "common/clock.h"
+#include "mr.pb.h"
+#include "shuffle/net/fetch_scheduler.h"
+#include "worker/attempt_watch.h"
+
+namespace mr::worker {
+
+struct AttemptContext {
+  std::string work_dir;
+  double speed = 1.0;
+  uint64_t sort_buffer_bytes = 0;            // 0 = the job's setting
+  const Clock* clock = nullptr;              // the master's clock, for report times
+  shuffle::FetchScheduler* fetches = nullptr;  // a reduce's runs
+  double task_timeout = 0;                   // for the report of a timed-out attempt
+};
+
+// REQUIRES: ctx.clock and ctx.fetches non-null and alive for the call.
+proto::TaskReport RunAttempt(const proto::Assignment& a, const AttemptContext& ctx, AttemptWatch& watch);
+
+}  // namespace mr::worker
