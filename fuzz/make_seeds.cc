@@ -115,6 +115,17 @@ bool MasterSeeds(const std::string& dir) {
   life.push_back(Report(1, REDUCE, 0, mr::proto::SUCCEEDED, 2));
   life.push_back(Report(1, REDUCE, 1, mr::proto::FAILED, 2));
   ok &= Write(dir + "/job_life", 2, life);
+  // A client waiting on a job (parked: answered by the deferred reply) and killing it.
+  Envelope wait;
+  wait.mutable_wait_job()->set_job_id(1);
+  wait.mutable_wait_job()->set_timeout_ms(1000);
+  Envelope kill;
+  kill.mutable_kill_job()->set_job_id(1);
+  Envelope progress = Report(1, MAP, 0, mr::proto::RUNNING, 2);
+  progress.mutable_heartbeat()->mutable_reports(0)->set_progress(0.5);
+  ok &= Write(dir + "/wait_kill", 4,
+              {Hello("client"), Submit("synthetic", 2, 2), wait, Hello("worker"), Register(2, 1), Heartbeat(1),
+               progress, Hello("client"), kill, wait, status});
   ok &= Write(dir + "/sort", 3,
               {Hello("client"), Submit("sort", 0, 3), status, Hello("worker"), Register(1, 1),
                Heartbeat(1), Report(1, MAP, 0, mr::proto::FAILED, 3)});

@@ -1,9 +1,9 @@
 // libFuzzer target: hostile connections to the master. The input is one policy byte and
 // then a byte stream of frames, as on the wire. Each frame is parsed as an Envelope and
-// goes where the master's Session sends it: the Hello checks, PeerGate::Check (the
-// master's field validation), then a JobTracker with no store on a virtual clock. A Hello
-// after the handshake starts a new connection to the same tracker, so one input can submit
-// a job as a client and report on it as a worker. No input may crash, hang, or make the
+// goes to the master's own RequestHandler, as from its TCP session: the Hello checks,
+// PeerGate::Check (the master's field validation), then a JobTracker with no store on a
+// virtual clock. A Hello after the handshake starts a new connection to the same tracker,
+// so one input can submit a job as a client and report on it as a worker. No input may crash, hang, or make the
 // tracker throw (e.g. a trace line that is not valid JSON).
 #include <spdlog/spdlog.h>
 
@@ -18,7 +18,7 @@
 #include "common/framing.h"
 #include "common/version.h"
 #include "master/job_tracker.h"
-#include "master/message_checks.h"
+#include "master/request_handler.h"
 #include "mr.pb.h"
 #include "scheduler/scheduler.h"
 
@@ -70,48 +70,28 @@ std::optional<proto::JobSpec> Sandboxed(const proto::JobSpec& in, int serial) {
   return spec;
 }
 
-struct Connection {
-  std::optional<PeerGate> gate;  // set once a Hello is accepted
+// One input's connection, through the master's own RequestHandler. Submitted specs are
+// sandboxed first; a Hello after the handshake starts a new connection.
+struct Fuzzed {
+  RequestHandler handler;
+  std::optional<PeerConnection> conn;
   bool closed = false;
+  int serial = 0;
 };
 
-void Dispatch(const proto::Envelope& in, JobTracker& tracker, Connection& conn, int* serial) {
-  if (in.has_hello()) {
-    const proto::Hello& h = in.hello();
-    if (h.protocol_version() != kProtocolVersion || !CheckHello(h).ok()) {
-      conn.closed = true;
-      return;
-    }
-    conn.gate.emplace(h.role());  // a new connection (the previous one ends)
-    return;
+void Dispatch(const proto::Envelope& in, JobTracker& tracker, Fuzzed& f) {
+  if (in.has_hello() || !f.conn) f.conn.emplace("fuzz");  // a new connection (the previous one ends)
+  proto::Envelope msg = in;
+  if (f.conn->ready() && in.has_submit()) {
+    auto spec = Sandboxed(in.submit().spec(), f.serial);
+    if (!spec) return;
+    ++f.serial;
+    *msg.mutable_submit()->mutable_spec() = std::move(*spec);
   }
-  if (!conn.gate || !conn.gate->Check(in, JobShapesOf(tracker)).ok()) {
-    conn.closed = true;
-    return;
-  }
-  switch (in.msg_case()) {
-    case proto::Envelope::kRegisterWorker: {
-      auto r = tracker.Register(in.register_worker());
-      if (r.ok())
-        conn.gate->Registered(r->worker_id(), in.register_worker());
-      else
-        conn.closed = true;
-      break;
-    }
-    case proto::Envelope::kHeartbeat:
-      (void)tracker.Heartbeat(in.heartbeat());
-      break;
-    case proto::Envelope::kSubmit:
-      if (auto spec = Sandboxed(in.submit().spec(), *serial)) {
-        ++*serial;
-        (void)tracker.Submit(*spec);
-      }
-      break;
-    default:
-      (void)tracker.GetStatus(in.status().job_id());
-      (void)tracker.ApiGet("/api/jobs");
-      break;
-  }
+  HandlerOutcome out = f.handler.Handle(*f.conn, msg);
+  if (out.park_job != 0) (void)f.handler.JobStatusReply(out.park_job);  // the deferred answer
+  if (out.close) f.closed = true;
+  if (f.conn->ready() && in.has_status()) (void)tracker.ApiGet("/api/jobs");
 }
 
 void RunOne(const uint8_t* data, size_t size) {
@@ -123,21 +103,20 @@ void RunOne(const uint8_t* data, size_t size) {
   ManualClock clock(1.7e9);
   JobTracker tracker(&clock, std::move(scheduler).value(), policy, box.state(), nullptr,
                      TrackerOptions{});
-  Connection conn;
-  int serial = 0;
+  Fuzzed f{RequestHandler(&tracker, RequestHandlerOptions{}), std::nullopt, false, 0};
   // Frame by frame, with the Session's limits: a frame over the limit ends the connection.
-  for (size_t p = 1; !conn.closed && size - p >= kFrameHeaderBytes;) {
+  for (size_t p = 1; !f.closed && size - p >= kFrameHeaderBytes;) {
     uint32_t len = DecodeFrameLength(data + p);
-    uint32_t limit = conn.gate ? kMaxControlFrameBytes : kMaxHandshakeFrameBytes;
+    uint32_t limit = f.conn ? f.conn->max_frame_bytes() : kMaxHandshakeFrameBytes;
     if (len > limit || size - p - kFrameHeaderBytes < len) break;
     proto::Envelope in;
     if (!in.ParseFromArray(data + p + kFrameHeaderBytes, static_cast<int>(len))) break;
     p += kFrameHeaderBytes + len;
-    Dispatch(in, tracker, conn, &serial);
+    Dispatch(in, tracker, f);
     clock.Advance(0.5);
     tracker.Tick();  // lost workers: 10 s of virtual silence
   }
-  if (serial > 0) box.Reset();
+  if (f.serial > 0) box.Reset();
 }
 
 }  // namespace

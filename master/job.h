@@ -46,6 +46,36 @@ struct MapTask {
   // this map's output could not be served (each ends in a re-execution or the job's end).
   std::map<uint32_t, uint32_t> unreachable_reports;
   uint32_t unserved = 0;
+  double progress = 0;          // of the running attempt, from its RUNNING reports ([0, 1])
+  // A second running attempt (a policy's backup Assignment, for speculation): the first of
+  // the two to succeed counts and the other is killed. Only while state is kRunning.
+  struct Backup {
+    uint32_t attempt = 0;
+    WorkerId worker = 0;
+    bool unified = false;
+    double start_time = 0;
+    double progress = 0;
+  };
+  std::optional<Backup> backup;
+  // Pending and waiting in this worker's queue (a policy's Decision::queue): only that
+  // worker may run it. 0 = in no queue. Cleared when the worker is lost or blacklisted.
+  WorkerId queued_at = 0;
+
+  // The backup becomes the attempt that counts (the other one ended); REQUIRES: backup.
+  void PromoteBackup() {
+    attempt = backup->attempt;
+    worker = backup->worker;
+    unified = backup->unified;
+    start_time = backup->start_time;
+    progress = backup->progress;
+    backup.reset();
+  }
+  // Exchanges the running attempt with its backup; REQUIRES: backup.
+  void SwapWithBackup() {
+    Backup mine{attempt, worker, unified, start_time, progress};
+    PromoteBackup();
+    backup = mine;
+  }
 };
 
 // An unproven fetch failure re-executes the map once this many reports of one reducer,
@@ -68,6 +98,7 @@ struct ReduceTask {
   uint64_t shuffle_bytes = 0;
   double start_time = 0;
   double end_time = 0;
+  double progress = 0;  // of the running attempt, from its RUNNING reports ([0, 1])
 };
 
 // Job counters that count attempts rather than records (Hadoop's NUM_FAILED_MAPS etc.):

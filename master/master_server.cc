@@ -6,15 +6,12 @@
 
 #include <asio.hpp>
 
-#include "common/auth.h"
 #include "common/file_util.h"
 #include "common/framing.h"
-#include "common/job_id.h"
 #include "common/log.h"
-#include "common/version.h"
 #include "master/http_server.h"
 #include "master/job_tracker.h"
-#include "master/message_checks.h"
+#include "master/request_handler.h"
 #include "master/status_provider.h"
 #include "mr.pb.h"
 
@@ -24,26 +21,9 @@ namespace {
 
 class Session;
 
-// The longest a WaitJobRequest is held: a client that vanished while waiting costs a
-// parked session for at most this long (it is not reading its socket meanwhile).
-constexpr uint32_t kMaxWaitJobMs = 60000;
-
-bool IsFinalState(const std::string& state) {
-  return state == "SUCCEEDED" || state == "FAILED" || state == "KILLED";
-}
-
 // Per-server state every Session reads; lives on the state thread with the sessions.
 struct SessionContext {
-  JobTracker* tracker = nullptr;
-  uint32_t heartbeat_ms = 100;
-  uint32_t max_heartbeats_per_second = 500;
-
-  // The interval every worker is told (RegisterReply, HeartbeatReply).
-  uint32_t HeartbeatMs() const {
-    uint64_t spread = tracker->worker_count() * 1000 / std::max<uint64_t>(1, max_heartbeats_per_second);
-    return static_cast<uint32_t>(std::max<uint64_t>(heartbeat_ms, spread));
-  }
-  auth::ClusterToken token;
+  RequestHandler* handler = nullptr;
   double handshake_timeout_seconds = 10;
   // Admission (docs/reliability.md): sessions that have not completed the handshake, oldest
   // first, at most max_pending of them. Every local peer shares 127.0.0.1, so the pool is
@@ -56,19 +36,21 @@ struct SessionContext {
   std::multimap<uint64_t, std::weak_ptr<Session>> job_waiters;
 };
 
-// One peer connection. Request/response: read a frame, answer it, read the next. Phases:
-// Hello -> (Auth, when the master has a token) -> Ready; before Ready only the handshake is
-// accepted, frames are capped at kMaxHandshakeFrameBytes, and a deadline drops a peer that
-// stalls. Any refusal is answered (ErrorReply or a HelloReply saying why) and then closed.
-// Owned by shared_ptr while an async operation is in flight.
+std::string PeerName(const asio::ip::tcp::socket& socket) {
+  asio::error_code ec;
+  auto ep = socket.remote_endpoint(ec);
+  return ec ? "unknown peer" : ep.address().to_string() + ":" + std::to_string(ep.port());
+}
+
+// One peer connection: the transport around RequestHandler. Request/response: read a frame,
+// hand it to the handler, send its answer, read the next. Before the handshake is through,
+// frames are capped at kMaxHandshakeFrameBytes and a deadline drops a peer that stalls; a
+// refusal is answered and then closed. Owned by shared_ptr while an async operation is in
+// flight.
 class Session : public std::enable_shared_from_this<Session> {
  public:
   Session(asio::ip::tcp::socket socket, SessionContext* ctx)
-      : socket_(std::move(socket)), ctx_(ctx), deadline_(socket_.get_executor()) {
-    asio::error_code ec;
-    auto ep = socket_.remote_endpoint(ec);
-    peer_ = ec ? "unknown peer" : ep.address().to_string() + ":" + std::to_string(ep.port());
-  }
+      : socket_(std::move(socket)), ctx_(ctx), deadline_(socket_.get_executor()), conn_(PeerName(socket_)) {}
   ~Session() { LeavePending(); }
 
   // Admits a new connection: drops the oldest unauthenticated sessions while the pool is full.
@@ -79,8 +61,8 @@ class Session : public std::enable_shared_from_this<Session> {
         ctx->pending.pop_front();
         continue;
       }
-      MR_LOG_WARN("closing connection from {}: no handshake yet, and {} newer connections are waiting", oldest->peer_,
-                  ctx->pending.size());
+      MR_LOG_WARN("closing connection from {}: no handshake yet, and {} newer connections are waiting",
+                  oldest->conn_.peer(), ctx->pending.size());
       oldest->LeavePending();
       asio::error_code ec;
       oldest->socket_.close(ec);
@@ -106,8 +88,8 @@ class Session : public std::enable_shared_from_this<Session> {
         std::chrono::duration<double>(ctx_->handshake_timeout_seconds)));
     deadline_.async_wait([weak](asio::error_code ec) {
       auto self = weak.lock();
-      if (ec || !self || self->phase_ == Phase::kReady) return;
-      MR_LOG_WARN("closing connection from {}: no handshake within {}s", self->peer_,
+      if (ec || !self || self->conn_.ready()) return;
+      MR_LOG_WARN("closing connection from {}: no handshake within {}s", self->conn_.peer(),
                   self->ctx_->handshake_timeout_seconds);
       self->socket_.close(ec);
     });
@@ -115,14 +97,12 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
  private:
-  enum class Phase { kHello, kAuth, kReady };
-
   void ReadHeader() {
     auto self = shared_from_this();
     asio::async_read(socket_, asio::buffer(header_), [this, self](asio::error_code ec, size_t) {
       if (ec) return;
       uint32_t len = DecodeFrameLength(header_.data());
-      uint32_t max = phase_ == Phase::kReady ? kMaxControlFrameBytes : kMaxHandshakeFrameBytes;
+      uint32_t max = conn_.max_frame_bytes();
       if (len > max) {
         // Refused before any buffer is sized from the untrusted length.
         Refuse(Status::ProtocolError("frame of " + std::to_string(len) + " bytes exceeds the maximum of " +
@@ -145,10 +125,14 @@ class Session : public std::enable_shared_from_this<Session> {
       }
       body_.clear();
       body_.shrink_to_fit();
-      proto::Envelope out;
-      bool keep = Handle(in, &out);
-      if (waiting_job_ != 0) return;  // parked: EndWait answers
-      Send(out, keep);
+      const bool was_ready = conn_.ready();
+      HandlerOutcome out = ctx_->handler->Handle(conn_, in);
+      if (!was_ready && conn_.ready()) BecomeReady();
+      if (out.park_job != 0) {
+        ParkUntilJobEnds(out.park_job, out.park_timeout_ms);  // EndWait answers
+        return;
+      }
+      Send(out.reply, !out.close);
     });
   }
 
@@ -160,13 +144,13 @@ class Session : public std::enable_shared_from_this<Session> {
     });
   }
 
-  // A WaitJobRequest for a running job parks the session (no reply, no read) until the
-  // job ends or the request's timeout passes; either way EndWait answers with the status.
+  // A parked session sends nothing and reads nothing until the job ends or the timeout
+  // passes; either way EndWait answers with the status.
   void ParkUntilJobEnds(uint64_t job_id, uint32_t timeout_ms) {
     waiting_job_ = job_id;
     ctx_->job_waiters.emplace(job_id, weak_from_this());
     auto self = shared_from_this();
-    deadline_.expires_after(std::chrono::milliseconds(std::min(timeout_ms, kMaxWaitJobMs)));
+    deadline_.expires_after(std::chrono::milliseconds(timeout_ms));
     deadline_.async_wait([this, self, job_id](asio::error_code ec) {
       if (ec) return;
       auto [begin, end] = ctx_->job_waiters.equal_range(job_id);
@@ -184,32 +168,15 @@ class Session : public std::enable_shared_from_this<Session> {
     if (waiting_job_ != job_id) return;
     waiting_job_ = 0;
     deadline_.cancel();
-    proto::Envelope out;
-    AnswerStatus(job_id, &out);
-    Send(out, /*keep_open=*/true);
-  }
-
-  void AnswerStatus(uint64_t job_id, proto::Envelope* out) { FillStatus(ctx_->tracker->GetStatus(job_id), out); }
-  static void FillStatus(Result<proto::StatusReply> r, proto::Envelope* out) {
-    if (!r.ok()) SetError(r.status(), out);
-    else *out->mutable_status_reply() = std::move(r).value();
+    Send(ctx_->handler->JobStatusReply(job_id), /*keep_open=*/true);
   }
 
   void Refuse(const Status& s) {
-    MR_LOG_WARN("closing connection from {}: {}", peer_, s.ToString());
-    proto::Envelope out;
-    SetError(s, &out);
-    Send(out, /*keep_open=*/false);
-  }
-
-  static void SetError(const Status& s, proto::Envelope* out) {
-    auto* e = out->mutable_error();
-    e->set_code(static_cast<uint32_t>(s.code()));
-    e->set_message(s.message());
+    MR_LOG_WARN("closing connection from {}: {}", conn_.peer(), s.ToString());
+    Send(RequestHandler::ErrorReply(s), /*keep_open=*/false);
   }
 
   void BecomeReady() {
-    phase_ = Phase::kReady;
     LeavePending();
     deadline_.cancel();
   }
@@ -220,140 +187,12 @@ class Session : public std::enable_shared_from_this<Session> {
     pending_it_.reset();
   }
 
-  // Returns false when the connection should close after the reply.
-  bool Handle(const proto::Envelope& in, proto::Envelope* out) {
-    switch (phase_) {
-      case Phase::kHello: return HandleHello(in, out);
-      case Phase::kAuth: return HandleAuth(in, out);
-      case Phase::kReady: return HandleRequest(in, out);
-    }
-    return false;
-  }
-
-  bool HandleHello(const proto::Envelope& in, proto::Envelope* out) {
-    if (!in.has_hello()) {
-      SetError(Status::ProtocolError("expected Hello first"), out);
-      MR_LOG_WARN("closing connection from {}: expected Hello first", peer_);
-      return false;
-    }
-    const proto::Hello& hello = in.hello();
-    auto* r = out->mutable_hello_reply();
-    r->set_protocol_version(kProtocolVersion);
-    r->set_master_time(SystemClock::Get()->Now());
-    Status s = hello.protocol_version() == kProtocolVersion
-                   ? CheckHello(hello)
-                   : Status::ProtocolError("protocol version mismatch: peer speaks " +
-                                           std::to_string(hello.protocol_version()) + ", master speaks " +
-                                           std::to_string(kProtocolVersion));
-    if (!s.ok()) {
-      r->set_accepted(false);
-      r->set_error(s.message());
-      MR_LOG_WARN("refused peer {}: {}", peer_, s.message());
-      return false;
-    }
-    r->set_accepted(true);
-    r->add_features(kFeatureWaitJob);
-    r->add_features(kFeatureKillJob);
-    gate_.emplace(hello.role());
-    if (!ctx_->token.enabled()) {
-      BecomeReady();
-      return true;
-    }
-    auto nonce = auth::RandomBytes(auth::kNonceBytes);
-    if (!nonce.ok()) {
-      SetError(nonce.status(), out);
-      return false;
-    }
-    nonce_ = std::move(nonce).value();
-    r->set_auth_required(true);
-    r->set_nonce(nonce_);
-    // Mutual: prove the token on the peer's challenge so it knows this is its cluster.
-    if (!hello.nonce().empty()) r->set_proof(ctx_->token.Prove(hello.nonce(), auth::kRoleMaster, kProtocolVersion));
-    role_ = hello.role();
-    phase_ = Phase::kAuth;
-    return true;
-  }
-
-  bool HandleAuth(const proto::Envelope& in, proto::Envelope* out) {
-    if (!in.has_auth() || !ctx_->token.Verify(nonce_, role_, kProtocolVersion, in.auth().proof())) {
-      MR_LOG_WARN("refused {} {}: {}", role_, peer_, auth::kAuthFailedMessage);
-      SetError(Status::PermissionDenied(auth::kAuthFailedMessage), out);
-      return false;
-    }
-    out->mutable_auth_result()->set_ok(true);
-    BecomeReady();
-    return true;
-  }
-
-  bool HandleRequest(const proto::Envelope& in, proto::Envelope* out) {
-    JobTracker* tracker = ctx_->tracker;
-    if (Status s = gate_->Check(in, JobShapesOf(*tracker)); !s.ok()) {
-      MR_LOG_WARN("closing connection from {}: {}", peer_, s.ToString());
-      SetError(s, out);
-      return false;
-    }
-    switch (in.msg_case()) {
-      case proto::Envelope::kRegisterWorker: {
-        auto r = tracker->Register(in.register_worker());
-        if (!r.ok()) {
-          SetError(r.status(), out);
-          return false;
-        }
-        gate_->Registered(r->worker_id(), in.register_worker());
-        *out->mutable_register_reply() = std::move(r).value();
-        out->mutable_register_reply()->set_heartbeat_ms(ctx_->HeartbeatMs());
-        return true;
-      }
-      case proto::Envelope::kHeartbeat: {
-        auto r = tracker->Heartbeat(in.heartbeat());
-        if (!r.ok()) {
-          SetError(r.status(), out);
-        } else {
-          *out->mutable_heartbeat_reply() = std::move(r).value();
-          out->mutable_heartbeat_reply()->set_heartbeat_ms(ctx_->HeartbeatMs());
-        }
-        return true;
-      }
-      case proto::Envelope::kSubmit: {
-        auto r = tracker->Submit(in.submit().spec());
-        if (!r.ok()) SetError(r.status(), out);
-        else out->mutable_submit_reply()->set_job_id(*r);
-        return true;
-      }
-      case proto::Envelope::kWaitJob: {
-        uint64_t id = in.wait_job().job_id();
-        auto r = tracker->GetStatus(id);
-        if (r.ok() && !IsFinalState(r->jobs(0).state())) {
-          ParkUntilJobEnds(id, in.wait_job().timeout_ms());
-          return true;
-        }
-        FillStatus(std::move(r), out);  // ended, or unknown: answer now
-        return true;
-      }
-      case proto::Envelope::kKillJob: {
-        auto r = tracker->Kill(in.kill_job().job_id());
-        MR_LOG_INFO("kill of {} asked by {}: {}", JobIdString(in.kill_job().job_id()), peer_,
-                    r.ok() ? std::string("killed") : r.status().message());
-        if (!r.ok()) SetError(r.status(), out);
-        else *out->mutable_kill_job_reply()->mutable_job() = std::move(r).value();
-        return true;
-      }
-      default:  // kStatus: the gate lets nothing else through
-        AnswerStatus(in.status().job_id(), out);
-        return true;
-    }
-  }
-
   asio::ip::tcp::socket socket_;
   SessionContext* ctx_;
   asio::steady_timer deadline_;
-  std::string peer_;
-  Phase phase_ = Phase::kHello;
-  std::string role_;
-  std::string nonce_;               // our challenge, while in kAuth
+  PeerConnection conn_;
   uint64_t waiting_job_ = 0;        // parked on a WaitJobRequest for this job (0: not)
   std::optional<std::list<std::weak_ptr<Session>>::iterator> pending_it_;  // in ctx_->pending
-  std::optional<PeerGate> gate_;    // set once the Hello is accepted
   std::array<unsigned char, kFrameHeaderBytes> header_{};
   std::string body_;
   std::string out_;
@@ -362,11 +201,11 @@ class Session : public std::enable_shared_from_this<Session> {
 class MasterServerImpl final : public MasterServer, public StatusProvider {
  public:
   MasterServerImpl(const MasterOptions& o, std::unique_ptr<JobTracker> tracker)
-      : options_(o), tracker_(std::move(tracker)), acceptor_(io_), signals_(io_, SIGINT, SIGTERM), tick_(io_) {
-    context_.tracker = tracker_.get();
-    context_.heartbeat_ms = options_.heartbeat_ms;
-    context_.max_heartbeats_per_second = options_.max_heartbeats_per_second;
-    context_.token = options_.token;
+      : options_(o),
+        tracker_(std::move(tracker)),
+        handler_(tracker_.get(), RequestHandlerOptions{o.heartbeat_ms, o.max_heartbeats_per_second, o.token}),
+        acceptor_(io_), signals_(io_, SIGINT, SIGTERM), tick_(io_) {
+    context_.handler = &handler_;
     context_.handshake_timeout_seconds = options_.handshake_timeout_seconds;
     context_.max_pending = static_cast<size_t>(std::max(1, options_.max_pending_handshakes));
     // Posted, not called: the tracker is mid-request when a job ends, and the reply must
@@ -453,6 +292,7 @@ class MasterServerImpl final : public MasterServer, public StatusProvider {
 
   MasterOptions options_;
   std::unique_ptr<JobTracker> tracker_;
+  RequestHandler handler_;
   SessionContext context_;  // before io_: sessions destroyed with io_ still use it
   asio::io_context io_;
   asio::ip::tcp::acceptor acceptor_;

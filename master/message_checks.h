@@ -23,7 +23,7 @@ namespace mr::master {
 inline constexpr uint32_t kMaxControlFrameBytes = 4u << 20;
 inline constexpr uint32_t kMaxHandshakeFrameBytes = 64u << 10;
 
-// The same limits JobTracker applies in its own checks (job_tracker.cc).
+// The same limits JobTracker applies in its own checks (job_lifecycle.cc, worker_registry.cc).
 inline constexpr uint32_t kMaxMapTasks = 1000000;
 inline constexpr uint32_t kMaxReduceTasks = 100000;
 inline constexpr uint32_t kMaxWorkerSlots = 1024;

@@ -1,0 +1,301 @@
+#include "master/job_lifecycle.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "common/file_util.h"
+#include "common/log.h"
+#include "jobs/job.h"
+#include "master/job_paths.h"
+#include "master/job_trace.h"
+
+namespace mr::master {
+
+using sched::TaskKind;
+
+namespace {
+constexpr uint32_t kMaxReducers = 100000;
+
+Status ValidateSpec(const proto::JobSpec& spec) {
+  if (spec.reducers() == 0 || spec.reducers() > kMaxReducers) {
+    return Status::InvalidArgument("reducers must be in 1.." + std::to_string(kMaxReducers));
+  }
+  if (spec.output().empty() || spec.output()[0] != '/') {
+    return Status::InvalidArgument("output must be an absolute path");
+  }
+  if (spec.output().find("/../") != std::string::npos || spec.output().size() > 4096) {
+    return Status::InvalidArgument("output path must be normalised");
+  }
+  if (!(spec.slow_start() >= 0 && spec.slow_start() <= 1)) {
+    return Status::InvalidArgument("slow-start must be in [0, 1]");
+  }
+  if (spec.split_bytes() == 0) return Status::InvalidArgument("split size must be positive");
+  if (spec.num_maps() > 1000000) return Status::InvalidArgument("at most 1000000 maps");
+  for (const auto& in : spec.inputs()) {
+    if (in.empty() || in[0] != '/') return Status::InvalidArgument("input '" + in + "' must be absolute");
+  }
+  return Status::Ok();
+}
+}  // namespace
+
+Result<uint64_t> JobLifecycle::Submit(const proto::JobSpec& spec_in) {
+  proto::JobSpec spec = spec_in;
+  MR_RETURN_IF_ERROR(ValidateSpec(spec));
+  jobs::Params params(spec.params().begin(), spec.params().end());
+  MR_ASSIGN_OR_RETURN(std::unique_ptr<jobs::Job> job, jobs::CreateJob(spec.job(), params));
+  if (PathExists(spec.output())) {
+    return Status::AlreadyExists("output directory " + spec.output() + " already exists");
+  }
+  std::vector<std::string> inputs(spec.inputs().begin(), spec.inputs().end());
+  MR_ASSIGN_OR_RETURN(jobs::JobPlan plan, job->Plan(inputs, spec.reducers()));
+  auto rec = std::make_unique<JobRecord>();
+  if (plan.uses_input) {
+    if (inputs.empty()) return Status::InvalidArgument("job '" + spec.job() + "' needs --input");
+    MR_ASSIGN_OR_RETURN(std::vector<jobs::Split> splits, jobs::ComputeSplits(inputs, spec.split_bytes()));
+    for (auto& s : splits) {
+      rec->input_bytes += s.length;
+      rec->maps.emplace_back().split = std::move(s);
+    }
+  } else {
+    if (spec.num_maps() == 0) return Status::InvalidArgument("job '" + spec.job() + "' needs --maps > 0");
+    rec->maps.resize(spec.num_maps());
+  }
+  for (auto& [k, v] : plan.extra_params) (*spec.mutable_params())[k] = v;
+  MR_RETURN_IF_ERROR(MakeDirs(JoinPath(spec.output(), "_temporary")));
+
+  rec->id = state_.next_job_id++;
+  if (spec.name().empty()) spec.set_name(spec.job());
+  rec->spec = std::move(spec);
+  rec->policy = state_.policy;
+  rec->reduces.resize(rec->spec.reducers());
+  rec->submit_time = state_.Now();
+  rec->trace_path = JoinPath(JoinPath(state_.state_dir, "traces"), JobIdString(rec->id) + ".jsonl");
+  rec->trace = std::make_unique<TraceWriter>(rec->trace_path);
+  JobRecord& j = *rec;
+  state_.jobs[rec->id] = std::move(rec);
+  if (persistence_.store() != nullptr) {
+    j.profile = persistence_.LoadProfile(j.spec.name());
+    Status s = persistence_.PersistIdCounters(/*sync=*/true);
+    persistence_.PersistJob(j, /*sync=*/true);
+    if (!s.ok()) MR_LOG_ERROR("{}", s.ToString());
+  }
+  Trace(j, {{"event", "job_submit"}, {"t", j.submit_time}, {"name", j.spec.name()},
+            {"kind", j.spec.job()}, {"maps", j.maps.size()}, {"reduces", j.reduces.size()},
+            {"policy", state_.policy}, {"output", j.spec.output()}});
+  TraceEstimate(j, state_.Now());
+  placer_.PlaceReduces(j);
+  FlushTraces(state_);
+  MR_LOG_INFO("accepted {} ({}): {} maps, {} reduces", JobIdString(j.id), j.spec.job(), j.maps.size(),
+              j.reduces.size());
+  return j.id;
+}
+
+Status JobLifecycle::Kill(uint64_t job_id) {
+  JobRecord* job = state_.FindJob(job_id);
+  if (job == nullptr) return Status::NotFound("no job " + JobIdString(job_id));
+  if (job->finished()) {
+    return Status::FailedPrecondition(JobIdString(job_id) + " has already ended (" + JobStateName(job->state) +
+                                      "): nothing to kill");
+  }
+  FinishJob(*job, JobState::kKilled, kKilledByUser);
+  return Status::Ok();
+}
+
+void JobLifecycle::FinishJob(JobRecord& job, JobState state, const std::string& error) {
+  if (job.finished()) return;
+  job.state = state;
+  job.error = error;
+  job.end_time = state_.Now();
+  // What status shows from now on, and after a restart (PersistJob stores it): the
+  // estimate as it stood, and nothing running or holding a share.
+  job.final_estimate = job.Estimate(job.end_time);
+  job.maps_running = 0;
+  job.reduces_running = 0;
+  job.share = 0;
+  state_.shares.erase(job.id);
+  for (auto& [id, w] : state_.workers) {
+    for (const auto& m : job.maps) {
+      if (m.state != MapTask::State::kRunning) continue;
+      if (m.worker == id) w.ReleaseSlot(false, m.unified);
+      if (m.backup && m.backup->worker == id) w.ReleaseSlot(false, m.backup->unified);
+    }
+    for (const auto& t : job.reduces) {
+      if (t.state == ReduceTask::State::kRunning && t.worker == id) w.ReleaseSlot(true, t.unified);
+    }
+    w.outbox_finished.push_back(job.id);
+  }
+  const char* status = state == JobState::kSucceeded ? "ok" : state == JobState::kKilled ? "killed" : "failed";
+  Trace(job, {{"event", "job_end"}, {"t", job.end_time}, {"status", status},
+              {"error", error}, {"response_time", job.end_time - job.submit_time}, {"counters", job.counters}});
+  Status flushed = job.trace->Flush();
+  if (state == JobState::kSucceeded) {
+    Status s = WriteStringToFile(JoinPath(job.spec.output(), "_SUCCESS"), "");
+    auto trace = ReadFileToString(job.trace_path);
+    if (s.ok() && trace.ok()) s = WriteStringToFile(JoinPath(job.spec.output(), "_trace.jsonl"), *trace);
+    Status rm = RemoveAll(JoinPath(job.spec.output(), "_temporary"));
+    if (!s.ok() || !rm.ok()) MR_LOG_WARN("{}: finishing output: {} {}", JobIdString(job.id), s.ToString(), rm.ToString());
+    MR_LOG_INFO("{} succeeded in {:.3f}s", JobIdString(job.id), job.end_time - job.submit_time);
+  } else {
+    // No partial output: the job created the directory (Submit refuses an existing one),
+    // so it removes all of it.
+    Status rm = RemoveAll(job.spec.output());
+    if (!rm.ok()) MR_LOG_WARN("{}: removing output: {}", JobIdString(job.id), rm.ToString());
+    MR_LOG_WARN("{} {}: {}", JobIdString(job.id), state == JobState::kKilled ? "killed" : "failed", error);
+  }
+  if (!flushed.ok()) MR_LOG_WARN("trace: {}", flushed.ToString());
+  persistence_.PersistJob(job, /*sync=*/true);
+  if (state == JobState::kSucceeded) persistence_.UpdateProfile(job);
+  if (state_.on_job_end) state_.on_job_end(job.id);
+}
+
+void JobLifecycle::CompleteMap(JobRecord& job, MapTask& m, const proto::MapDone& done,
+                               const google::protobuf::RepeatedPtrField<proto::Counter>& counters) {
+  m.state = MapTask::State::kDone;
+  m.start_time = done.start_time();
+  m.end_time = done.end_time();
+  m.partition_bytes.assign(done.partition_bytes().begin(), done.partition_bytes().end());
+  m.bytes_in = done.bytes_in();
+  m.bytes_out = done.bytes_out();
+  job.maps_done++;
+  job.map_seconds_done += std::max(0.0, done.end_time() - done.start_time());
+  job.map_output_bytes += done.bytes_out();
+  job.map_input_bytes += done.bytes_in();
+  m.counters = counters;
+  job.AddCounters(m.counters, +1);
+}
+
+void JobLifecycle::ReexecuteMap(JobRecord& job, int index, const std::string& why) {
+  MapTask& m = job.maps[index];
+  if (m.state != MapTask::State::kDone) return;
+  m.state = MapTask::State::kPending;
+  job.maps_done--;
+  job.map_seconds_done = std::max(0.0, job.map_seconds_done - std::max(0.0, m.end_time - m.start_time));
+  job.map_output_bytes -= std::min(job.map_output_bytes, m.bytes_out);
+  job.map_input_bytes -= std::min(job.map_input_bytes, m.bytes_in);
+  // The done attempt is superseded: only the one that replaces it may count, and its
+  // output goes now (not with the job) if its worker is still registered.
+  job.AddCounters(m.counters, -1);
+  m.counters.Clear();
+  m.unreachable_reports.clear();
+  registry_.DeleteOutput(m.worker, job.id, static_cast<uint32_t>(index), m.attempt);
+  persistence_.PersistTask(job, false, index, false, false);  // its output is no longer one to adopt
+  job.counters[kKilledMapsCounter]++;
+  for (auto& [wid, sent] : job.locations_sent) sent[index] = false;
+  Trace(job, {{"event", "reexecute"}, {"t", state_.Now()}, {"task", TaskIdString(TaskKind::kMap, index)},
+              {"attempt", m.attempt}, {"reason", why}});
+  MR_LOG_INFO("{} {}: re-executing ({})", JobIdString(job.id), TaskIdString(TaskKind::kMap, index), why);
+}
+
+void JobLifecycle::CommitReduce(JobRecord& job, int index, const proto::TaskReport& r) {
+  ReduceTask& t = job.reduces[index];
+  std::string from = ReduceAttemptFile(job.spec, index, r.attempt());
+  std::string to = JoinPath(job.spec.output(), PartName(index));
+  Status s = RenameFile(from, to);
+  if (!s.ok()) {
+    FinishJob(job, JobState::kFailed, "cannot commit " + PartName(index) + ": " + s.message());
+    return;
+  }
+  // Renaming first and recording second is safe: a restart between the two
+  // re-runs the reduce and renames an identical file over the committed one.
+  persistence_.PersistTask(job, true, index, /*committed=*/true, /*sync=*/true, &r.counters());
+  t.state = ReduceTask::State::kDone;
+  t.start_time = r.start_time();
+  t.end_time = r.end_time();
+  job.AddCounters(r.counters(), +1);
+  job.reduces_done++;
+  Trace(job, {{"event", "commit"}, {"t", state_.Now()}, {"task", TaskIdString(TaskKind::kReduce, index)},
+              {"attempt", r.attempt()}, {"file", to}});
+  if (job.reduces_done == static_cast<int>(job.reduces.size())) FinishJob(job, JobState::kSucceeded, "");
+}
+
+void JobLifecycle::ResetReduce(JobRecord& job, int index) {
+  ReduceTask& t = job.reduces[index];
+  job.shuffle_bytes_fetched -= std::min(job.shuffle_bytes_fetched, t.shuffle_bytes);
+  t.state = ReduceTask::State::kUnplaced;
+  t.maps_fetched = 0;
+  t.shuffle_bytes = 0;
+}
+
+void JobLifecycle::LoseWorker(WorkerId id, const std::string& why) {
+  if (state_.workers.erase(id) == 0) return;
+  MR_LOG_WARN("worker {} lost: {}", id, why);
+  double now = state_.Now();
+  for (auto& [jid, job] : state_.jobs) {
+    if (job->finished()) continue;
+    Trace(*job, {{"event", "worker_lost"}, {"t", now}, {"worker", id}, {"reason", why}});
+    for (size_t i = 0; i < job->maps.size(); ++i) {
+      MapTask& m = job->maps[i];
+      if (m.queued_at == id) m.queued_at = 0;  // its queue returns to pending
+      if (m.state != MapTask::State::kRunning) continue;
+      const std::string task = TaskIdString(TaskKind::kMap, static_cast<int>(i));
+      if (m.backup && m.backup->worker == id) {
+        job->counters[kKilledMapsCounter]++;
+        Trace(*job, {{"event", "attempt_end"}, {"t", now}, {"task", task}, {"attempt", m.backup->attempt},
+                     {"worker", id}, {"start", m.backup->start_time}, {"status", "lost"}});
+        m.backup.reset();
+      }
+      if (m.worker != id) continue;
+      const uint32_t lost_attempt = m.attempt;
+      const double lost_start = m.start_time;
+      if (m.backup) {
+        m.PromoteBackup();  // runs on in its backup
+      } else {
+        m.state = MapTask::State::kPending;
+        m.progress = 0;
+        job->maps_running--;
+      }
+      job->counters[kKilledMapsCounter]++;
+      Trace(*job, {{"event", "attempt_end"}, {"t", now}, {"task", task},
+                   {"attempt", lost_attempt}, {"worker", id}, {"start", lost_start}, {"status", "lost"}});
+    }
+    for (size_t i = 0; i < job->reduces.size(); ++i) {
+      ReduceTask& t = job->reduces[i];
+      if (t.worker != id || t.state == ReduceTask::State::kUnplaced || t.state == ReduceTask::State::kDone) continue;
+      if (t.state == ReduceTask::State::kRunning) {
+        job->reduces_running--;
+        job->counters[kKilledReducesCounter]++;
+        Trace(*job, {{"event", "attempt_end"}, {"t", now},
+                     {"task", TaskIdString(TaskKind::kReduce, static_cast<int>(i))}, {"attempt", t.attempt},
+                     {"worker", id}, {"status", "lost"}});
+      }
+      ResetReduce(*job, static_cast<int>(i));
+    }
+    job->locations_sent.erase(id);
+    // Completed map outputs on the lost worker are re-run if some reducer has
+    // not fetched them yet (Hadoop's rule; we do not track which reducer has).
+    bool needed = std::any_of(job->reduces.begin(), job->reduces.end(), [](const ReduceTask& t) {
+      return t.state == ReduceTask::State::kUnplaced || t.state == ReduceTask::State::kFetching;
+    });
+    for (size_t i = 0; needed && i < job->maps.size(); ++i) {
+      if (job->maps[i].state == MapTask::State::kDone && job->maps[i].worker == id) {
+        ReexecuteMap(*job, static_cast<int>(i), "worker " + std::to_string(id) + " lost");
+      }
+    }
+  }
+  for (auto& [jid, job] : state_.jobs) placer_.PlaceReduces(*job);
+}
+
+// Finished jobs stay browsable (status, page, trace) until more than
+// history_jobs have finished or, with history_max_age, until they ended that long
+// ago; then they go, oldest first, with their store records and traces. Their
+// outputs are the user's and are never touched (Hadoop's JobHistory retention:
+// mapreduce.jobhistory.joblist.cache.size and max-age-ms).
+void JobLifecycle::EnforceRetention() {
+  const TrackerOptions& o = state_.options;
+  size_t finished = 0;
+  for (const auto& [id, job] : state_.jobs) finished += job->finished();
+  const double expired_before = o.history_max_age > 0 ? state_.Now() - o.history_max_age : -1.0;
+  for (auto it = state_.jobs.begin(); it != state_.jobs.end();) {
+    const JobRecord& job = *it->second;
+    if (!job.finished() || (finished <= o.history_jobs && job.end_time >= expired_before)) {
+      ++it;
+      continue;
+    }
+    persistence_.DeleteJob(it->first);
+    (void)RemoveAll(job.trace_path);
+    it = state_.jobs.erase(it);
+    finished--;
+  }
+}
+
+}  // namespace mr::master

@@ -1,0 +1,57 @@
+// JobLifecycle: a job from submission to its end, and the task state transitions that are
+// not a worker's report: a map's accepted output (CompleteMap) and its re-execution, a
+// reduce's commit and reset, a lost worker's tasks, the job's end (succeeded, failed,
+// killed) and the retention of finished jobs. Reports arrive through TaskReports.
+#pragma once
+
+#include <string>
+
+#include "common/status.h"
+#include "master/job.h"
+#include "master/job_persistence.h"
+#include "master/reduce_placement.h"
+#include "master/tracker_state.h"
+#include "master/worker_registry.h"
+#include "mr.pb.h"
+
+namespace mr::master {
+
+class JobLifecycle {
+ public:
+  JobLifecycle(TrackerState& state, JobPersistence& persistence, WorkerRegistry& registry, ReducePlacer& placer)
+      : state_(state), persistence_(persistence), registry_(registry), placer_(placer) {}
+
+  // Validates and plans the job (splits, sampling), creates OUTPUT/_temporary.
+  // Errors: NotFound (unknown job, missing input), AlreadyExists (output
+  // exists), InvalidArgument (bad params). Nothing is created on error.
+  Result<uint64_t> Submit(const proto::JobSpec& spec);
+  // Ends a running job as KILLED (kKilledByUser). Errors: NotFound, FailedPrecondition
+  // (already ended).
+  Status Kill(uint64_t job_id);
+  // Ends job: slots released, workers told, trace and store written, output committed
+  // (kSucceeded) or removed, then state.on_job_end. No-op on a finished job.
+  void FinishJob(JobRecord& job, JobState state, const std::string& error);
+
+  // A map's successful attempt is accepted: its output, sizes and counters join the job's.
+  void CompleteMap(JobRecord& job, MapTask& m, const proto::MapDone& done,
+                   const google::protobuf::RepeatedPtrField<proto::Counter>& counters);
+  // A done map's output is lost or bad: it becomes pending, its attempt's output deleted.
+  void ReexecuteMap(JobRecord& job, int index, const std::string& why);
+  // Renames the attempt's output into place and records it; the last commit ends the job.
+  void CommitReduce(JobRecord& job, int index, const proto::TaskReport& r);
+  // A reducer back to unplaced (its fetched bytes no longer count).
+  void ResetReduce(JobRecord& job, int index);
+  // A worker is gone: its running attempts end as lost, its reducers are placed again and
+  // its done maps re-run while a reducer still needs them.
+  void LoseWorker(WorkerId id, const std::string& why);
+  // Drops finished jobs beyond TrackerOptions::history_jobs / history_max_age.
+  void EnforceRetention();
+
+ private:
+  TrackerState& state_;
+  JobPersistence& persistence_;
+  WorkerRegistry& registry_;
+  ReducePlacer& placer_;
+};
+
+}  // namespace mr::master

@@ -1,0 +1,85 @@
+#include "master/reduce_placement.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <tuple>
+#include <vector>
+
+#include "master/job_trace.h"
+#include "master/task_assignment.h"
+
+namespace mr::master {
+
+using sched::TaskKind;
+
+void ReducePlacer::PlaceReduces(JobRecord& job, WorkerId prefer) {
+  if (job.finished()) return;
+  if (!job.slow_start_reached) {
+    const int needed = static_cast<int>(std::ceil(job.spec.slow_start() * static_cast<double>(job.maps.size())));
+    if (job.maps_done < needed) return;
+    job.slow_start_reached = true;
+  }
+  std::vector<WorkerRecord*> hosts;
+  for (auto& [id, w] : state_.workers) {
+    if (w.info.reduce_slots() + w.info.unified_slots() > 0 && !registry_.Blacklisted(job, id, TaskKindFilter::kReduce)) {
+      hosts.push_back(&w);
+    }
+  }
+  if (hosts.empty()) {
+    for (auto& [id, w] : state_.workers) {
+      if (w.info.reduce_slots() + w.info.unified_slots() > 0) hosts.push_back(&w);
+    }
+  }
+  if (hosts.empty()) return;  // retried when a worker registers
+  std::map<WorkerId, int> load;
+  for (const auto& t : job.reduces) {
+    if (t.state != ReduceTask::State::kUnplaced && t.state != ReduceTask::State::kDone) load[t.worker]++;
+  }
+  double now = state_.Now();
+  for (size_t i = 0; i < job.reduces.size(); ++i) {
+    ReduceTask& t = job.reduces[i];
+    if (t.state != ReduceTask::State::kUnplaced) continue;
+    // Where it failed last comes last: a reducer that failed on its own disk moves.
+    auto rank = [&](const WorkerRecord* x) {
+      return std::tuple(x->id == t.last_failed_worker, load[x->id], x->id != prefer);
+    };
+    WorkerRecord* w = *std::min_element(hosts.begin(), hosts.end(),
+                                        [&](WorkerRecord* a, WorkerRecord* b) { return rank(a) < rank(b); });
+    load[w->id]++;
+    t.state = ReduceTask::State::kFetching;
+    t.worker = w->id;
+    t.maps_fetched = 0;
+    t.shuffle_bytes = 0;
+    job.locations_sent.try_emplace(w->id, std::vector<bool>(job.maps.size(), false));
+    w->outbox_assignments.push_back(MakeReduceAssignment(job, static_cast<int>(i), /*place_only=*/true));
+    Trace(job, {{"event", "reduce_place"}, {"t", now}, {"task", TaskIdString(TaskKind::kReduce, static_cast<int>(i))},
+                {"worker", w->id}, {"maps_done", job.maps_done}});
+  }
+  QueueLocations(job);
+}
+
+void ReducePlacer::QueueLocations(JobRecord& job) {
+  for (auto& [wid, sent] : job.locations_sent) {
+    WorkerRecord* dest = state_.FindWorker(wid);
+    if (dest == nullptr) continue;
+    for (size_t i = 0; i < job.maps.size(); ++i) {
+      const MapTask& m = job.maps[i];
+      if (sent[i] || m.state != MapTask::State::kDone) continue;
+      const WorkerRecord* src = state_.FindWorker(m.worker);
+      if (src == nullptr) continue;
+      sent[i] = true;
+      proto::MapOutputLocation loc;
+      loc.set_job_id(job.id);
+      loc.set_map_index(static_cast<uint32_t>(i));
+      loc.set_attempt(m.attempt);
+      loc.set_host(src->info.host());
+      loc.set_shuffle_port(src->info.shuffle_port());
+      loc.set_worker_id(m.worker);
+      loc.set_partition_bytes(m.bytes_out);
+      dest->outbox_locations.push_back(std::move(loc));
+    }
+  }
+}
+
+}  // namespace mr::master

@@ -1,0 +1,30 @@
+// ReducePlacer: where a job's reducers run and what they learn. At slow-start each unplaced
+// reducer goes to the least loaded worker with reduce (or unified) slots that is not
+// blacklisted for the job, and is sent a placement so it starts fetching; every done map's
+// output location is then queued for each worker hosting the job's reducers.
+#pragma once
+
+#include "master/job.h"
+#include "master/tracker_state.h"
+#include "master/worker_registry.h"
+
+namespace mr::master {
+
+class ReducePlacer {
+ public:
+  ReducePlacer(TrackerState& state, const WorkerRegistry& registry) : state_(state), registry_(registry) {}
+
+  // Places job's unplaced reducers once slow-start is reached (nothing if no worker can
+  // host them yet: retried when one registers). Among the least loaded hosts, `prefer` (if
+  // it is one) gets the reducer; where one failed last comes last.
+  void PlaceReduces(JobRecord& job, WorkerId prefer = 0);
+  // Queues, for every worker hosting job's reducers, the done maps' locations it has not
+  // been sent (sent with its next heartbeat).
+  void QueueLocations(JobRecord& job);
+
+ private:
+  TrackerState& state_;
+  const WorkerRegistry& registry_;
+};
+
+}  // namespace mr::master

@@ -1,0 +1,130 @@
+#include "master/status_view.h"
+
+#include <nlohmann/json.hpp>
+
+#include "common/file_util.h"
+#include "common/job_id.h"
+#include "master/status_json.h"
+
+namespace mr::master {
+
+using nlohmann::json;
+
+proto::JobStatus StatusView::MakeStatus(const JobRecord& job) const {
+  proto::JobStatus st;
+  st.set_job_id(job.id);
+  st.set_name(job.spec.name());
+  st.set_job(job.spec.job());
+  st.set_state(JobStateName(job.state));
+  st.set_phase(job.phase());
+  st.set_maps_total(static_cast<uint32_t>(job.maps.size()));
+  st.set_maps_done(static_cast<uint32_t>(job.maps_done));
+  st.set_maps_running(static_cast<uint32_t>(job.maps_running));
+  st.set_reduces_total(static_cast<uint32_t>(job.reduces.size()));
+  st.set_reduces_done(static_cast<uint32_t>(job.reduces_done));
+  st.set_reduces_running(static_cast<uint32_t>(job.reduces_running));
+  st.set_shuffle_bytes_total(job.map_output_bytes);
+  st.set_shuffle_bytes_fetched(job.shuffle_bytes_fetched);
+  st.set_submit_time(job.submit_time);
+  st.set_start_time(job.start_time);
+  st.set_end_time(job.end_time);
+  st.set_error(job.error);
+  st.set_output(job.spec.output());
+  st.set_share(job.share);
+  sched::SizeEstimate e = job.final_estimate ? *job.final_estimate : job.Estimate(state_.Now());
+  st.set_est_map_seconds(e.map_seconds_total);
+  st.set_est_shuffle_bytes(e.shuffle_bytes_total);
+  st.set_estimate_source(sched::EstimateSourceName(e.source));
+  st.set_policy(job.policy);
+  st.set_trace_path(job.trace_path);
+  st.set_shuffle_rate(job.finished() ? 0.0 : job.RecentShuffleRate(state_.Now()));
+  st.set_shuffle_rate_mean(job.MeanShuffleRate());
+  for (const auto& [name, v] : job.counters) {
+    auto* c = st.add_counters();
+    c->set_name(name);
+    c->set_value(v);
+  }
+  return st;
+}
+
+Result<proto::StatusReply> StatusView::GetStatus(uint64_t job_id) const {
+  proto::StatusReply reply;
+  reply.set_workers(static_cast<uint32_t>(state_.workers.size()));
+  reply.set_policy(state_.policy);
+  if (job_id != 0) {
+    auto it = state_.jobs.find(job_id);
+    if (it == state_.jobs.end()) return mr::Status::NotFound("no job " + JobIdString(job_id));
+    *reply.add_jobs() = MakeStatus(*it->second);
+    return reply;
+  }
+  for (const auto& [id, job] : state_.jobs) *reply.add_jobs() = MakeStatus(*job);
+  return reply;
+}
+
+std::string StatusView::ClusterJson() const {
+  json c = {{"policy", state_.policy}, {"workers", state_.workers.size()}, {"heartbeats", state_.heartbeats}};
+  int ms = 0, mb = 0, rs = 0, rb = 0, us = 0, ub = 0;
+  double sent = 0, cap = 0;
+  for (const auto& [id, w] : state_.workers) {
+    ms += w.info.map_slots();
+    rs += w.info.reduce_slots();
+    us += w.info.unified_slots();
+    mb += w.running_map;
+    rb += w.running_reduce;
+    ub += w.running_unified;
+    sent += w.shuffle_bytes_sent;
+    cap += w.info.shuffle_bandwidth();
+  }
+  c.update({{"map_slots", ms}, {"map_busy", mb}, {"reduce_slots", rs}, {"reduce_busy", rb}, {"unified_slots", us},
+            {"unified_busy", ub}, {"shuffle_bytes_sent", sent}, {"shuffle_capacity", cap}});
+  return c.dump();
+}
+
+std::string StatusView::WorkersJson() const {
+  json arr = json::array();
+  for (const auto& [id, w] : state_.workers) {
+    arr.push_back({{"id", id}, {"host", w.info.host()}, {"shuffle_port", w.info.shuffle_port()},
+                   {"map_slots", w.info.map_slots()}, {"reduce_slots", w.info.reduce_slots()},
+                   {"unified_slots", w.info.unified_slots()}, {"running_map", w.running_map},
+                   {"running_reduce", w.running_reduce}, {"running_unified", w.running_unified},
+                   {"speed", w.info.speed()}, {"shuffle_bandwidth", w.info.shuffle_bandwidth()},
+                   {"shuffle_bytes_sent", w.shuffle_bytes_sent}, {"last_heartbeat", w.last_heartbeat}});
+  }
+  return arr.dump();
+}
+
+Result<std::string> StatusView::ApiGet(std::string_view path) const {
+  if (path == "/api/cluster") return ClusterJson();
+  if (path == "/api/workers") return WorkersJson();
+  if (path == "/api/jobs") {
+    json arr = json::array();
+    for (const auto& [id, job] : state_.jobs) arr.push_back(JobStatusToJson(MakeStatus(*job)));
+    return arr.dump();
+  }
+  constexpr std::string_view kJobs = "/api/jobs/";
+  if (path.rfind(kJobs, 0) != 0) return mr::Status::NotFound("no such API path");
+  std::string_view rest = path.substr(kJobs.size());
+  bool trace = false;
+  if (auto slash = rest.find('/'); slash != std::string_view::npos) {
+    if (rest.substr(slash) != "/trace") return mr::Status::NotFound("no such API path");
+    trace = true;
+    rest = rest.substr(0, slash);
+  }
+  auto it = state_.jobs.find(ParseJobId(rest).value_or(0));
+  if (it == state_.jobs.end()) return mr::Status::NotFound("no job " + std::string(rest));
+  if (!trace) return JobStatusToJson(MakeStatus(*it->second)).dump();
+  auto text = ReadFileToString(it->second->trace_path);
+  json arr = json::array();
+  if (text.ok()) {
+    size_t pos = 0;
+    while (pos < text->size()) {
+      size_t nl = text->find('\n', pos);
+      if (nl == std::string::npos) nl = text->size();
+      if (nl > pos) arr.push_back(json::parse(text->substr(pos, nl - pos), nullptr, /*allow_exceptions=*/false));
+      pos = nl + 1;
+    }
+  }
+  return arr.dump();
+}
+
+}  // namespace mr::master

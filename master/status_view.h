@@ -1,0 +1,32 @@
+// StatusView: the tracker's state rendered for readers: a job's JobStatus (mr status, wait,
+// kill replies), the StatusReply, and the JSON of the status page's /api paths (docs/web.md).
+// Read-only.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "common/status.h"
+#include "master/tracker_state.h"
+#include "mr.pb.h"
+
+namespace mr::master {
+
+class StatusView {
+ public:
+  explicit StatusView(const TrackerState& state) : state_(state) {}
+
+  proto::JobStatus MakeStatus(const JobRecord& job) const;
+  // One job (job_id != 0; NotFound if unknown) or every job kept.
+  Result<proto::StatusReply> GetStatus(uint64_t job_id) const;
+  // JSON for /api/cluster, /api/workers, /api/jobs, /api/jobs/ID[/trace]; NotFound otherwise.
+  Result<std::string> ApiGet(std::string_view path) const;
+
+ private:
+  std::string ClusterJson() const;
+  std::string WorkersJson() const;
+
+  const TrackerState& state_;
+};
+
+}  // namespace mr::master

@@ -1,0 +1,49 @@
+#include "master/task_assignment.h"
+
+#include "master/job_paths.h"
+
+namespace mr::master {
+
+namespace {
+// The fields every assignment of a task carries.
+proto::Assignment BaseAssignment(const JobRecord& job, proto::TaskKind kind, int index, uint32_t attempt,
+                                 bool unified) {
+  proto::Assignment a;
+  a.set_job_id(job.id);
+  a.set_kind(kind);
+  a.set_index(static_cast<uint32_t>(index));
+  a.set_attempt(attempt);
+  a.set_num_maps(static_cast<uint32_t>(job.maps.size()));
+  a.set_unified_slot(unified);
+  *a.mutable_spec() = job.spec;
+  return a;
+}
+}  // namespace
+
+proto::Assignment MakeMapAssignment(const JobRecord& job, int index, bool unified) {
+  const MapTask& m = job.maps[index];
+  proto::Assignment a = BaseAssignment(job, proto::MAP, index, m.attempt, unified);
+  if (!m.split.path.empty()) {
+    auto* s = a.mutable_split();
+    s->set_path(m.split.path);
+    s->set_file_index(m.split.file_index);
+    s->set_offset(m.split.offset);
+    s->set_length(m.split.length);
+  }
+  return a;
+}
+
+proto::Assignment MakeReduceAssignment(const JobRecord& job, int index, bool place_only) {
+  const ReduceTask& t = job.reduces[index];
+  proto::Assignment a = BaseAssignment(job, proto::REDUCE, index, t.attempt, t.unified);
+  a.set_place_only(place_only);
+  if (!place_only) a.set_temp_output(ReduceAttemptFile(job.spec, index, t.attempt));
+  return a;
+}
+
+size_t ReplyBudget(const proto::HeartbeatReply& reply) {
+  size_t used = reply.ByteSizeLong();
+  return used >= kMaxReplyBytes ? 0 : kMaxReplyBytes - used;
+}
+
+}  // namespace mr::master

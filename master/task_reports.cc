@@ -1,0 +1,208 @@
+#include "master/task_reports.h"
+
+#include <algorithm>
+#include <string>
+
+#include "master/job_trace.h"
+
+namespace mr::master {
+
+using nlohmann::json;
+using sched::TaskKind;
+
+void TaskReports::Apply(WorkerRecord& w, const proto::Heartbeat& hb) {
+  for (const auto& r : hb.reports()) HandleReport(w, r);
+  for (const auto& f : hb.fetches()) HandleFetch(w, f);
+  for (const auto& e : hb.served()) {
+    JobRecord* job = state_.FindJob(e.job_id());
+    if (job == nullptr) continue;
+    Trace(*job, {{"event", "served"}, {"t", hb.served_until()}, {"start", hb.served_since()},
+                 {"worker", hb.worker_id()}, {"bytes", e.bytes()}});
+    if (!job->finished()) job->RecordServed(hb.served_since(), hb.served_until(), e.bytes());
+  }
+}
+
+void TaskReports::HandleReport(WorkerRecord& w, const proto::TaskReport& r) {
+  JobRecord* job = state_.FindJob(r.job_id());
+  if (job == nullptr || job->finished()) return;
+  if (r.kind() == proto::MAP && r.index() < job->maps.size()) HandleMapReport(w, *job, r);
+  if (r.kind() == proto::REDUCE && r.index() < job->reduces.size()) HandleReduceReport(w, *job, r);
+}
+
+void TaskReports::HandleMapReport(WorkerRecord& w, JobRecord& job, const proto::TaskReport& r) {
+  MapTask& m = job.maps[r.index()];
+  const bool running = m.state == MapTask::State::kRunning && !m.awaiting;
+  const bool first = running && m.worker == w.id && r.attempt() == m.attempt;
+  const bool backup = running && m.backup && m.backup->worker == w.id && r.attempt() == m.backup->attempt;
+  if (r.state() == proto::RUNNING) {
+    const double progress = std::clamp(r.progress(), 0.0, 1.0);
+    if (first) m.progress = progress;
+    if (backup) m.backup->progress = progress;
+    return;
+  }
+  if (r.state() != proto::SUCCEEDED && r.state() != proto::FAILED) return;
+  // A stale or duplicate attempt is never accepted: one attempt per task.
+  if (!first && !backup) {
+    DeleteIfSuperseded(w, job, r);
+    return;
+  }
+  if (backup) m.SwapWithBackup();  // the reporting attempt is m's own from here on
+  w.ReleaseSlot(false, m.unified);
+  json ev = AttemptEndEvent(r, w.id, m.unified ? "unified" : "map");
+  if (r.state() == proto::FAILED) {
+    ev["status"] = "failed";
+    ev["error"] = r.error();
+    Trace(job, ev);
+    if (m.backup) {
+      m.PromoteBackup();  // the task runs on in its other attempt
+    } else {
+      m.state = MapTask::State::kPending;
+      m.progress = 0;
+      job.maps_running--;
+    }
+    m.failures++;
+    job.counters[kFailedMapsCounter]++;
+    m.last_failed_worker = w.id;
+    registry_.CountFailure(job, w.id);
+    if (m.failures >= state_.options.max_attempts) {
+      lifecycle_.FinishJob(job, JobState::kFailed, "map " + TaskIdString(TaskKind::kMap, r.index()) + " failed " +
+                                                       std::to_string(m.failures) + " times; last error: " + r.error());
+    }
+    return;
+  }
+  job.maps_running--;
+  if (m.backup) {  // the first attempt to succeed counts: the other is killed
+    const MapTask::Backup other = *m.backup;
+    m.backup.reset();
+    killer_.EndAttempt(job, TaskKind::kMap, static_cast<int>(r.index()), other.attempt, other.worker, other.unified,
+                       other.start_time, "attempt " + std::to_string(r.attempt()) + " succeeded first");
+  }
+  w.RecordMapDuration(r.end_time() - r.start_time());
+  ev["status"] = "ok";
+  Trace(job, ev);
+  proto::MapDone done;
+  done.set_attempt(m.attempt);
+  done.set_host(w.info.host());
+  done.set_shuffle_port(w.info.shuffle_port());
+  *done.mutable_partition_bytes() = r.partition_bytes();
+  done.set_bytes_in(r.bytes_in());
+  done.set_bytes_out(r.bytes_out());
+  done.set_start_time(r.start_time());
+  done.set_end_time(r.end_time());
+  lifecycle_.CompleteMap(job, m, done, r.counters());
+  persistence_.PersistMapDone(job, static_cast<int>(r.index()), done);
+  TraceEstimate(job, state_.Now());
+  // Ties go to this worker: the reply to its completion heartbeat then carries the
+  // placement and the location, and a small job's reduce starts fetching at once
+  // instead of waiting for another worker's next heartbeat.
+  placer_.PlaceReduces(job, w.id);
+  placer_.QueueLocations(job);
+}
+
+void TaskReports::HandleReduceReport(WorkerRecord& w, JobRecord& job, const proto::TaskReport& r) {
+  ReduceTask& t = job.reduces[r.index()];
+  if (t.worker != w.id) return;
+  if (r.state() == proto::RUNNING) {
+    if (t.state == ReduceTask::State::kRunning && r.attempt() == t.attempt) t.progress = std::clamp(r.progress(), 0.0, 1.0);
+    return;
+  }
+  if (r.state() == proto::FETCHING || r.state() == proto::READY) {
+    if (t.state != ReduceTask::State::kFetching) return;
+    job.shuffle_bytes_fetched += r.shuffle_bytes() - std::min(r.shuffle_bytes(), t.shuffle_bytes);
+    t.shuffle_bytes = std::max(t.shuffle_bytes, r.shuffle_bytes());
+    t.maps_fetched = r.maps_fetched();
+    if (r.state() == proto::READY && t.maps_fetched == job.maps.size()) t.state = ReduceTask::State::kReady;
+    return;
+  }
+  if (r.state() == proto::FAILED && t.state == ReduceTask::State::kFetching) {
+    blame_.FailFetchingReduce(w, job, r);
+    return;
+  }
+  if (r.state() == proto::KILLED) {
+    ReturnReduceToFetching(w, job, r);
+    return;
+  }
+  if (r.state() == proto::SUCCEEDED || r.state() == proto::FAILED) HandleReduceEnd(w, job, r);
+}
+
+// A running reduce attempt found one of its runs gone from its source while refetching it
+// after a bad local copy: not the reducer's fault, and not a failure. The attempt gives its
+// slot back and the reducer, still placed on the same worker, fetches that run again (the
+// failed refetch was reported as a fetch event with its cause, so the map is re-executed
+// when the fault is proven); it runs again once it reports READY.
+void TaskReports::ReturnReduceToFetching(WorkerRecord& w, JobRecord& job, const proto::TaskReport& r) {
+  ReduceTask& t = job.reduces[r.index()];
+  if (t.state != ReduceTask::State::kRunning || r.attempt() != t.attempt) return;
+  w.ReleaseSlot(true, t.unified);
+  job.reduces_running--;
+  job.counters[kKilledReducesCounter]++;
+  json ev = AttemptEndEvent(r, w.id, t.unified ? "unified" : "reduce");
+  ev["status"] = "killed";
+  ev["error"] = r.error();
+  Trace(job, ev);
+  t.state = ReduceTask::State::kFetching;
+  t.maps_fetched = std::min<uint32_t>(r.maps_fetched(), static_cast<uint32_t>(job.maps.size()) - 1);
+}
+
+void TaskReports::HandleReduceEnd(WorkerRecord& w, JobRecord& job, const proto::TaskReport& r) {
+  ReduceTask& t = job.reduces[r.index()];
+  if (t.state != ReduceTask::State::kRunning || r.attempt() != t.attempt) return;
+  w.ReleaseSlot(true, t.unified);
+  job.reduces_running--;
+  json ev = AttemptEndEvent(r, w.id, t.unified ? "unified" : "reduce");
+  if (r.state() == proto::FAILED) {
+    ev["status"] = "failed";
+    ev["error"] = r.error();
+    Trace(job, ev);
+    t.failures++;
+    job.counters[kFailedReducesCounter]++;
+    registry_.CountFailure(job, w.id);
+    if (t.failures >= state_.options.max_attempts) {
+      lifecycle_.FinishJob(job, JobState::kFailed, "reduce " + TaskIdString(TaskKind::kReduce, r.index()) +
+                                                       " failed " + std::to_string(t.failures) +
+                                                       " times; last error: " + r.error());
+    } else if (registry_.Blacklisted(job, w.id, TaskKindFilter::kReduce)) {
+      lifecycle_.ResetReduce(job, r.index());  // fetch again on a healthier worker
+      placer_.PlaceReduces(job);
+    } else {
+      t.state = ReduceTask::State::kReady;  // its fetched data is still on the worker
+    }
+    return;
+  }
+  ev["status"] = "ok";
+  Trace(job, ev);
+  lifecycle_.CommitReduce(job, r.index(), r);
+}
+
+void TaskReports::HandleFetch(WorkerRecord& w, const proto::FetchEvent& f) {
+  JobRecord* job = state_.FindJob(f.job_id());
+  if (job == nullptr || f.reduce_index() >= job->reduces.size() || f.map_index() >= job->maps.size()) return;
+  std::string task = TaskIdString(TaskKind::kReduce, static_cast<int>(f.reduce_index()));
+  std::string map = TaskIdString(TaskKind::kMap, static_cast<int>(f.map_index()));
+  Trace(*job, {{"event", "fetch_start"}, {"t", f.start_time()}, {"task", task}, {"map", map},
+               {"src_worker", f.src_worker()}});
+  json end = {{"event", "fetch_end"}, {"t", f.end_time()}, {"task", task}, {"map", map},
+              {"src_worker", f.src_worker()}, {"start", f.start_time()}, {"bytes", f.bytes()},
+              {"status", f.ok() ? "ok" : "failed"}, {"worker", job->reduces[f.reduce_index()].worker}};
+  if (!f.ok()) {
+    end["error"] = f.error();
+    end["cause"] = FetchCauseName(f.cause());
+  }
+  Trace(*job, end);
+  if (job->finished()) return;
+  if (f.ok()) {
+    job->RecordFetch(f.start_time(), f.end_time(), f.bytes());
+  } else {
+    blame_.BlameFetchFailure(w, *job, f);
+  }
+}
+
+void TaskReports::DeleteIfSuperseded(WorkerRecord& w, const JobRecord& job, const proto::TaskReport& r) {
+  if (r.state() != proto::SUCCEEDED) return;
+  const MapTask& m = job.maps[r.index()];
+  const bool counts = m.state == MapTask::State::kDone && m.worker == w.id && m.attempt == r.attempt();
+  const bool awaited = m.awaiting && m.awaiting->map_done().attempt() == r.attempt();
+  if (!counts && !awaited) registry_.DeleteOutput(w.id, job.id, r.index(), r.attempt());
+}
+
+}  // namespace mr::master

@@ -1,0 +1,106 @@
+// The master's mutable state that every part of the JobTracker works on: jobs, registered
+// workers, shuffle shares and id counters, with the clock and options they are read with.
+// Plain data: the parts (job_lifecycle.h, task_reports.h, worker_registry.h, ...) own the
+// rules. Not thread-safe: the master touches it from its single state thread only.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/clock.h"
+#include "master/job.h"
+#include "mr.pb.h"
+#include "scheduler/snapshot.h"
+
+namespace mr::master {
+
+struct WorkerRecord {
+  WorkerId id = 0;
+  proto::RegisterWorker info;
+  int running_map = 0;
+  int running_reduce = 0;
+  int running_unified = 0;
+  double last_heartbeat = 0;
+  double shuffle_bytes_sent = 0;
+  std::vector<proto::Assignment> outbox_assignments;   // reduce placements
+  std::vector<proto::MapOutputLocation> outbox_locations;
+  std::vector<uint64_t> outbox_finished;
+  std::vector<proto::HeldMapOutput> outbox_delete_outputs;  // superseded map outputs it holds
+  std::vector<proto::KillTask> outbox_kills;                // attempts it must end (AttemptKiller)
+  // Durations (worker clock, seconds) of its last accepted map attempts, newest last, at
+  // most kRateWindow: its measured map task rate (sched::WorkerView::map_task_rate).
+  std::deque<double> map_durations;
+  static constexpr size_t kRateWindow = 16;
+
+  // Map tasks finished per second of map-slot time: 1 / mean recent duration; 0 = none yet.
+  double MapTaskRate() const {
+    double sum = 0;
+    for (double d : map_durations) sum += d;
+    return sum > 0 ? static_cast<double>(map_durations.size()) / sum : 0.0;
+  }
+  void RecordMapDuration(double seconds) {
+    map_durations.push_back(std::max(0.0, seconds));
+    if (map_durations.size() > kRateWindow) map_durations.pop_front();
+  }
+
+  // An attempt that held a slot of this kind ended.
+  void ReleaseSlot(bool reduce, bool unified) {
+    int& n = unified ? running_unified : (reduce ? running_reduce : running_map);
+    if (n > 0) n--;
+  }
+};
+
+// Which slots a task needs: maps run in map or unified slots, reduces in reduce or unified.
+enum class TaskKindFilter { kMap, kReduce };
+
+struct TrackerOptions {
+  uint32_t max_attempts = 4;      // failed attempts per task before the job fails
+  double worker_timeout = 10;     // seconds without a heartbeat -> worker lost
+  int blacklist_after = 3;        // failures of one job on one worker
+  // Blacklisting for a job is in force only while its blacklisted workers are under this
+  // share of the live ones (Hadoop's node-blacklisting ignore-threshold, 33%), and never
+  // so that no live worker may run a task kind.
+  int blacklist_max_percent = 33;
+  double task_timeout = 600;      // seconds without progress before a worker kills an attempt
+  size_t history_jobs = 1000;     // finished jobs kept (store, traces, status page)
+  double history_max_age = 0;     // seconds after its end a finished job is dropped; 0 = never
+};
+
+struct TrackerState {
+  TrackerState(const Clock* c, std::string p, std::string dir, TrackerOptions o)
+      : clock(c), policy(std::move(p)), state_dir(std::move(dir)), options(o) {}
+
+  double Now() const { return clock->Now(); }
+  // nullptr if there is no such job (never was, or dropped by retention).
+  JobRecord* FindJob(uint64_t id) {
+    auto it = jobs.find(id);
+    return it == jobs.end() ? nullptr : it->second.get();
+  }
+  WorkerRecord* FindWorker(WorkerId id) {
+    auto it = workers.find(id);
+    return it == workers.end() ? nullptr : &it->second;
+  }
+
+  const Clock* clock;
+  const std::string policy;
+  const std::string state_dir;
+  const TrackerOptions options;
+  uint64_t next_job_id = 1;
+  WorkerId next_worker_id = 1;
+  std::map<uint64_t, std::unique_ptr<JobRecord>> jobs;  // by id = arrival order
+  std::map<WorkerId, WorkerRecord> workers;
+  std::map<sched::JobId, double> shares;
+  double map_recovery_deadline = 0;  // while > 0, some done maps await their worker
+  uint64_t heartbeats = 0;           // handled since start (/api/cluster: the master's load)
+  double last_round_time = 0;
+  // Called with a job's id once it has ended (JobTracker::SetJobEndListener).
+  std::function<void(uint64_t)> on_job_end;
+};
+
+}  // namespace mr::master

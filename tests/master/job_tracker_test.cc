@@ -1,0 +1,226 @@
+// The JobTracker's job lifecycle on a manual clock, driven through the RequestHandler as the
+// TCP session drives it: a job from submit to commit, a lost worker, a restarted master
+// resuming a job from its store. The test plays client and workers (tracker_harness.h).
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <set>
+#include <string>
+
+#include "common/file_util.h"
+#include "common/version.h"
+#include "master/job_paths.h"
+#include "tracker_harness.h"
+
+namespace mr::master {
+namespace {
+
+using testing::TrackerHarness;
+
+std::unique_ptr<sched::Scheduler> Fifo() {
+  auto s = sched::CreateScheduler("fifo");
+  EXPECT_TRUE(s.ok());
+  return std::move(s).value();
+}
+
+TEST(RequestHandlerTest, RefusesARequestBeforeTheHandshakeAndCloses) {
+  TempDir dir("mr-handler-test");
+  TrackerHarness h(dir.path(), Fifo());
+  PeerConnection conn("peer");
+  proto::Envelope in;
+  in.mutable_status()->set_job_id(0);
+  HandlerOutcome out = h.handler().Handle(conn, in);
+  EXPECT_TRUE(out.close);
+  EXPECT_EQ(out.reply.error().code(), static_cast<uint32_t>(StatusCode::kProtocolError));
+  EXPECT_FALSE(conn.ready());
+  EXPECT_EQ(conn.max_frame_bytes(), kMaxHandshakeFrameBytes);
+}
+
+TEST(RequestHandlerTest, RefusesAWrongProtocolVersionWithAHelloReply) {
+  TempDir dir("mr-handler-test");
+  TrackerHarness h(dir.path(), Fifo());
+  PeerConnection conn("peer");
+  proto::Envelope in;
+  in.mutable_hello()->set_protocol_version(kProtocolVersion + 1);
+  in.mutable_hello()->set_role("client");
+  HandlerOutcome out = h.handler().Handle(conn, in);
+  EXPECT_TRUE(out.close);
+  EXPECT_FALSE(out.reply.hello_reply().accepted());
+  EXPECT_NE(out.reply.hello_reply().error().find("version mismatch"), std::string::npos);
+}
+
+TEST(RequestHandlerTest, AClientMayNotHeartbeat) {
+  TempDir dir("mr-handler-test");
+  TrackerHarness h(dir.path(), Fifo());
+  auto client = h.Connect("client");
+  EXPECT_EQ(client->max_frame_bytes(), kMaxControlFrameBytes);
+  proto::Envelope in;
+  in.mutable_heartbeat()->set_worker_id(1);
+  HandlerOutcome out = h.handler().Handle(*client, in);
+  EXPECT_TRUE(out.close);
+  EXPECT_EQ(out.reply.error().code(), static_cast<uint32_t>(StatusCode::kPermissionDenied));
+}
+
+TEST(RequestHandlerTest, WaitJobParksARunningJobAndIsAnsweredOnceItEnds) {
+  TempDir dir("mr-handler-test");
+  TrackerHarness h(dir.path(), Fifo());
+  uint64_t job = h.Submit(h.SyntheticSpec(1, 1));
+  auto client = h.Connect("client");
+  proto::Envelope wait;
+  wait.mutable_wait_job()->set_job_id(job);
+  wait.mutable_wait_job()->set_timeout_ms(10 * kMaxWaitJobMs);
+  HandlerOutcome parked = h.handler().Handle(*client, wait);
+  EXPECT_EQ(parked.park_job, job);
+  EXPECT_EQ(parked.park_timeout_ms, kMaxWaitJobMs) << "the wait is capped";
+  EXPECT_EQ(parked.reply.msg_case(), proto::Envelope::MSG_NOT_SET);
+
+  proto::Envelope kill;
+  kill.mutable_kill_job()->set_job_id(job);
+  EXPECT_TRUE(h.handler().Handle(*client, kill).reply.has_kill_job_reply());
+  // The deferred answer, and a wait on an ended job is answered at once.
+  EXPECT_EQ(h.handler().JobStatusReply(job).status_reply().jobs(0).state(), "KILLED");
+  HandlerOutcome now = h.handler().Handle(*client, wait);
+  EXPECT_EQ(now.park_job, 0u);
+  EXPECT_EQ(now.reply.status_reply().jobs(0).state(), "KILLED");
+}
+
+TEST(JobTrackerTest, SubmitAssignMapDoneFetchReduceCommit) {
+  TempDir dir("mr-tracker-test");
+  TrackerHarness h(dir.path(), Fifo());
+  uint32_t w = h.AddWorker(/*map_slots=*/2, /*reduce_slots=*/1);
+  proto::JobSpec spec = h.SyntheticSpec(/*maps=*/3, /*reduces=*/2);
+  uint64_t job = h.Submit(spec);
+  EXPECT_EQ(h.Status(job).state(), "RUNNING");
+
+  h.Beat(w);
+  ASSERT_EQ(h.worker(w).maps.size(), 2u) << "two map slots, two maps";
+  EXPECT_EQ(h.Status(job).maps_running(), 2u);
+  h.FinishMaps(w);  // and takes the third
+  ASSERT_EQ(h.worker(w).maps.size(), 1u);
+  EXPECT_EQ(h.worker(w).maps[0].index(), 2u);
+  EXPECT_TRUE(h.worker(w).placed.empty()) << "slow start 1.0: reducers wait for every map";
+  h.FinishMaps(w);
+  EXPECT_EQ(h.Status(job).maps_done(), 3u);
+  // Slow start reached: both reducers placed here, and told where every map output is.
+  EXPECT_EQ(h.worker(w).placed.size(), 2u);
+  std::set<uint32_t> located;
+  for (const auto& l : h.worker(w).locations) located.insert(l.map_index());
+  EXPECT_EQ(located, (std::set<uint32_t>{0, 1, 2}));
+
+  h.RunReduces(w);
+  proto::JobStatus st = h.Status(job);
+  EXPECT_EQ(st.state(), "SUCCEEDED") << st.error();
+  EXPECT_EQ(st.reduces_done(), 2u);
+  EXPECT_TRUE(PathExists(JoinPath(spec.output(), PartName(0))));
+  EXPECT_TRUE(PathExists(JoinPath(spec.output(), PartName(1))));
+  EXPECT_TRUE(PathExists(JoinPath(spec.output(), "_SUCCESS")));
+  EXPECT_FALSE(PathExists(JoinPath(spec.output(), "_temporary")));
+}
+
+TEST(JobTrackerTest, ALostWorkersRunningAndNeededDoneMapsRunAgainElsewhere) {
+  TempDir dir("mr-tracker-test");
+  TrackerHarness h(dir.path(), Fifo());
+  uint32_t a = h.AddWorker(1, 1);
+  uint32_t b = h.AddWorker(1, 1);
+  uint64_t job = h.Submit(h.SyntheticSpec(/*maps=*/3, /*reduces=*/1));
+  h.Beat(a);
+  h.Beat(b);
+  ASSERT_EQ(h.worker(a).maps.size(), 1u);
+  ASSERT_EQ(h.worker(b).maps.size(), 1u);
+  const proto::Assignment done_on_a = h.worker(a).maps[0];
+  h.FinishMaps(a);  // done on a; a now runs the third map
+  ASSERT_EQ(h.worker(a).maps.size(), 1u);
+  const proto::Assignment running_on_a = h.worker(a).maps[0];
+
+  // a falls silent; b keeps beating past the timeout.
+  for (int i = 0; i < 12; ++i) {
+    h.clock().Advance(1);
+    h.Beat(b);
+    h.tracker().Tick();
+  }
+  proto::JobStatus st = h.Status(job);
+  EXPECT_EQ(st.maps_done(), 0u) << "a's done map is needed by the unplaced reducer: re-run";
+  EXPECT_EQ(h.tracker().worker_count(), 1u);
+  int64_t killed = 0;
+  for (const auto& c : st.counters()) {
+    if (c.name() == kKilledMapsCounter) killed = c.value();
+  }
+  EXPECT_EQ(killed, 2) << "one running map lost, one done map re-executed";
+
+  // b runs everything; the re-runs are new attempts.
+  std::set<uint32_t> on_b;
+  for (int i = 0; i < 6 && h.Status(job).maps_done() < 3; ++i) {
+    for (const auto& m : h.worker(b).maps) {
+      on_b.insert(m.index());
+      if (m.index() == done_on_a.index()) {
+        EXPECT_GT(m.attempt(), done_on_a.attempt());
+      }
+      if (m.index() == running_on_a.index()) {
+        EXPECT_GT(m.attempt(), running_on_a.attempt());
+      }
+    }
+    h.FinishMaps(b);
+  }
+  EXPECT_EQ(on_b, (std::set<uint32_t>{0, 1, 2}));
+  h.RunReduces(b);
+  EXPECT_EQ(h.Status(job).state(), "SUCCEEDED");
+}
+
+TEST(JobTrackerTest, ARestartedMasterResumesAJobFromItsStore) {
+  TempDir dir("mr-tracker-test");
+  const std::string db = JoinPath(dir.path(), "db");
+  proto::JobSpec spec;
+  uint64_t job = 0;
+  std::vector<proto::HeldMapOutput> held;
+  uint32_t port = 0;
+  {
+    auto store = StateStore::Open(db);
+    ASSERT_TRUE(store.ok()) << store.status().ToString();
+    TrackerHarness h(dir.path(), Fifo(), std::move(store).value());
+    uint32_t w = h.AddWorker(2, 1);
+    port = h.worker(w).registration.shuffle_port();
+    spec = h.SyntheticSpec(/*maps=*/2, /*reduces=*/2);
+    job = h.Submit(spec);
+    h.Beat(w);
+    for (const auto& m : h.worker(w).maps) {
+      proto::HeldMapOutput o;
+      o.set_job_id(job);
+      o.set_map(m.index());
+      o.set_attempt(m.attempt());
+      held.push_back(o);
+    }
+    h.FinishMaps(w);
+    ASSERT_EQ(h.worker(w).placed.size(), 2u);
+    // Reducer 0 commits; reducer 1 is still fetching when the master goes down.
+    const proto::Assignment r0 = h.worker(w).placed[0];
+    h.worker(w).placed.erase(h.worker(w).placed.begin() + 1);
+    h.RunReduces(w, 2);
+    ASSERT_EQ(h.Status(job).reduces_done(), 1u);
+    ASSERT_EQ(r0.index(), 0u);
+  }
+  auto store = StateStore::Open(db);
+  ASSERT_TRUE(store.ok()) << store.status().ToString();
+  TrackerHarness h(dir.path(), Fifo(), std::move(store).value());
+  ASSERT_TRUE(h.tracker().Recover().ok());
+  proto::JobStatus st = h.Status(job);
+  EXPECT_EQ(st.state(), "RUNNING");
+  EXPECT_EQ(st.reduces_done(), 1u) << "the committed reduce is kept";
+  EXPECT_EQ(st.maps_running(), 2u) << "done maps await their worker";
+
+  // The worker comes back offering both outputs: adopted, not re-run.
+  uint32_t w = h.AddWorker(2, 1, 0, held, port);
+  EXPECT_TRUE(h.worker(w).deleted.empty());
+  EXPECT_EQ(h.Status(job).maps_done(), 2u);
+  h.Beat(w);
+  EXPECT_TRUE(h.worker(w).maps.empty()) << "no map runs again";
+  ASSERT_EQ(h.worker(w).placed.size(), 1u);
+  EXPECT_EQ(h.worker(w).placed[0].index(), 1u) << "only the uncommitted reducer is placed";
+  h.RunReduces(w);
+  st = h.Status(job);
+  EXPECT_EQ(st.state(), "SUCCEEDED") << st.error();
+  EXPECT_TRUE(PathExists(JoinPath(spec.output(), PartName(0))));
+  EXPECT_TRUE(PathExists(JoinPath(spec.output(), PartName(1))));
+}
+
+}  // namespace
+}  // namespace mr::master
