@@ -38,7 +38,7 @@ sched::Snapshot SnapshotBuilder::Build(WorkerId only_free, bool every_worker_fre
     }
     v.speed = w.info.speed();
     v.shuffle_bandwidth = w.info.shuffle_bandwidth();
-    v.map_task_rate = w.MapTaskRate();
+    v.map_task_rate = w.map_rate.Rate();
     if (v.shuffle_bandwidth > 0) s.shuffle_capacity += v.shuffle_bandwidth;
     else unlimited = true;
     s.workers.push_back(v);

@@ -77,7 +77,7 @@ void TaskReports::HandleMapReport(WorkerRecord& w, JobRecord& job, const proto::
     killer_.EndAttempt(job, TaskKind::kMap, static_cast<int>(r.index()), other.attempt, other.worker, other.unified,
                        other.start_time, "attempt " + std::to_string(r.attempt()) + " succeeded first");
   }
-  w.RecordMapDuration(r.end_time() - r.start_time());
+  w.map_rate.Record(r.end_time() - r.start_time());
   ev["status"] = "ok";
   Trace(job, ev);
   proto::MapDone done;

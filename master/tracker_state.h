@@ -16,6 +16,7 @@
 #include "common/clock.h"
 #include "master/job.h"
 #include "mr.pb.h"
+#include "scheduler/map_rate.h"
 #include "scheduler/snapshot.h"
 
 namespace mr::master {
@@ -33,21 +34,7 @@ struct WorkerRecord {
   std::vector<uint64_t> outbox_finished;
   std::vector<proto::HeldMapOutput> outbox_delete_outputs;  // superseded map outputs it holds
   std::vector<proto::KillTask> outbox_kills;                // attempts it must end (AttemptKiller)
-  // Durations (worker clock, seconds) of its last accepted map attempts, newest last, at
-  // most kRateWindow: its measured map task rate (sched::WorkerView::map_task_rate).
-  std::deque<double> map_durations;
-  static constexpr size_t kRateWindow = 16;
-
-  // Map tasks finished per second of map-slot time: 1 / mean recent duration; 0 = none yet.
-  double MapTaskRate() const {
-    double sum = 0;
-    for (double d : map_durations) sum += d;
-    return sum > 0 ? static_cast<double>(map_durations.size()) / sum : 0.0;
-  }
-  void RecordMapDuration(double seconds) {
-    map_durations.push_back(std::max(0.0, seconds));
-    if (map_durations.size() > kRateWindow) map_durations.pop_front();
-  }
+  sched::MapRateMeter map_rate;  // its accepted map attempts (worker clock)
 
   // An attempt that held a slot of this kind ended.
   void ReleaseSlot(bool reduce, bool unified) {

@@ -104,7 +104,7 @@ sched::Snapshot BuildSnapshot(const SimState& state, int offered) {
     }
     v.speed = w.spec.speed;
     v.shuffle_bandwidth = w.spec.shuffle_bandwidth;
-    v.map_task_rate = w.MapTaskRate();
+    v.map_task_rate = w.map_rate.Rate();
     v.queued_maps = w.queued_maps;
     s.shuffle_capacity += v.shuffle_bandwidth;
     s.workers.push_back(v);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "model/task_sim.h"
+#include "scheduler/map_rate.h"
 #include "scheduler/snapshot.h"
 
 namespace mr::model::tasksim {
@@ -82,15 +83,11 @@ struct SimJob {
   bool HasPendingMap() const { return maps_done + maps_running + maps_queued < spec->maps; }
 };
 
-// How many finished maps a worker's measured rate averages over.
-inline constexpr size_t kMapRateWindow = 10;
-
 struct SimWorker {
   WorkerSpec spec;
   int free_map = 0, free_reduce = 0, free_unified = 0;
   int queued_maps = 0;                 // all jobs
-  std::deque<double> recent_map_times;  // durations of its last finished maps
-  double recent_sum = 0;
+  sched::MapRateMeter map_rate;        // its finished maps
 
   explicit SimWorker(const WorkerSpec& s)
       : spec(s), free_map(s.map_slots), free_reduce(s.reduce_slots), free_unified(s.unified_slots) {}
@@ -104,20 +101,6 @@ struct SimWorker {
   }
   bool CanRunMap() const { return free_map + free_unified > 0; }
   bool CanRunReduce() const { return free_reduce + free_unified > 0; }
-  void RecordMapTime(double seconds) {
-    recent_map_times.push_back(seconds);
-    recent_sum += seconds;
-    if (recent_map_times.size() > kMapRateWindow) {
-      recent_sum -= recent_map_times.front();
-      recent_map_times.pop_front();
-    }
-  }
-  // Maps per second of map-slot time: 1 / mean recent duration (0 = none finished).
-  double MapTaskRate() const {
-    return recent_map_times.empty() || recent_sum <= 0
-               ? 0
-               : static_cast<double>(recent_map_times.size()) / recent_sum;
-  }
 };
 
 struct SimState {

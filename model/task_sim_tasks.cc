@@ -74,7 +74,7 @@ void TaskLifecycle::Succeeded(SimJob& job, TaskKind kind, int index, const Attem
     job.map_seconds_done += took;
     job.backlog[a.worker] += job.spec->map_bytes;
     job.produced += job.spec->map_bytes;
-    state_.workers[a.worker].RecordMapTime(took);
+    state_.workers[a.worker].map_rate.Record(took);
     MaybePlaceReduces(job);
     return;
   }

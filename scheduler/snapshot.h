@@ -31,8 +31,8 @@ struct WorkerView {
   double speed = 1.0;      // declared (--speed)
   double shuffle_bandwidth = 0;  // bytes/s egress cap; 0 = unlimited
   // Measured on this worker (for placement): map tasks it finished per second of map-slot
-  // time, i.e. 1 / its mean map attempt duration over its last finished maps, weighted by
-  // nothing else (0 = none finished yet).
+  // time, i.e. 1 / the mean duration of its last finished map attempts (MapRateMeter in
+  // scheduler/map_rate.h; 0 = none finished yet).
   double map_task_rate = 0;
   int queued_maps = 0;     // maps queued at this worker (Decision::queue), all jobs
 };

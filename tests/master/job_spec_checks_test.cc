@@ -1,0 +1,61 @@
+// CheckJobSpec on the per-job policy parameters (JobSpec 15-18): the master refuses what
+// the cli would, since any client that speaks the protocol can submit.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "master/message_checks.h"
+
+namespace mr::master {
+namespace {
+
+proto::JobSpec ValidSpec() {
+  proto::JobSpec spec;
+  spec.set_job("synthetic");
+  spec.set_output("/tmp/mrlab-job-spec-checks-out");
+  spec.set_reducers(1);
+  spec.set_split_bytes(32u << 20);
+  spec.set_slow_start(0.05);
+  spec.set_weight(1);
+  spec.set_num_maps(2);
+  return spec;
+}
+
+TEST(JobSpecChecksTest, AcceptsThePolicyParametersInRange) {
+  proto::JobSpec spec = ValidSpec();
+  ASSERT_TRUE(CheckJobSpec(spec).ok()) << CheckJobSpec(spec).ToString();
+  spec.set_metric("response");
+  spec.set_deadline_seconds(3600);
+  spec.set_min_slots(2);
+  spec.set_max_slots(4);
+  EXPECT_TRUE(CheckJobSpec(spec).ok()) << CheckJobSpec(spec).ToString();
+  spec.set_max_slots(0);  // no cap: any minimum
+  EXPECT_TRUE(CheckJobSpec(spec).ok()) << CheckJobSpec(spec).ToString();
+}
+
+TEST(JobSpecChecksTest, RefusesBadPolicyParameters) {
+  proto::JobSpec spec = ValidSpec();
+  spec.set_min_slots(5);
+  spec.set_max_slots(2);
+  Status s = CheckJobSpec(spec);
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("min slots"), std::string::npos) << s.ToString();
+
+  spec = ValidSpec();
+  spec.set_deadline_seconds(std::nan(""));
+  s = CheckJobSpec(spec);
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("deadline"), std::string::npos) << s.ToString();
+  spec.set_deadline_seconds(-1);
+  EXPECT_FALSE(CheckJobSpec(spec).ok());
+
+  spec = ValidSpec();
+  spec.set_metric(std::string(100, 'm'));
+  s = CheckJobSpec(spec);
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("metric"), std::string::npos) << s.ToString();
+}
+
+}  // namespace
+}  // namespace mr::master
