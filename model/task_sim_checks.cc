@@ -90,8 +90,10 @@ Status CheckAssignment(const SimState& state, const sched::Assignment& a, int of
   if (a.backup) {
     if (t->running.size() != 1) return Fail(what, "task is not running in exactly one attempt");
     if (t->backed_up) return Fail(what, "task has a backup already");
-    if (!map && job->reduces[a.index].worker != w)
-      return Fail(what, "a reduce's backup must run on its own worker (its data is there)");
+    // The master's rules (master/decision_applier.cc), so what runs here runs live.
+    if (!map) return Fail(what, "backups are for maps (a reducer's fetched data is on one worker)");
+    if (t->running.front().worker == w)
+      return Fail(what, "a backup must run on another worker than the attempt it backs up");
     return Status::Ok();
   }
   if (map) {

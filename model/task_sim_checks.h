@@ -20,8 +20,8 @@ Status CheckQueue(const SimState& state, const sched::QueueMap& q);
 // An assignment on the slots `offered` shows (a worker index, or kAllWorkers): a
 // live job, an offered worker with a free slot of the kind given that fits the task.
 // Without backup: a pending map, a map queued at that worker, or a reduce ready on
-// it. With backup: a task running in exactly one attempt and not backed up yet (a
-// reduce only on its own worker, where its data is).
+// it. With backup: a map running in exactly one attempt, not backed up yet, on another
+// worker than that attempt's (the master's rules: master/decision_applier.cc).
 Status CheckAssignment(const SimState& state, const sched::Assignment& a, int offered);
 
 // A kill: a running attempt of a live job's task.

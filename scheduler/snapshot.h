@@ -118,7 +118,9 @@ struct Snapshot {
 // Start a task on a free slot of `worker`. The task is a pending map, a map queued at
 // `worker`, a ready reduce on `worker`, or (backup = true) a task that is running now and has
 // no backup yet: a second attempt starts, the first to succeed counts and the other is
-// killed (speculative execution).
+// killed (speculative execution). Backups are of maps only (a reducer's fetched data is on
+// one worker) and on another worker than the attempt they back up; the master and the
+// simulator refuse any other.
 struct Assignment {
   JobId job = 0;
   TaskKind kind = TaskKind::kMap;

@@ -294,5 +294,42 @@ TEST(TaskSimSeamTest, InvalidSeamDecisionsAreErrors) {
   }
 }
 
+// The simulator refuses the backups the master refuses (master/decision_applier.cc), so a
+// policy the simulator accepts behaves the same live: a backup on the worker of the attempt
+// it backs up (no help against a slow worker), and a reduce's backup (its fetched data is
+// on one worker). One worker with 3 map and 2 reduce slots; job A (t = 0): one map of 4 s
+// (or of 1 s then a 5-s reduce); job B arrives at t = 2 and its round injects the backup.
+TEST(TaskSimSeamTest, BackupsTheMasterRefusesAreErrors) {
+  struct Case {
+    TaskKind kind;
+    const char* reason;
+  };
+  for (const Case& k : {Case{TaskKind::kMap, "another worker"}, Case{TaskKind::kReduce, "backups are for maps"}}) {
+    ClusterSpec c = ClusterOf({Worker(3, 2, 0, 1.0)});
+    TaskJob a = MapOnlyJob(0, 1, k.kind == TaskKind::kMap ? 4.0 : 1.0);
+    if (k.kind == TaskKind::kReduce) a.reduce_seconds = 5;
+    std::vector<TaskJob> jobs = {a, MapOnlyJob(2, 1, 1.0)};
+    auto fifo = LivePolicy("fifo");
+    bool injected = false;
+    ScriptedScheduler broken([&](const Snapshot& snap) {
+      Decision d = fifo->Schedule(snap);
+      if (snap.now < 2 || snap.jobs.empty()) return d;
+      for (const sched::RunningAttempt& r : snap.jobs[0].running) {
+        if (r.kind != k.kind) continue;
+        const sched::SlotKind slot = k.kind == TaskKind::kMap ? sched::SlotKind::kMap : sched::SlotKind::kReduce;
+        d.assignments.push_back({snap.jobs[0].id, k.kind, r.index, r.worker, slot, true});
+        injected = true;
+        break;
+      }
+      return d;
+    });
+    auto r = SimulateTasks(jobs, c, broken);
+    ASSERT_TRUE(injected) << k.reason;
+    ASSERT_FALSE(r.ok()) << k.reason;
+    EXPECT_EQ(r.status().code(), StatusCode::kInternal) << r.status().ToString();
+    EXPECT_NE(r.status().message().find(k.reason), std::string::npos) << r.status().ToString();
+  }
+}
+
 }  // namespace
 }  // namespace mr::model
