@@ -322,4 +322,17 @@ ClusterProcess::~ClusterProcess() {
   Sh(MrBin() + " cluster stop --dir " + ShellQuote(dir_));
 }
 
+bool HasArgs(const std::vector<std::string>& args, const std::string& flag, const std::string& value) {
+  for (size_t i = 0; i + 1 < args.size(); ++i) {
+    if (args[i] == flag && args[i + 1] == value) return true;
+  }
+  return false;
+}
+
+std::string Joined(const std::vector<std::string>& args) {
+  std::string s;
+  for (const auto& a : args) s += a + " ";
+  return s;
+}
+
 }  // namespace mr::testing

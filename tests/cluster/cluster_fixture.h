@@ -49,6 +49,10 @@ std::string Snapshot(const std::string& path);
 bool ProcessRunning(int pid);
 // The argv of a live process, from /proc/PID/cmdline; empty if it is gone.
 std::vector<std::string> ProcessArgs(int pid);
+// Whether args holds `flag value` as consecutive tokens.
+bool HasArgs(const std::vector<std::string>& args, const std::string& flag, const std::string& value);
+// The tokens joined by spaces, for failure messages.
+std::string Joined(const std::vector<std::string>& args);
 // Live processes with text in one of their arguments (e.g. a test's own cluster directory):
 // how a test sees that nothing it started is left running.
 std::vector<int> ProcessesMentioning(const std::string& text);

@@ -12,6 +12,25 @@
 namespace mr::testing {
 namespace {
 
+// Runs a word count of DIR/a.txt and a sort of DIR/r.txt at once on `cluster` (3
+// reducers each, extra flags `flags`) and checks both outputs byte for byte.
+void RunWordCountAndSort(ClusterProcess& cluster, const std::string& d, const std::string& flags,
+                         const std::string& policy) {
+  auto run = [&](const std::string& args) {
+    return Sh(MrBin() + " run " + args + " --reducers 3 --split-size 512KiB " + flags + " --quiet --master " +
+              cluster.address());
+  };
+  auto wc = std::async(std::launch::async, run, "wordcount --input " + d + "/a.txt --output " + d + "/wc");
+  auto st = std::async(std::launch::async, run, "sort --input " + d + "/r.txt --output " + d + "/sorted");
+  auto wr = wc.get();
+  auto sr = st.get();
+  ASSERT_EQ(wr.exit_code, 0) << wr.err;
+  ASSERT_EQ(sr.exit_code, 0) << sr.err;
+  EXPECT_TRUE(SortedOutput(d + "/wc") == WordCountReference(d + "/a.txt")) << "wordcount under " << policy;
+  EXPECT_TRUE(Sh("cat " + d + "/sorted/part-r-*").out == Sh("LC_ALL=C sort " + d + "/r.txt").out)
+      << "sort under " << policy;
+}
+
 class TwoJobsTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(TwoJobsTest, BothJobsCorrect) {
@@ -21,18 +40,7 @@ TEST_P(TwoJobsTest, BothJobsCorrect) {
   WriteRecords(d + "/r.txt", 50000, 12);
   ClusterProcess cluster(d + "/cluster", 3, "--policy " + GetParam());
   ASSERT_TRUE(cluster.ok()) << cluster.start_error();
-  auto run = [&](const std::string& args) {
-    return Sh(MrBin() + " run " + args + " --reducers 3 --split-size 512KiB --quiet --master " + cluster.address());
-  };
-  auto wc = std::async(std::launch::async, run, "wordcount --input " + d + "/a.txt --output " + d + "/wc");
-  auto st = std::async(std::launch::async, run, "sort --input " + d + "/r.txt --output " + d + "/sorted");
-  auto wr = wc.get();
-  auto sr = st.get();
-  ASSERT_EQ(wr.exit_code, 0) << wr.err;
-  ASSERT_EQ(sr.exit_code, 0) << sr.err;
-  EXPECT_TRUE(SortedOutput(d + "/wc") == WordCountReference(d + "/a.txt")) << "wordcount under " << GetParam();
-  EXPECT_TRUE(Sh("cat " + d + "/sorted/part-r-*").out == Sh("LC_ALL=C sort " + d + "/r.txt").out)
-      << "sort under " << GetParam();
+  ASSERT_NO_FATAL_FAILURE(RunWordCountAndSort(cluster, d, "", GetParam()));
   // The master's status lists both jobs as succeeded under this policy.
   auto status = Sh(MrBin() + " status --json --master " + cluster.address());
   ASSERT_EQ(status.exit_code, 0) << status.err;
@@ -55,19 +63,7 @@ TEST_P(CappedTwoJobsTest, BothJobsCorrectUnderABandwidthCap) {
   constexpr double kCap = 1e6;  // bytes/s per worker: the sort's shuffle needs >= 1.3 s
   ClusterProcess cluster(d + "/cluster", kWorkers, "--policy " + GetParam() + " --shuffle-bandwidth 1MB/s");
   ASSERT_TRUE(cluster.ok()) << cluster.start_error();
-  auto run = [&](const std::string& args) {
-    return Sh(MrBin() + " run " + args + " --reducers 3 --split-size 512KiB --slow-start 0 --quiet --master " +
-              cluster.address());
-  };
-  auto wc = std::async(std::launch::async, run, "wordcount --input " + d + "/a.txt --output " + d + "/wc");
-  auto st = std::async(std::launch::async, run, "sort --input " + d + "/r.txt --output " + d + "/sorted");
-  auto wr = wc.get();
-  auto sr = st.get();
-  ASSERT_EQ(wr.exit_code, 0) << wr.err;
-  ASSERT_EQ(sr.exit_code, 0) << sr.err;
-  EXPECT_TRUE(SortedOutput(d + "/wc") == WordCountReference(d + "/a.txt")) << "wordcount under " << GetParam();
-  EXPECT_TRUE(Sh("cat " + d + "/sorted/part-r-*").out == Sh("LC_ALL=C sort " + d + "/r.txt").out)
-      << "sort under " << GetParam();
+  ASSERT_NO_FATAL_FAILURE(RunWordCountAndSort(cluster, d, "--slow-start 0", GetParam()));
   // The cap was in force: the sort's fetched bytes fit in what the workers' capped links
   // could carry over the fetches' span, plus each worker's burst and last chunk (256 KiB
   // each). An upper bound, so a loaded machine cannot break it (it only fetches slower);
