@@ -10,9 +10,9 @@ BUILD_PKGS=(
   librocksdb-dev libspdlog-dev libfmt-dev nlohmann-json3-dev
   libre2-dev libgtest-dev libgmock-dev libssl-dev
   librsvg2-dev libcairo2-dev
-  libisal-dev
+  libisal-dev libyaml-cpp-dev
 )
-TEST_PKGS=( coreutils grep python3 chromium )
+TEST_PKGS=( coreutils grep python3 chromium gnuplot-nox )
 # libFuzzer targets (scripts/fuzz.sh): clang with its runtime libraries.
 FUZZ_PKGS=( clang-14 libclang-rt-14-dev )
 BENCH_PKGS=( libmrmpi-dev mpi-default-dev mpi-default-bin gnuplot-nox )

@@ -1,0 +1,66 @@
+// An experiment: one cluster shape, one workload and the policies to compare on it, run live
+// and predicted (docs/experiments.md). Plain data: the file parser (experiment_file.h) fills
+// it, the workload importers (workload_import.h) turn its workload into jobs, the runner
+// (runner.h) plays those jobs on a local cluster and through the task-level simulator.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "model/task_sim.h"
+
+namespace mr::experiment {
+
+// Workers of one kind; a cluster is one or more groups.
+struct WorkerGroup {
+  int count = 1;
+  int map_slots = 1;
+  int reduce_slots = 1;
+  double speed = 1.0;            // mr worker --speed
+  double shuffle_bandwidth = 0;  // bytes/s egress cap per worker; 0 = unlimited
+};
+
+struct ClusterShape {
+  std::vector<WorkerGroup> groups;
+  uint32_t heartbeat_ms = 20;    // mr master --heartbeat-ms
+  double slow_start = 0.05;      // every job's --slow-start
+};
+
+// How the workload's jobs are made.
+enum class WorkloadKind {
+  kGenerator,  // a seeded generator (name + parameters)
+  kCsv,        // the documented job CSV (docs/experiments.md)
+  kSwim,       // a SWIM trace (Facebook 2009 samples), compressed by documented rules
+};
+
+struct WorkloadSpec {
+  WorkloadKind kind = WorkloadKind::kGenerator;
+  std::string path;                           // kCsv, kSwim: absolute, or relative to the file
+  std::string generator;                      // kGenerator: its name
+  std::map<std::string, std::string> params;  // generator / SWIM mapping parameters, as typed
+  uint64_t seed = 1;
+  bool batch = false;  // every job submitted at t = 0 (makespan is then meaningful)
+};
+
+struct PolicyRun {
+  std::string policy;                          // a live policy (scheduler/registry.cc)
+  std::map<std::string, std::string> options;  // its options (the policy table checks them)
+};
+
+struct Experiment {
+  std::string name;         // results go to results/NAME/
+  std::string source_path;  // the experiment file
+  ClusterShape cluster;
+  WorkloadSpec workload;
+  std::vector<PolicyRun> policies;
+  int repetitions = 1;      // live runs per policy
+};
+
+// The jobs a workload makes, in the simulator's terms (model::TaskJob: arrival, maps, map
+// seconds and bytes per map, reducers, reduce seconds). The live runner submits each as a
+// synthetic job with the same numbers at its arrival; the simulator takes them as they are.
+using JobList = std::vector<model::TaskJob>;
+
+}  // namespace mr::experiment
