@@ -289,6 +289,30 @@ TEST(SwimWorkloadTest, SmallTraceMapsToHandComputedJobs) {
   EXPECT_NE(s.notes.find("2 jobs have max_maps maps"), std::string::npos) << s.notes;
 }
 
+// The worked example of docs/experiments.md ("Workloads"): the trace's first line under
+// the default mapping and time_scale 8 (examples/experiments/swim-hour.yaml).
+TEST(SwimWorkloadTest, TheDocumentedExample) {
+  WorkloadSpec spec;
+  spec.kind = WorkloadKind::kSwim;
+  spec.params = {{"time_scale", "8"}};
+  auto params = ResolveWorkloadParams(spec);
+  ASSERT_TRUE(params.ok());
+  ImportSummary s;
+  auto jobs =
+      MapSwimTrace("job0\t49\t49\t740773\t2339561\t627471\n", "t.tsv", *params, ThreeWorkers(), &s);
+  ASSERT_TRUE(jobs.ok()) << jobs.status().ToString();
+  ASSERT_EQ(jobs->size(), 1u);
+  const model::TaskJob& j = (*jobs)[0];
+  EXPECT_DOUBLE_EQ(j.arrival, 6.125);
+  EXPECT_NEAR(j.hint_map_seconds, 10.292, 0.001);        // 120^0.48697
+  EXPECT_NEAR(j.hint_shuffle_bytes, 59.206e6, 0.001e6);  // 1 MB x 2000^0.53691
+  EXPECT_EQ(j.maps, 11);
+  EXPECT_NEAR(j.map_seconds, 0.9356, 0.0001);
+  EXPECT_NEAR(j.map_bytes, 5.382e6, 0.001e6);
+  EXPECT_EQ(j.reducers, 3);
+  EXPECT_EQ(s.clipped, 0);
+}
+
 TEST(SwimWorkloadTest, MalformedLinesNameLineAndColumn) {
   ImportSummary s;
   auto r = MapSwimTrace("job0\t1\t1\t5\t5\t5\njob1\t2\t1\tmany\t5\t5\n", "t.tsv", SwimParams(),
