@@ -101,8 +101,7 @@ Result<model::TaskJob> ParseRow(const Row& row) {
 
 }  // namespace
 
-Result<JobList> ParseJobCsv(std::string_view text, const std::string& source,
-                            const ClusterShape& /*cluster*/) {
+Result<JobList> ParseJobCsv(std::string_view text, const std::string& source) {
   JobList jobs;
   bool header = false;
   int line_no = 0;

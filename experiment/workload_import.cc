@@ -71,7 +71,7 @@ Result<JobList> FromSource(const WorkloadSpec& spec, const sched::PolicyOptions&
       return GenerateSynthetic(params, spec.seed, cluster, summary);
     case WorkloadKind::kCsv: {
       MR_ASSIGN_OR_RETURN(std::string text, ReadFileToString(spec.path));
-      return ParseJobCsv(text, spec.path, cluster);
+      return ParseJobCsv(text, spec.path);
     }
     case WorkloadKind::kSwim: {
       MR_ASSIGN_OR_RETURN(std::string text, ReadFileToString(spec.path));

@@ -43,8 +43,7 @@ Result<JobList> GenerateSynthetic(const sched::PolicyOptions& params, uint64_t s
                                   const ClusterShape& cluster, ImportSummary* summary);
 
 // The job CSV (workload_csv.cc); `source` names the text in errors ("FILE:LINE: column").
-Result<JobList> ParseJobCsv(std::string_view text, const std::string& source,
-                            const ClusterShape& cluster);
+Result<JobList> ParseJobCsv(std::string_view text, const std::string& source);
 
 // A SWIM trace (workload_swim.cc), its window mapped by `params` (resolved).
 Result<JobList> MapSwimTrace(std::string_view text, const std::string& source,

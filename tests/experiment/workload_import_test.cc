@@ -163,7 +163,7 @@ constexpr const char* kCsv =
     "1.5s,1,0.5,0,1,0\n";
 
 TEST(CsvWorkloadTest, HandWorkedLines) {
-  auto jobs = ParseJobCsv(kCsv, "jobs.csv", ThreeWorkers());
+  auto jobs = ParseJobCsv(kCsv, "jobs.csv");
   ASSERT_TRUE(jobs.ok()) << jobs.status().ToString();
   ASSERT_EQ(jobs->size(), 2u);
   const model::TaskJob& a = (*jobs)[0];
@@ -181,7 +181,7 @@ TEST(CsvWorkloadTest, HandWorkedLines) {
 
 TEST(CsvWorkloadTest, ErrorsNameLineAndColumn) {
   auto error = [](const std::string& text) {
-    auto r = ParseJobCsv(text, "jobs.csv", ThreeWorkers());
+    auto r = ParseJobCsv(text, "jobs.csv");
     return r.ok() ? std::string() : r.status().message();
   };
   std::string header = "arrival,maps,map_seconds,shuffle_bytes,reducers,reduce_seconds\n";
