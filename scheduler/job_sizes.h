@@ -27,6 +27,18 @@ struct JobSize {
 };
 JobSize SizeOf(const JobView& job, const Capacity& cap);
 
+// True once the job has left the overlapping-phases paper's system: every map is done and
+// every reducer holds all of its data (ready, running or done), so nothing is left to map
+// or to shuffle and only reduce work remains. The paper's Q(t) (SplitSRPT's beta and
+// classes) no longer contains such a job; it still needs reduce slots.
+inline bool ShuffleDone(const JobView& job) {
+  return job.maps_done >= job.maps_total && job.pending_maps.empty() && job.queued_maps.empty() &&
+         job.maps_running <= 0 && job.reduces_fetching == 0 &&
+         job.shuffle_bytes_available <= 0 &&
+         static_cast<int>(job.ready_reduces.size()) + job.reduces_running + job.reduces_done >=
+             job.reduces_total;
+}
+
 // What a job's size estimate is made of (docs/policies.md). The master fills it from
 // its job records, the task-level simulator (model/) from its simulated jobs, so both
 // rank jobs on the same numbers.

@@ -111,6 +111,49 @@ TEST(SplitSrptTest, SplitsCapacityBetweenClassesByBeta) {
   EXPECT_NE(d.note.find("beta=2"), std::string::npos) << d.note;
 }
 
+// In the paper a job leaves Q(t) when its shuffle ends. Job 3 (x = y = 1, imbalance
+// 1) has finished its maps and every reducer holds its data (one runs): it no longer
+// counts toward beta, which is 2 from jobs 1 and 2, so the map-heavy class holds 4 of
+// the 6 slots. Counting job 3 would make beta 1 and split the slots 3/3.
+TEST(SplitSrptTest, AJobWhoseShuffleIsOverLeavesBeta) {
+  JobView reducing = MakeJob(3, 0);
+  reducing.maps_total = reducing.maps_done = 2;
+  reducing.reduces_total = reducing.reduces_running = 1;
+  SetSize(&reducing, 1, 1, 0, 0, kMapCap, kShuffleCap);
+  Snapshot snap = Cluster({Sized(1, 10, 4, 2), Sized(2, 10, 2, 4), reducing});
+  ASSERT_TRUE(ShuffleDone(snap.jobs[2]));
+  Decision d = SplitSrptScheduler("splitsrpt").Schedule(snap);
+  ASSERT_TRUE(testing::CheckContract(snap, d));
+  EXPECT_EQ(MapsPerJob(d), (std::map<JobId, int>{{1, 4}, {2, 2}}));
+  EXPECT_NE(d.note.find("beta=2 map-heavy 1 jobs"), std::string::npos) << d.note;
+
+  // Still fetching: the shuffle is not over and the job is in Q(t).
+  snap.jobs[2].reduces_running = 0;
+  snap.jobs[2].reduces_fetching = 1;
+  ASSERT_FALSE(ShuffleDone(snap.jobs[2]));
+  d = SplitSrptScheduler("splitsrpt").Schedule(snap);
+  EXPECT_EQ(MapsPerJob(d), (std::map<JobId, int>{{1, 3}, {2, 3}}));
+  EXPECT_NE(d.note.find("beta=1 map-heavy 2 jobs"), std::string::npos) << d.note;
+}
+
+// Map-heavy jobs whose maps are done all have remaining map size 0; SRPT among them
+// goes by remaining shuffle (as the fluid model does), not by arrival: the newer
+// job 2 with 1 s of shuffle left gets the class's shuffle share before the older
+// job 1 with 5 s left.
+TEST(SplitSrptTest, MapDoneMapHeavyJobsGoBySmallestRemainingShuffle) {
+  auto map_done = [](JobId id, double y_rem) {
+    JobView j = MakeJob(id, 0);
+    j.maps_total = j.maps_done = 4;
+    j.reduces_total = j.reduces_fetching = 1;
+    j.shuffle_bytes_available = 100;
+    SetSize(&j, 40, 6, 0, y_rem, kMapCap, kShuffleCap);
+    return j;
+  };
+  Snapshot snap = Cluster({map_done(1, 5), map_done(2, 1)});
+  Decision d = SplitSrptScheduler("splitsrpt").Schedule(snap);
+  EXPECT_EQ(d.shuffle_shares, (ShareMap{{2, 1.0}}));
+}
+
 TEST(SplitSrptTest, EmptyClassLeavesEverythingToTheOther) {
   Snapshot snap = Cluster({Sized(1, 10, 3, 1), Sized(2, 10, 4, 1)});
   snap.jobs[1].shuffle_bytes_available = 10;
