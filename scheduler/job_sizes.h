@@ -10,15 +10,16 @@
 
 namespace mr::sched {
 
-// Shuffle capacity assumed when the snapshot says 0 (= unlimited). Only the
-// ratio y/x matters to the policies, so a fixed nominal link keeps them defined.
-inline constexpr double kNominalShuffleBytesPerSec = 1e9;
-
 struct Capacity {
   double map_slot_speed = 1;         // sum over workers of (map + unified slots) * speed
-  double shuffle_bytes_per_sec = 1;  // snapshot's capacity, or the nominal value
+  double shuffle_bytes_per_sec = 1;  // +infinity when a link is uncapped and no rate is given
 };
-Capacity CapacityOf(const Snapshot& snap);
+// The cluster's capacities. Shuffle: the snapshot's (the sum of the workers' caps) when
+// every link is capped; otherwise each uncapped link counts at `uncapped_link_rate`
+// (bytes/s, the policy's link-rate option: e.g. a calibrated rate) and, when that is 0
+// (not given), the shuffle station is unlimited, as in the paper with infinite shuffle
+// capacity: every y is 0 (docs/policies.md, "Size units").
+Capacity CapacityOf(const Snapshot& snap, double uncapped_link_rate = 0);
 
 struct JobSize {
   bool known = false;  // false when the estimate source is kNone

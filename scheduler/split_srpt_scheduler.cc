@@ -148,7 +148,7 @@ void SplitSrptScheduler::NoteStarts(int k, const Decision& d, size_t from) {
 
 Decision SplitSrptScheduler::Schedule(const Snapshot& snap) {
   Decision d;
-  Capacity cap = CapacityOf(snap);
+  Capacity cap = CapacityOf(snap, uncapped_link_rate_);
   sizes_.clear();
   present_sizes_.clear();
   for (const JobView& job : snap.jobs) {

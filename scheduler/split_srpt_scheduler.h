@@ -33,7 +33,10 @@ namespace mr::sched {
 class SplitSrptScheduler final : public Scheduler {
  public:
   // name: the policy table row's (scheduler/policy_table.h); must outlive the object.
-  explicit SplitSrptScheduler(std::string_view name) : name_(name) {}
+  // uncapped_link_rate: bytes/s an uncapped worker link is scored at (the row's
+  // link-rate option); 0 = not given, the shuffle is then free (sched::CapacityOf).
+  explicit SplitSrptScheduler(std::string_view name, double uncapped_link_rate = 0)
+      : name_(name), uncapped_link_rate_(uncapped_link_rate) {}
   std::string_view name() const override { return name_; }
   Decision Schedule(const Snapshot& snap) override;
 
@@ -63,6 +66,7 @@ class SplitSrptScheduler final : public Scheduler {
 
   // Per class: distinct workers it started maps on, least recent first.
   std::string_view name_;
+  double uncapped_link_rate_;
   std::vector<WorkerId> recent_[2];
 
   std::vector<int> arrival_;
