@@ -166,9 +166,10 @@ class PsPolicy : public TandemPolicy {
   }
 };
 
-// k-LPS: the first k jobs present (by arrival) are admitted, as Hadoop's Fair
-// Scheduler with a running-job limit admits whole jobs; admitted jobs with map
-// work share the map station equally. Shuffle: PS among all jobs with data.
+// k-LPS: limited processor sharing at the map station, as in the paper: the first
+// k jobs by arrival that still have map work share it equally; a job leaves the map
+// station (freeing its place for the next) when its map work ends, not when it
+// departs, exactly as the live klps policy does. Shuffle: PS among all jobs with data.
 class KLpsPolicy : public TandemPolicy {
  public:
   explicit KLpsPolicy(int k) : k_(k) {}
@@ -176,8 +177,7 @@ class KLpsPolicy : public TandemPolicy {
     std::vector<double> rates(jobs.size(), 0.0);
     std::vector<double> caps(jobs.size(), kInf);
     std::vector<int> mapping;
-    size_t admitted = std::min(jobs.size(), static_cast<size_t>(k_));
-    for (size_t i = 0; i < admitted; ++i) {
+    for (size_t i = 0; i < jobs.size() && static_cast<int>(mapping.size()) < k_; ++i) {
       if (!jobs[i].MapDone()) mapping.push_back(static_cast<int>(i));
     }
     FillFair(mapping, 1.0, caps, rates);

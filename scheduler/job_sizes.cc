@@ -1,18 +1,28 @@
 #include "scheduler/job_sizes.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace mr::sched {
 
-Capacity CapacityOf(const Snapshot& snap) {
+Capacity CapacityOf(const Snapshot& snap, double uncapped_link_rate) {
   Capacity c;
   double slots = 0;
   for (const WorkerView& w : snap.workers) {
     slots += std::max(0, w.map_slots + w.unified_slots) * std::max(0.0, w.speed);
   }
   c.map_slot_speed = slots > 0 ? slots : 1;
-  c.shuffle_bytes_per_sec =
-      snap.shuffle_capacity > 0 ? snap.shuffle_capacity : kNominalShuffleBytesPerSec;
+  if (snap.shuffle_capacity > 0) {
+    c.shuffle_bytes_per_sec = snap.shuffle_capacity;
+  } else if (uncapped_link_rate > 0) {
+    double links = 0;
+    for (const WorkerView& w : snap.workers) {
+      links += w.shuffle_bandwidth > 0 ? w.shuffle_bandwidth : uncapped_link_rate;
+    }
+    c.shuffle_bytes_per_sec = links > 0 ? links : uncapped_link_rate;
+  } else {
+    c.shuffle_bytes_per_sec = std::numeric_limits<double>::infinity();
+  }
   return c;
 }
 

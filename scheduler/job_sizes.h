@@ -10,15 +10,16 @@
 
 namespace mr::sched {
 
-// Shuffle capacity assumed when the snapshot says 0 (= unlimited). Only the
-// ratio y/x matters to the policies, so a fixed nominal link keeps them defined.
-inline constexpr double kNominalShuffleBytesPerSec = 1e9;
-
 struct Capacity {
   double map_slot_speed = 1;         // sum over workers of (map + unified slots) * speed
-  double shuffle_bytes_per_sec = 1;  // snapshot's capacity, or the nominal value
+  double shuffle_bytes_per_sec = 1;  // +infinity when a link is uncapped and no rate is given
 };
-Capacity CapacityOf(const Snapshot& snap);
+// The cluster's capacities. Shuffle: the snapshot's (the sum of the workers' caps) when
+// every link is capped; otherwise each uncapped link counts at `uncapped_link_rate`
+// (bytes/s, the policy's link-rate option: e.g. a calibrated rate) and, when that is 0
+// (not given), the shuffle station is unlimited, as in the paper with infinite shuffle
+// capacity: every y is 0 (docs/policies.md, "Size units").
+Capacity CapacityOf(const Snapshot& snap, double uncapped_link_rate = 0);
 
 struct JobSize {
   bool known = false;  // false when the estimate source is kNone
@@ -26,6 +27,18 @@ struct JobSize {
   double x_remaining = 0, y_remaining = 0;
 };
 JobSize SizeOf(const JobView& job, const Capacity& cap);
+
+// True once the job has left the overlapping-phases paper's system: every map is done and
+// every reducer holds all of its data (ready, running or done), so nothing is left to map
+// or to shuffle and only reduce work remains. The paper's Q(t) (SplitSRPT's beta and
+// classes) no longer contains such a job; it still needs reduce slots.
+inline bool ShuffleDone(const JobView& job) {
+  return job.maps_done >= job.maps_total && job.pending_maps.empty() && job.queued_maps.empty() &&
+         job.maps_running <= 0 && job.reduces_fetching == 0 &&
+         job.shuffle_bytes_available <= 0 &&
+         static_cast<int>(job.ready_reduces.size()) + job.reduces_running + job.reduces_done >=
+             job.reduces_total;
+}
 
 // What a job's size estimate is made of (docs/policies.md). The master fills it from
 // its job records, the task-level simulator (model/) from its simulated jobs, so both

@@ -9,7 +9,7 @@ namespace mr::sched {
 
 Decision MaxSrptScheduler::Schedule(const Snapshot& snap) {
   Decision d;
-  Capacity cap = CapacityOf(snap);
+  Capacity cap = CapacityOf(snap, uncapped_link_rate_);
   sizes_.clear();
   key_.clear();
   for (const JobView& job : snap.jobs) {

@@ -19,12 +19,16 @@ namespace mr::sched {
 class MaxSrptScheduler final : public Scheduler {
  public:
   // name: the policy table row's (scheduler/policy_table.h); must outlive the object.
-  explicit MaxSrptScheduler(std::string_view name) : name_(name) {}
+  // uncapped_link_rate: bytes/s an uncapped worker link is scored at (the row's
+  // link-rate option); 0 = not given, the shuffle is then free (sched::CapacityOf).
+  explicit MaxSrptScheduler(std::string_view name, double uncapped_link_rate = 0)
+      : name_(name), uncapped_link_rate_(uncapped_link_rate) {}
   std::string_view name() const override { return name_; }
   Decision Schedule(const Snapshot& snap) override;
 
  private:
   std::string_view name_;
+  double uncapped_link_rate_;
   std::vector<int> arrival_;
   std::vector<JobSize> sizes_;
   std::vector<double> key_;

@@ -51,14 +51,33 @@ Result<std::unique_ptr<Scheduler>> MakeKlps(std::string_view name, const PolicyO
   return Make<KlpsScheduler>(name, static_cast<int>(o.Int(kKlpsOptions[0].name)));
 }
 
+// The rate an uncapped worker link is scored at when ranking by shuffle size. Option
+// names are unique across policies, so each SRPT policy has its own.
+constexpr const char* kLinkRateHelp =
+    "bytes/s an uncapped worker link counts as in job sizes (e.g. a calibrated rate); "
+    "not given: uncapped links make the shuffle free (y = 0)";
+constexpr OptionSpec kMaxSrptOptions[] = {
+    {"maxsrpt-link-rate", OptionType::kBytes, nullptr, kLinkRateHelp, 1, 1e15},
+};
+constexpr OptionSpec kSplitSrptOptions[] = {
+    {"splitsrpt-link-rate", OptionType::kBytes, nullptr, kLinkRateHelp, 1, 1e15},
+};
+
+template <typename T, const OptionSpec& kRate>
+Result<std::unique_ptr<Scheduler>> MakeSrpt(std::string_view name, const PolicyOptions& o) {
+  double rate = o.Has(kRate.name) ? static_cast<double>(o.Int(kRate.name)) : 0;
+  return Make<T>(name, rate);
+}
+
 constexpr PolicyRow kPolicies[] = {
     {"fifo", "Hadoop default: jobs by arrival, each takes all the slots it can use", {},
      MakePlain<FifoScheduler>},
     {"fair", "Hadoop Fair Scheduler: weighted max-min shares, pool minimums", kFairOptions, MakeFair},
     {"klps", "k-limited processor sharing of map slots among the first k jobs", kKlpsOptions, MakeKlps},
-    {"maxsrpt", "smallest max(remaining map, remaining shuffle) first", {}, MakePlain<MaxSrptScheduler>},
-    {"splitsrpt", "map-heavy and shuffle-heavy jobs split capacity by imbalance", {},
-     MakePlain<SplitSrptScheduler>},
+    {"maxsrpt", "smallest max(remaining map, remaining shuffle) first", kMaxSrptOptions,
+     MakeSrpt<MaxSrptScheduler, kMaxSrptOptions[0]>},
+    {"splitsrpt", "map-heavy and shuffle-heavy jobs split capacity by imbalance", kSplitSrptOptions,
+     MakeSrpt<SplitSrptScheduler, kSplitSrptOptions[0]>},
 };
 
 }  // namespace

@@ -95,19 +95,31 @@ void SplitSrptScheduler::Classify(const Snapshot& snap) {
   c.key.assign(snap.jobs.size(), kInf);
   c.counts_valid = true;
   ArrivalOrder(snap, &arrival_);
+  c.minor.assign(snap.jobs.size(), 0);
   for (int j : arrival_) {
     const JobSize& s = sizes_[j];
+    // A job whose shuffle is over has left the paper's Q(t): it is in no class and
+    // ranks only for its reduces, by the key it had.
+    const bool present = !ShuffleDone(snap.jobs[j]);
     double key = kInf;
     if (!s.known) {
-      c.unknown.push_back(j);
+      if (present) c.unknown.push_back(j);
     } else if (s.x >= s.y) {
-      c.map_heavy.push_back(j);
+      // SRPT on remaining map size; jobs whose maps are done all have x(t) = 0,
+      // and among them the smallest remaining shuffle goes first (as in the fluid
+      // model) rather than the oldest.
       key = s.x_remaining;
-      c.map_order.Add(j, key);
+      c.minor[j] = s.y_remaining;
+      if (present) {
+        c.map_heavy.push_back(j);
+        c.map_order.Add(j, key, c.minor[j]);
+      }
     } else {
-      c.shuffle_heavy.push_back(j);
       key = s.y_remaining;
-      c.shuffle_order.Add(j, key);
+      if (present) {
+        c.shuffle_heavy.push_back(j);
+        c.shuffle_order.Add(j, key);
+      }
     }
     c.key[j] = key;
     c.counts_valid = c.counts_valid && snap.jobs[j].maps_running >= 0;
@@ -136,10 +148,14 @@ void SplitSrptScheduler::NoteStarts(int k, const Decision& d, size_t from) {
 
 Decision SplitSrptScheduler::Schedule(const Snapshot& snap) {
   Decision d;
-  Capacity cap = CapacityOf(snap);
+  Capacity cap = CapacityOf(snap, uncapped_link_rate_);
   sizes_.clear();
-  for (const JobView& job : snap.jobs) sizes_.push_back(SizeOf(job, cap));
-  double beta = Beta(sizes_);
+  present_sizes_.clear();
+  for (const JobView& job : snap.jobs) {
+    sizes_.push_back(SizeOf(job, cap));
+    if (!ShuffleDone(job)) present_sizes_.push_back(sizes_.back());
+  }
+  double beta = Beta(present_sizes_);
   double mu1 = std::isinf(beta) ? 0 : 1 / (1 + beta);
   double mu2 = 1 - mu1;
   Classify(snap);
@@ -148,7 +164,7 @@ Decision SplitSrptScheduler::Schedule(const Snapshot& snap) {
   SlotFiller filler(snap, &d, &buffers_);
   c.reduce_order.Clear();
   for (int j : arrival_) {
-    if (filler.CanPlaceReduce(j)) c.reduce_order.Add(j, c.key[j]);
+    if (filler.CanPlaceReduce(j)) c.reduce_order.Add(j, c.key[j], c.minor[j]);
   }
   PlaceReduces(filler, c.reduce_order);
   int probes = GiveProbes(filler, c.unknown, sizes_);

@@ -4,6 +4,9 @@
 // slots) and shuffle share mu1, served SRPT on remaining map size; shuffle-heavy
 // jobs hold the other map slots and share mu2, SRPT on remaining shuffle size.
 // A class that is empty or cannot use its slots leaves them to the other class.
+// As in the paper, a job leaves Q(t) (beta and the classes) when its shuffle is
+// over (sched::ShuffleDone); map-heavy jobs with the same remaining map size (0
+// once their maps are done) go by remaining shuffle size, as in the fluid model.
 // Jobs with no estimate get one probe map, then only leftovers. Only the head
 // of each order that the free slots reach is sorted.
 //
@@ -30,7 +33,10 @@ namespace mr::sched {
 class SplitSrptScheduler final : public Scheduler {
  public:
   // name: the policy table row's (scheduler/policy_table.h); must outlive the object.
-  explicit SplitSrptScheduler(std::string_view name) : name_(name) {}
+  // uncapped_link_rate: bytes/s an uncapped worker link is scored at (the row's
+  // link-rate option); 0 = not given, the shuffle is then free (sched::CapacityOf).
+  explicit SplitSrptScheduler(std::string_view name, double uncapped_link_rate = 0)
+      : name_(name), uncapped_link_rate_(uncapped_link_rate) {}
   std::string_view name() const override { return name_; }
   Decision Schedule(const Snapshot& snap) override;
 
@@ -47,6 +53,7 @@ class SplitSrptScheduler final : public Scheduler {
     IncrementalOrder map_order;      // S1 by remaining map size (SRPT)
     IncrementalOrder shuffle_order;  // S2 by remaining shuffle size (SRPT)
     std::vector<double> key;         // per job: its class's SRPT key, +inf if unknown
+    std::vector<double> minor;       // per job: the tie-break (S1: remaining shuffle)
     IncrementalOrder reduce_order;   // jobs that can place a reduce, by key
     bool counts_valid = true;        // no job reports negative running maps
   };
@@ -59,10 +66,12 @@ class SplitSrptScheduler final : public Scheduler {
 
   // Per class: distinct workers it started maps on, least recent first.
   std::string_view name_;
+  double uncapped_link_rate_;
   std::vector<WorkerId> recent_[2];
 
   std::vector<int> arrival_;
   std::vector<JobSize> sizes_;
+  std::vector<JobSize> present_sizes_;  // of the jobs still in Q(t), for beta
   Classes c_;
   SlotFillerBuffers buffers_;
 };

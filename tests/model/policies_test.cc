@@ -64,6 +64,27 @@ TEST(PolicyTest, SplitSrptGivesEmptyClassShareToOtherClass) {
   EXPECT_NEAR(map[0], 0.0, 1e-12);
 }
 
+// k-LPS limits the jobs at the map station, not in the system (the live klps does
+// the same): with k = 1, job 0 has finished its maps and is only shuffling, so job 1
+// has the map station to itself.
+TEST(PolicyTest, KlpsFreesAPlaceWhenAJobsMapsEnd) {
+  auto klps = MakeTandemPolicy("klps", 1);
+  ASSERT_TRUE(klps.ok());
+  std::vector<JobState> jobs = {{0, 0, 2, 2, 0, 1.5}, {1, 1, 2, 2, 2, 2}, {2, 2, 1, 1, 1, 1}};
+  std::vector<double> map = (*klps)->MapRates(jobs);
+  EXPECT_EQ(map, (std::vector<double>{0, 1, 0}));
+}
+
+// SplitSRPT's map-heavy class is SRPT on remaining map size; jobs whose maps are done
+// tie at 0 and go by remaining shuffle (the live splitsrpt does the same): job 1, with
+// less shuffle left, is served before the older job 0.
+TEST(PolicyTest, SplitSrptMapDoneJobsGoBySmallestRemainingShuffle) {
+  std::vector<JobState> jobs = {{0, 0, 4, 1, 0, 0.8}, {1, 1, 4, 1, 0, 0.2}};
+  std::vector<double> caps = {kInf, kInf};
+  std::vector<double> shuffle = Policy("splitsrpt")->ShuffleRates(jobs, caps);
+  EXPECT_EQ(shuffle, (std::vector<double>{0, 1}));
+}
+
 TEST(PolicyTest, MaxSrptServesSmallestMaxRemainingAndLendsShuffle) {
   // Job 1 has the smaller max(x(t), y(t)) = 2 but no shuffle data yet (feed
   // 1/2 of its map rate 1): the spare shuffle capacity goes to job 0's backlog.

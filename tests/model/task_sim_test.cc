@@ -13,6 +13,7 @@
 #include "model/tandem_policy.h"
 #include "model/task_workload.h"
 #include "model/workload.h"
+#include "scheduler/policy_table.h"
 #include "scheduler/scheduler.h"
 
 namespace mr::model {
@@ -217,34 +218,71 @@ TEST(TaskSimTest, BadClusterOrJobIsInvalidArgument) {
 }
 
 // With many small maps, one link (so the shuffle station is one server, as in
-// the fluid model) and zero latency, the task-level mean approaches the fluid
-// one. What is left: a job's output appears one map (x/n of its work) late and
-// its last chunk needs y/n; a new job waits for running maps to end (they are
-// never preempted), at most one map length; and whole slots stand in for
-// fractional shares (SplitSRPT's mu1/mu2 of 20 slots rounds by at most half a
-// slot, 2.5% of the station). Each is O(1/n) or O(1/slots) of a job's time.
-// Measured gaps (seed 11, 40 jobs, load 0.5): n = 20: 23-43%; n = 200: 2.3-4.7%;
-// n = 400: about half that; n = 1000: 0.8-1.2%. So: 5% at n = 400, and the gap at
-// n = 400 at most a fifth of the one at n = 20 (roughly 1/n).
+// the fluid model) and zero latency, every live policy's task-level mean approaches
+// its fluid counterpart's (MakeFluidCounterpart: fair is modelled by ps). What is
+// left: a job's output appears one map (x/n of its work) late and its last chunk
+// needs y/n; a new job waits for running maps to end (they are never preempted), at
+// most one map length; and whole slots stand in for fractional shares (SplitSRPT's
+// mu1/mu2 of 20 slots rounds by at most half a slot, 2.5% of the station; fair's and
+// klps's equal shares of 20 slots among more jobs than slots rotate whole slots). Each
+// is O(1/n) or O(1/slots) of a job's time. Measured gaps (40 jobs, load 0.5, seeds
+// 11-13, every policy): n = 20: 20-52%; n = 400: 0.9-2.3%. So: 5% at n = 400 (twice
+// the worst measured), and the gap at n = 400 at most a fifth of the one at n = 20
+// (roughly 1/n).
 TEST(TaskSimTest, ManySmallMapsApproachTheFluidModel) {
-  std::vector<TandemJob> fluid = GeneratePoisson(40, 0.5, 1.0, 1.0, 11);
   ClusterSpec c = Cluster(1, 20, 20, 1e6);
-  for (const std::string p : {"fifo", "maxsrpt", "splitsrpt"}) {
-    auto policy = MakeTandemPolicy(p);
+  for (uint64_t seed : {11, 12, 13}) {
+    std::vector<TandemJob> fluid = GeneratePoisson(40, 0.5, 1.0, 1.0, seed);
+    for (const std::string& p : sched::KnownPolicies()) {
+      auto options = sched::ResolvePolicyOptions(p, {});
+      ASSERT_TRUE(options.ok()) << options.status().ToString();
+      auto policy = MakeFluidCounterpart(p, *options);
+      ASSERT_TRUE(policy.ok()) << p << ": " << policy.status().ToString();
+      auto f = SimulateTandem(fluid, **policy);
+      ASSERT_TRUE(f.ok());
+      double gap[2];
+      int i = 0;
+      for (int n : {20, 400}) {
+        TaskShape shape;
+        shape.maps_per_job = n;
+        auto jobs = TasksFromFluid(fluid, c, shape);
+        TaskSimResult r = RunPolicy(jobs, c, p);
+        gap[i++] = std::fabs(r.mean_response - f->mean_response) / f->mean_response;
+      }
+      EXPECT_LT(gap[1], 0.05) << p << " seed " << seed << " fluid " << f->mean_response;
+      EXPECT_LT(gap[1], gap[0] / 5) << p << " seed " << seed << " n=20 gap " << gap[0]
+                                    << ", n=400 gap " << gap[1];
+    }
+  }
+}
+
+// k-LPS with a k that binds (2 of 40 jobs): the live klps and the fluid one free a
+// place when a job's maps end, so they converge as closely as the policies above.
+// With at most two jobs on 20 slots (10 whole slots each) only the O(1/n) effects
+// remain: measured gap 0.8-0.9% at n = 400, so 1.5%. The fluid rule before issue 13
+// (a place held until the job departs) is 3.0-3.1% off on seeds 11 and 13.
+TEST(TaskSimTest, KlpsWithABindingKApproachesTheFluidModel) {
+  ClusterSpec c = Cluster(1, 20, 20, 1e6);
+  sched::PolicyOptions given;
+  ASSERT_TRUE(given.Set(sched::FindPolicy("klps")->options[0], "2").ok());
+  for (uint64_t seed : {11, 12, 13}) {
+    std::vector<TandemJob> fluid = GeneratePoisson(40, 0.5, 1.0, 1.0, seed);
+    auto options = sched::ResolvePolicyOptions("klps", given);
+    ASSERT_TRUE(options.ok());
+    auto policy = MakeFluidCounterpart("klps", *options);
     ASSERT_TRUE(policy.ok());
     auto f = SimulateTandem(fluid, **policy);
     ASSERT_TRUE(f.ok());
-    double gap[2];
-    int i = 0;
-    for (int n : {20, 400}) {
-      TaskShape shape;
-      shape.maps_per_job = n;
-      auto jobs = TasksFromFluid(fluid, c, shape);
-      TaskSimResult r = RunPolicy(jobs, c, p);
-      gap[i++] = std::fabs(r.mean_response - f->mean_response) / f->mean_response;
-    }
-    EXPECT_LT(gap[1], 0.05) << p << " fluid " << f->mean_response;
-    EXPECT_LT(gap[1], gap[0] / 5) << p << " n=20 gap " << gap[0] << ", n=400 gap " << gap[1];
+    TaskShape shape;
+    shape.maps_per_job = 400;
+    auto jobs = TasksFromFluid(fluid, c, shape);
+    auto live = sched::CreateScheduler("klps", given);
+    ASSERT_TRUE(live.ok());
+    auto r = SimulateTasks(jobs, c, **live);
+    ASSERT_TRUE(r.ok());
+    double gap = std::fabs(r->mean_response - f->mean_response) / f->mean_response;
+    EXPECT_LT(gap, 0.015) << "seed " << seed << " fluid " << f->mean_response << " tasks "
+                         << r->mean_response;
   }
 }
 

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "scheduler/max_srpt_scheduler.h"
+#include "scheduler/policy_table.h"
 #include "scheduler/split_srpt_scheduler.h"
 #include "test_util.h"
 
@@ -64,13 +65,45 @@ TEST(MaxSrptTest, UsesRemainingNotOriginalSizes) {
   EXPECT_EQ(MapsPerJob(MaxSrptScheduler("maxsrpt").Schedule(snap)), (std::map<JobId, int>{{1, 6}}));
 }
 
-TEST(MaxSrptTest, UnlimitedShuffleUsesNominalCapacity) {
+// Uncapped links (shuffle_capacity 0). Job 1: x = 12/6 = 2 s and 3e9 shuffle bytes;
+// job 2: x = 2.5 s, no shuffle. Without a link rate the shuffle is free (y = 0, as a
+// paper station of infinite capacity), so job 1 (max 2 s) goes first. With
+// maxsrpt-link-rate 0.5e9 each of the two uncapped links counts at that rate: y1 =
+// 3e9 / 1e9 = 3 s, and job 2 (2.5 s) goes first.
+TEST(MaxSrptTest, UncappedLinksAreFreeUnlessALinkRateIsGiven) {
   Snapshot snap = Cluster({MakeJob(1, 6), MakeJob(2, 6)});
   snap.shuffle_capacity = 0;
-  // Job 1: x = 12/6 = 2 s, y = 3e9 / 1e9 = 3 s. Job 2: x = 2.5 s, y = 0.
-  SetSize(&snap.jobs[0], 2, 3, 2, 3, kMapCap, kNominalShuffleBytesPerSec);
-  SetSize(&snap.jobs[1], 2.5, 0, 2.5, 0, kMapCap, kNominalShuffleBytesPerSec);
-  EXPECT_EQ(MapsPerJob(MaxSrptScheduler("maxsrpt").Schedule(snap)), (std::map<JobId, int>{{2, 6}}));
+  SetSize(&snap.jobs[0], 2, 3, 2, 3, kMapCap, 1e9);
+  SetSize(&snap.jobs[1], 2.5, 0, 2.5, 0, kMapCap, 1e9);
+  EXPECT_EQ(MapsPerJob(MaxSrptScheduler("maxsrpt").Schedule(snap)), (std::map<JobId, int>{{1, 6}}));
+  EXPECT_EQ(MapsPerJob(MaxSrptScheduler("maxsrpt", 0.5e9).Schedule(snap)),
+            (std::map<JobId, int>{{2, 6}}));
+  // Through the policy table: the option reaches the policy.
+  PolicyOptions o;
+  ASSERT_TRUE(o.Set(FindPolicy("maxsrpt")->options[0], "500000000").ok());
+  auto policy = CreateScheduler("maxsrpt", o);
+  ASSERT_TRUE(policy.ok()) << policy.status().ToString();
+  EXPECT_EQ(MapsPerJob((*policy)->Schedule(snap)), (std::map<JobId, int>{{2, 6}}));
+  // A capped link keeps its cap; only the uncapped one takes the rate.
+  snap.workers[0].shuffle_bandwidth = 2e9;
+  EXPECT_DOUBLE_EQ(CapacityOf(snap, 0.5e9).shuffle_bytes_per_sec, 2.5e9);
+  EXPECT_TRUE(std::isinf(CapacityOf(snap).shuffle_bytes_per_sec));
+}
+
+// SplitSRPT with uncapped links and no rate: every y is 0, so every job is map-heavy
+// (beta = infinity) and the class is SRPT on map size; with splitsrpt-link-rate the
+// shuffle-heavy job 1 (x = 1, y = 4 at 0.5e9 per link) gets its class's slots.
+TEST(SplitSrptTest, UncappedLinksAreFreeUnlessALinkRateIsGiven) {
+  Snapshot snap = Cluster({MakeJob(1, 10), MakeJob(2, 10)});
+  snap.shuffle_capacity = 0;
+  SetSize(&snap.jobs[0], 1, 4, 1, 4, kMapCap, 1e9);
+  SetSize(&snap.jobs[1], 4, 2, 4, 2, kMapCap, 1e9);
+  Decision free_shuffle = SplitSrptScheduler("splitsrpt").Schedule(snap);
+  EXPECT_EQ(MapsPerJob(free_shuffle), (std::map<JobId, int>{{1, 6}}));
+  EXPECT_NE(free_shuffle.note.find("beta=inf map-heavy 2 jobs"), std::string::npos) << free_shuffle.note;
+  // beta = 2: map-heavy job 2 holds 4 slots, shuffle-heavy job 1 the other 2.
+  Decision rated = SplitSrptScheduler("splitsrpt", 0.5e9).Schedule(snap);
+  EXPECT_EQ(MapsPerJob(rated), (std::map<JobId, int>{{1, 2}, {2, 4}}));
 }
 
 TEST(MaxSrptTest, JobWithoutEstimateGetsOneProbeThenRanksLast) {
@@ -109,6 +142,49 @@ TEST(SplitSrptTest, SplitsCapacityBetweenClassesByBeta) {
   EXPECT_NEAR(d.shuffle_shares[2], 1.0 / 3, 1e-12);
   EXPECT_NEAR(d.shuffle_shares[3], 2.0 / 3, 1e-12);
   EXPECT_NE(d.note.find("beta=2"), std::string::npos) << d.note;
+}
+
+// In the paper a job leaves Q(t) when its shuffle ends. Job 3 (x = y = 1, imbalance
+// 1) has finished its maps and every reducer holds its data (one runs): it no longer
+// counts toward beta, which is 2 from jobs 1 and 2, so the map-heavy class holds 4 of
+// the 6 slots. Counting job 3 would make beta 1 and split the slots 3/3.
+TEST(SplitSrptTest, AJobWhoseShuffleIsOverLeavesBeta) {
+  JobView reducing = MakeJob(3, 0);
+  reducing.maps_total = reducing.maps_done = 2;
+  reducing.reduces_total = reducing.reduces_running = 1;
+  SetSize(&reducing, 1, 1, 0, 0, kMapCap, kShuffleCap);
+  Snapshot snap = Cluster({Sized(1, 10, 4, 2), Sized(2, 10, 2, 4), reducing});
+  ASSERT_TRUE(ShuffleDone(snap.jobs[2]));
+  Decision d = SplitSrptScheduler("splitsrpt").Schedule(snap);
+  ASSERT_TRUE(testing::CheckContract(snap, d));
+  EXPECT_EQ(MapsPerJob(d), (std::map<JobId, int>{{1, 4}, {2, 2}}));
+  EXPECT_NE(d.note.find("beta=2 map-heavy 1 jobs"), std::string::npos) << d.note;
+
+  // Still fetching: the shuffle is not over and the job is in Q(t).
+  snap.jobs[2].reduces_running = 0;
+  snap.jobs[2].reduces_fetching = 1;
+  ASSERT_FALSE(ShuffleDone(snap.jobs[2]));
+  d = SplitSrptScheduler("splitsrpt").Schedule(snap);
+  EXPECT_EQ(MapsPerJob(d), (std::map<JobId, int>{{1, 3}, {2, 3}}));
+  EXPECT_NE(d.note.find("beta=1 map-heavy 2 jobs"), std::string::npos) << d.note;
+}
+
+// Map-heavy jobs whose maps are done all have remaining map size 0; SRPT among them
+// goes by remaining shuffle (as the fluid model does), not by arrival: the newer
+// job 2 with 1 s of shuffle left gets the class's shuffle share before the older
+// job 1 with 5 s left.
+TEST(SplitSrptTest, MapDoneMapHeavyJobsGoBySmallestRemainingShuffle) {
+  auto map_done = [](JobId id, double y_rem) {
+    JobView j = MakeJob(id, 0);
+    j.maps_total = j.maps_done = 4;
+    j.reduces_total = j.reduces_fetching = 1;
+    j.shuffle_bytes_available = 100;
+    SetSize(&j, 40, 6, 0, y_rem, kMapCap, kShuffleCap);
+    return j;
+  };
+  Snapshot snap = Cluster({map_done(1, 5), map_done(2, 1)});
+  Decision d = SplitSrptScheduler("splitsrpt").Schedule(snap);
+  EXPECT_EQ(d.shuffle_shares, (ShareMap{{2, 1.0}}));
 }
 
 TEST(SplitSrptTest, EmptyClassLeavesEverythingToTheOther) {
