@@ -19,8 +19,15 @@ namespace mr::experiment {
 
 // What an import did, for the runner's log and the report.
 struct ImportSummary {
-  int jobs = 0;       // jobs made
-  int clipped = 0;    // jobs with at least one size clipped at a bound of its map
+  int jobs = 0;          // jobs made
+  int clipped = 0;       // jobs with at least one size clipped at a bound of its map
+  int clipped_low = 0;   // jobs with a size clipped at the low bound (SWIM)
+  int clipped_high = 0;  // jobs with a size clipped at the high bound (SWIM)
+  // Offered load of the map and shuffle stations: work arriving per second over the span
+  // of arrivals, over the cluster's capacity (MapCapacity, ShuffleCapacity). 0 when it is
+  // not defined: batch arrivals, one job, or a worker group without a shuffle cap.
+  double map_load = 0;
+  double shuffle_load = 0;
   std::string notes;  // one human line or more: the load reached, what was clipped where
 };
 
