@@ -100,6 +100,7 @@ Status AppendRows(const Experiment& e, size_t p, const JobList& jobs, const std:
 }  // namespace
 
 std::string PolicyLabel(const Experiment& e, size_t i) {
+  if (!e.policies[i].label.empty()) return e.policies[i].label;
   int same = 0;
   for (const PolicyRun& p : e.policies) same += p.policy == e.policies[i].policy;
   return same > 1 ? e.policies[i].policy + "." + std::to_string(i + 1) : e.policies[i].policy;
@@ -107,7 +108,8 @@ std::string PolicyLabel(const Experiment& e, size_t i) {
 
 Result<Calibration> Calibrate(const ClusterShape& shape, const RunnerOptions& o, const std::string& scratch_dir) {
   std::vector<std::vector<nlohmann::json>> traces;
-  PolicyRun fifo{"fifo", {}};
+  PolicyRun fifo;
+  fifo.policy = fifo.label = "fifo";
   MR_RETURN_IF_ERROR(MakeDirs(scratch_dir));
   MR_ASSIGN_OR_RETURN(std::unique_ptr<LiveCluster> cluster, o.factory(shape, fifo, JoinPath(scratch_dir, "cluster")));
   int index = 0;
@@ -132,8 +134,9 @@ Result<Calibration> LoadOrCalibrate(const ClusterShape& shape, const std::string
     return Status::FailedPrecondition("calibration " + path + " was made for another cluster shape (" + c.shape_hash +
                                       ", this one is " + ShapeHash(shape) + ")");
   }
-  MR_ASSIGN_OR_RETURN(Calibration c, Calibrate(shape, o, scratch_dir));
+  Result<Calibration> measured = Calibrate(shape, o, scratch_dir);
   (void)RemoveAll(scratch_dir);
+  MR_ASSIGN_OR_RETURN(Calibration c, std::move(measured));
   std::string parent = path.substr(0, path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/'));
   if (!parent.empty()) MR_RETURN_IF_ERROR(MakeDirs(parent));
   MR_RETURN_IF_ERROR(WriteFileAtomically(path, CalibrationJson(c)));

@@ -35,8 +35,8 @@ Result<Calibration> LoadOrCalibrate(const ClusterShape& shape, const std::string
 Result<Calibration> Calibrate(const ClusterShape& shape, const RunnerOptions& options,
                               const std::string& scratch_dir);
 
-// The label of e.policies[i] in directory names and jobs.csv: its policy name, or
-// "NAME.i" when the experiment lists that policy more than once.
+// The label of e.policies[i] in directory names and jobs.csv: its label, else its policy
+// name, or "NAME.i" when the experiment lists that policy more than once.
 std::string PolicyLabel(const Experiment& e, size_t i);
 
 // Runs what is not done yet, predicts, writes jobs.csv and the report. Returns the first
