@@ -25,6 +25,16 @@ class YamlNode {
   YamlNode(YAML::Node node, std::string path, const std::string* source)
       : node_(std::move(node)), path_(std::move(path)), source_(source) {}
 
+  YamlNode(const YamlNode&) = default;
+  // Rebinds to other's node. (YAML::Node's own operator= writes other's content into the
+  // shared document instead, so the defaulted assignment would change the parsed file.)
+  YamlNode& operator=(const YamlNode& other) {
+    node_.reset(other.node_);
+    path_ = other.path_;
+    source_ = other.source_;
+    return *this;
+  }
+
   const std::string& path() const { return path_; }
   int line() const;  // 1-based; 0 when unknown
   bool IsMap() const { return node_.IsMap(); }
