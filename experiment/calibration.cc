@@ -48,10 +48,14 @@ std::string Str(const json& e, const char* key) {
   return it != e.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
-// One finished attempt of a task: its assignment and the master learning its end.
+// One finished attempt of a task: its assignment (master's attempt_start), when it began
+// to run (the worker-measured "start" of attempt_end; the assignment when absent) and its
+// end. The master writes attempt_start when it learns of the assignment, which on a busy
+// machine can be long after the map began, so run times use the worker's start.
 struct Attempt {
   int worker = 0;
   std::string slot;
+  double assigned = 0;
   double start = 0;
   double end = 0;
 };
@@ -67,7 +71,9 @@ std::vector<Attempt> OkMapAttempts(const std::vector<json>& trace) {
     auto attempt = static_cast<int64_t>(Num(e, "attempt", -1));
     if (event == "attempt_start") started[attempt] = Num(e, "t");
     if (event == "attempt_end" && Str(e, "status") == "ok" && started.count(attempt)) {
-      out.push_back({static_cast<int>(Num(e, "worker")), Str(e, "slot"), started[attempt], Num(e, "t")});
+      const double assigned = started[attempt];
+      out.push_back({static_cast<int>(Num(e, "worker")), Str(e, "slot"), assigned, Num(e, "start", assigned),
+                     Num(e, "t")});
     }
   }
   return out;
@@ -77,15 +83,15 @@ std::vector<Attempt> OkMapAttempts(const std::vector<json>& trace) {
 // kind; 0 when no slot ran two attempts.
 double MeanReassignGap(std::vector<Attempt> attempts) {
   std::sort(attempts.begin(), attempts.end(), [](const Attempt& a, const Attempt& b) {
-    return std::tie(a.worker, a.slot, a.start) < std::tie(b.worker, b.slot, b.start);
+    return std::tie(a.worker, a.slot, a.assigned) < std::tie(b.worker, b.slot, b.assigned);
   });
   double sum = 0;
   int n = 0;
   for (size_t i = 1; i < attempts.size(); ++i) {
     const Attempt& prev = attempts[i - 1];
     const Attempt& next = attempts[i];
-    if (prev.worker != next.worker || prev.slot != next.slot || next.start < prev.end) continue;
-    sum += next.start - prev.end;
+    if (prev.worker != next.worker || prev.slot != next.slot || next.assigned < prev.end) continue;
+    sum += next.assigned - prev.end;
     ++n;
   }
   return n > 0 ? sum / n : 0;

@@ -20,7 +20,7 @@ namespace mr::experiment {
 
 struct Calibration {
   std::string shape_hash;        // ShapeHash of the shape it was measured on
-  double task_start_seconds = 0; // a zero-work map: its assignment to its end reaching the master
+  double task_start_seconds = 0; // a zero-work map's run time, by its worker's clock
   double map_speed_factor = 1;   // measured slot rate / the rate --speed promises
   double link_rate = 0;          // bytes/s a busy worker's shuffle link carries
   double decision_latency = 0;   // s from a task's end to the next assignment on its slot

@@ -11,9 +11,11 @@ json Start(double t, int attempt, int worker) {
   return {{"event", "attempt_start"}, {"t", t}, {"task", "m-0000" + std::to_string(attempt)},
           {"attempt", attempt}, {"worker", worker}, {"slot", "map"}};
 }
-json End(double t, int attempt, int worker) {
+// The worker-measured start ("start") is when the map began to run; the master's
+// attempt_start is written when it learns of the assignment, which may be later.
+json End(double t, int attempt, int worker, double ran_from) {
   return {{"event", "attempt_end"}, {"t", t}, {"task", "m-0000" + std::to_string(attempt)},
-          {"attempt", attempt}, {"worker", worker}, {"slot", "map"}, {"status", "ok"}};
+          {"attempt", attempt}, {"worker", worker}, {"slot", "map"}, {"status", "ok"}, {"start", ran_from}};
 }
 
 ClusterShape TwoWorkers() {
@@ -24,10 +26,11 @@ ClusterShape TwoWorkers() {
 
 TEST(CalibrationTest, DerivedFromHandMadeTraces) {
   // Zero-work maps take 0.1 s; on worker 1 the second starts 0.02 s after the first ends.
-  std::vector<json> empty = {Start(0, 1, 1), End(0.1, 1, 1), Start(0.12, 2, 1), End(0.22, 2, 1),
-                             Start(0, 3, 2), End(0.1, 3, 2)};
-  // 1-second maps take 1.35 s: 1.25 s of work after the 0.1 s start -> factor 1 / 1.25 = 0.8.
-  std::vector<json> rate = {Start(0, 1, 1), End(1.35, 1, 1), Start(0, 2, 2), End(1.35, 2, 2)};
+  std::vector<json> empty = {Start(0, 1, 1), End(0.1, 1, 1, 0), Start(0.12, 2, 1), End(0.22, 2, 1, 0.12),
+                             Start(0, 3, 2), End(0.1, 3, 2, 0)};
+  // 1-second maps run 1.35 s by the workers' clocks (the master logged their start 0.3 s
+  // late): 1.25 s of work after the 0.1 s start -> factor 1 / 1.25 = 0.8.
+  std::vector<json> rate = {Start(0.3, 1, 1), End(1.35, 1, 1, 0), Start(0.3, 2, 2), End(1.35, 2, 2, 0)};
   // 8 MB in 0.5 s and 4 MB in 0.5 s: 12 MB per second of busy link.
   std::vector<json> link = {{{"event", "served"}, {"t", 1.0}, {"start", 0.5}, {"bytes", 8e6}},
                             {{"event", "served"}, {"t", 2.0}, {"start", 1.5}, {"bytes", 4e6}}};
