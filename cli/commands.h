@@ -26,6 +26,7 @@ int ClusterMain(int argc, char** argv);
 int ModelCommandMain(int argc, char** argv);
 int TraceMain(int argc, char** argv);  // cli/cmd_trace.cc
 int KillMain(int argc, char** argv);   // cli/cmd_jobs.cc
+int ExperimentMain(int argc, char** argv);  // cli/cmd_experiment.cc
 
 // Prints "mr: <message>" on stderr and returns kExitUsage.
 int UsageError(const std::string& message);

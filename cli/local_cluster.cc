@@ -178,6 +178,10 @@ Status LocalCluster::StartDaemons(double timeout_seconds) {
     std::string wdir = JoinPath(d, "worker-" + std::to_string(i));
     std::vector<std::string> wargs = {"worker", "--master", address_, "--work-dir", wdir};
     wargs.insert(wargs.end(), options_.worker_args.begin(), options_.worker_args.end());
+    if (static_cast<size_t>(i) < options_.per_worker_args.size()) {
+      const auto& own = options_.per_worker_args[i];
+      wargs.insert(wargs.end(), own.begin(), own.end());
+    }
     MR_ASSIGN_OR_RETURN(pid_t wpid, Spawn(wargs, JoinPath(d, "worker-" + std::to_string(i) + ".log")));
     pids_.push_back(wpid);
     if (options_.detached) {

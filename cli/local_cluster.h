@@ -17,6 +17,9 @@ struct LocalClusterOptions {
   int workers = 1;
   std::vector<std::string> master_args;   // extra flags for `mr master`
   std::vector<std::string> worker_args;   // extra flags for every `mr worker`
+  // Extra flags for worker i only (after worker_args), e.g. a heterogeneous shape's slots
+  // and speed (`mr experiment`); shorter than `workers` = none for the rest.
+  std::vector<std::vector<std::string>> per_worker_args;
   bool detached = false;
 };
 

@@ -25,14 +25,15 @@ const Subcommand kSubcommands[] = {
     {"cluster", "start or stop a local cluster in the background", mr::cli::ClusterMain},
     {"model", "predictions and simulations of the scheduling models", mr::cli::ModelCommandMain},
     {"trace", "render a job trace as a Gantt chart (SVG or PNG)", mr::cli::TraceMain},
+    {"experiment", "run an experiment file live and predicted, compare, report", mr::cli::ExperimentMain},
 };
 
 void PrintUsage(FILE* out) {
   std::fprintf(out,
                "mr — a small MapReduce runtime with research scheduling policies\n\n"
                "usage: mr SUBCOMMAND [options]     (mr help SUBCOMMAND for its options)\n\n");
-  for (const auto& s : kSubcommands) std::fprintf(out, "  %-8s %s\n", s.name, s.summary);
-  std::fprintf(out, "  %-8s %s\n", "help", "explain a subcommand");
+  for (const auto& s : kSubcommands) std::fprintf(out, "  %-10s %s\n", s.name, s.summary);
+  std::fprintf(out, "  %-10s %s\n", "help", "explain a subcommand");
   std::fprintf(out,
                "\nexamples:\n"
                "  mr run wordcount --input examples/data/sample.txt --output /tmp/wc\n"

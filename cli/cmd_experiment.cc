@@ -1,0 +1,132 @@
+// `mr experiment run|report|calibrate`: an experiment file played on the local cluster
+// and predicted by the task-level simulator (docs/experiments.md, "Running").
+#include <unistd.h>
+
+#include <iostream>
+
+#include "cli/commands.h"
+#include "cli/experiment_cluster.h"
+#include "cli/options.h"
+#include "common/file_util.h"
+#include "experiment/experiment_file.h"
+#include "experiment/report.h"
+#include "experiment/runner.h"
+#include "experiment/workload_import.h"
+
+namespace mr::cli {
+
+namespace {
+
+const char kExperimentUsage[] =
+    "mr experiment run FILE [--results DIR] [--only POLICY] [--calibration FILE] [--timeout S]\n"
+    "       mr experiment report DIR\n"
+    "       mr experiment calibrate --cluster-from FILE [--out FILE] [--results DIR]\n\n"
+    "  run: plays FILE's workload on a local cluster under each policy (a finished run is kept),\n"
+    "  predicts each from the workload and the cluster's calibration, and writes\n"
+    "  DIR/NAME/{jobs.csv,summary.md,plots/*.png}. report: rebuilds summary.md and plots from\n"
+    "  DIR/jobs.csv. calibrate: measures the cluster shape of FILE with three standard jobs and\n"
+    "  stores the result (default DIR/calibration-<shape hash>.json). docs/experiments.md.";
+
+experiment::RunnerOptions BaseOptions(const po::variables_map& vm) {
+  experiment::RunnerOptions o;
+  o.results_root = vm["results"].as<std::string>();
+  o.timeout = vm["timeout"].as<double>();
+  o.log = &std::cerr;
+  o.terminal = isatty(STDERR_FILENO) != 0;
+  o.factory = StartExperimentCluster;
+  if (vm.count("calibration")) o.calibration_path = vm["calibration"].as<std::string>();
+  return o;
+}
+
+void AddCommonOptions(po::options_description& desc) {
+  desc.add_options()
+      ("results", po::value<std::string>()->default_value("results"), "results root directory")
+      ("calibration", po::value<std::string>(), "calibration file (default RESULTS/calibration-<shape hash>.json)")
+      ("timeout", po::value<double>()->default_value(600), "seconds a run may take after its last arrival");
+}
+
+int RunCommand(int argc, char** argv) {
+  po::options_description desc("experiment run options");
+  desc.add_options()("file", po::value<std::string>()->required(), "the experiment file (YAML)")
+      ("only", po::value<std::string>(), "run this policy's runs only");
+  AddCommonOptions(desc);
+  po::positional_options_description pos;
+  pos.add("file", 1);
+  po::variables_map vm;
+  if (auto rc = ParseOrExit(argc, argv, kExperimentUsage, desc, &pos, vm)) return *rc;
+  auto exp = experiment::LoadExperimentFile(vm["file"].as<std::string>());
+  if (!exp.ok()) return UsageError("experiment: " + exp.status().message());
+  experiment::ImportSummary summary;
+  auto jobs = experiment::MakeJobs(exp->workload, exp->cluster, &summary);
+  if (!jobs.ok()) return UsageError("experiment: " + jobs.status().message());
+  std::cerr << "experiment " << exp->name << ": " << jobs->size() << " jobs, " << summary.clipped << " clipped"
+            << (summary.notes.empty() ? "" : "; " + summary.notes) << "\n";
+  experiment::RunnerOptions o = BaseOptions(vm);
+  if (vm.count("only")) o.only_policy = vm["only"].as<std::string>();
+  Status s = experiment::RunExperiment(*exp, *jobs, o);
+  if (!s.ok()) {
+    std::cerr << "mr: experiment: " << s.message() << "\n";
+    return s.code() == StatusCode::kInvalidArgument ? kExitUsage : kExitJobFailed;
+  }
+  std::cout << JoinPath(o.results_root, exp->name) << "\n";
+  return kExitOk;
+}
+
+int ReportCommand(int argc, char** argv) {
+  po::options_description desc("experiment report options");
+  desc.add_options()("dir", po::value<std::string>()->required(), "an experiment's results directory");
+  po::positional_options_description pos;
+  pos.add("dir", 1);
+  po::variables_map vm;
+  if (auto rc = ParseOrExit(argc, argv, kExperimentUsage, desc, &pos, vm)) return *rc;
+  std::string dir = vm["dir"].as<std::string>();
+  while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+  std::string name = dir.substr(dir.find_last_of('/') == std::string::npos ? 0 : dir.find_last_of('/') + 1);
+  Status s = experiment::BuildReport(dir, "Experiment " + name);
+  if (!s.ok()) return UsageError("experiment report: " + s.message());
+  return kExitOk;
+}
+
+int CalibrateCommand(int argc, char** argv) {
+  po::options_description desc("experiment calibrate options");
+  desc.add_options()("cluster-from", po::value<std::string>()->required(), "experiment file whose cluster to measure")
+      ("out", po::value<std::string>(), "where to store it (default RESULTS/calibration-<shape hash>.json)");
+  AddCommonOptions(desc);
+  po::variables_map vm;
+  if (auto rc = ParseOrExit(argc, argv, kExperimentUsage, desc, nullptr, vm)) return *rc;
+  auto exp = experiment::LoadExperimentFile(vm["cluster-from"].as<std::string>());
+  if (!exp.ok()) return UsageError("experiment calibrate: " + exp.status().message());
+  experiment::RunnerOptions o = BaseOptions(vm);
+  std::string out = vm.count("out") ? vm["out"].as<std::string>()
+                                    : experiment::DefaultCalibrationPath(o.results_root, exp->cluster);
+  auto c = experiment::Calibrate(exp->cluster, o, JoinPath(o.results_root, "calibration-scratch"));
+  (void)RemoveAll(JoinPath(o.results_root, "calibration-scratch"));
+  if (!c.ok()) {
+    std::cerr << "mr: experiment calibrate: " << c.status().message() << "\n";
+    return kExitJobFailed;
+  }
+  std::string parent = out.find('/') == std::string::npos ? "" : out.substr(0, out.find_last_of('/'));
+  Status s = parent.empty() ? Status::Ok() : MakeDirs(parent);
+  if (s.ok()) s = WriteFileAtomically(out, experiment::CalibrationJson(*c));
+  if (!s.ok()) return UsageError("experiment calibrate: " + s.message());
+  std::cout << experiment::CalibrationJson(*c);
+  std::cerr << "stored in " << out << "\n";
+  return kExitOk;
+}
+
+}  // namespace
+
+int ExperimentMain(int argc, char** argv) {
+  std::string action = argc >= 2 ? argv[1] : "";
+  if (action == "--help" || action == "-h" || action == "help") {
+    std::cout << "usage: " << kExperimentUsage << "\n";
+    return kExitOk;
+  }
+  if (action == "run") return RunCommand(argc - 1, argv + 1);
+  if (action == "report") return ReportCommand(argc - 1, argv + 1);
+  if (action == "calibrate") return CalibrateCommand(argc - 1, argv + 1);
+  return UsageError(action.empty() ? "experiment: missing action (run, report or calibrate)"
+                                   : "experiment: unknown action '" + action + "' (known: run, report, calibrate)");
+}
+
+}  // namespace mr::cli

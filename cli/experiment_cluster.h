@@ -1,0 +1,17 @@
+// The LiveCluster of `mr experiment` (experiment/live_cluster.h): an embedded LocalCluster
+// (real processes on loopback, as `mr run` starts) of an experiment's shape and policy,
+// with one client connection for submitting and one for polling, so the runner's
+// submitter and waiting threads never share a connection.
+#pragma once
+
+#include "experiment/live_cluster.h"
+
+namespace mr::cli {
+
+// Starts the cluster: master with the shape's heartbeat and the policy with its options,
+// one worker per worker of each group with that group's slots, speed and shuffle cap.
+Result<std::unique_ptr<experiment::LiveCluster>> StartExperimentCluster(const experiment::ClusterShape& shape,
+                                                                        const experiment::PolicyRun& policy,
+                                                                        const std::string& dir);
+
+}  // namespace mr::cli

@@ -1,0 +1,237 @@
+#include "experiment/calibration.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <ctime>
+#include <map>
+#include <tuple>
+
+#include "common/file_util.h"
+
+namespace mr::experiment {
+
+namespace {
+
+using nlohmann::json;
+
+int TotalMapSlots(const ClusterShape& shape) {
+  int slots = 0;
+  for (const WorkerGroup& g : shape.groups) slots += g.count * g.map_slots;
+  return slots;
+}
+
+int TotalWorkers(const ClusterShape& shape) {
+  int workers = 0;
+  for (const WorkerGroup& g : shape.groups) workers += g.count;
+  return workers;
+}
+
+// Slot-weighted mean of the map slots' nominal speeds.
+double MeanSlotSpeed(const ClusterShape& shape) {
+  double sum = 0;
+  int slots = 0;
+  for (const WorkerGroup& g : shape.groups) {
+    sum += g.count * g.map_slots * g.speed;
+    slots += g.count * g.map_slots;
+  }
+  return slots > 0 ? sum / slots : 1.0;
+}
+
+double Num(const json& e, const char* key, double fallback = 0) {
+  auto it = e.find(key);
+  return it != e.end() && it->is_number() ? it->get<double>() : fallback;
+}
+
+std::string Str(const json& e, const char* key) {
+  auto it = e.find(key);
+  return it != e.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+// One finished attempt of a task: its assignment (master's attempt_start), when it began
+// to run (the worker-measured "start" of attempt_end; the assignment when absent) and its
+// end. The master writes attempt_start when it learns of the assignment, which on a busy
+// machine can be long after the map began, so run times use the worker's start.
+struct Attempt {
+  int worker = 0;
+  std::string slot;
+  double assigned = 0;
+  double start = 0;
+  double end = 0;
+};
+
+// The map attempts that ended ok, from attempt_start / attempt_end pairs.
+std::vector<Attempt> OkMapAttempts(const std::vector<json>& trace) {
+  std::map<int64_t, double> started;
+  std::vector<Attempt> out;
+  for (const json& e : trace) {
+    const std::string event = Str(e, "event");
+    const std::string task = Str(e, "task");
+    if (task.empty() || task[0] != 'm') continue;
+    auto attempt = static_cast<int64_t>(Num(e, "attempt", -1));
+    if (event == "attempt_start") started[attempt] = Num(e, "t");
+    if (event == "attempt_end" && Str(e, "status") == "ok" && started.count(attempt)) {
+      const double assigned = started[attempt];
+      out.push_back({static_cast<int>(Num(e, "worker")), Str(e, "slot"), assigned, Num(e, "start", assigned),
+                     Num(e, "t")});
+    }
+  }
+  return out;
+}
+
+// Mean gap between an attempt's end and the next assignment on the same worker and slot
+// kind; 0 when no slot ran two attempts.
+double MeanReassignGap(std::vector<Attempt> attempts) {
+  std::sort(attempts.begin(), attempts.end(), [](const Attempt& a, const Attempt& b) {
+    return std::tie(a.worker, a.slot, a.assigned) < std::tie(b.worker, b.slot, b.assigned);
+  });
+  double sum = 0;
+  int n = 0;
+  for (size_t i = 1; i < attempts.size(); ++i) {
+    const Attempt& prev = attempts[i - 1];
+    const Attempt& next = attempts[i];
+    if (prev.worker != next.worker || prev.slot != next.slot || next.assigned < prev.end) continue;
+    sum += next.assigned - prev.end;
+    ++n;
+  }
+  return n > 0 ? sum / n : 0;
+}
+
+double MeanDuration(const std::vector<Attempt>& attempts) {
+  double sum = 0;
+  for (const Attempt& a : attempts) sum += a.end - a.start;
+  return attempts.empty() ? 0 : sum / static_cast<double>(attempts.size());
+}
+
+std::string UtcNow() {
+  std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+}  // namespace
+
+std::string ShapeHash(const ClusterShape& shape) {
+  std::string canon = "hb=" + std::to_string(shape.heartbeat_ms);
+  for (const WorkerGroup& g : shape.groups) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, ";%d,%d,%d,%.9g,%.9g", g.count, g.map_slots, g.reduce_slots, g.speed,
+                  g.shuffle_bandwidth);
+    canon += buf;
+  }
+  uint64_t h = 1469598103934665603ULL;  // FNV-1a, 64 bits
+  for (unsigned char c : canon) {
+    h ^= c;
+    h *= 1099511628211ULL;
+  }
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016" PRIx64, h);
+  return hex;
+}
+
+std::string DefaultCalibrationPath(const std::string& results_root, const ClusterShape& shape) {
+  return JoinPath(results_root, "calibration-" + ShapeHash(shape) + ".json");
+}
+
+std::string CalibrationJson(const Calibration& c) {
+  json j = {{"shape_hash", c.shape_hash},
+            {"task_start_seconds", c.task_start_seconds},
+            {"map_speed_factor", c.map_speed_factor},
+            {"link_rate", c.link_rate},
+            {"decision_latency", c.decision_latency},
+            {"measured_at", c.measured_at}};
+  return j.dump(2) + "\n";
+}
+
+Result<Calibration> ParseCalibration(std::string_view json_text) {
+  json j = json::parse(json_text, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object()) return Status::InvalidArgument("calibration: not a JSON object");
+  Calibration c;
+  auto number = [&](const char* key, double* out) -> Status {
+    auto it = j.find(key);
+    if (it == j.end() || !it->is_number()) {
+      return Status::InvalidArgument(std::string("calibration: '") + key + "' is missing or not a number");
+    }
+    *out = it->get<double>();
+    return Status::Ok();
+  };
+  MR_RETURN_IF_ERROR(number("task_start_seconds", &c.task_start_seconds));
+  MR_RETURN_IF_ERROR(number("map_speed_factor", &c.map_speed_factor));
+  MR_RETURN_IF_ERROR(number("link_rate", &c.link_rate));
+  MR_RETURN_IF_ERROR(number("decision_latency", &c.decision_latency));
+  c.shape_hash = Str(j, "shape_hash");
+  c.measured_at = Str(j, "measured_at");
+  if (!(c.map_speed_factor > 0) || !(c.link_rate > 0)) {
+    return Status::InvalidArgument("calibration: map_speed_factor and link_rate must be positive");
+  }
+  return c;
+}
+
+std::vector<model::TaskJob> CalibrationJobs(const ClusterShape& shape) {
+  const int slots = std::max(1, TotalMapSlots(shape));
+  const int workers = std::max(1, TotalWorkers(shape));
+  model::TaskJob empty;
+  empty.maps = 2 * slots;  // two waves: the second shows the reassignment gap
+  empty.reducers = 1;
+  model::TaskJob rate = empty;
+  rate.map_seconds = 1.0;
+  model::TaskJob link;
+  link.maps = slots;
+  link.reducers = workers;  // every worker's link carries bytes
+  // About two seconds of sending per worker at its cap; 16 MiB per map when uncapped.
+  const WorkerGroup& g = shape.groups.empty() ? WorkerGroup{} : shape.groups.front();
+  double per_map = g.shuffle_bandwidth > 0 ? 2 * g.shuffle_bandwidth / std::max(1, g.map_slots) : 16.0 * (1 << 20);
+  link.map_bytes = std::min(per_map, 64.0 * (1 << 20));
+  return {empty, rate, link};
+}
+
+Result<Calibration> DeriveCalibration(const ClusterShape& shape, const std::vector<std::vector<json>>& traces) {
+  if (traces.size() != 3) return Status::InvalidArgument("calibration needs the traces of the 3 standard jobs");
+  Calibration c;
+  c.shape_hash = ShapeHash(shape);
+  c.measured_at = UtcNow();
+  std::vector<Attempt> empty = OkMapAttempts(traces[0]);
+  if (empty.empty()) return Status::InvalidArgument("calibration: the zero-work job has no finished map");
+  c.task_start_seconds = MeanDuration(empty);
+  c.decision_latency = MeanReassignGap(empty);
+  std::vector<Attempt> rate = OkMapAttempts(traces[1]);
+  if (rate.empty()) return Status::InvalidArgument("calibration: the 1-second job has no finished map");
+  const double work = CalibrationJobs(shape)[1].map_seconds;
+  const double busy = std::max(1e-3, MeanDuration(rate) - c.task_start_seconds);
+  c.map_speed_factor = work / (MeanSlotSpeed(shape) * busy);
+  double bytes = 0, seconds = 0;
+  for (const json& e : traces[2]) {
+    if (Str(e, "event") != "served") continue;
+    bytes += Num(e, "bytes");
+    seconds += std::max(0.0, Num(e, "t") - Num(e, "start"));
+  }
+  if (!(bytes > 0 && seconds > 0)) return Status::InvalidArgument("calibration: the shuffle job served no bytes");
+  c.link_rate = bytes / seconds;
+  return c;
+}
+
+Result<model::ClusterSpec> CalibratedCluster(const ClusterShape& shape, const Calibration& c) {
+  ClusterShape s = shape;
+  for (WorkerGroup& g : s.groups) {
+    g.speed *= c.map_speed_factor;
+    g.shuffle_bandwidth = g.shuffle_bandwidth > 0 ? std::min(g.shuffle_bandwidth, c.link_rate) : c.link_rate;
+  }
+  MR_ASSIGN_OR_RETURN(model::ClusterSpec spec, ToClusterSpec(s));
+  spec.decision_latency = c.decision_latency;
+  return spec;
+}
+
+JobList CalibratedJobs(const JobList& jobs, const ClusterShape& shape, const Calibration& c) {
+  const double start_work = c.task_start_seconds * MeanSlotSpeed(shape) * c.map_speed_factor;
+  JobList out = jobs;
+  for (model::TaskJob& j : out) {
+    j.map_seconds += start_work;
+    j.reduce_seconds += start_work;
+  }
+  return out;
+}
+
+}  // namespace mr::experiment

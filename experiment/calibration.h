@@ -1,0 +1,58 @@
+// Calibration of a cluster shape: the few numbers the task-level simulator needs that the
+// experiment file cannot say, measured on the local cluster by three standard jobs before
+// any run it predicts (docs/experiments.md, "Calibration"), stored as JSON and reused for
+// the same shape. A prediction uses the experiment file's workload and this, nothing else.
+// Pure functions; thread-safe.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "common/status.h"
+#include "experiment/cluster_shape.h"
+#include "experiment/experiment.h"
+#include "model/task_sim.h"
+
+namespace mr::experiment {
+
+struct Calibration {
+  std::string shape_hash;        // ShapeHash of the shape it was measured on
+  double task_start_seconds = 0; // a zero-work map's run time, by its worker's clock
+  double map_speed_factor = 1;   // measured slot rate / the rate --speed promises
+  double link_rate = 0;          // bytes/s a busy worker's shuffle link carries
+  double decision_latency = 0;   // s from a task's end to the next assignment on its slot
+  std::string measured_at;       // UTC time of the measurement, for the record
+};
+
+// A stable hex digest of what the calibration depends on: the worker groups (count, slots,
+// speed, cap) and the heartbeat. Slow start and the workload do not enter.
+std::string ShapeHash(const ClusterShape& shape);
+// results/calibration-<hash>.json under `results_root`.
+std::string DefaultCalibrationPath(const std::string& results_root, const ClusterShape& shape);
+
+std::string CalibrationJson(const Calibration& c);
+// InvalidArgument naming the field that is missing or not a number.
+Result<Calibration> ParseCalibration(std::string_view json_text);
+
+// The standard jobs, run one after another on an idle cluster of `shape`: [0] zero-work
+// maps (task start, decision latency), [1] maps of 1 s of work (slot rate), [2] maps that
+// only emit bytes, one reducer per worker (link rate).
+std::vector<model::TaskJob> CalibrationJobs(const ClusterShape& shape);
+
+// The calibration from the master's traces of the standard jobs (in CalibrationJobs order).
+// InvalidArgument when a trace lacks what its job must show (no finished map, no served bytes).
+Result<Calibration> DeriveCalibration(const ClusterShape& shape,
+                                      const std::vector<std::vector<nlohmann::json>>& traces);
+
+// The simulator's cluster with the calibration applied: every worker's speed times
+// map_speed_factor; its link at the calibrated rate (capped by the shape's cap, if any);
+// decision latency as measured.
+Result<model::ClusterSpec> CalibratedCluster(const ClusterShape& shape, const Calibration& c);
+// The jobs with the task start cost added to every map's and reduce's work, in work units
+// of the cluster's mean calibrated slot speed.
+JobList CalibratedJobs(const JobList& jobs, const ClusterShape& shape, const Calibration& c);
+
+}  // namespace mr::experiment

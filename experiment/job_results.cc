@@ -1,0 +1,196 @@
+#include "experiment/job_results.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+namespace mr::experiment {
+
+namespace {
+
+constexpr const char* kHeader =
+    "policy,rep,job,arrival,maps,map_seconds,shuffle_bytes,reducers,measured,predicted,error,sojourn";
+constexpr int kColumns = 12;
+
+std::vector<std::string> SplitCommas(std::string_view line) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  for (;;) {
+    size_t comma = line.find(',', start);
+    out.emplace_back(line.substr(start, comma == std::string_view::npos ? line.npos : comma - start));
+    if (comma == std::string_view::npos) return out;
+    start = comma + 1;
+  }
+}
+
+Result<double> ParseNumber(const std::string& text, int line, const char* column) {
+  char* end = nullptr;
+  double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(v)) {
+    return Status::InvalidArgument("jobs.csv line " + std::to_string(line) + ": " + column + " '" + text +
+                                   "' is not a number");
+  }
+  return v;
+}
+
+Result<JobResult> ParseRow(std::string_view text, int line) {
+  std::vector<std::string> f = SplitCommas(text);
+  if (static_cast<int>(f.size()) != kColumns) {
+    return Status::InvalidArgument("jobs.csv line " + std::to_string(line) + ": " + std::to_string(f.size()) +
+                                   " columns, expected " + std::to_string(kColumns));
+  }
+  JobResult r;
+  r.policy = f[0];
+  if (r.policy.empty()) return Status::InvalidArgument("jobs.csv line " + std::to_string(line) + ": empty policy");
+  double v[11];
+  static const char* kNames[] = {"rep", "job", "arrival", "maps", "map_seconds", "shuffle_bytes",
+                                 "reducers", "measured", "predicted", "error", "sojourn"};
+  for (int i = 0; i < 11; ++i) {
+    MR_ASSIGN_OR_RETURN(v[i], ParseNumber(f[i + 1], line, kNames[i]));
+  }
+  r.rep = static_cast<int>(v[0]);
+  r.job = static_cast<int>(v[1]);
+  r.arrival = v[2];
+  r.maps = static_cast<int>(v[3]);
+  r.map_seconds = v[4];
+  r.shuffle_bytes = v[5];
+  r.reducers = static_cast<int>(v[6]);
+  r.measured = v[7];
+  r.predicted = v[8];
+  r.sojourn = v[10];  // the error column is derived; it is recomputed, not trusted
+  return r;
+}
+
+std::string Fixed(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+std::string Percent(double v) { return Fixed(100 * v, 1) + "%"; }
+
+}  // namespace
+
+double RelativeError(double predicted, double measured) {
+  return measured == 0 ? 0 : predicted / measured - 1;
+}
+
+double Quantile(std::vector<double> values, double q) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  double pos = std::clamp(q, 0.0, 1.0) * static_cast<double>(values.size() - 1);
+  size_t lo = static_cast<size_t>(std::floor(pos));
+  size_t hi = std::min(lo + 1, values.size() - 1);
+  return values[lo] + (pos - static_cast<double>(lo)) * (values[hi] - values[lo]);
+}
+
+double Mean(const std::vector<double>& values) {
+  if (values.empty()) return 0;
+  double sum = 0;
+  for (double v : values) sum += v;
+  return sum / static_cast<double>(values.size());
+}
+
+std::string JobsCsv(const std::vector<JobResult>& rows) {
+  std::string out = std::string(kHeader) + "\n";
+  for (const JobResult& r : rows) {
+    char line[512];
+    std::snprintf(line, sizeof line, "%s,%d,%d,%.6g,%d,%.6g,%.6g,%d,%.6g,%.6g,%.6g,%.6g\n", r.policy.c_str(), r.rep,
+                  r.job, r.arrival, r.maps, r.map_seconds, r.shuffle_bytes, r.reducers, r.measured, r.predicted,
+                  RelativeError(r.predicted, r.measured), r.sojourn);
+    out += line;
+  }
+  return out;
+}
+
+Result<std::vector<JobResult>> ParseJobsCsv(std::string_view text) {
+  std::vector<JobResult> rows;
+  int line = 0;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t nl = text.find('\n', start);
+    std::string_view l = text.substr(start, nl == std::string_view::npos ? text.npos : nl - start);
+    start = nl == std::string_view::npos ? text.size() : nl + 1;
+    ++line;
+    if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
+    if (line == 1) {
+      if (l != kHeader) return Status::InvalidArgument("jobs.csv line 1: expected the header '" + std::string(kHeader) + "'");
+      continue;
+    }
+    if (l.empty()) continue;
+    MR_ASSIGN_OR_RETURN(JobResult r, ParseRow(l, line));
+    rows.push_back(std::move(r));
+  }
+  if (line == 0) return Status::InvalidArgument("jobs.csv is empty");
+  return rows;
+}
+
+std::vector<PolicySummary> Summarize(const std::vector<JobResult>& rows) {
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<const JobResult*>> by_policy;
+  for (const JobResult& r : rows) {
+    if (!by_policy.count(r.policy)) order.push_back(r.policy);
+    by_policy[r.policy].push_back(&r);
+  }
+  std::vector<PolicySummary> out;
+  for (const std::string& policy : order) {
+    PolicySummary s;
+    s.policy = policy;
+    std::vector<double> measured, predicted, errors;
+    // Per repetition: first arrival, last measured and predicted completion.
+    std::map<int, std::array<double, 3>> runs;
+    for (const JobResult* r : by_policy[policy]) {
+      measured.push_back(r->measured);
+      predicted.push_back(r->predicted);
+      errors.push_back(std::abs(RelativeError(r->predicted, r->measured)));
+      auto [it, fresh] = runs.try_emplace(r->rep, std::array<double, 3>{r->arrival, 0, 0});
+      auto& run = it->second;
+      run[0] = std::min(run[0], r->arrival);
+      run[1] = std::max(run[1], r->arrival + r->sojourn);
+      run[2] = std::max(run[2], r->arrival + r->predicted);
+    }
+    s.runs = static_cast<int>(runs.size());
+    s.jobs = static_cast<int>(measured.size());
+    s.measured_mean = Mean(measured);
+    s.measured_median = Quantile(measured, 0.5);
+    s.measured_p90 = Quantile(measured, 0.9);
+    s.predicted_mean = Mean(predicted);
+    s.error_median = Quantile(errors, 0.5);
+    s.error_p90 = Quantile(errors, 0.9);
+    std::vector<double> mk_measured, mk_predicted;
+    for (const auto& [rep, run] : runs) {
+      mk_measured.push_back(run[1] - run[0]);
+      mk_predicted.push_back(run[2] - run[0]);
+    }
+    s.measured_makespan = Mean(mk_measured);
+    s.predicted_makespan = Mean(mk_predicted);
+    s.makespan_error = std::abs(RelativeError(s.predicted_makespan, s.measured_makespan));
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+std::string SummaryMarkdown(const std::vector<PolicySummary>& summaries, std::string_view title) {
+  std::ostringstream md;
+  md << "# " << title << "\n\n"
+     << "Response times in seconds, measured on the live cluster (master's submit to job end) and\n"
+     << "predicted by the task-level simulator from the experiment file and the stored calibration\n"
+     << "only. Error: |predicted / measured - 1| per job; makespan: last completion minus first\n"
+     << "arrival, mean over runs.\n\n"
+     << "| policy | runs | jobs | measured mean | median | p90 | predicted mean | error median | error p90 "
+        "| makespan measured | predicted | error |\n"
+     << "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+  for (const PolicySummary& s : summaries) {
+    md << "| " << s.policy << " | " << s.runs << " | " << s.jobs << " | " << Fixed(s.measured_mean, 2) << " | "
+       << Fixed(s.measured_median, 2) << " | " << Fixed(s.measured_p90, 2) << " | " << Fixed(s.predicted_mean, 2)
+       << " | " << Percent(s.error_median) << " | " << Percent(s.error_p90) << " | "
+       << Fixed(s.measured_makespan, 2) << " | " << Fixed(s.predicted_makespan, 2) << " | "
+       << Percent(s.makespan_error) << " |\n";
+  }
+  return md.str();
+}
+
+}  // namespace mr::experiment

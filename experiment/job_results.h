@@ -1,0 +1,58 @@
+// The per-job results of an experiment (results/NAME/jobs.csv) and the summary maths over
+// them: one JobResult per (policy, repetition, job), measured on the live cluster and
+// predicted by the task-level simulator from the experiment file and the calibration
+// alone. Errors are relative: (predicted - measured) / measured. Pure functions;
+// thread-safe.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+
+namespace mr::experiment {
+
+struct JobResult {
+  std::string policy;
+  int rep = 1;
+  int job = 0;          // index in the workload's job list
+  double arrival = 0;   // planned, seconds from the run's start
+  int maps = 0;
+  double map_seconds = 0;    // per map, on a worker of speed 1
+  double shuffle_bytes = 0;  // the job's total map output
+  int reducers = 0;
+  double measured = 0;   // response time, master's submit to end (s)
+  double predicted = 0;  // the simulator's response time (s)
+  double sojourn = 0;    // measured end minus planned arrival (s): includes submission lag
+};
+
+// predicted / measured - 1; 0 when measured is 0.
+double RelativeError(double predicted, double measured);
+// Linear-interpolated quantile q in [0, 1] of `values` (as numpy's default); 0 when empty.
+double Quantile(std::vector<double> values, double q);
+double Mean(const std::vector<double>& values);
+
+// jobs.csv: a header line, then one line per result. Parse errors name the line.
+std::string JobsCsv(const std::vector<JobResult>& rows);
+Result<std::vector<JobResult>> ParseJobsCsv(std::string_view text);
+
+// One policy's figures over all its repetitions.
+struct PolicySummary {
+  std::string policy;
+  int runs = 0;
+  int jobs = 0;  // rows
+  double measured_mean = 0, measured_median = 0, measured_p90 = 0;
+  double predicted_mean = 0;
+  double error_median = 0, error_p90 = 0;  // of |RelativeError| per job
+  // Per run: last (arrival + sojourn), resp. last (arrival + predicted), minus the first
+  // arrival; averaged over runs. makespan_error is |predicted / measured - 1|.
+  double measured_makespan = 0, predicted_makespan = 0, makespan_error = 0;
+};
+
+// One summary per policy, in order of first appearance in `rows`.
+std::vector<PolicySummary> Summarize(const std::vector<JobResult>& rows);
+// The summary as a Markdown table with a one-paragraph legend.
+std::string SummaryMarkdown(const std::vector<PolicySummary>& summaries, std::string_view title);
+
+}  // namespace mr::experiment

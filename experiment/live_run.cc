@@ -1,0 +1,175 @@
+#include "experiment/live_run.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <mutex>
+#include <numeric>
+#include <thread>
+
+#include "common/clock.h"
+#include "common/file_util.h"
+#include "common/job_id.h"
+
+namespace mr::experiment {
+
+namespace {
+
+double WallNow() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+// What the submitter thread hands to the waiting one.
+struct Submissions {
+  std::mutex mu;
+  std::map<int, std::pair<uint64_t, double>> submitted;  // job index -> (id, offset)
+  Status status;
+  bool finished = false;
+};
+
+void SubmitAll(LiveCluster& cluster, const JobList& jobs, const std::string& prefix,
+               std::chrono::steady_clock::time_point start, const std::atomic<bool>& stop, Submissions* out) {
+  std::vector<int> order(jobs.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return jobs[a].arrival < jobs[b].arrival; });
+  for (int i : order) {
+    if (stop.load()) break;
+    std::this_thread::sleep_until(start + std::chrono::duration<double>(jobs[i].arrival));  // the arrival process
+    Result<uint64_t> id = cluster.Submit(jobs[i], prefix + "-" + std::to_string(i));
+    double offset = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::lock_guard<std::mutex> lock(out->mu);
+    if (!id.ok()) {
+      out->status = Status(id.status().code(), "submit of job " + std::to_string(i) + ": " + id.status().message());
+      break;
+    }
+    out->submitted[i] = {*id, offset};
+  }
+  std::lock_guard<std::mutex> lock(out->mu);
+  out->finished = true;
+}
+
+std::vector<std::string> Split(std::string_view line) {
+  std::vector<std::string> f;
+  size_t start = 0;
+  for (;;) {
+    size_t c = line.find(',', start);
+    f.emplace_back(line.substr(start, c == line.npos ? line.npos : c - start));
+    if (c == line.npos) return f;
+    start = c + 1;
+  }
+}
+
+}  // namespace
+
+Result<std::vector<MeasuredJob>> PlayJobs(LiveCluster& cluster, const JobList& jobs, const std::string& prefix,
+                                          double timeout, const ProgressFn& progress) {
+  double last_arrival = 0;
+  for (const auto& j : jobs) last_arrival = std::max(last_arrival, j.arrival);
+  const double start_wall = WallNow();
+  const auto start = std::chrono::steady_clock::now();
+  const double start_mono = MonotonicSeconds();
+  Submissions subs;
+  std::atomic<bool> stop{false};
+  std::thread submitter(SubmitAll, std::ref(cluster), std::cref(jobs), std::cref(prefix), start, std::cref(stop),
+                        &subs);
+  std::map<uint64_t, LiveJobState> states;
+  Status outcome = Status::Ok();
+  for (;;) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));  // poll interval
+    bool all_submitted = false;
+    std::map<int, std::pair<uint64_t, double>> submitted;
+    {
+      std::lock_guard<std::mutex> lock(subs.mu);
+      if (!subs.status.ok()) outcome = subs.status;
+      all_submitted = subs.finished && subs.submitted.size() == jobs.size();
+      submitted = subs.submitted;
+    }
+    if (!outcome.ok()) break;
+    Result<std::vector<LiveJobState>> polled = cluster.Poll();
+    if (!polled.ok()) {
+      outcome = polled.status();
+      break;
+    }
+    for (const LiveJobState& s : *polled) states[s.id] = s;
+    int done = 0;
+    for (const auto& [index, sub] : submitted) done += states.count(sub.first) && states[sub.first].ended;
+    const double elapsed = MonotonicSeconds() - start_mono;
+    if (progress) progress(done, static_cast<int>(jobs.size()), elapsed);
+    if (all_submitted && done == static_cast<int>(jobs.size())) break;
+    if (elapsed > last_arrival + timeout) {
+      outcome = Status::Unavailable(std::to_string(jobs.size() - done) + " of " + std::to_string(jobs.size()) +
+                                         " jobs not done " + std::to_string(static_cast<int>(timeout)) +
+                                         " s after the last arrival");
+      break;
+    }
+  }
+  stop.store(true);
+  submitter.join();
+  MR_RETURN_IF_ERROR(outcome);
+  std::vector<MeasuredJob> out;
+  for (const auto& [index, sub] : subs.submitted) {
+    const LiveJobState& s = states[sub.first];
+    MeasuredJob m;
+    m.job = index;
+    m.id = sub.first;
+    m.submitted = sub.second;
+    m.response = s.end_time - s.submit_time;
+    m.sojourn = s.end_time - (start_wall + jobs[index].arrival);
+    m.succeeded = s.succeeded;
+    out.push_back(m);
+  }
+  return out;
+}
+
+std::string MeasuredCsv(const std::vector<MeasuredJob>& jobs) {
+  std::string out = "job,id,submitted,response,sojourn,ok\n";
+  for (const MeasuredJob& m : jobs) {
+    char line[256];
+    std::snprintf(line, sizeof line, "%d,%llu,%.6f,%.6f,%.6f,%d\n", m.job, static_cast<unsigned long long>(m.id),
+                  m.submitted, m.response, m.sojourn, m.succeeded ? 1 : 0);
+    out += line;
+  }
+  return out;
+}
+
+Result<std::vector<MeasuredJob>> ParseMeasuredCsv(std::string_view text) {
+  std::vector<MeasuredJob> out;
+  int line = 0;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t nl = text.find('\n', start);
+    std::string_view l = text.substr(start, nl == text.npos ? text.npos : nl - start);
+    start = nl == text.npos ? text.size() : nl + 1;
+    if (++line == 1 || l.empty()) continue;
+    std::vector<std::string> f = Split(l);
+    if (f.size() != 6) return Status::InvalidArgument("measured.csv line " + std::to_string(line) + ": expected 6 columns");
+    MeasuredJob m;
+    try {
+      m.job = std::stoi(f[0]);
+      m.id = std::stoull(f[1]);
+      m.submitted = std::stod(f[2]);
+      m.response = std::stod(f[3]);
+      m.sojourn = std::stod(f[4]);
+      m.succeeded = f[5] == "1";
+    } catch (const std::exception&) {
+      return Status::InvalidArgument("measured.csv line " + std::to_string(line) + ": not a number");
+    }
+    out.push_back(m);
+  }
+  return out;
+}
+
+std::string TraceFileName(uint64_t id) { return JobIdString(id) + ".jsonl"; }
+
+Status CopyTraces(const LiveCluster& cluster, const std::vector<MeasuredJob>& measured, const std::string& dir) {
+  MR_RETURN_IF_ERROR(MakeDirs(dir));
+  for (const MeasuredJob& m : measured) {
+    const std::string name = TraceFileName(m.id);
+    MR_ASSIGN_OR_RETURN(std::string text, ReadFileToString(JoinPath(cluster.TraceDir(), name)));
+    MR_RETURN_IF_ERROR(WriteStringToFile(JoinPath(dir, name), text));
+  }
+  return Status::Ok();
+}
+
+}  // namespace mr::experiment

@@ -1,0 +1,22 @@
+#include "experiment/prediction.h"
+
+#include <map>
+
+#include "model/task_sim.h"
+#include "scheduler/policy_flags.h"
+#include "scheduler/scheduler.h"
+
+namespace mr::experiment {
+
+Result<std::vector<double>> PredictResponses(const JobList& jobs, const ClusterShape& shape,
+                                             const Calibration& calibration, const PolicyRun& policy) {
+  std::map<std::string, std::string, std::less<>> given(policy.options.begin(), policy.options.end());
+  MR_ASSIGN_OR_RETURN(sched::PolicyOptions options, sched::PolicyOptionsFromFlags(policy.policy, given));
+  MR_ASSIGN_OR_RETURN(std::unique_ptr<sched::Scheduler> scheduler, sched::CreateScheduler(policy.policy, options));
+  MR_ASSIGN_OR_RETURN(model::ClusterSpec cluster, CalibratedCluster(shape, calibration));
+  JobList calibrated = CalibratedJobs(jobs, shape, calibration);
+  MR_ASSIGN_OR_RETURN(model::TaskSimResult sim, model::SimulateTasks(calibrated, cluster, *scheduler));
+  return sim.response;
+}
+
+}  // namespace mr::experiment

@@ -1,0 +1,180 @@
+#include "experiment/runner.h"
+
+#include <cstdio>
+
+#include "common/file_util.h"
+#include "experiment/job_results.h"
+#include "experiment/live_run.h"
+#include "experiment/prediction.h"
+#include "experiment/report.h"
+#include "web/trace_reader.h"
+
+namespace mr::experiment {
+
+namespace {
+
+constexpr const char* kDoneMarker = "DONE";
+
+// Progress: one line per run, rewritten in place on a terminal; a plain line whenever the
+// count of finished jobs changes when piped.
+ProgressFn MakeProgress(const RunnerOptions& o, const std::string& label) {
+  auto last = std::make_shared<int>(-1);
+  return [&o, label, last](int done, int total, double elapsed) {
+    if (o.log == nullptr) return;
+    char line[256];
+    std::snprintf(line, sizeof line, "%-16s jobs %d/%d  %.1fs", label.c_str(), done, total, elapsed);
+    if (o.terminal) {
+      *o.log << "\r" << line << "\x1b[K" << std::flush;
+    } else if (done != *last) {
+      *o.log << line << "\n" << std::flush;
+    }
+    *last = done;
+  };
+}
+
+void EndProgress(const RunnerOptions& o, const std::string& message) {
+  if (o.log != nullptr) *o.log << (o.terminal ? "\r\x1b[K" : "") << message << "\n" << std::flush;
+}
+
+// Copies the daemons' logs and removes the cluster's scratch (state, map outputs).
+void KeepLogs(const std::string& cluster_dir, const std::string& run_dir) {
+  auto names = ListDir(cluster_dir);
+  if (!names.ok()) return;
+  (void)MakeDirs(JoinPath(run_dir, "logs"));
+  for (const std::string& n : *names) {
+    if (n.size() < 4 || n.substr(n.size() - 4) != ".log") continue;
+    auto text = ReadFileToString(JoinPath(cluster_dir, n));
+    if (text.ok()) (void)WriteStringToFile(JoinPath(JoinPath(run_dir, "logs"), n), *text);
+  }
+}
+
+// One live run into run_dir, DONE written last.
+Status RunOnce(const ClusterShape& shape, const PolicyRun& policy, const JobList& jobs, const std::string& label,
+               const std::string& run_dir, const RunnerOptions& o) {
+  (void)RemoveAll(run_dir);  // a half-done run is redone from scratch
+  MR_RETURN_IF_ERROR(MakeDirs(run_dir));
+  const std::string cluster_dir = JoinPath(run_dir, "cluster");
+  Status outcome;
+  {
+    MR_ASSIGN_OR_RETURN(std::unique_ptr<LiveCluster> cluster, o.factory(shape, policy, cluster_dir));
+    Result<std::vector<MeasuredJob>> measured = PlayJobs(*cluster, jobs, label, o.timeout, MakeProgress(o, label));
+    outcome = measured.status();
+    if (measured.ok()) {
+      outcome = CopyTraces(*cluster, *measured, JoinPath(run_dir, "traces"));
+      if (outcome.ok()) outcome = WriteFileAtomically(JoinPath(run_dir, "measured.csv"), MeasuredCsv(*measured));
+      int failed = 0;
+      for (const MeasuredJob& m : *measured) failed += !m.succeeded;
+      if (outcome.ok() && failed > 0) {
+        outcome = Status::Internal(std::to_string(failed) + " jobs failed (logs in " + JoinPath(run_dir, "logs") + ")");
+      }
+    }
+  }  // the cluster stops here
+  KeepLogs(cluster_dir, run_dir);
+  (void)RemoveAll(cluster_dir);
+  MR_RETURN_IF_ERROR(outcome);
+  return WriteFileAtomically(JoinPath(run_dir, kDoneMarker), "");
+}
+
+// Rows of jobs.csv for one policy's finished repetitions.
+Status AppendRows(const Experiment& e, size_t p, const JobList& jobs, const std::vector<double>& predicted,
+                  const std::string& dir, std::vector<JobResult>* rows) {
+  const std::string label = PolicyLabel(e, p);
+  for (int rep = 1; rep <= e.repetitions; ++rep) {
+    const std::string run = JoinPath(JoinPath(dir, "runs"), label + "-" + std::to_string(rep));
+    if (!PathExists(JoinPath(run, kDoneMarker))) continue;
+    MR_ASSIGN_OR_RETURN(std::string text, ReadFileToString(JoinPath(run, "measured.csv")));
+    MR_ASSIGN_OR_RETURN(std::vector<MeasuredJob> measured, ParseMeasuredCsv(text));
+    for (const MeasuredJob& m : measured) {
+      if (m.job < 0 || static_cast<size_t>(m.job) >= jobs.size()) {
+        return Status::InvalidArgument(run + "/measured.csv: job " + std::to_string(m.job) +
+                                       " is not in the workload (did the experiment file change?)");
+      }
+      const model::TaskJob& j = jobs[m.job];
+      rows->push_back({label, rep, m.job, j.arrival, j.maps, j.map_seconds, j.map_bytes * j.maps, j.reducers,
+                       m.response, predicted[m.job], m.sojourn});
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+std::string PolicyLabel(const Experiment& e, size_t i) {
+  if (!e.policies[i].label.empty()) return e.policies[i].label;
+  int same = 0;
+  for (const PolicyRun& p : e.policies) same += p.policy == e.policies[i].policy;
+  return same > 1 ? e.policies[i].policy + "." + std::to_string(i + 1) : e.policies[i].policy;
+}
+
+Result<Calibration> Calibrate(const ClusterShape& shape, const RunnerOptions& o, const std::string& scratch_dir) {
+  std::vector<std::vector<nlohmann::json>> traces;
+  PolicyRun fifo;
+  fifo.policy = fifo.label = "fifo";
+  MR_RETURN_IF_ERROR(MakeDirs(scratch_dir));
+  MR_ASSIGN_OR_RETURN(std::unique_ptr<LiveCluster> cluster, o.factory(shape, fifo, JoinPath(scratch_dir, "cluster")));
+  int index = 0;
+  for (const model::TaskJob& job : CalibrationJobs(shape)) {
+    const std::string label = "calibrate-" + std::to_string(index++);
+    MR_ASSIGN_OR_RETURN(std::vector<MeasuredJob> measured,
+                        PlayJobs(*cluster, {job}, label, o.timeout, MakeProgress(o, label)));
+    EndProgress(o, label + " done");
+    if (measured.size() != 1 || !measured[0].succeeded) return Status::Internal(label + ": the job failed");
+    MR_ASSIGN_OR_RETURN(auto events, web::ReadTraceFile(JoinPath(cluster->TraceDir(), TraceFileName(measured[0].id))));
+    traces.push_back(std::move(events));
+  }
+  return DeriveCalibration(shape, traces);
+}
+
+Result<Calibration> LoadOrCalibrate(const ClusterShape& shape, const std::string& path, const RunnerOptions& o,
+                                    const std::string& scratch_dir) {
+  if (PathExists(path)) {
+    MR_ASSIGN_OR_RETURN(std::string text, ReadFileToString(path));
+    MR_ASSIGN_OR_RETURN(Calibration c, ParseCalibration(text));
+    if (c.shape_hash == ShapeHash(shape)) return c;
+    return Status::FailedPrecondition("calibration " + path + " was made for another cluster shape (" + c.shape_hash +
+                                      ", this one is " + ShapeHash(shape) + ")");
+  }
+  Result<Calibration> measured = Calibrate(shape, o, scratch_dir);
+  (void)RemoveAll(scratch_dir);
+  MR_ASSIGN_OR_RETURN(Calibration c, std::move(measured));
+  std::string parent = path.substr(0, path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/'));
+  if (!parent.empty()) MR_RETURN_IF_ERROR(MakeDirs(parent));
+  MR_RETURN_IF_ERROR(WriteFileAtomically(path, CalibrationJson(c)));
+  return c;
+}
+
+Status RunExperiment(const Experiment& e, const JobList& jobs, const RunnerOptions& o) {
+  if (e.name.empty()) return Status::InvalidArgument("the experiment has no name");
+  const std::string dir = JoinPath(o.results_root, e.name);
+  MR_RETURN_IF_ERROR(MakeDirs(JoinPath(dir, "runs")));
+  const std::string calib_path =
+      o.calibration_path.empty() ? DefaultCalibrationPath(o.results_root, e.cluster) : o.calibration_path;
+  MR_ASSIGN_OR_RETURN(Calibration calib, LoadOrCalibrate(e.cluster, calib_path, o, JoinPath(dir, "calibration-scratch")));
+  MR_RETURN_IF_ERROR(WriteFileAtomically(JoinPath(dir, "calibration.json"), CalibrationJson(calib)));
+  Status first_error;
+  for (size_t p = 0; p < e.policies.size(); ++p) {
+    const std::string label = PolicyLabel(e, p);
+    if (!o.only_policy.empty() && o.only_policy != label && o.only_policy != e.policies[p].policy) continue;
+    for (int rep = 1; rep <= e.repetitions; ++rep) {
+      const std::string name = label + "-" + std::to_string(rep);
+      const std::string run = JoinPath(JoinPath(dir, "runs"), name);
+      if (PathExists(JoinPath(run, kDoneMarker))) {
+        EndProgress(o, name + ": kept (done before)");
+        continue;
+      }
+      Status s = RunOnce(e.cluster, e.policies[p], jobs, name, run, o);
+      EndProgress(o, name + (s.ok() ? ": done" : ": FAILED: " + s.message()));
+      if (!s.ok() && first_error.ok()) first_error = s;
+    }
+  }
+  std::vector<JobResult> rows;
+  for (size_t p = 0; p < e.policies.size(); ++p) {
+    MR_ASSIGN_OR_RETURN(std::vector<double> predicted, PredictResponses(jobs, e.cluster, calib, e.policies[p]));
+    MR_RETURN_IF_ERROR(AppendRows(e, p, jobs, predicted, dir, &rows));
+  }
+  MR_RETURN_IF_ERROR(WriteFileAtomically(JoinPath(dir, "jobs.csv"), JobsCsv(rows)));
+  MR_RETURN_IF_ERROR(first_error);
+  return BuildReport(dir, "Experiment " + e.name);
+}
+
+}  // namespace mr::experiment

@@ -1,0 +1,77 @@
+#include "experiment/calibration.h"
+
+#include <gtest/gtest.h>
+
+namespace mr::experiment {
+namespace {
+
+using nlohmann::json;
+
+json Start(double t, int attempt, int worker) {
+  return {{"event", "attempt_start"}, {"t", t}, {"task", "m-0000" + std::to_string(attempt)},
+          {"attempt", attempt}, {"worker", worker}, {"slot", "map"}};
+}
+// The worker-measured start ("start") is when the map began to run; the master's
+// attempt_start is written when it learns of the assignment, which may be later.
+json End(double t, int attempt, int worker, double ran_from) {
+  return {{"event", "attempt_end"}, {"t", t}, {"task", "m-0000" + std::to_string(attempt)},
+          {"attempt", attempt}, {"worker", worker}, {"slot", "map"}, {"status", "ok"}, {"start", ran_from}};
+}
+
+ClusterShape TwoWorkers() {
+  ClusterShape s;
+  s.groups.push_back({2, 1, 1, 1.0, 10e6});
+  return s;
+}
+
+TEST(CalibrationTest, DerivedFromHandMadeTraces) {
+  // Zero-work maps take 0.1 s; on worker 1 the second starts 0.02 s after the first ends.
+  std::vector<json> empty = {Start(0, 1, 1), End(0.1, 1, 1, 0), Start(0.12, 2, 1), End(0.22, 2, 1, 0.12),
+                             Start(0, 3, 2), End(0.1, 3, 2, 0)};
+  // 1-second maps run 1.35 s by the workers' clocks (the master logged their start 0.3 s
+  // late): 1.25 s of work after the 0.1 s start -> factor 1 / 1.25 = 0.8.
+  std::vector<json> rate = {Start(0.3, 1, 1), End(1.35, 1, 1, 0), Start(0.3, 2, 2), End(1.35, 2, 2, 0)};
+  // 8 MB in 0.5 s and 4 MB in 0.5 s: 12 MB per second of busy link.
+  std::vector<json> link = {{{"event", "served"}, {"t", 1.0}, {"start", 0.5}, {"bytes", 8e6}},
+                            {{"event", "served"}, {"t", 2.0}, {"start", 1.5}, {"bytes", 4e6}}};
+  auto c = DeriveCalibration(TwoWorkers(), {empty, rate, link});
+  ASSERT_TRUE(c.ok()) << c.status().ToString();
+  EXPECT_NEAR(c->task_start_seconds, 0.1, 1e-12);
+  EXPECT_NEAR(c->decision_latency, 0.02, 1e-12);
+  EXPECT_NEAR(c->map_speed_factor, 0.8, 1e-12);
+  EXPECT_NEAR(c->link_rate, 12e6, 1e-3);
+  EXPECT_EQ(c->shape_hash, ShapeHash(TwoWorkers()));
+
+  auto back = ParseCalibration(CalibrationJson(*c));
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_DOUBLE_EQ(back->link_rate, c->link_rate);
+
+  // The simulator's view: speed 0.8, link min(cap 10 MB/s, 12 MB/s), task start as work.
+  auto spec = CalibratedCluster(TwoWorkers(), *c);
+  ASSERT_TRUE(spec.ok());
+  EXPECT_NEAR(spec->worker_specs[0].speed, 0.8, 1e-12);
+  EXPECT_EQ(spec->worker_specs[1].shuffle_bandwidth, 10e6);
+  EXPECT_NEAR(spec->decision_latency, 0.02, 1e-12);
+  JobList jobs(1);
+  jobs[0].map_seconds = 1;
+  EXPECT_NEAR(CalibratedJobs(jobs, TwoWorkers(), *c)[0].map_seconds, 1 + 0.1 * 0.8, 1e-12);
+}
+
+TEST(CalibrationTest, ATraceWithoutWhatItMustShowIsAnError) {
+  std::vector<json> none;
+  auto c = DeriveCalibration(TwoWorkers(), {none, none, none});
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.status().message().find("zero-work"), std::string::npos);
+  EXPECT_FALSE(ParseCalibration("{\"link_rate\": 1}").ok());
+}
+
+TEST(CalibrationTest, TheShapeHashSeesSlotsAndCapsNotSlowStart) {
+  ClusterShape a = TwoWorkers(), b = TwoWorkers(), c = TwoWorkers();
+  b.slow_start = 0.9;
+  c.groups[0].shuffle_bandwidth = 20e6;
+  EXPECT_EQ(ShapeHash(a), ShapeHash(b));
+  EXPECT_NE(ShapeHash(a), ShapeHash(c));
+}
+
+}  // namespace
+}  // namespace mr::experiment

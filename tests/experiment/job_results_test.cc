@@ -1,0 +1,61 @@
+#include "experiment/job_results.h"
+
+#include <gtest/gtest.h>
+
+namespace mr::experiment {
+namespace {
+
+TEST(JobResultsTest, QuantileInterpolatesLikeNumpy) {
+  // numpy.quantile([1, 2, 3, 4, 10], [0.5, 0.9]) = [3, 7.6]
+  EXPECT_DOUBLE_EQ(Quantile({10, 1, 3, 2, 4}, 0.5), 3);
+  EXPECT_DOUBLE_EQ(Quantile({10, 1, 3, 2, 4}, 0.9), 7.6);
+  EXPECT_DOUBLE_EQ(Quantile({1, 2}, 0.5), 1.5);
+  EXPECT_EQ(Quantile({}, 0.5), 0);
+}
+
+TEST(JobResultsTest, SummaryByHand) {
+  // Policy a, one run: measured 2, 4, 10; predicted 2.2, 3, 10 -> errors 10%, 25%, 0%.
+  // Completions: measured arrival + sojourn = 2.5, 5.5, 13; predicted 2.2, 4, 13.
+  std::vector<JobResult> rows = {
+      {"a", 1, 0, 0, 1, 1, 0, 1, 2, 2.2, 2.5},
+      {"a", 1, 1, 1, 1, 1, 0, 1, 4, 3, 4.5},
+      {"a", 1, 2, 3, 1, 1, 0, 1, 10, 10, 10},
+      {"b", 1, 0, 0, 1, 1, 0, 1, 1, 1.5, 1},
+  };
+  std::vector<PolicySummary> s = Summarize(rows);
+  ASSERT_EQ(s.size(), 2u);
+  EXPECT_EQ(s[0].policy, "a");
+  EXPECT_EQ(s[0].jobs, 3);
+  EXPECT_EQ(s[0].runs, 1);
+  EXPECT_DOUBLE_EQ(s[0].measured_mean, 16.0 / 3);
+  EXPECT_DOUBLE_EQ(s[0].measured_median, 4);
+  EXPECT_DOUBLE_EQ(s[0].measured_p90, 8.8);  // 4 + 0.8 * (10 - 4)
+  EXPECT_DOUBLE_EQ(s[0].predicted_mean, 15.2 / 3);
+  EXPECT_NEAR(s[0].error_median, 0.10, 1e-12);
+  EXPECT_NEAR(s[0].error_p90, 0.22, 1e-12);  // 0.10 + 0.8 * (0.25 - 0.10)
+  EXPECT_DOUBLE_EQ(s[0].measured_makespan, 13);
+  EXPECT_DOUBLE_EQ(s[0].predicted_makespan, 13);
+  EXPECT_DOUBLE_EQ(s[0].makespan_error, 0);
+  EXPECT_NEAR(s[1].error_median, 0.5, 1e-12);
+  EXPECT_NE(SummaryMarkdown(s, "t").find("| a | 1 | 3 | 5.33 | 4.00 | 8.80 | 5.07 | 10.0% | 22.0% |"),
+            std::string::npos)
+      << SummaryMarkdown(s, "t");
+}
+
+TEST(JobResultsTest, CsvRoundTripAndErrorsNameTheLine) {
+  std::vector<JobResult> rows = {{"fifo", 2, 7, 1.5, 3, 0.25, 3e6, 2, 4.0, 5.0, 4.5}};
+  std::string csv = JobsCsv(rows);
+  EXPECT_NE(csv.find("fifo,2,7,1.5,3,0.25,3e+06,2,4,5,0.25,4.5\n"), std::string::npos) << csv;
+  auto back = ParseJobsCsv(csv);
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  ASSERT_EQ(back->size(), 1u);
+  EXPECT_EQ((*back)[0].policy, "fifo");
+  EXPECT_EQ((*back)[0].job, 7);
+  EXPECT_DOUBLE_EQ((*back)[0].predicted, 5.0);
+  auto bad = ParseJobsCsv(csv + "fifo,1,1,x,1,1,1,1,1,1,0,1\n");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("line 3: arrival 'x'"), std::string::npos) << bad.status().message();
+}
+
+}  // namespace
+}  // namespace mr::experiment
