@@ -29,7 +29,7 @@ Result<double> ResolveBandwidth(const std::string& text, const RecordedRun& run)
     const double rate = MeasuredShuffleRate(run);
     if (!(rate > 0)) {
       return Status::InvalidArgument(
-          "--shuffle-bandwidth measured: the traces have no `served` events with bytes; give a rate");
+          "--shuffle-bandwidth measured: the traces have no successful fetch with bytes; give a rate");
     }
     return rate;
   }
@@ -60,7 +60,7 @@ int PredictMain(int argc, char** argv) {
       ("reduce-slots", po::value(&cluster.reduce_slots)->required(), "reduce slots per worker")
       ("unified-slots", po::value(&cluster.unified_slots)->default_value(0), "unified slots per worker")
       ("shuffle-bandwidth", po::value(&bandwidth)->required(),
-       "egress cap per worker (20MB/s), or 'measured': fitted from the traces' served events")
+       "egress cap per worker (20MB/s), or 'measured': fitted from the traces' fetches")
       ("slow-start", po::value(&cluster.slow_start)->default_value(0.05, "0.05"),
        "fraction of maps done before reducers start (the jobs' --slow-start)")
       ("decision-latency", po::value(&cluster.decision_latency)->default_value(0),
@@ -89,7 +89,7 @@ int PredictMain(int argc, char** argv) {
   if (!prediction.ok()) return Fail(prediction.status());
   WritePrediction(*run, *prediction, std::cout);
   if (bandwidth == "measured") {
-    std::printf("# shuffle_bandwidth measured from %zu workers' served events\n", run->links.size());
+    std::printf("# shuffle_bandwidth measured from the fetches of %zu source workers\n", run->links.size());
   }
   return 0;
 }

@@ -39,7 +39,7 @@ struct JobTrace {
   double hint_map_seconds = 0, hint_shuffle_bytes = 0;
 };
 
-// A served report window of one source worker.
+// A successful fetch from one source worker's shuffle server.
 struct Window {
   int64_t worker;
   double start, end, bytes;
@@ -106,8 +106,15 @@ Status ApplyEvent(const json& e, JobTrace& job, std::vector<Window>& windows) {
     MR_ASSIGN_OR_RETURN(job.response, Number(e, "response_time", job.id));
   } else if (ev == "attempt_end") {
     MR_RETURN_IF_ERROR(ApplyAttemptEnd(e, t, job));
-  } else if (ev == "fetch_end") {
-    if (Text(e, "status") == "ok") job.last_fetch_end = std::max(job.last_fetch_end, t);
+  } else if (ev == "fetch_end" && Text(e, "status") == "ok") {
+    job.last_fetch_end = std::max(job.last_fetch_end, t);
+    Window w{};
+    MR_ASSIGN_OR_RETURN(double source, Number(e, "src_worker", job.id));
+    w.worker = static_cast<int64_t>(source);
+    MR_ASSIGN_OR_RETURN(w.start, Number(e, "start", job.id));
+    MR_ASSIGN_OR_RETURN(w.bytes, Number(e, "bytes", job.id));
+    w.end = t;
+    windows.push_back(w);
   } else if (ev == "estimate" && !job.saw_estimate) {
     // The estimate written at submit: a hint (or a stored profile) is what the policy ranked
     // the job by before any map ended; "online" means it had none.
@@ -117,14 +124,6 @@ Status ApplyEvent(const json& e, JobTrace& job, std::vector<Window>& windows) {
       MR_ASSIGN_OR_RETURN(job.hint_map_seconds, Number(e, "map_seconds", job.id));
       MR_ASSIGN_OR_RETURN(job.hint_shuffle_bytes, Number(e, "shuffle_bytes", job.id));
     }
-  } else if (ev == "served") {
-    Window w{};
-    MR_ASSIGN_OR_RETURN(double worker, Number(e, "worker", job.id));
-    w.worker = static_cast<int64_t>(worker);
-    MR_ASSIGN_OR_RETURN(w.start, Number(e, "start", job.id));
-    MR_ASSIGN_OR_RETURN(w.bytes, Number(e, "bytes", job.id));
-    w.end = t;
-    windows.push_back(w);
   }
   return Status::Ok();
 }

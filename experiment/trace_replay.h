@@ -41,10 +41,10 @@ struct ExcludedJob {
   std::string reason;
 };
 
-// One source worker's shuffle server as its `served` events show it.
+// One source worker's shuffle server as the successful fetches from it show it.
 struct LinkUse {
   double bytes = 0;
-  double busy_seconds = 0;  // length of the union of its report windows [start, t]
+  double busy_seconds = 0;  // length of the union of the fetches' [start, t]
 };
 
 struct RecordedRun {
@@ -67,11 +67,11 @@ Result<RecordedRun> RecordedRunFromTraces(const std::vector<std::vector<nlohmann
 // the replay cannot use by its job id.
 Result<RecordedRun> ReadRecordedRun(const std::vector<std::string>& paths);
 
-// The per-worker shuffle rate the run achieved: for each source worker bytes served over
-// the time its server was sending (the union of its `served` report windows), averaged
-// over the workers that served. A report window is up to 250 ms and is counted whole, so
-// on a link busy for part of a window this is below the link's true rate. 0 when the run
-// has no `served` events.
+// The per-worker shuffle rate the run achieved: for each source worker the bytes fetched
+// from it over the time some fetch from it was in flight (the union of its successful
+// fetch_end [start, t]), averaged over the workers that served. Fetches, not `served`
+// reports: a served report window (up to 250 ms) is counted whole even when the link sent
+// for part of it, which reads a 20 MB/s cap as 15-18 MB/s. 0 when nothing was fetched.
 double MeasuredShuffleRate(const RecordedRun& run);
 
 }  // namespace mr::experiment

@@ -105,10 +105,12 @@ TEST(TraceReplayTest, HandWrittenRunGivesTheMeasuredJobsAndOutcomes) {
   EXPECT_EQ(run.excluded[0].id, "job-000003");
   EXPECT_EQ(run.excluded[0].reason, "no job_end: unfinished");
 
-  // Worker 1 sent 1000 B in 0.25 s, worker 2 1000 B in 0.4 s.
+  // Fetches from worker 1: 1000 B in [103.5, 103.7] and 500 B in [106.6, 106.8]; from
+  // worker 2: 1000 B in [104.6, 105.0]. The served reports are not used.
   ASSERT_EQ(run.links.size(), 2u);
-  EXPECT_NEAR(run.links.at(1).busy_seconds, 0.25, 1e-9);
-  EXPECT_NEAR(MeasuredShuffleRate(run), (4000.0 + 2500.0) / 2, 1e-6);
+  EXPECT_NEAR(run.links.at(1).busy_seconds, 0.4, 1e-9);
+  EXPECT_NEAR(run.links.at(1).bytes, 1500, 1e-9);
+  EXPECT_NEAR(MeasuredShuffleRate(run), (3750.0 + 2500.0) / 2, 1e-6);
 }
 
 TEST(TraceReplayTest, JobWithoutSuccessfulTaskOrFailedIsExcluded) {
