@@ -46,6 +46,7 @@ struct WorkloadSpec {
 
 struct PolicyRun {
   std::string policy;                          // a live policy (scheduler/registry.cc)
+  std::string label;                           // unique in the experiment; names its results
   std::map<std::string, std::string> options;  // its options (the policy table checks them)
 };
 

@@ -1,0 +1,143 @@
+// The job CSV (docs/experiments.md, "Workloads"): '#' comment lines and blank lines are
+// skipped; the first other line is the header, exactly
+//   arrival,maps,map_seconds,shuffle_bytes,reducers,reduce_seconds
+// then one job a line. shuffle_bytes is the job's total, split evenly over its maps;
+// map_seconds is per map task (slot-seconds on a worker of speed 1). Hints are the totals.
+#include <charconv>
+#include <cmath>
+#include <vector>
+
+#include "common/units.h"
+#include "experiment/workload_sources.h"
+
+namespace mr::experiment {
+
+namespace {
+
+constexpr const char* kColumns[] = {"arrival",       "maps",     "map_seconds",
+                                    "shuffle_bytes", "reducers", "reduce_seconds"};
+constexpr size_t kColumnCount = std::size(kColumns);
+
+std::string_view Trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r'))
+    s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.remove_suffix(1);
+  return s;
+}
+
+std::vector<std::string_view> Split(std::string_view line) {
+  std::vector<std::string_view> out;
+  size_t start = 0;
+  for (;;) {
+    size_t comma = line.find(',', start);
+    out.push_back(Trim(line.substr(
+        start, comma == std::string_view::npos ? std::string_view::npos : comma - start)));
+    if (comma == std::string_view::npos) return out;
+    start = comma + 1;
+  }
+}
+
+Result<int64_t> Integer(std::string_view text, int64_t min) {
+  int64_t v = 0;
+  auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || p != text.data() + text.size() || v < min) {
+    return Status::InvalidArgument("must be an integer >= " + std::to_string(min));
+  }
+  return v;
+}
+
+// One field: parsed, or an error naming line and column.
+class Row {
+ public:
+  Row(const std::string& source, int line, std::vector<std::string_view> fields)
+      : source_(source), line_(line), fields_(std::move(fields)) {}
+
+  Status Error(size_t column, std::string_view what) const {
+    return Status::InvalidArgument(source_ + ":" + std::to_string(line_) + ": column " +
+                                   std::to_string(column + 1) + " (" + kColumns[column] +
+                                   "): " + std::string(what) + ", got '" +
+                                   std::string(fields_[column]) + "'");
+  }
+  Result<double> Seconds(size_t column) const {
+    Result<double> v = ParseDuration(fields_[column]);
+    if (!v.ok()) return Error(column, v.status().message());
+    return *v;
+  }
+  Result<int64_t> Count(size_t column) const {
+    Result<int64_t> v = Integer(fields_[column], 1);
+    if (!v.ok()) return Error(column, v.status().message());
+    return *v;
+  }
+  Result<double> Bytes(size_t column) const {
+    Result<uint64_t> v = ParseBytes(fields_[column]);
+    if (!v.ok()) return Error(column, v.status().message());
+    return static_cast<double>(*v);
+  }
+
+ private:
+  const std::string& source_;
+  int line_;
+  std::vector<std::string_view> fields_;
+};
+
+Result<model::TaskJob> ParseRow(const Row& row) {
+  model::TaskJob job;
+  MR_ASSIGN_OR_RETURN(job.arrival, row.Seconds(0));
+  MR_ASSIGN_OR_RETURN(int64_t maps, row.Count(1));
+  if (maps > 100000) return row.Error(1, "must be at most 100000");
+  job.maps = static_cast<int>(maps);
+  MR_ASSIGN_OR_RETURN(job.map_seconds, row.Seconds(2));
+  MR_ASSIGN_OR_RETURN(double shuffle, row.Bytes(3));
+  job.map_bytes = shuffle / job.maps;
+  MR_ASSIGN_OR_RETURN(int64_t reducers, row.Count(4));
+  if (reducers > 10000) return row.Error(4, "must be at most 10000");
+  job.reducers = static_cast<int>(reducers);
+  MR_ASSIGN_OR_RETURN(job.reduce_seconds, row.Seconds(5));
+  job.hint_map_seconds = job.maps * job.map_seconds;
+  job.hint_shuffle_bytes = shuffle;
+  return job;
+}
+
+}  // namespace
+
+Result<JobList> ParseJobCsv(std::string_view text, const std::string& source,
+                            const ClusterShape& /*cluster*/) {
+  JobList jobs;
+  bool header = false;
+  int line_no = 0;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t end = text.find('\n', pos);
+    std::string_view line =
+        text.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos);
+    pos = end == std::string_view::npos ? text.size() : end + 1;
+    ++line_no;
+    std::string_view trimmed = Trim(line);
+    if (trimmed.empty() || trimmed.front() == '#') continue;
+    std::vector<std::string_view> fields = Split(trimmed);
+    std::string where = source + ":" + std::to_string(line_no) + ": ";
+    if (!header) {
+      bool ok = fields.size() == kColumnCount;
+      for (size_t i = 0; ok && i < kColumnCount; ++i) ok = fields[i] == kColumns[i];
+      if (!ok) {
+        return Status::InvalidArgument(
+            where +
+            "the header must be arrival,maps,map_seconds,shuffle_bytes,reducers,"
+            "reduce_seconds");
+      }
+      header = true;
+      continue;
+    }
+    if (fields.size() != kColumnCount) {
+      return Status::InvalidArgument(where + "expected " + std::to_string(kColumnCount) +
+                                     " columns, got " + std::to_string(fields.size()));
+    }
+    MR_ASSIGN_OR_RETURN(model::TaskJob job, ParseRow(Row(source, line_no, std::move(fields))));
+    jobs.push_back(std::move(job));
+  }
+  if (!header) return Status::InvalidArgument(source + ": no header line (arrival,maps,...)");
+  return jobs;
+}
+
+}  // namespace mr::experiment

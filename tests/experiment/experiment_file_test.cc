@@ -1,0 +1,201 @@
+#include "experiment/experiment_file.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace mr::experiment {
+namespace {
+
+constexpr const char* kGood = R"(name: two-groups
+cluster:
+  workers:
+    - {count: 2, map_slots: 2, reduce_slots: 1, speed: 1, shuffle_bandwidth: 20MB/s}
+    - {count: 1, map_slots: 1, reduce_slots: 0, speed: 0.5, shuffle_bandwidth: 10MB/s}
+  heartbeat_ms: 50
+  slow_start: 0.5
+workload:
+  csv: jobs/day.csv
+  seed: 7
+  batch: true
+policies: [fifo, {policy: klps, label: klps-2, options: {klps-k: 2}}, {policy: klps}]
+repetitions: 3
+)";
+
+// The text with `from` (which must occur) replaced by `to`.
+std::string With(std::string text, const std::string& from, const std::string& to) {
+  size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  return at == std::string::npos ? text : text.replace(at, from.size(), to);
+}
+
+// Parses `text` and returns the error message ("" when it parsed).
+std::string ErrorOf(const std::string& text) {
+  Result<Experiment> e = ParseExperiment(text, "/exp/x.yaml");
+  if (e.ok()) return "";
+  EXPECT_EQ(e.status().code(), StatusCode::kInvalidArgument);
+  return e.status().message();
+}
+
+#define EXPECT_CONTAINS(haystack, needle) \
+  EXPECT_NE(std::string(haystack).find(needle), std::string::npos) << (haystack)
+
+TEST(ExperimentFileTest, ParsesEverySection) {
+  Result<Experiment> e = ParseExperiment(kGood, "/exp/x.yaml");
+  ASSERT_TRUE(e.ok()) << e.status().ToString();
+  EXPECT_EQ(e->name, "two-groups");
+  EXPECT_EQ(e->source_path, "/exp/x.yaml");
+  ASSERT_EQ(e->cluster.groups.size(), 2u);
+  EXPECT_EQ(e->cluster.groups[0].count, 2);
+  EXPECT_EQ(e->cluster.groups[0].map_slots, 2);
+  EXPECT_EQ(e->cluster.groups[0].shuffle_bandwidth, 20e6);
+  EXPECT_EQ(e->cluster.groups[1].reduce_slots, 0);
+  EXPECT_EQ(e->cluster.groups[1].speed, 0.5);
+  EXPECT_EQ(e->cluster.heartbeat_ms, 50u);
+  EXPECT_EQ(e->cluster.slow_start, 0.5);
+  EXPECT_EQ(e->workload.kind, WorkloadKind::kCsv);
+  EXPECT_EQ(e->workload.path, "/exp/jobs/day.csv");  // relative to the experiment file
+  EXPECT_EQ(e->workload.seed, 7u);
+  EXPECT_TRUE(e->workload.batch);
+  ASSERT_EQ(e->policies.size(), 3u);
+  EXPECT_EQ(e->policies[0].policy, "fifo");
+  EXPECT_EQ(e->policies[0].label, "fifo");
+  EXPECT_EQ(e->policies[1].policy, "klps");
+  EXPECT_EQ(e->policies[1].label, "klps-2");
+  EXPECT_EQ(e->policies[1].options.at("klps-k"), "2");
+  EXPECT_EQ(e->policies[2].label, "klps");
+  EXPECT_TRUE(e->policies[2].options.empty());
+  EXPECT_EQ(e->repetitions, 3);
+}
+
+TEST(ExperimentFileTest, DefaultsAndGeneratorParams) {
+  Result<Experiment> e = ParseExperiment(R"(name: g
+cluster: {workers: [{count: 3}]}
+workload: {generator: synthetic, params: {jobs: 5, load: 0.5, max_seconds: 1m}}
+policies: [maxsrpt]
+)",
+                                         "");
+  ASSERT_TRUE(e.ok()) << e.status().ToString();
+  EXPECT_EQ(e->cluster.groups[0].map_slots, 1);
+  EXPECT_EQ(e->cluster.groups[0].shuffle_bandwidth, 0);  // unlimited
+  EXPECT_EQ(e->cluster.heartbeat_ms, 20u);
+  EXPECT_EQ(e->workload.kind, WorkloadKind::kGenerator);
+  EXPECT_EQ(e->workload.generator, "synthetic");
+  EXPECT_EQ(e->workload.params.at("max_seconds"), "1m");  // kept as typed
+  EXPECT_EQ(e->workload.seed, 1u);
+  EXPECT_FALSE(e->workload.batch);
+  EXPECT_EQ(e->repetitions, 1);
+}
+
+TEST(ExperimentFileTest, UnknownKeysNameKeyPathAndLine) {
+  std::string m = ErrorOf(With(kGood, "repetitions: 3", "repetitons: 3"));
+  EXPECT_CONTAINS(m, "/exp/x.yaml:13: repetitons: unknown key");
+  m = ErrorOf(With(kGood, "speed: 0.5", "sped: 0.5"));
+  EXPECT_CONTAINS(m, ":5: cluster.workers[1].sped: unknown key");
+  EXPECT_CONTAINS(m, "shuffle_bandwidth");  // the known keys are listed
+  m = ErrorOf(With(kGood, "  seed: 7", "  sed: 7"));
+  EXPECT_CONTAINS(m, ":10: workload.sed: unknown key");
+}
+
+TEST(ExperimentFileTest, BadValuesNameKeyPathAndLine) {
+  EXPECT_CONTAINS(ErrorOf(With(kGood, "speed: 0.5", "speed: fast")),
+                  ":5: cluster.workers[1].speed: must be a number in (0, 1000], got 'fast'");
+  EXPECT_CONTAINS(ErrorOf(With(kGood, "speed: 0.5", "speed: 0")), "cluster.workers[1].speed");
+  EXPECT_CONTAINS(ErrorOf(With(kGood, "10MB/s", "10 parsecs")),
+                  ":5: cluster.workers[1].shuffle_bandwidth: ");
+  EXPECT_CONTAINS(ErrorOf(With(kGood, "heartbeat_ms: 50", "heartbeat_ms: -1")),
+                  ":6: cluster.heartbeat_ms: ");
+  EXPECT_CONTAINS(ErrorOf(With(kGood, "slow_start: 0.5", "slow_start: 2")),
+                  ":7: cluster.slow_start: ");
+  EXPECT_CONTAINS(ErrorOf(With(kGood, "batch: true", "batch: maybe")),
+                  ":11: workload.batch: must be true or false");
+  EXPECT_CONTAINS(ErrorOf(With(kGood, "repetitions: 3", "repetitions: 0")), ":13: repetitions: ");
+  EXPECT_CONTAINS(ErrorOf(With(kGood, "name: two-groups", "name: a/b")),
+                  ":1: name: must be a plain name");
+  EXPECT_CONTAINS(ErrorOf(With(kGood, "repetitions: 3", "repetitions: [3]")),
+                  "repetitions: must be a value");
+}
+
+TEST(ExperimentFileTest, MissingSectionsAndEmptyCluster) {
+  EXPECT_CONTAINS(ErrorOf(With(kGood, "name: two-groups\n", "")), "missing key 'name'");
+  EXPECT_CONTAINS(
+      ErrorOf(
+          "name: x\ncluster: {workers: []}\nworkload: {generator: synthetic}\npolicies: [fifo]\n"),
+      ":2: cluster.workers: needs at least one worker group");
+  EXPECT_CONTAINS(
+      ErrorOf("name: x\ncluster: {workers: [{reduce_slots: 0}]}\nworkload: {generator: synthetic}\n"
+              "policies: [fifo]\n"),
+      "at least one map slot and one reduce slot");
+  EXPECT_CONTAINS(ErrorOf(""), "an experiment file is a map");
+}
+
+TEST(ExperimentFileTest, PoliciesAndOptionsAreCheckedAgainstThePolicyTable) {
+  std::string m = ErrorOf(With(kGood, "[fifo,", "[fiffo,"));
+  EXPECT_CONTAINS(m, ":12: policies[0]: ");
+  EXPECT_CONTAINS(m, "unknown policy 'fiffo'");
+  EXPECT_CONTAINS(m, "maxsrpt");  // the known policies are listed
+  m = ErrorOf(With(kGood, "{klps-k: 2}", "{klps-j: 2}"));
+  EXPECT_CONTAINS(
+      m,
+      ":12: policies[1].options.klps-j: policy klps has no option 'klps-j' (its options: klps-k)");
+  m = ErrorOf(With(kGood, "{klps-k: 2}", "{klps-k: 0}"));
+  EXPECT_CONTAINS(m, "policies[1].options.klps-k: klps-k must be int in 1..");
+  m = ErrorOf(With(kGood, "label: klps-2, ", ""));
+  EXPECT_CONTAINS(
+      m, "policies[2]: 'klps' is already in the list: give each run of a policy its own label");
+  EXPECT_CONTAINS(ErrorOf(With(kGood, "policies: [fifo, ", "policies: [{label: x}, ")),
+                  "missing key 'policy'");
+  EXPECT_CONTAINS(ErrorOf(With(kGood, "{policy: klps}", "{policy: klps, k: 1}")),
+                  "policies[2].k: unknown key");
+}
+
+TEST(ExperimentFileTest, RelativePolicyPathsAreAnchoredAtTheFile) {
+  Result<Experiment> e = ParseExperiment(
+      With(kGood, "policies: [fifo, ", "policies: [{policy: fair, options: {pools: pools.txt}}, "),
+      "/exp/x.yaml");
+  ASSERT_TRUE(e.ok()) << e.status().ToString();
+  EXPECT_EQ(e->policies[0].options.at("pools"), "/exp/pools.txt");
+}
+
+TEST(ExperimentFileTest, FeaturesNotBuiltYetAreRefusedNamingTheirIssue) {
+  std::string m = ErrorOf(With(kGood, "speed: 1,", "speed: 1, unified_slots: 1,"));
+  EXPECT_CONTAINS(m, ":4: cluster.workers[0].unified_slots: ");
+  EXPECT_CONTAINS(m, "ASRPT issue");
+  m = ErrorOf(With(kGood, "  slow_start: 0.5", "  slow_start: 0.5\n  stragglers: {fraction: 0.1}"));
+  EXPECT_CONTAINS(m, ":8: cluster.stragglers: ");
+  EXPECT_CONTAINS(m, "straggling-mappers issue");
+}
+
+TEST(ExperimentFileTest, WorkloadSourceAndParamsAreChecked) {
+  EXPECT_CONTAINS(ErrorOf(With(kGood, "  csv: jobs/day.csv", "  generator: google")),
+                  ":9: workload.generator: unknown generator 'google' (known: synthetic)");
+  EXPECT_CONTAINS(ErrorOf(With(kGood, "  csv: jobs/day.csv", "  csv: a.csv\n  swim: b.tsv")),
+                  "give exactly one of generator, csv, swim");
+  EXPECT_CONTAINS(ErrorOf(With(kGood, "  csv: jobs/day.csv\n", "")),
+                  "give exactly one of generator, csv, swim");
+  std::string m =
+      ErrorOf(With(kGood, "  csv: jobs/day.csv", "  swim: t.tsv\n  params:\n    tme_scale: 60"));
+  EXPECT_CONTAINS(m, ":11: workload.params.tme_scale: unknown parameter 'tme_scale'");
+  EXPECT_CONTAINS(m, "time_scale");
+  m = ErrorOf(With(kGood, "  csv: jobs/day.csv", "  swim: t.tsv\n  params:\n    time_scale: -3"));
+  EXPECT_CONTAINS(m, ":11: workload.params.time_scale: time_scale must be double");
+  EXPECT_CONTAINS(ErrorOf(With(kGood, "  csv: jobs/day.csv", "  csv: a.csv\n  params: {jobs: 3}")),
+                  "unknown parameter 'jobs' (known: none)");
+}
+
+TEST(ExperimentFileTest, SyntaxErrorsAndRepeatedKeysNameTheLine) {
+  EXPECT_CONTAINS(ErrorOf(With(kGood, "  heartbeat_ms: 50", "  heartbeat_ms: [50")),
+                  "not valid YAML");
+  std::string m =
+      ErrorOf(With(kGood, "  heartbeat_ms: 50", "  heartbeat_ms: 50\n  heartbeat_ms: 60"));
+  EXPECT_CONTAINS(m, ":7: cluster.heartbeat_ms: key given twice");
+}
+
+TEST(ExperimentFileTest, MissingFileIsNotFound) {
+  Result<Experiment> e = LoadExperimentFile("/nonexistent/dir/x.yaml");
+  ASSERT_FALSE(e.ok());
+  EXPECT_EQ(e.status().code(), StatusCode::kNotFound);
+}
+
+}  // namespace
+}  // namespace mr::experiment
