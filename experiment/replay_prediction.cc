@@ -84,9 +84,17 @@ void WritePrediction(const RecordedRun& run, const Prediction& p, std::ostream& 
                   p.abs_error_p90, p.makespan_error);
   }
   const model::ClusterSpec& c = p.cluster;
-  out << Format("# cluster: workers=%d map_slots=%d reduce_slots=%d unified_slots=%d "
-                "shuffle_bandwidth=%.0f slow_start=%g decision_latency=%g\n",
-                c.workers, c.map_slots, c.reduce_slots, c.unified_slots, c.shuffle_bandwidth, c.slow_start,
+  const std::vector<model::WorkerSpec> workers = model::ResolveWorkers(c);
+  int map_slots = 0, reduce_slots = 0, unified_slots = 0;
+  for (const model::WorkerSpec& w : workers) {
+    map_slots += w.map_slots;
+    reduce_slots += w.reduce_slots;
+    unified_slots += w.unified_slots;
+  }
+  out << Format("# cluster: workers=%zu map_slots=%d reduce_slots=%d unified_slots=%d (totals) "
+                "shuffle_bandwidth=%.0f (per worker, mean) slow_start=%g decision_latency=%g\n",
+                workers.size(), map_slots, reduce_slots, unified_slots,
+                model::ShuffleCapacity(c) / static_cast<double>(workers.size()), c.slow_start,
                 c.decision_latency);
   int failed = 0, killed = 0, lost = 0;
   for (const MeasuredJob& m : run.measured) {

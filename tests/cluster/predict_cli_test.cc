@@ -68,6 +68,23 @@ TEST(PredictCliTest, ReplaysARecordedFifoRun) {
       << fitted.out;
   std::cout << "with the measured link rate:\n" << fitted.out;
 
+  // The same cluster described by an experiment file gives the same prediction.
+  ASSERT_TRUE(WriteStringToFile(d + "/exp.yaml", R"(name: recorded
+cluster:
+  workers:
+    - {count: 2, map_slots: 1, reduce_slots: 1, shuffle_bandwidth: 20MB/s}
+workload: {generator: synthetic, params: {jobs: 3, load: 0.5, max_seconds: 1m}}
+policies: [fifo]
+)").ok());
+  const std::string from_file = MrBin() + " model predict --trace " + d + "/cluster/state --cluster-from " + d +
+                                "/exp.yaml --policy fifo";
+  auto same = Sh(from_file);
+  ASSERT_EQ(same.exit_code, 0) << same.err;
+  EXPECT_EQ(same.out, own.out);
+  auto both = Sh(from_file + " --workers 2");
+  EXPECT_EQ(both.exit_code, 2);
+  EXPECT_NE(both.err.find("give --cluster-from or --workers, not both"), std::string::npos) << both.err;
+
   auto what_if = Sh(predict + "20MB/s --policy maxsrpt");
   ASSERT_EQ(what_if.exit_code, 0) << what_if.err;
   EXPECT_NE(what_if.out.find("# mode=what-if policy=maxsrpt recorded_policy=fifo jobs=3"), std::string::npos)
