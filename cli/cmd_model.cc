@@ -1,9 +1,16 @@
-// `mr model`: forwards to the model module's command line.
+// `mr model`: forwards to the model module's command line, with the commands that need more
+// than the model module (predict reads a run's traces: experiment/predict_command.h).
 #include "cli/commands.h"
+#include "experiment/predict_command.h"
 #include "model/model_cli.h"
 
 namespace mr::cli {
 
-int ModelCommandMain(int argc, char** argv) { return model::ModelMain(argc, argv); }
+int ModelCommandMain(int argc, char** argv) {
+  static const model::ExtraCommand kExtra[] = {
+      {"predict", experiment::kPredictSummary, experiment::PredictMain},
+  };
+  return model::ModelMain(argc, argv, kExtra);
+}
 
 }  // namespace mr::cli

@@ -257,29 +257,33 @@ const Command kCommands[] = {
     {"slowdown", "mean slowdown by job size (paper Figure 9)", RunSlowdown},
 };
 
-void PrintUsage(std::FILE* f) {
+void PrintUsage(std::FILE* f, std::span<const ExtraCommand> extra) {
   std::fprintf(f, "usage: mr model COMMAND [options]   (COMMAND --help for its options)\n");
   for (const Command& c : kCommands) std::fprintf(f, "  %-9s %s\n", c.name, c.summary);
+  for (const ExtraCommand& c : extra) std::fprintf(f, "  %-9s %s\n", c.name, c.summary);
 }
 
 }  // namespace
 
-int ModelMain(int argc, char** argv) {
+int ModelMain(int argc, char** argv, std::span<const ExtraCommand> extra) {
   if (argc < 2) {
-    PrintUsage(stderr);
+    PrintUsage(stderr, extra);
     return 2;
   }
   std::string sub = argv[1];
   if (sub == "help" || sub == "--help" || sub == "-h") {
-    PrintUsage(stdout);
+    PrintUsage(stdout, extra);
     return 0;
+  }
+  for (const ExtraCommand& c : extra) {
+    if (sub == c.name) return c.run(argc - 1, argv + 1);
   }
   std::vector<std::string> args(argv + 2, argv + argc);
   for (const Command& c : kCommands) {
     if (sub == c.name) return c.run(args);
   }
   std::fprintf(stderr, "mr model: unknown command '%s'\n", sub.c_str());
-  PrintUsage(stderr);
+  PrintUsage(stderr, extra);
   return 2;
 }
 

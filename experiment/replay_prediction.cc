@@ -1,0 +1,112 @@
+#include "experiment/replay_prediction.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+
+#include "scheduler/scheduler.h"
+
+namespace mr::experiment {
+namespace {
+
+// printf into a std::string (lines here are short).
+template <typename... Args>
+std::string Format(const char* fmt, Args... args) {
+  char buf[512];
+  std::snprintf(buf, sizeof buf, fmt, args...);
+  return buf;
+}
+
+void FillErrors(const RecordedRun& run, Prediction& p) {
+  std::vector<double> abs_error;
+  for (size_t i = 0; i < run.measured.size(); ++i) {
+    const double measured = run.measured[i].response;
+    const double e = measured > 0 ? (p.sim.response[i] - measured) / measured : 0;
+    p.error.push_back(e);
+    abs_error.push_back(std::fabs(e));
+  }
+  p.abs_error_median = NearestRankQuantile(abs_error, 0.5);
+  p.abs_error_p90 = NearestRankQuantile(abs_error, 0.9);
+}
+
+}  // namespace
+
+double NearestRankQuantile(std::vector<double> values, double q) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const double rank = std::ceil(q * static_cast<double>(values.size()));
+  const size_t i = static_cast<size_t>(std::clamp(rank, 1.0, static_cast<double>(values.size()))) - 1;
+  return values[i];
+}
+
+Result<Prediction> PredictRun(const RecordedRun& run, const std::string& policy,
+                              const sched::PolicyOptions& options, const model::ClusterSpec& cluster) {
+  if (run.jobs.empty()) return Status::InvalidArgument("the recorded run has no job to replay");
+  MR_ASSIGN_OR_RETURN(std::unique_ptr<sched::Scheduler> scheduler, sched::CreateScheduler(policy, options));
+  Prediction p;
+  p.policy = policy;
+  p.what_if = policy != run.policy;
+  p.cluster = cluster;
+  MR_ASSIGN_OR_RETURN(p.sim, model::SimulateTasks(run.jobs, cluster, *scheduler));
+  double sum = 0;
+  for (const MeasuredJob& m : run.measured) {
+    sum += m.response;
+    p.measured_makespan = std::max(p.measured_makespan, m.arrival + m.response);
+  }
+  p.measured_mean = sum / static_cast<double>(run.measured.size());
+  if (!p.what_if) {
+    FillErrors(run, p);
+    if (p.measured_makespan > 0) p.makespan_error = (p.sim.makespan - p.measured_makespan) / p.measured_makespan;
+  }
+  return p;
+}
+
+void WritePrediction(const RecordedRun& run, const Prediction& p, std::ostream& out) {
+  out << "job,name,arrival,maps,reducers,measured,predicted,error,sojourn\n";
+  for (size_t i = 0; i < run.jobs.size(); ++i) {
+    const MeasuredJob& m = run.measured[i];
+    const std::string error = p.what_if ? "" : Format("%.4f", p.error[i]);
+    out << Format("%s,%s,%.3f,%d,%d,%.3f,%.3f,%s,%.3f\n", m.id.c_str(), m.name.c_str(), m.arrival,
+                  run.jobs[i].maps, run.jobs[i].reducers, m.response, p.sim.response[i], error.c_str(),
+                  m.sojourn);
+  }
+  const char* mode = p.what_if ? "what-if" : "prediction";
+  out << Format("# mode=%s policy=%s recorded_policy=%s jobs=%zu excluded=%zu\n", mode, p.policy.c_str(),
+                run.policy.c_str(), run.jobs.size(), run.excluded.size());
+  out << Format("# mean_measured=%.3f mean_predicted=%.3f makespan_measured=%.3f makespan_predicted=%.3f\n",
+                p.measured_mean, p.sim.mean_response, p.measured_makespan, p.sim.makespan);
+  if (p.what_if) {
+    out << Format("# what-if: the run was recorded under %s; predicted vs measured is not an error\n",
+                  run.policy.c_str());
+  } else {
+    out << Format("# abs_error_median=%.4f abs_error_p90=%.4f makespan_error=%.4f\n", p.abs_error_median,
+                  p.abs_error_p90, p.makespan_error);
+  }
+  const model::ClusterSpec& c = p.cluster;
+  const std::vector<model::WorkerSpec> workers = model::ResolveWorkers(c);
+  int map_slots = 0, reduce_slots = 0, unified_slots = 0;
+  for (const model::WorkerSpec& w : workers) {
+    map_slots += w.map_slots;
+    reduce_slots += w.reduce_slots;
+    unified_slots += w.unified_slots;
+  }
+  out << Format("# cluster: workers=%zu map_slots=%d reduce_slots=%d unified_slots=%d (totals) "
+                "shuffle_bandwidth=%.0f (per worker, mean) slow_start=%g decision_latency=%g\n",
+                workers.size(), map_slots, reduce_slots, unified_slots,
+                model::ShuffleCapacity(c) / static_cast<double>(workers.size()), c.slow_start,
+                c.decision_latency);
+  int failed = 0, killed = 0, lost = 0;
+  for (const MeasuredJob& m : run.measured) {
+    failed += m.failed_attempts;
+    killed += m.killed_attempts;
+    lost += m.lost_attempts;
+  }
+  out << Format("# not replayed (recorded, excluded from durations): failed_attempts=%d killed_attempts=%d "
+                "lost_attempts=%d\n", failed, killed, lost);
+  for (const ExcludedJob& e : run.excluded) {
+    out << "# excluded " << e.id << ": " << e.reason << "\n";
+  }
+}
+
+}  // namespace mr::experiment

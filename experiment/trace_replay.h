@@ -1,0 +1,77 @@
+// A recorded run read back from its job traces (docs/trace-format.md) as (a) the jobs the
+// task-level simulator replays — each job's arrival, its maps' and reduces' MEASURED
+// durations, its map output bytes and the size hint the policy saw — and (b) what the run
+// measured per job (response time, sojourn time). docs/model.md, "Replaying a recorded run",
+// states the rules: only a task's successful attempt counts (failed, killed and lost attempts
+// are counted, not replayed); a job without a successful job_end is excluded and reported.
+// Pure functions except ReadRecordedRun (reads files); thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "common/status.h"
+#include "experiment/experiment.h"
+
+namespace mr::experiment {
+
+// What the run measured for one job. Times are seconds; arrival is after the run's first
+// job_submit (RecordedRun::t0).
+struct MeasuredJob {
+  std::string id;      // "job-000007"
+  std::string name;    // job_submit's name
+  std::string policy;  // the policy the master ran (job_submit's)
+  double arrival = 0;
+  double response = 0;  // job_end's response_time (submit to job end)
+  // Submit to the end of the job's shuffle: its last successful fetch_end, or its last
+  // successful map's end when it fetched nothing — when the tandem model's job departs.
+  double sojourn = 0;
+  int failed_attempts = 0;  // attempt_end status failed (all tasks)
+  int killed_attempts = 0;  // status killed: a losing backup, a kill, a reduce sent back to fetch
+  int lost_attempts = 0;    // status lost: its worker was lost
+};
+
+// A job in the traces that cannot be replayed, and why ("no job_end: unfinished", ...).
+struct ExcludedJob {
+  std::string id;
+  std::string reason;
+};
+
+// One source worker's shuffle server as the successful fetches from it show it.
+struct LinkUse {
+  double bytes = 0;
+  double busy_seconds = 0;  // length of the union of the fetches' [start, t]
+};
+
+struct RecordedRun {
+  JobList jobs;                       // replayable jobs, by arrival (then job id)
+  std::vector<MeasuredJob> measured;  // measured[i] is jobs[i]'s outcome
+  std::vector<ExcludedJob> excluded;  // by job id
+  std::string policy;                 // the policy of every replayable job; "mixed" if several
+  double t0 = 0;                      // the first job_submit's t (epoch seconds), all traces
+  std::map<int64_t, LinkUse> links;   // per source worker id, over all jobs
+};
+
+// Builds a run from parsed traces, one event list per job (web::ParseTraceLines).
+// InvalidArgument for a trace without job_submit, two traces of one job, or an event
+// missing a field the replay needs (naming the job and event).
+Result<RecordedRun> RecordedRunFromTraces(const std::vector<std::vector<nlohmann::json>>& traces);
+
+// Reads `paths`: trace files, or directories whose *.jsonl files are traces (a master's
+// STATE directory stands for its traces/ subdirectory). NotFound for a missing path or a
+// directory without traces; a line that is not JSON is named by file and line, a trace
+// the replay cannot use by its job id.
+Result<RecordedRun> ReadRecordedRun(const std::vector<std::string>& paths);
+
+// The per-worker shuffle rate the run achieved: for each source worker the bytes fetched
+// from it over the time some fetch from it was in flight (the union of its successful
+// fetch_end [start, t]), averaged over the workers that served. Fetches, not `served`
+// reports: a served report window (up to 250 ms) is counted whole even when the link sent
+// for part of it, which reads a 20 MB/s cap as 15-18 MB/s. 0 when nothing was fetched.
+double MeasuredShuffleRate(const RecordedRun& run);
+
+}  // namespace mr::experiment

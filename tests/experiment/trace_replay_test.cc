@@ -1,0 +1,217 @@
+// Trace replay (experiment/trace_replay.h, replay_prediction.h): a hand-written recorded run
+// read back into the simulator's jobs and the measured outcomes, and replayed under its own
+// policy on a cluster where the hand-computed schedule is the only one possible.
+#include "experiment/trace_replay.h"
+
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "common/file_util.h"
+#include "experiment/replay_prediction.h"
+#include "web/trace_reader.h"
+
+namespace mr::experiment {
+namespace {
+
+// job-000001 (fifo): two maps, one reduce; map 0's first attempt failed, then ran 2 s;
+// map 1 ran 3 s; each wrote 1000 bytes; the reduce ran 0.5 s. Its size was hinted.
+constexpr char kJobA[] = R"(
+{"event":"job_submit","t":100,"job":"job-000001","name":"a","kind":"synthetic","maps":2,"reduces":1,"policy":"fifo"}
+{"event":"estimate","t":100,"job":"job-000001","source":"hint","map_seconds":4,"map_seconds_remaining":4,"shuffle_bytes":2000,"shuffle_bytes_remaining":2000}
+{"event":"attempt_end","t":102.5,"job":"job-000001","task":"m-00000","attempt":1,"worker":1,"start":100.5,"status":"failed","bytes_out":0}
+{"event":"attempt_end","t":103.5,"job":"job-000001","task":"m-00001","attempt":2,"worker":1,"start":100.5,"status":"ok","bytes_out":1000}
+{"event":"estimate","t":103.5,"job":"job-000001","source":"online","map_seconds":6,"map_seconds_remaining":3,"shuffle_bytes":2000,"shuffle_bytes_remaining":1000}
+{"event":"fetch_end","t":103.7,"job":"job-000001","task":"r-00000","map":"m-00001","src_worker":1,"worker":2,"start":103.5,"bytes":1000,"status":"ok"}
+{"event":"served","t":103.75,"job":"job-000001","worker":1,"start":103.5,"bytes":1000}
+{"event":"attempt_end","t":104.6,"job":"job-000001","task":"m-00000","attempt":3,"worker":2,"start":102.6,"status":"ok","bytes_out":1000}
+{"event":"served","t":105.0,"job":"job-000001","worker":2,"start":104.6,"bytes":1000}
+{"event":"fetch_end","t":105.0,"job":"job-000001","task":"r-00000","map":"m-00000","src_worker":2,"worker":2,"start":104.6,"bytes":1000,"status":"ok"}
+{"event":"attempt_end","t":105.6,"job":"job-000001","task":"r-00000","attempt":4,"worker":2,"start":105.1,"status":"ok"}
+{"event":"job_end","t":105.7,"job":"job-000001","status":"ok","response_time":5.7}
+)";
+
+// job-000002 (fifo): one map (2 s, 500 bytes) whose backup was killed when it won; one
+// reduce (1 s); no hint. The backup's end is written after the original's.
+constexpr char kJobB[] = R"(
+{"event":"job_submit","t":101,"job":"job-000002","name":"b","kind":"synthetic","maps":1,"reduces":1,"policy":"fifo"}
+{"event":"estimate","t":101,"job":"job-000002","source":"online","map_seconds":0,"map_seconds_remaining":0,"shuffle_bytes":0,"shuffle_bytes_remaining":0}
+{"event":"attempt_end","t":106.6,"job":"job-000002","task":"m-00000","attempt":5,"worker":1,"start":104.6,"status":"ok","bytes_out":500}
+{"event":"attempt_end","t":106.65,"job":"job-000002","task":"m-00000","attempt":6,"worker":2,"start":105.0,"status":"killed"}
+{"event":"fetch_end","t":106.8,"job":"job-000002","task":"r-00000","map":"m-00000","src_worker":1,"worker":1,"start":106.6,"bytes":500,"status":"ok"}
+{"event":"attempt_end","t":107.9,"job":"job-000002","task":"r-00000","attempt":7,"worker":1,"start":106.9,"status":"ok"}
+{"event":"job_end","t":108,"job":"job-000002","status":"ok","response_time":7.0}
+)";
+
+// job-000003: submitted, never ended (the run was stopped).
+constexpr char kJobC[] = R"(
+{"event":"job_submit","t":102,"job":"job-000003","name":"c","kind":"synthetic","maps":1,"reduces":1,"policy":"fifo"}
+{"event":"attempt_end","t":104,"job":"job-000003","task":"m-00000","attempt":8,"worker":1,"start":103,"status":"lost"}
+)";
+
+std::vector<nlohmann::json> Parse(const char* text) {
+  auto events = web::ParseTraceLines(text);
+  EXPECT_TRUE(events.ok()) << events.status().ToString();
+  return events.ok() ? *events : std::vector<nlohmann::json>{};
+}
+
+RecordedRun HandRun() {
+  // C first: the run is ordered by submit, whatever the order of the traces.
+  auto run = RecordedRunFromTraces({Parse(kJobC), Parse(kJobB), Parse(kJobA)});
+  EXPECT_TRUE(run.ok()) << run.status().ToString();
+  return run.ok() ? *run : RecordedRun{};
+}
+
+TEST(TraceReplayTest, HandWrittenRunGivesTheMeasuredJobsAndOutcomes) {
+  RecordedRun run = HandRun();
+  EXPECT_EQ(run.t0, 100);
+  EXPECT_EQ(run.policy, "fifo");
+  ASSERT_EQ(run.jobs.size(), 2u);
+  const model::TaskJob& a = run.jobs[0];
+  EXPECT_DOUBLE_EQ(a.arrival, 0);
+  EXPECT_EQ(a.maps, 2);
+  EXPECT_EQ(a.reducers, 1);
+  // Only the successful attempt of map 0 counts (2 s), not the failed one (2 s earlier).
+  ASSERT_EQ(a.map_durations.size(), 2u);
+  EXPECT_NEAR(a.map_durations[0], 2.0, 1e-9);
+  EXPECT_NEAR(a.map_durations[1], 3.0, 1e-9);
+  ASSERT_EQ(a.reduce_durations.size(), 1u);
+  EXPECT_NEAR(a.reduce_durations[0], 0.5, 1e-9);
+  EXPECT_DOUBLE_EQ(a.map_bytes, 1000);
+  EXPECT_NEAR(a.map_seconds, 2.5, 1e-9);
+  EXPECT_DOUBLE_EQ(a.hint_map_seconds, 4);  // the estimate at submit, not the later online one
+  EXPECT_DOUBLE_EQ(a.hint_shuffle_bytes, 2000);
+
+  const model::TaskJob& b = run.jobs[1];
+  EXPECT_DOUBLE_EQ(b.arrival, 1);
+  ASSERT_EQ(b.map_durations.size(), 1u);
+  EXPECT_NEAR(b.map_durations[0], 2.0, 1e-9);  // the original, not the killed backup (1.65 s)
+  EXPECT_NEAR(b.reduce_durations[0], 1.0, 1e-9);
+  EXPECT_DOUBLE_EQ(b.map_bytes, 500);
+  EXPECT_EQ(b.hint_map_seconds, 0);  // an online estimate is no hint
+  EXPECT_EQ(b.hint_shuffle_bytes, 0);
+
+  ASSERT_EQ(run.measured.size(), 2u);
+  EXPECT_EQ(run.measured[0].id, "job-000001");
+  EXPECT_DOUBLE_EQ(run.measured[0].response, 5.7);
+  EXPECT_NEAR(run.measured[0].sojourn, 5.0, 1e-9);  // last fetch_end - submit
+  EXPECT_EQ(run.measured[0].failed_attempts, 1);
+  EXPECT_EQ(run.measured[1].id, "job-000002");
+  EXPECT_DOUBLE_EQ(run.measured[1].response, 7.0);
+  EXPECT_NEAR(run.measured[1].sojourn, 5.8, 1e-9);
+  EXPECT_EQ(run.measured[1].killed_attempts, 1);
+
+  ASSERT_EQ(run.excluded.size(), 1u);
+  EXPECT_EQ(run.excluded[0].id, "job-000003");
+  EXPECT_EQ(run.excluded[0].reason, "no job_end: unfinished");
+
+  // Fetches from worker 1: 1000 B in [103.5, 103.7] and 500 B in [106.6, 106.8]; from
+  // worker 2: 1000 B in [104.6, 105.0]. The served reports are not used.
+  ASSERT_EQ(run.links.size(), 2u);
+  EXPECT_NEAR(run.links.at(1).busy_seconds, 0.4, 1e-9);
+  EXPECT_NEAR(run.links.at(1).bytes, 1500, 1e-9);
+  EXPECT_NEAR(MeasuredShuffleRate(run), (3750.0 + 2500.0) / 2, 1e-6);
+}
+
+TEST(TraceReplayTest, JobWithoutSuccessfulTaskOrFailedIsExcluded) {
+  const std::string failed = R"({"event":"job_submit","t":5,"job":"job-000009","maps":1,"reduces":1,"policy":"fifo"}
+{"event":"attempt_end","t":6,"job":"job-000009","task":"m-00000","attempt":1,"worker":1,"start":5,"status":"failed"}
+{"event":"job_end","t":6,"job":"job-000009","status":"failed","error":"map failed 4 times","response_time":1})";
+  auto run = RecordedRunFromTraces({Parse(kJobA), Parse(failed.c_str())});
+  ASSERT_TRUE(run.ok()) << run.status().ToString();
+  EXPECT_EQ(run->jobs.size(), 1u);
+  ASSERT_EQ(run->excluded.size(), 1u);
+  EXPECT_EQ(run->excluded[0].reason, "ended failed: map failed 4 times");
+}
+
+TEST(TraceReplayTest, RefusesTracesItCannotUse) {
+  EXPECT_FALSE(RecordedRunFromTraces({}).ok());
+  EXPECT_FALSE(RecordedRunFromTraces({Parse(kJobA), Parse(kJobA)}).ok());  // one job twice
+  auto no_submit = RecordedRunFromTraces({Parse(R"({"event":"job_end","t":1,"job":"job-000001","status":"ok","response_time":1})")});
+  ASSERT_FALSE(no_submit.ok());
+  EXPECT_NE(no_submit.status().message().find("job-000001"), std::string::npos);
+  auto bad_task = RecordedRunFromTraces({Parse(R"({"event":"job_submit","t":1,"job":"job-000001","maps":1,"reduces":1}
+{"event":"attempt_end","t":2,"job":"job-000001","task":"x-1","start":1,"status":"ok"})")});
+  EXPECT_FALSE(bad_task.ok());
+}
+
+TEST(TraceReplayTest, ReadsAStateDirectoryOrFiles) {
+  TempDir tmp("mr-trace-replay-test");
+  const std::string traces = JoinPath(tmp.path(), "traces");
+  ASSERT_TRUE(MakeDirs(traces).ok());
+  ASSERT_TRUE(WriteStringToFile(JoinPath(traces, "job-000001.jsonl"), kJobA).ok());
+  ASSERT_TRUE(WriteStringToFile(JoinPath(traces, "job-000002.jsonl"), kJobB).ok());
+  auto from_state = ReadRecordedRun({tmp.path()});
+  ASSERT_TRUE(from_state.ok()) << from_state.status().ToString();
+  EXPECT_EQ(from_state->jobs.size(), 2u);
+  auto one_file = ReadRecordedRun({JoinPath(traces, "job-000002.jsonl")});
+  ASSERT_TRUE(one_file.ok()) << one_file.status().ToString();
+  EXPECT_EQ(one_file->jobs.size(), 1u);
+  EXPECT_EQ(ReadRecordedRun({JoinPath(tmp.path(), "absent")}).status().code(), StatusCode::kNotFound);
+}
+
+// One worker, one map slot, one reduce slot, a 1000 B/s link, no decision latency: FIFO
+// has one schedule. A's maps run 0-2 and 2-5, their outputs cross the link 2-3 and 5-6, its
+// reduce runs 6-6.5; B (arrived at 1) maps 5-7, sends 7-7.5, reduces 7.5-8.5.
+model::ClusterSpec OneWorker() {
+  model::ClusterSpec c;
+  c.workers = 1;
+  c.map_slots = 1;
+  c.reduce_slots = 1;
+  c.shuffle_bandwidth = 1000;
+  return c;
+}
+
+TEST(ReplayPredictionTest, OwnPolicyOnExactDurationsGivesTheHandComputedPrediction) {
+  RecordedRun run = HandRun();
+  auto p = PredictRun(run, "fifo", {}, OneWorker());
+  ASSERT_TRUE(p.ok()) << p.status().ToString();
+  EXPECT_FALSE(p->what_if);
+  ASSERT_EQ(p->sim.response.size(), 2u);
+  EXPECT_NEAR(p->sim.response[0], 6.5, 1e-9);
+  EXPECT_NEAR(p->sim.response[1], 7.5, 1e-9);
+  ASSERT_EQ(p->error.size(), 2u);
+  EXPECT_NEAR(p->error[0], 6.5 / 5.7 - 1, 1e-9);
+  EXPECT_NEAR(p->error[1], 7.5 / 7.0 - 1, 1e-9);
+  EXPECT_NEAR(p->abs_error_median, 7.5 / 7.0 - 1, 1e-9);  // nearest rank of two: the smaller
+  EXPECT_NEAR(p->abs_error_p90, 6.5 / 5.7 - 1, 1e-9);
+  EXPECT_NEAR(p->measured_makespan, 8.0, 1e-9);
+  EXPECT_NEAR(p->makespan_error, 8.5 / 8.0 - 1, 1e-9);
+
+  std::ostringstream out;
+  WritePrediction(run, *p, out);
+  const std::string csv = out.str();
+  EXPECT_EQ(csv.rfind("job,name,arrival,maps,reducers,measured,predicted,error,sojourn\n"
+                      "job-000001,a,0.000,2,1,5.700,6.500,0.1404,5.000\n"
+                      "job-000002,b,1.000,1,1,7.000,7.500,0.0714,5.800\n",
+                      0),
+            0u)
+      << csv;
+  EXPECT_NE(csv.find("# mode=prediction policy=fifo recorded_policy=fifo jobs=2 excluded=1\n"), std::string::npos);
+  EXPECT_NE(csv.find("# abs_error_median=0.0714 abs_error_p90=0.1404 makespan_error=0.0625\n"), std::string::npos);
+  EXPECT_NE(csv.find("failed_attempts=1 killed_attempts=1 lost_attempts=0"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("# excluded job-000003: no job_end: unfinished\n"), std::string::npos);
+}
+
+TEST(ReplayPredictionTest, AnotherPolicyIsAWhatIf) {
+  RecordedRun run = HandRun();
+  auto p = PredictRun(run, "maxsrpt", {}, OneWorker());
+  ASSERT_TRUE(p.ok()) << p.status().ToString();
+  EXPECT_TRUE(p->what_if);
+  EXPECT_TRUE(p->error.empty());
+  std::ostringstream out;
+  WritePrediction(run, *p, out);
+  EXPECT_NE(out.str().find("# mode=what-if policy=maxsrpt recorded_policy=fifo"), std::string::npos);
+  EXPECT_NE(out.str().find("job-000001,a,0.000,2,1,5.700,"), std::string::npos);
+  EXPECT_EQ(out.str().find("abs_error_median"), std::string::npos);
+}
+
+TEST(ReplayPredictionTest, NearestRankQuantile) {
+  EXPECT_EQ(NearestRankQuantile({}, 0.5), 0);
+  EXPECT_EQ(NearestRankQuantile({3, 1, 2}, 0.5), 2);
+  EXPECT_EQ(NearestRankQuantile({5, 1, 4, 2, 3, 6, 7, 8, 9, 10}, 0.9), 9);
+  EXPECT_EQ(NearestRankQuantile({1, 2}, 1.0), 2);
+}
+
+}  // namespace
+}  // namespace mr::experiment
