@@ -1,5 +1,7 @@
 #include "experiment/replay_prediction.h"
 
+#include "experiment/job_results.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -26,19 +28,11 @@ void FillErrors(const RecordedRun& run, Prediction& p) {
     p.error.push_back(e);
     abs_error.push_back(std::fabs(e));
   }
-  p.abs_error_median = NearestRankQuantile(abs_error, 0.5);
-  p.abs_error_p90 = NearestRankQuantile(abs_error, 0.9);
+  p.abs_error_median = Quantile(abs_error, 0.5);
+  p.abs_error_p90 = Quantile(abs_error, 0.9);
 }
 
 }  // namespace
-
-double NearestRankQuantile(std::vector<double> values, double q) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  const double rank = std::ceil(q * static_cast<double>(values.size()));
-  const size_t i = static_cast<size_t>(std::clamp(rank, 1.0, static_cast<double>(values.size()))) - 1;
-  return values[i];
-}
 
 Result<Prediction> PredictRun(const RecordedRun& run, const std::string& policy,
                               const sched::PolicyOptions& options, const model::ClusterSpec& cluster) {

@@ -24,8 +24,8 @@ struct Prediction {
   model::TaskSimResult sim;    // per job in RecordedRun::jobs order
   // Per job (predicted - measured) / measured response; empty for a what-if.
   std::vector<double> error;
-  // Of |error|: the median and the 90th percentile (nearest rank: the smallest value with
-  // at least 90% of the jobs at or below it). 0 for a what-if.
+  // Of |error|: the median and the 90th percentile (experiment/job_results.h Quantile, the
+  // same definition as `mr experiment`'s summary). 0 for a what-if.
   double abs_error_median = 0;
   double abs_error_p90 = 0;
   double measured_mean = 0;  // mean measured response
@@ -34,9 +34,6 @@ struct Prediction {
   double measured_makespan = 0;
   double makespan_error = 0;
 };
-
-// The nearest-rank q-quantile (0 < q <= 1) of `values`; 0 when empty.
-double NearestRankQuantile(std::vector<double> values, double q);
 
 // Replays `run` on `cluster` under `policy` with `options`. NotFound / InvalidArgument for
 // an unknown policy, bad options, an empty run or a cluster the simulator refuses
