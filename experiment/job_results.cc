@@ -1,4 +1,5 @@
 #include "experiment/job_results.h"
+#include "common/text_lines.h"
 
 #include <algorithm>
 #include <array>
@@ -15,17 +16,6 @@ constexpr const char* kHeader =
     "policy,rep,job,arrival,maps,map_seconds,shuffle_bytes,reducers,measured,predicted,error,sojourn";
 constexpr int kColumns = 12;
 
-std::vector<std::string> SplitCommas(std::string_view line) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  for (;;) {
-    size_t comma = line.find(',', start);
-    out.emplace_back(line.substr(start, comma == std::string_view::npos ? line.npos : comma - start));
-    if (comma == std::string_view::npos) return out;
-    start = comma + 1;
-  }
-}
-
 Result<double> ParseNumber(const std::string& text, int line, const char* column) {
   char* end = nullptr;
   double v = std::strtod(text.c_str(), &end);
@@ -37,7 +27,7 @@ Result<double> ParseNumber(const std::string& text, int line, const char* column
 }
 
 Result<JobResult> ParseRow(std::string_view text, int line) {
-  std::vector<std::string> f = SplitCommas(text);
+  std::vector<std::string> f = SplitFields(text, ',');
   if (static_cast<int>(f.size()) != kColumns) {
     return Status::InvalidArgument("jobs.csv line " + std::to_string(line) + ": " + std::to_string(f.size()) +
                                    " columns, expected " + std::to_string(kColumns));
@@ -108,13 +98,10 @@ std::string JobsCsv(const std::vector<JobResult>& rows) {
 
 Result<std::vector<JobResult>> ParseJobsCsv(std::string_view text) {
   std::vector<JobResult> rows;
-  int line = 0;
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t nl = text.find('\n', start);
-    std::string_view l = text.substr(start, nl == std::string_view::npos ? text.npos : nl - start);
-    start = nl == std::string_view::npos ? text.size() : nl + 1;
-    ++line;
+  LineCursor lines(text);
+  std::string_view l;
+  while (lines.Next(&l)) {
+    const int line = lines.number();
     if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
     if (line == 1) {
       if (l != kHeader) return Status::InvalidArgument("jobs.csv line 1: expected the header '" + std::string(kHeader) + "'");
@@ -124,7 +111,7 @@ Result<std::vector<JobResult>> ParseJobsCsv(std::string_view text) {
     MR_ASSIGN_OR_RETURN(JobResult r, ParseRow(l, line));
     rows.push_back(std::move(r));
   }
-  if (line == 0) return Status::InvalidArgument("jobs.csv is empty");
+  if (lines.number() == 0) return Status::InvalidArgument("jobs.csv is empty");
   return rows;
 }
 

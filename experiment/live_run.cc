@@ -11,6 +11,7 @@
 #include "common/clock.h"
 #include "common/file_util.h"
 #include "common/job_id.h"
+#include "common/text_lines.h"
 
 namespace mr::experiment {
 
@@ -47,17 +48,6 @@ void SubmitAll(LiveCluster& cluster, const JobList& jobs, const std::string& pre
   }
   std::lock_guard<std::mutex> lock(out->mu);
   out->finished = true;
-}
-
-std::vector<std::string> Split(std::string_view line) {
-  std::vector<std::string> f;
-  size_t start = 0;
-  for (;;) {
-    size_t c = line.find(',', start);
-    f.emplace_back(line.substr(start, c == line.npos ? line.npos : c - start));
-    if (c == line.npos) return f;
-    start = c + 1;
-  }
 }
 
 }  // namespace
@@ -135,14 +125,12 @@ std::string MeasuredCsv(const std::vector<MeasuredJob>& jobs) {
 
 Result<std::vector<MeasuredJob>> ParseMeasuredCsv(std::string_view text) {
   std::vector<MeasuredJob> out;
-  int line = 0;
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t nl = text.find('\n', start);
-    std::string_view l = text.substr(start, nl == text.npos ? text.npos : nl - start);
-    start = nl == text.npos ? text.size() : nl + 1;
-    if (++line == 1 || l.empty()) continue;
-    std::vector<std::string> f = Split(l);
+  LineCursor lines(text);
+  std::string_view l;
+  while (lines.Next(&l)) {
+    const int line = lines.number();
+    if (line == 1 || l.empty()) continue;
+    std::vector<std::string> f = SplitFields(l, ',');
     if (f.size() != 6) return Status::InvalidArgument("measured.csv line " + std::to_string(line) + ": expected 6 columns");
     MeasuredJob m;
     try {

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <vector>
 
+#include "common/text_lines.h"
 #include "common/units.h"
 #include "experiment/workload_sources.h"
 
@@ -104,14 +105,10 @@ Result<model::TaskJob> ParseRow(const Row& row) {
 Result<JobList> ParseJobCsv(std::string_view text, const std::string& source) {
   JobList jobs;
   bool header = false;
-  int line_no = 0;
-  size_t pos = 0;
-  while (pos < text.size()) {
-    size_t end = text.find('\n', pos);
-    std::string_view line =
-        text.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos);
-    pos = end == std::string_view::npos ? text.size() : end + 1;
-    ++line_no;
+  LineCursor lines(text);
+  std::string_view line;
+  while (lines.Next(&line)) {
+    const int line_no = lines.number();
     std::string_view trimmed = Trim(line);
     if (trimmed.empty() || trimmed.front() == '#') continue;
     std::vector<std::string_view> fields = Split(trimmed);

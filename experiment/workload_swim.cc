@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "experiment/workload_sources.h"
+#include "common/text_lines.h"
 
 namespace mr::experiment {
 
@@ -113,14 +114,10 @@ Result<JobList> MapSwimTrace(std::string_view text, const std::string& source,
   const TaskRules rules = ReadTaskRules(params, cluster);
   JobList jobs;
   ClipCounts c;
-  int line_no = 0;
-  size_t pos = 0;
-  while (pos < text.size()) {
-    size_t end = text.find('\n', pos);
-    std::string_view line =
-        text.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos);
-    pos = end == std::string_view::npos ? text.size() : end + 1;
-    ++line_no;
+  LineCursor lines(text);
+  std::string_view line;
+  while (lines.Next(&line)) {
+    const int line_no = lines.number();
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (line.empty()) continue;
     MR_ASSIGN_OR_RETURN(TraceJob t, ParseLine(line, source + ":" + std::to_string(line_no) + ": "));
