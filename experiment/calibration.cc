@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <ctime>
 #include <map>
+#include <utility>
 #include <tuple>
 
 #include "common/file_util.h"
@@ -62,13 +63,14 @@ struct Attempt {
 
 // The map attempts that ended ok, from attempt_start / attempt_end pairs.
 std::vector<Attempt> OkMapAttempts(const std::vector<json>& trace) {
-  std::map<int64_t, double> started;
+  // Attempt numbers count per task (docs/trace-format.md): pair by (task, attempt).
+  std::map<std::pair<std::string, int64_t>, double> started;
   std::vector<Attempt> out;
   for (const json& e : trace) {
     const std::string event = Str(e, "event");
     const std::string task = Str(e, "task");
     if (task.empty() || task[0] != 'm') continue;
-    auto attempt = static_cast<int64_t>(Num(e, "attempt", -1));
+    const std::pair<std::string, int64_t> attempt{task, static_cast<int64_t>(Num(e, "attempt", -1))};
     if (event == "attempt_start") started[attempt] = Num(e, "t");
     if (event == "attempt_end" && Str(e, "status") == "ok" && started.count(attempt)) {
       const double assigned = started[attempt];

@@ -57,6 +57,28 @@ TEST(CalibrationTest, DerivedFromHandMadeTraces) {
   EXPECT_NEAR(CalibratedJobs(jobs, TwoWorkers(), *c)[0].map_seconds, 1 + 0.1 * 0.8, 1e-12);
 }
 
+// As live: every task's first attempt is number 1, and the master writes a map's
+// attempt_end after it has already assigned the worker's next map. Worker 1 runs m0, m1, m2
+// back to back, each 0.1 s, each assigned 0.02 s after the previous one ended.
+TEST(CalibrationTest, AttemptsArePairedByTaskNotByAttemptNumber) {
+  auto start = [](double t, int task) {
+    return json{{"event", "attempt_start"}, {"t", t}, {"task", "m-0000" + std::to_string(task)},
+                {"attempt", 1}, {"worker", 1}, {"slot", "map"}};
+  };
+  auto end = [](double t, int task, double ran_from) {
+    return json{{"event", "attempt_end"}, {"t", t}, {"task", "m-0000" + std::to_string(task)}, {"attempt", 1},
+                {"worker", 1}, {"slot", "map"}, {"status", "ok"}, {"start", ran_from}};
+  };
+  std::vector<json> empty = {start(0, 0), start(0.12, 1), start(0.24, 2),
+                             end(0.1, 0, 0), end(0.22, 1, 0.12), end(0.34, 2, 0.24)};
+  std::vector<json> rate = {start(0, 0), end(1.35, 0, 0)};
+  std::vector<json> link = {{{"event", "served"}, {"t", 1.0}, {"start", 0.5}, {"bytes", 8e6}}};
+  auto c = DeriveCalibration(TwoWorkers(), {empty, rate, link});
+  ASSERT_TRUE(c.ok()) << c.status().ToString();
+  EXPECT_NEAR(c->task_start_seconds, 0.1, 1e-12);
+  EXPECT_NEAR(c->decision_latency, 0.02, 1e-12);
+}
+
 TEST(CalibrationTest, ATraceWithoutWhatItMustShowIsAnError) {
   std::vector<json> none;
   auto c = DeriveCalibration(TwoWorkers(), {none, none, none});
