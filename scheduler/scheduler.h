@@ -28,6 +28,9 @@ class Scheduler {
   virtual ~Scheduler() = default;
   virtual std::string_view name() const = 0;
   virtual SnapshotScope scope() const { return SnapshotScope::kHeartbeat; }
+  // True for policies defined over one pool of unified slots (ASRPT): the master fails a
+  // job, with the reason, when no live worker has a unified slot, instead of leaving it idle.
+  virtual bool requires_unified_slots() const { return false; }
   // REQUIRES: every assignment respects free slots in `snap`; a task is
   // assigned at most once; only pending maps / ready reduces are assigned.
   virtual Decision Schedule(const Snapshot& snap) = 0;

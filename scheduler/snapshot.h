@@ -47,6 +47,13 @@ struct SizeEstimate {
   double map_seconds_remaining = 0;  // x_i(t)
   double shuffle_bytes_total = 0;    // intermediate bytes of the job
   double shuffle_bytes_remaining = 0;
+  // Reduce work in slot-seconds (all reduces / the reduces not done), for policies that
+  // place map and reduce tasks on one pool of unified slots (ASRPT). Filled from the
+  // --hint-reduce-seconds hint, a stored profile, or online from finished reduces; 0 when
+  // none of those is known yet (reduce_source says which).
+  EstimateSource reduce_source = EstimateSource::kNone;
+  double reduce_seconds_total = 0;
+  double reduce_seconds_remaining = 0;
 };
 
 // A reduce task whose partition data is all local on `worker`: it can take a
