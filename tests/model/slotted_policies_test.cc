@@ -12,7 +12,7 @@ std::vector<SlottedJob> RandomSlottedInstance(Rng& rng, int* machines);  // slot
 
 namespace {
 
-const char* const kPolicies[] = {"fifo", "fair"};
+const char* const kPolicies[] = {"fifo", "fair", "lrpt", "asrpt"};
 
 Result<SlottedResult> RunPolicy(const std::string& policy, std::span<const SlottedJob> jobs, int n,
                           bool preemptive) {
@@ -39,6 +39,24 @@ TEST(SlottedPoliciesTest, SrptBoundIsBelowEveryPolicyOn200RandomInstances) {
       }
     }
   }
+}
+
+// The paper's Corollary 2: in the preemptive model ASRPT finishes every map no later than
+// DSRPT and serves reduce work smallest-first, so its total flow time is no larger.
+TEST(SlottedPoliciesTest, AsrptIsNoWorseThanDsrptOnRandomPreemptiveInstances) {
+  Rng rng(77);
+  int worse = 0;
+  for (int i = 0; i < 200; ++i) {
+    int n = 0;
+    auto jobs = RandomSlottedInstance(rng, &n);
+    auto dsrpt = DelayedSrpt(jobs, n);
+    auto asrpt = RunPolicy("asrpt", jobs, n, /*preemptive=*/true);
+    ASSERT_TRUE(dsrpt.ok());
+    ASSERT_TRUE(asrpt.ok()) << "instance " << i << ": " << asrpt.status().ToString();
+    EXPECT_LE(asrpt->total_flow_time, dsrpt->total_flow_time) << "instance " << i;
+    worse += asrpt->total_flow_time > dsrpt->total_flow_time;
+  }
+  EXPECT_EQ(worse, 0);
 }
 
 }  // namespace

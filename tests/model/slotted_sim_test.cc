@@ -72,6 +72,61 @@ TEST(SlottedSimTest, PreemptiveFifoHandWorked) {
   EXPECT_EQ(r.total_flow_time, 10);
 }
 
+// The live lrpt: jobs by largest remaining work (map + reduce units), ties by arrival; each
+// job in turn takes every machine it has a task for.
+//  slot 1: job 1 (4 left) before job 2 (2): job 1's two maps.
+//  slot 2: job 3 (3) first: its map; job 1 (2) before job 2 (2): its reduce starts.
+//  slot 3: job 1's reduce runs on; job 2 (2) before job 3 (2): job 2's map. Job 1 done: 3.
+//  slot 4: job 3 (2) before job 2 (1): job 3's two reduces. Job 3 done: flow 3.
+//  slot 5: job 2's reduce. Job 2 done: flow 5.
+TEST(SlottedSimTest, LrptHandWorked) {
+  SlottedResult r = RunPolicy("lrpt", ThreeJobs(), 2, false);
+  EXPECT_EQ(r.slots, (std::vector<std::string>{"1: 1m2", "2: 1r1 3m1", "3: 1r1 2m1", "4: 3r2", "5: 2r1"}));
+  EXPECT_EQ(r.flow_time, (std::vector<int64_t>{3, 5, 3}));
+  EXPECT_EQ(r.total_flow_time, 11);
+}
+
+// Preemptive lrpt: job 1's reduce is two units that need not run together.
+//  slot 1: job 1's maps. slot 2: job 3's map, one of job 1's units (job 3: 3 left > 2).
+//  slot 3: job 2 (2 left) and job 3 (2) before job 1 (1): job 2's map, a unit of job 3.
+//  slot 4: all three have 1 left: jobs 1 and 2 by arrival. Both done: flows 4, 4.
+//  slot 5: job 3's last unit: flow 4.
+TEST(SlottedSimTest, PreemptiveLrptHandWorked) {
+  SlottedResult r = RunPolicy("lrpt", ThreeJobs(), 2, true);
+  EXPECT_EQ(r.slots, (std::vector<std::string>{"1: 1m2", "2: 1r1 3m1", "3: 2m1 3r1", "4: 1r1 2r1", "5: 3r1"}));
+  EXPECT_EQ(r.flow_time, (std::vector<int64_t>{4, 4, 4}));
+  EXPECT_EQ(r.total_flow_time, 12);
+}
+
+// The live asrpt (Algorithm 1, one round per slot). Its virtual SRPT schedule is the SRPT
+// bound's of slotted_bounds_test.cc: map loads job 2 = 1 in slot 1, job 3 = 1 in slot 2,
+// job 1 = 1 in slots 3 and 4. Jobs ordered by available work (map + reduce while maps are
+// unfinished, else reduce).
+//  slot 1: order job 2 (2), job 1 (4). Pass 1: job 2's map (its map load); pass 3: one map
+//          of job 1.
+//  slot 2: order job 2 (1), job 1 (3), job 3 (3). Pass 1: job 3's map; pass 2: job 2's
+//          reduce. Job 2 done: flow 2.
+//  slot 3: order job 3 (2), job 1 (3). Pass 1: job 1's last map; pass 2: one of job 3's
+//          reduces.
+//  slot 4: order job 3 (1), job 1 (2). Pass 2: job 3's last reduce, job 1's reduce starts.
+//          Job 3 done: flow 3.
+//  slot 5: job 1's reduce runs on (kept). Job 1 done: flow 5.
+TEST(SlottedSimTest, AsrptHandWorked) {
+  SlottedResult r = RunPolicy("asrpt", ThreeJobs(), 2, false);
+  EXPECT_EQ(r.slots, (std::vector<std::string>{"1: 1m1 2m1", "2: 2r1 3m1", "3: 1m1 3r1", "4: 1r1 3r1", "5: 1r1"}));
+  EXPECT_EQ(r.flow_time, (std::vector<int64_t>{5, 2, 3}));
+  EXPECT_EQ(r.total_flow_time, 10);
+}
+
+// Preemptive asrpt: the same schedule here (job 1's reduce units are never split across
+// slots in a way that could finish it sooner: they become available in slot 4 only).
+TEST(SlottedSimTest, PreemptiveAsrptHandWorked) {
+  SlottedResult r = RunPolicy("asrpt", ThreeJobs(), 2, true);
+  EXPECT_EQ(r.slots, (std::vector<std::string>{"1: 1m1 2m1", "2: 2r1 3m1", "3: 1m1 3r1", "4: 1r1 3r1", "5: 1r1"}));
+  EXPECT_EQ(r.flow_time, (std::vector<int64_t>{5, 2, 3}));
+  EXPECT_EQ(r.total_flow_time, 10);
+}
+
 TEST(SlottedSimTest, IdleSlotsBetweenArrivalsAndMapOnlyJobs) {
   std::vector<SlottedJob> jobs = {{1, 1, {}}, {5, 3, {1}}};
   SlottedResult r = RunPolicy("fifo", jobs, 2, false);
