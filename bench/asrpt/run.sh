@@ -128,7 +128,7 @@ for mode in "${MODES[@]}"; do
       d="$d \"$tmp/cdf_${w}_${mode}_$i.dat\" using 1:2 with lines title \"${plist[$i]}\","
     done
     d="$d \"$tmp/cdf_${w}_${mode}_${#plist[@]}.dat\" using 1:2 with lines dt 2 lc black title \"SRPT bound\","
-    [[ $mode == preemptive ]] && c="$c \"$tmp/conv_${w}_$mode.dat\" using 1:$((${#plist[@]} + 2)) with linespoints dt 2 title \"dsrpt\","
+    [[ $mode == preemptive ]] && c="$c \"$tmp/conv_${w}_$mode.dat\" using 1:$((${#plist[@]} + 2)) with linespoints dt 2 lc black title \"dsrpt\","
     plots_conv="$plots_conv${c%,}"$'\n'
     plots_cdf="$plots_cdf${d%,}"$'\n'
   done
