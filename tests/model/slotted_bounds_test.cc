@@ -4,6 +4,7 @@
 
 #include "model/rng.h"
 #include "model/slotted_bounds.h"
+#include "tests/model/slotted_test_util.h"
 
 namespace mr::model {
 namespace {
@@ -47,34 +48,13 @@ TEST(SlottedBoundsTest, BadInputIsAnError) {
   EXPECT_EQ(DelayedSrpt(unordered, 2).status().code(), StatusCode::kInvalidArgument);
 }
 
-}  // namespace
-
-// Small random instances: up to 8 jobs over 10 slots on 1-6 machines, so that queues form
-// and the dependency matters. Shared with slotted_policies_test.cc.
-std::vector<SlottedJob> RandomSlottedInstance(Rng& rng, int* machines) {
-  auto pick = [&](int lo, int hi) { return lo + static_cast<int>(rng.Uniform() * (hi - lo + 1)); };
-  *machines = pick(1, 6);
-  std::vector<SlottedJob> jobs(static_cast<size_t>(pick(1, 8)));
-  for (SlottedJob& j : jobs) {
-    j.arrival = pick(1, 10);
-    j.maps = pick(1, 6);
-    j.reduces.resize(static_cast<size_t>(pick(0, 3)));
-    for (int& r : j.reduces) r = pick(1, 5);
-  }
-  std::stable_sort(jobs.begin(), jobs.end(),
-                   [](const SlottedJob& a, const SlottedJob& b) { return a.arrival < b.arrival; });
-  return jobs;
-}
-
-namespace {
-
 // DSRPT is a feasible preemptive schedule, so it too lies above the bound; and every job's
 // work is all done (a flow time of at least its own ceil(work / N)).
 TEST(SlottedBoundsTest, DsrptIsAboveTheBoundOnRandomInstances) {
   Rng rng(42);
   for (int i = 0; i < 200; ++i) {
     int n = 0;
-    auto jobs = RandomSlottedInstance(rng, &n);
+    auto jobs = testing::RandomSlottedInstance(rng, &n);
     auto bound = SrptLowerBound(jobs, n);
     auto dsrpt = DelayedSrpt(jobs, n);
     ASSERT_TRUE(bound.ok() && dsrpt.ok());

@@ -5,10 +5,9 @@
 
 #include "model/rng.h"
 #include "model/slotted_bounds.h"
+#include "tests/model/slotted_test_util.h"
 
 namespace mr::model {
-
-std::vector<SlottedJob> RandomSlottedInstance(Rng& rng, int* machines);  // slotted_bounds_test.cc
 
 namespace {
 
@@ -27,7 +26,7 @@ TEST(SlottedPoliciesTest, SrptBoundIsBelowEveryPolicyOn200RandomInstances) {
   Rng rng(2024);
   for (int i = 0; i < 200; ++i) {
     int n = 0;
-    auto jobs = RandomSlottedInstance(rng, &n);
+    auto jobs = testing::RandomSlottedInstance(rng, &n);
     auto bound = SrptLowerBound(jobs, n);
     ASSERT_TRUE(bound.ok());
     for (bool preemptive : {false, true}) {
@@ -48,7 +47,7 @@ TEST(SlottedPoliciesTest, AsrptIsNoWorseThanDsrptOnRandomPreemptiveInstances) {
   int worse = 0;
   for (int i = 0; i < 200; ++i) {
     int n = 0;
-    auto jobs = RandomSlottedInstance(rng, &n);
+    auto jobs = testing::RandomSlottedInstance(rng, &n);
     auto dsrpt = DelayedSrpt(jobs, n);
     auto asrpt = RunPolicy("asrpt", jobs, n, /*preemptive=*/true);
     ASSERT_TRUE(dsrpt.ok());
