@@ -263,8 +263,8 @@ const Command kCommands[] = {
 
 void PrintUsage(std::FILE* f, std::span<const ExtraCommand> extra) {
   std::fprintf(f, "usage: mr model COMMAND [options]   (COMMAND --help for its options)\n");
-  for (const Command& c : kCommands) std::fprintf(f, "  %-11s %s\n", c.name, c.summary);
-  for (const ExtraCommand& c : extra) std::fprintf(f, "  %-11s %s\n", c.name, c.summary);
+  for (const Command& c : kCommands) std::fprintf(f, "  %-9s %s\n", c.name, c.summary);
+  for (const ExtraCommand& c : extra) std::fprintf(f, "  %-9s %s\n", c.name, c.summary);
 }
 
 }  // namespace
