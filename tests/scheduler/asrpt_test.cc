@@ -206,6 +206,29 @@ TEST(AsrptTest, AllocationChangesOnlyAtRoundBoundaries) {
   EXPECT_EQ(testing::MapsPerJob(d2), (std::map<JobId, int>{{1, 2}}));
 }
 
+// N = 1, round 1 s. A (10 maps of 1 s) alone at t = 0, then no call until t = 5, when B
+// (2 maps) is there. The skipped rounds 1-4 served A only (B was not there), so in round 5
+// the virtual schedule has A at 5 s and B at 2 s: B is SRPT's, pass 1 gives it the machine.
+// (Had B been served in the skipped rounds, it would be done virtually and A would get it.)
+TEST(AsrptTest, SkippedRoundsServeOnlyTheJobsKnownBefore) {
+  auto s = Asrpt(1);
+  Snapshot snap;
+  snap.workers = {MakeWorker(1, 0, 0, 1)};
+  JobView a = MakeJob(1, 10, 0);
+  a.estimate.source = EstimateSource::kHint;
+  a.estimate.map_seconds_total = a.estimate.map_seconds_remaining = 10;
+  snap.jobs = {a};
+  EXPECT_EQ(s->Schedule(snap).map_shares, (ShareMap{{1, 1.0}}));
+  JobView b = MakeJob(2, 2, 4.5);
+  b.estimate.source = EstimateSource::kHint;
+  b.estimate.map_seconds_total = b.estimate.map_seconds_remaining = 2;
+  snap.jobs = {a, b};
+  snap.now = 5;
+  Decision d = s->Schedule(snap);
+  EXPECT_EQ(d.map_shares, (ShareMap{{2, 1.0}})) << d.note;
+  EXPECT_EQ(testing::MapsPerJob(d), (std::map<JobId, int>{{2, 1}}));
+}
+
 // Random sequences in time order on mixed clusters: the contract, no reduce of a job with
 // maps left, and every free unified slot used while any job has a task for it.
 TEST(AsrptTest, InvariantsOnRandomSnapshotSequences) {
