@@ -52,8 +52,11 @@ Decision AsrptScheduler::Schedule(const Snapshot& snap) {
   Decision d;
   const int machines = UnifiedSlots(snap);
   const bool new_round = !started_ || snap.now >= round_start_ + round_ * (1 - kRoundSlack);
-  if (new_round) NewRound(snap, machines);
-  ReadJobs(snap);
+  if (new_round) {
+    NewRound(snap, machines);  // also reads the jobs
+  } else {
+    ReadJobs(snap);
+  }
   {
     TaskPlacer placer(snap, &d);
     if (placer.free(SlotKind::kReduce) > 0) FillInOrder(placer, SlotKind::kReduce, true);
@@ -113,13 +116,17 @@ void AsrptScheduler::Plan(const Snapshot& snap, int machines) {
   });
   for (size_t k = 0; k < n; ++k) order_[k] = keys_[k].job;
   jobs_.clear();
+  live_.assign(n, Live{});
   for (int j : order_) {
     const JobView& job = snap.jobs[j];
     AsrptJob a;
     a.map_phase = MapPhase(job);
     a.kept = RunningOnUnified(job, TaskKind::kReduce);
+    live_[j].map_phase = a.map_phase;
+    live_[j].running = a.kept;
     if (a.map_phase) {
-      a.schedulable = static_cast<int>(job.pending_maps.size()) + RunningOnUnified(job, TaskKind::kMap);
+      live_[j].running = RunningOnUnified(job, TaskKind::kMap);
+      a.schedulable = static_cast<int>(job.pending_maps.size()) + live_[j].running;
       a.map_load = srpt_.work(static_cast<size_t>(j)).map_load;
       a.probe = job.estimate.source == EstimateSource::kNone && job.maps_running == 0 &&
                 job.maps_done == 0;
@@ -133,7 +140,10 @@ void AsrptScheduler::Plan(const Snapshot& snap, int machines) {
   plan_.assign(n, {});
   for (size_t k = 0; k < n; ++k) {
     plan_[order_[k]] = {snap.jobs[order_[k]].id, Planned{alloc_[k], static_cast<int>(k)}};
+    live_[order_[k]].alloc = alloc_[k];
+    live_[order_[k]].pos = static_cast<int>(k);
   }
+  by_pos_.assign(order_.begin(), order_.end());  // what ReadJobs would find
   auto by_id = [](const auto& a, const auto& b) { return a.first < b.first; };
   if (!std::is_sorted(plan_.begin(), plan_.end(), by_id)) std::sort(plan_.begin(), plan_.end(), by_id);
   plan_count_ = static_cast<int>(n);

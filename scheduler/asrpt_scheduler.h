@@ -54,9 +54,11 @@ class AsrptScheduler final : public Scheduler {
     int job = 0;
   };
 
-  // Starts the round(s) snap.now has reached and plans the current one.
+  // Starts the round(s) snap.now has reached and plans the current one; Plan also fills
+  // live_ and by_pos_ for `snap`, as ReadJobs does between rounds.
   void NewRound(const Snapshot& snap, int machines);
   void Plan(const Snapshot& snap, int machines);
+  // live_ and by_pos_ for `snap` from the round's plan.
   void ReadJobs(const Snapshot& snap);
   void FillUnified(TaskPlacer& placer);
   void FillInOrder(TaskPlacer& placer, SlotKind slot, bool reduces);
