@@ -76,7 +76,8 @@ Result<proto::HeartbeatReply> JobTracker::Heartbeat(const proto::Heartbeat& hb) 
   // heartbeats stay cheap at short intervals.
   double now = state_.Now();
   const bool cluster = scheduler_->scope() == sched::SnapshotScope::kCluster;
-  if (HasAssignableWork(w, cluster) || now - state_.last_round_time >= kShareRefreshSeconds) {
+  // A policy that needs unified slots gets no round while no live worker has one.
+  if (!unified_.Blocked() && (HasAssignableWork(w, cluster) || now - state_.last_round_time >= kShareRefreshSeconds)) {
     queues_.ReleaseBlacklisted();
     sched::Decision d = scheduler_->Schedule(snapshots_.Build(w.id, cluster));
     decisions_.Apply(w, d, cluster, &reply);

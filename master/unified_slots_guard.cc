@@ -22,15 +22,20 @@ void UnifiedSlotsGuard::OnRegister(const WorkerRecord& w) {
   Check();
 }
 
+bool UnifiedSlotsGuard::Blocked() const {
+  if (!required_ || state_.workers.empty()) return false;
+  for (const auto& [id, w] : state_.workers) {
+    if (w.info.unified_slots() > 0) return false;
+  }
+  return true;
+}
+
 void UnifiedSlotsGuard::Check() {
-  if (!required_) return;
-  const size_t live = state_.workers.size();
-  bool any_unified = false;
-  for (const auto& [id, w] : state_.workers) any_unified = any_unified || w.info.unified_slots() > 0;
-  if (live == 0 || any_unified) {
+  if (!Blocked()) {
     missing_since_ = -1;
     return;
   }
+  const size_t live = state_.workers.size();
   const double now = state_.Now();
   if (missing_since_ < 0) missing_since_ = now;
   if (now - missing_since_ < state_.options.worker_timeout) return;

@@ -1,10 +1,11 @@
 // UnifiedSlotsGuard: a policy defined over one pool of unified slots
-// (Scheduler::requires_unified_slots, e.g. asrpt) cannot place a task on a cluster whose
-// workers have only map and reduce slots, so its jobs would wait forever. While at least
-// one worker is live and none has a unified slot, the guard fails every running job with
-// the reason, once that has lasted TrackerOptions::worker_timeout (the grace a restarting
-// worker also gets to come back, as in recovery); with no live worker at all jobs wait,
-// as under every policy. Not thread-safe: the master's state thread only.
+// (Scheduler::requires_unified_slots, e.g. asrpt) is not run on a cluster whose live
+// workers have only map and reduce slots. While at least one worker is live and none has
+// a unified slot, the master holds the policy's rounds (Blocked) and the guard fails every
+// running job with the reason once that has lasted TrackerOptions::worker_timeout (the
+// grace a restarting worker also gets to come back, as in recovery): the outcome does not
+// depend on whether a job could finish within the grace. With no live worker at all jobs
+// wait, as under every policy. Not thread-safe: the master's state thread only.
 #pragma once
 
 #include <string>
@@ -25,6 +26,8 @@ class UnifiedSlotsGuard {
   void OnRegister(const WorkerRecord& w);
   // Fails the running jobs if no live worker has had a unified slot for the grace period.
   void Check();
+  // True while the policy needs unified slots and live workers have none: no round runs.
+  bool Blocked() const;
   // The user-facing reason a job fails with, for `live` workers without unified slots.
   std::string Reason(size_t live) const;
 

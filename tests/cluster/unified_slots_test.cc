@@ -1,9 +1,10 @@
 // Unified slots on the live cluster (issue 14): a word count and a sort at once, byte for
 // byte, on (a) two workers with only unified slots and (b) a mixed cluster of one
-// unified-only worker and one with map and reduce slots, under fifo and fair. From the
-// traces: tasks ran on unified slots (only on them in (a)), no reducer was placed before
-// slow start, no reduce started before its job's last map ended, and no reduce attempt was
-// preempted (each ran once, to its end).
+// unified-only worker and one with map and reduce slots, under fifo, fair, asrpt and lrpt.
+// From the traces: tasks ran on unified slots (only on them in (a)), no reducer was placed
+// before slow start, no reduce started before its job's last map ended, and no reduce
+// attempt was preempted (each ran once, to its end). And asrpt on a cluster without
+// unified slots fails its job with the reason instead of leaving it idle.
 #include <algorithm>
 #include <cmath>
 #include <future>
@@ -87,7 +88,8 @@ TEST_P(UnifiedSlotsTest, WordCountAndSortCorrectOnUnifiedSlots) {
     return r.exit_code == 0 && !j.is_discarded() && j.value("workers", 0) == 2;
   }, 30, 0.1)) << "two workers did not register\n" << c.MasterLogs();
 
-  const std::string common = " --reducers 3 --split-size 256KiB --slow-start " + std::to_string(kSlowStart) + " --quiet";
+  const std::string common = " --reducers 3 --split-size 256KiB --slow-start " + std::to_string(kSlowStart) +
+                             " --hint-reduce-seconds 0.5 --quiet";
   auto wc = std::async(std::launch::async, [&] {
     return c.Mr("run wordcount --input " + d + "/a.txt --output " + d + "/wc" + common);
   });
@@ -107,10 +109,43 @@ TEST_P(UnifiedSlotsTest, WordCountAndSortCorrectOnUnifiedSlots) {
   if (!mixed) {
     EXPECT_EQ(other, 0) << what << ": only unified slots exist";
   }
+  // The reduce hint reached the master; once reduces committed, the estimate is measured.
+  auto status = c.Mr("status --json");
+  ASSERT_EQ(status.exit_code, 0) << status.err;
+  for (const auto& job : nlohmann::json::parse(status.out).at("jobs")) {
+    EXPECT_EQ(job.at("estimate").at("reduce_source"), "online") << what << ": " << job.dump();
+    EXPECT_GT(job.at("estimate").at("reduce_seconds").get<double>(), 0) << what;
+  }
+}
+
+// asrpt plans over unified slots only: on workers with map and reduce slots alone its job
+// fails with the reason once the grace (--worker-timeout) has passed.
+TEST(UnifiedSlotsPolicyTest, AsrptWithoutUnifiedSlotsFailsTheJobWithTheReason) {
+  TempDir tmp("mr-unified-test");
+  const std::string d = tmp.path();
+  WriteCorpus(d + "/a.txt", 64u << 10, 43);
+  DirectCluster c(d + "/cluster");
+  ASSERT_TRUE(MakeDirs(d + "/cluster").ok());
+  ASSERT_TRUE(c.StartMaster({"--policy", "asrpt", "--worker-timeout", "1", "--heartbeat-ms", "50"})) << c.MasterLogs();
+  c.StartWorker({"--map-slots", "1", "--reduce-slots", "1"});
+  c.StartWorker({"--map-slots", "1", "--reduce-slots", "1"});
+  ASSERT_TRUE(WaitUntil([&] {
+    auto r = c.Mr("status --json");
+    auto j = nlohmann::json::parse(r.out, nullptr, false);
+    return r.exit_code == 0 && !j.is_discarded() && j.value("workers", 0) == 2;
+  }, 30, 0.1)) << "two workers did not register\n" << c.MasterLogs();
+  CommandResult r = c.Mr("run wordcount --quiet --input " + d + "/a.txt --output " + d + "/wc");
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("policy asrpt needs workers with unified slots (mr worker --unified-slots N); none of "
+                       "the 2 live workers has one"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(PathExists(d + "/wc")) << "a failed job leaves no output";
+  EXPECT_NE(c.MasterLogs().find("has no unified slots: policy asrpt"), std::string::npos) << "logged once";
 }
 
 INSTANTIATE_TEST_SUITE_P(Policies, UnifiedSlotsTest,
-                         ::testing::Combine(::testing::Values("fifo", "fair"), ::testing::Bool()),
+                         ::testing::Combine(::testing::Values("fifo", "fair", "asrpt", "lrpt"), ::testing::Bool()),
                          [](const auto& info) {
                            return std::get<0>(info.param) + (std::get<1>(info.param) ? "_mixed" : "_unified");
                          });
