@@ -1,7 +1,8 @@
 // The master's reduce-work estimate (docs/policies.md, "Size estimates") end to end on a
 // manual clock: the --hint-reduce-seconds hint in status, the online estimate once reduces
-// commit, and the job-name profile that remembers reduce seconds per task, read back by
-// the next run of the name, including from a profile stored before reduce estimates existed.
+// commit (kept in a finished job's stored totals), and the job-name profile that remembers
+// reduce seconds per task, read back by the next run of the name, including from a profile
+// stored before reduce estimates existed.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -47,6 +48,30 @@ TEST(ReduceEstimateTest, HintInStatusThenOnlineFromTheCommittedReduces) {
   st = h.Status(job);
   EXPECT_EQ(st.reduce_estimate_source(), "online");
   EXPECT_DOUBLE_EQ(st.est_reduce_seconds(), 2) << "two reduces of 1 s measured";
+}
+
+TEST(ReduceEstimateTest, AFinishedJobsReduceEstimateSurvivesARestart) {
+  TempDir dir("mr-reduce-estimate-test");
+  const std::string db = JoinPath(dir.path(), "db");
+  uint64_t job = 0;
+  {
+    auto store = StateStore::Open(db);
+    ASSERT_TRUE(store.ok()) << store.status().ToString();
+    TrackerHarness h(dir.path(), Fifo(), std::move(store).value());
+    uint32_t w = h.AddWorker(2, 2);
+    proto::JobSpec spec = h.SyntheticSpec(2, 2);
+    spec.set_hint_reduce_seconds(12);
+    job = h.Submit(spec);
+    RunToEnd(h, w, job);
+  }
+  auto store = StateStore::Open(db);
+  ASSERT_TRUE(store.ok()) << store.status().ToString();
+  TrackerHarness h(dir.path(), Fifo(), std::move(store).value());
+  ASSERT_TRUE(h.tracker().Recover().ok());
+  proto::JobStatus st = h.Status(job);
+  EXPECT_EQ(st.state(), "SUCCEEDED");
+  EXPECT_EQ(st.reduce_estimate_source(), "online");
+  EXPECT_DOUBLE_EQ(st.est_reduce_seconds(), 2);
 }
 
 TEST(ReduceEstimateTest, NoReduceEstimateWithoutHintOrProfile) {
