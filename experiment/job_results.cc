@@ -12,9 +12,13 @@ namespace mr::experiment {
 
 namespace {
 
-constexpr const char* kHeader =
+constexpr const char* kLegacyHeader =
     "policy,rep,job,arrival,maps,map_seconds,shuffle_bytes,reducers,measured,predicted,error,sojourn";
-constexpr int kColumns = 12;
+constexpr const char* kHeader =
+    "policy,rep,job,arrival,maps,map_seconds,shuffle_bytes,reducers,measured,predicted,error,sojourn,"
+    "replayed,replay_error";
+constexpr int kLegacyColumns = 12;
+constexpr int kColumns = 14;
 
 Result<double> ParseNumber(const std::string& text, int line, const char* column) {
   char* end = nullptr;
@@ -26,11 +30,11 @@ Result<double> ParseNumber(const std::string& text, int line, const char* column
   return v;
 }
 
-Result<JobResult> ParseRow(std::string_view text, int line) {
+Result<JobResult> ParseRow(std::string_view text, int line, int columns) {
   std::vector<std::string> f = SplitFields(text, ',');
-  if (static_cast<int>(f.size()) != kColumns) {
+  if (static_cast<int>(f.size()) != columns) {
     return Status::InvalidArgument("jobs.csv line " + std::to_string(line) + ": " + std::to_string(f.size()) +
-                                   " columns, expected " + std::to_string(kColumns));
+                                   " columns, expected " + std::to_string(columns));
   }
   JobResult r;
   r.policy = f[0];
@@ -50,7 +54,11 @@ Result<JobResult> ParseRow(std::string_view text, int line) {
   r.reducers = static_cast<int>(v[6]);
   r.measured = v[7];
   r.predicted = v[8];
-  r.sojourn = v[10];  // the error column is derived; it is recomputed, not trusted
+  r.sojourn = v[10];  // the error columns are derived; they are recomputed, not trusted
+  if (columns == kColumns && !f[12].empty()) {
+    MR_ASSIGN_OR_RETURN(double replayed, ParseNumber(f[12], line, "replayed"));
+    r.replayed = replayed;
+  }
   return r;
 }
 
@@ -88,10 +96,17 @@ std::string JobsCsv(const std::vector<JobResult>& rows) {
   std::string out = std::string(kHeader) + "\n";
   for (const JobResult& r : rows) {
     char line[512];
-    std::snprintf(line, sizeof line, "%s,%d,%d,%.6g,%d,%.6g,%.6g,%d,%.6g,%.6g,%.6g,%.6g\n", r.policy.c_str(), r.rep,
+    std::snprintf(line, sizeof line, "%s,%d,%d,%.6g,%d,%.6g,%.6g,%d,%.6g,%.6g,%.6g,%.6g,", r.policy.c_str(), r.rep,
                   r.job, r.arrival, r.maps, r.map_seconds, r.shuffle_bytes, r.reducers, r.measured, r.predicted,
                   RelativeError(r.predicted, r.measured), r.sojourn);
     out += line;
+    if (r.replayed) {
+      std::snprintf(line, sizeof line, "%.6g,%.6g", *r.replayed, RelativeError(*r.replayed, r.measured));
+      out += line;
+    } else {
+      out += ",";
+    }
+    out += "\n";
   }
   return out;
 }
@@ -100,15 +115,20 @@ Result<std::vector<JobResult>> ParseJobsCsv(std::string_view text) {
   std::vector<JobResult> rows;
   LineCursor lines(text);
   std::string_view l;
+  int columns = kColumns;
   while (lines.Next(&l)) {
     const int line = lines.number();
     if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
     if (line == 1) {
-      if (l != kHeader) return Status::InvalidArgument("jobs.csv line 1: expected the header '" + std::string(kHeader) + "'");
+      if (l == kLegacyHeader) {
+        columns = kLegacyColumns;
+      } else if (l != kHeader) {
+        return Status::InvalidArgument("jobs.csv line 1: expected the header '" + std::string(kHeader) + "'");
+      }
       continue;
     }
     if (l.empty()) continue;
-    MR_ASSIGN_OR_RETURN(JobResult r, ParseRow(l, line));
+    MR_ASSIGN_OR_RETURN(JobResult r, ParseRow(l, line, columns));
     rows.push_back(std::move(r));
   }
   if (lines.number() == 0) return Status::InvalidArgument("jobs.csv is empty");
@@ -126,18 +146,28 @@ std::vector<PolicySummary> Summarize(const std::vector<JobResult>& rows) {
   for (const std::string& policy : order) {
     PolicySummary s;
     s.policy = policy;
-    std::vector<double> measured, predicted, errors;
-    // Per repetition: first arrival, last measured and predicted completion.
-    std::map<int, std::array<double, 3>> runs;
+    std::vector<double> measured, predicted, errors, replayed, replay_errors;
+    // Per repetition: first arrival, last measured, predicted and replayed completion, and
+    // whether every job of the run was replayed (1) or not (0).
+    std::map<int, std::array<double, 5>> runs;
     for (const JobResult* r : by_policy[policy]) {
       measured.push_back(r->measured);
       predicted.push_back(r->predicted);
       errors.push_back(std::abs(RelativeError(r->predicted, r->measured)));
-      auto [it, fresh] = runs.try_emplace(r->rep, std::array<double, 3>{r->arrival, 0, 0});
+      auto [it, fresh] = runs.try_emplace(r->rep, std::array<double, 5>{r->arrival, 0, 0, 0, 1});
       auto& run = it->second;
       run[0] = std::min(run[0], r->arrival);
       run[1] = std::max(run[1], r->arrival + r->sojourn);
       run[2] = std::max(run[2], r->arrival + r->predicted);
+      if (r->replayed) {
+        replayed.push_back(*r->replayed);
+        replay_errors.push_back(std::abs(RelativeError(*r->replayed, r->measured)));
+        // The replay starts each job at its actual submit: planned arrival plus the
+        // submission lag (sojourn - measured response).
+        run[3] = std::max(run[3], r->arrival + r->sojourn - r->measured + *r->replayed);
+      } else {
+        run[4] = 0;
+      }
     }
     s.runs = static_cast<int>(runs.size());
     s.jobs = static_cast<int>(measured.size());
@@ -155,6 +185,19 @@ std::vector<PolicySummary> Summarize(const std::vector<JobResult>& rows) {
     s.measured_makespan = Mean(mk_measured);
     s.predicted_makespan = Mean(mk_predicted);
     s.makespan_error = std::abs(RelativeError(s.predicted_makespan, s.measured_makespan));
+    s.replayed_jobs = static_cast<int>(replayed.size());
+    s.replayed_mean = Mean(replayed);
+    s.replay_error_median = Quantile(replay_errors, 0.5);
+    s.replay_error_p90 = Quantile(replay_errors, 0.9);
+    std::vector<double> mk_replay_measured, mk_replayed;
+    for (const auto& [rep, run] : runs) {
+      if (run[4] == 0) continue;
+      mk_replay_measured.push_back(run[1] - run[0]);
+      mk_replayed.push_back(run[3] - run[0]);
+    }
+    s.replayed_makespan = Mean(mk_replayed);
+    s.replay_makespan_error =
+        mk_replayed.empty() ? 0 : std::abs(RelativeError(s.replayed_makespan, Mean(mk_replay_measured)));
     out.push_back(std::move(s));
   }
   return out;
@@ -176,6 +219,18 @@ std::string SummaryMarkdown(const std::vector<PolicySummary>& summaries, std::st
        << " | " << Percent(s.error_median) << " | " << Percent(s.error_p90) << " | "
        << Fixed(s.measured_makespan, 2) << " | " << Fixed(s.predicted_makespan, 2) << " | "
        << Percent(s.makespan_error) << " |\n";
+  }
+  md << "\nReplay: each run's own traces (arrivals, every task's measured duration and bytes)\n"
+     << "through the same simulator under the policy that ran (`mr model predict`). It tests the\n"
+     << "simulator's scheduling and sharing, not the calibration.\n\n"
+     << "| policy | jobs replayed | measured mean | replayed mean | error median | error p90 | makespan error |\n"
+     << "|---|---:|---:|---:|---:|---:|---:|\n";
+  for (const PolicySummary& s : summaries) {
+    md << "| " << s.policy << " | " << s.replayed_jobs << " | " << Fixed(s.measured_mean, 2) << " | "
+       << (s.replayed_jobs > 0 ? Fixed(s.replayed_mean, 2) : "-") << " | "
+       << (s.replayed_jobs > 0 ? Percent(s.replay_error_median) : "-") << " | "
+       << (s.replayed_jobs > 0 ? Percent(s.replay_error_p90) : "-") << " | "
+       << (s.replayed_makespan > 0 ? Percent(s.replay_makespan_error) : "-") << " |\n";
   }
   return md.str();
 }

@@ -5,6 +5,7 @@
 // thread-safe.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,6 +26,10 @@ struct JobResult {
   double measured = 0;   // response time, master's submit to end (s)
   double predicted = 0;  // the simulator's response time (s)
   double sojourn = 0;    // measured end minus planned arrival (s): includes submission lag
+  // The run's own traces replayed through the simulator under the policy that ran
+  // (experiment/replay_prediction.h): its response time (s). Empty when the run could not
+  // be replayed (the runner logs why).
+  std::optional<double> replayed;
 };
 
 // predicted / measured - 1; 0 when measured is 0.
@@ -33,7 +38,9 @@ double RelativeError(double predicted, double measured);
 double Quantile(std::vector<double> values, double q);
 double Mean(const std::vector<double>& values);
 
-// jobs.csv: a header line, then one line per result. Parse errors name the line.
+// jobs.csv: a header line, then one line per result; `replayed` and `replay_error` are
+// empty for a job without a replay. The parser also reads the 12-column files written
+// before replays were added. Parse errors name the line.
 std::string JobsCsv(const std::vector<JobResult>& rows);
 Result<std::vector<JobResult>> ParseJobsCsv(std::string_view text);
 
@@ -48,11 +55,18 @@ struct PolicySummary {
   // Per run: last (arrival + sojourn), resp. last (arrival + predicted), minus the first
   // arrival; averaged over runs. makespan_error is |predicted / measured - 1|.
   double measured_makespan = 0, predicted_makespan = 0, makespan_error = 0;
+  // The replay (rows with a replayed value only): how many, their mean, the median and
+  // 90th percentile of |RelativeError(replayed, measured)|, and the makespan error of the
+  // runs whose every job was replayed (0 when none was).
+  int replayed_jobs = 0;
+  double replayed_mean = 0;
+  double replay_error_median = 0, replay_error_p90 = 0;
+  double replayed_makespan = 0, replay_makespan_error = 0;
 };
 
 // One summary per policy, in order of first appearance in `rows`.
 std::vector<PolicySummary> Summarize(const std::vector<JobResult>& rows);
-// The summary as a Markdown table with a one-paragraph legend.
+// The summary as Markdown: the prediction table, then the replay table, each with a legend.
 std::string SummaryMarkdown(const std::vector<PolicySummary>& summaries, std::string_view title);
 
 }  // namespace mr::experiment

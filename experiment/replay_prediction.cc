@@ -44,7 +44,7 @@ Result<Prediction> PredictRun(const RecordedRun& run, const std::string& policy,
   p.cluster = cluster;
   MR_ASSIGN_OR_RETURN(p.sim, model::SimulateTasks(run.jobs, cluster, *scheduler));
   double sum = 0;
-  for (const MeasuredJob& m : run.measured) {
+  for (const RecordedJob& m : run.measured) {
     sum += m.response;
     p.measured_makespan = std::max(p.measured_makespan, m.arrival + m.response);
   }
@@ -59,7 +59,7 @@ Result<Prediction> PredictRun(const RecordedRun& run, const std::string& policy,
 void WritePrediction(const RecordedRun& run, const Prediction& p, std::ostream& out) {
   out << "job,name,arrival,maps,reducers,measured,predicted,error,sojourn\n";
   for (size_t i = 0; i < run.jobs.size(); ++i) {
-    const MeasuredJob& m = run.measured[i];
+    const RecordedJob& m = run.measured[i];
     const std::string error = p.what_if ? "" : Format("%.4f", p.error[i]);
     out << Format("%s,%s,%.3f,%d,%d,%.3f,%.3f,%s,%.3f\n", m.id.c_str(), m.name.c_str(), m.arrival,
                   run.jobs[i].maps, run.jobs[i].reducers, m.response, p.sim.response[i], error.c_str(),
@@ -91,7 +91,7 @@ void WritePrediction(const RecordedRun& run, const Prediction& p, std::ostream& 
                 model::ShuffleCapacity(c) / static_cast<double>(workers.size()), c.slow_start,
                 c.decision_latency);
   int failed = 0, killed = 0, lost = 0;
-  for (const MeasuredJob& m : run.measured) {
+  for (const RecordedJob& m : run.measured) {
     failed += m.failed_attempts;
     killed += m.killed_attempts;
     lost += m.lost_attempts;

@@ -6,7 +6,11 @@
 #include "experiment/job_results.h"
 #include "experiment/live_run.h"
 #include "experiment/prediction.h"
+#include "experiment/replay_prediction.h"
 #include "experiment/report.h"
+#include "experiment/cluster_shape.h"
+#include "experiment/trace_replay.h"
+#include "scheduler/policy_flags.h"
 #include "web/trace_reader.h"
 
 namespace mr::experiment {
@@ -75,23 +79,56 @@ Status RunOnce(const ClusterShape& shape, const PolicyRun& policy, const JobList
   return WriteFileAtomically(JoinPath(run_dir, kDoneMarker), "");
 }
 
+// A finished run's traces replayed through the task-level simulator under the policy that
+// ran, on the file's cluster shape (an uncapped link at the rate the run's fetches
+// achieved): job id -> replayed response time. docs/model.md, "Replaying a recorded run".
+Result<std::map<uint64_t, double>> ReplayRun(const ClusterShape& shape, const PolicyRun& policy,
+                                             const std::string& run_dir) {
+  MR_ASSIGN_OR_RETURN(RecordedRun run, ReadRecordedRun({JoinPath(run_dir, "traces")}));
+  ClusterShape replay_shape = shape;
+  for (WorkerGroup& g : replay_shape.groups) {
+    if (!(g.shuffle_bandwidth > 0)) g.shuffle_bandwidth = MeasuredShuffleRate(run);
+  }
+  MR_ASSIGN_OR_RETURN(model::ClusterSpec cluster, ToClusterSpec(replay_shape));
+  std::map<std::string, std::string, std::less<>> given(policy.options.begin(), policy.options.end());
+  MR_ASSIGN_OR_RETURN(sched::PolicyOptions options, sched::PolicyOptionsFromFlags(policy.policy, given));
+  MR_ASSIGN_OR_RETURN(Prediction replay, PredictRun(run, policy.policy, options, cluster));
+  std::map<uint64_t, double> out;
+  for (size_t i = 0; i < run.measured.size() && i < replay.sim.response.size(); ++i) {
+    const std::string& id = run.measured[i].id;  // "job-000007"
+    const size_t digits = id.find_first_of("0123456789");
+    if (digits == std::string::npos) continue;
+    out[std::stoull(id.substr(digits))] = replay.sim.response[i];
+  }
+  return out;
+}
+
 // Rows of jobs.csv for one policy's finished repetitions.
 Status AppendRows(const Experiment& e, size_t p, const JobList& jobs, const std::vector<double>& predicted,
-                  const std::string& dir, std::vector<JobResult>* rows) {
+                  const std::string& dir, std::ostream* log, std::vector<JobResult>* rows) {
   const std::string label = PolicyLabel(e, p);
   for (int rep = 1; rep <= e.repetitions; ++rep) {
     const std::string run = JoinPath(JoinPath(dir, "runs"), label + "-" + std::to_string(rep));
     if (!PathExists(JoinPath(run, kDoneMarker))) continue;
     MR_ASSIGN_OR_RETURN(std::string text, ReadFileToString(JoinPath(run, "measured.csv")));
     MR_ASSIGN_OR_RETURN(std::vector<MeasuredJob> measured, ParseMeasuredCsv(text));
+    Result<std::map<uint64_t, double>> replayed = ReplayRun(e.cluster, e.policies[p], run);
+    if (!replayed.ok() && log != nullptr) {
+      *log << label << "-" << rep << ": no replay: " << replayed.status().ToString() << "\n";
+    }
     for (const MeasuredJob& m : measured) {
       if (m.job < 0 || static_cast<size_t>(m.job) >= jobs.size()) {
         return Status::InvalidArgument(run + "/measured.csv: job " + std::to_string(m.job) +
                                        " is not in the workload (did the experiment file change?)");
       }
       const model::TaskJob& j = jobs[m.job];
-      rows->push_back({label, rep, m.job, j.arrival, j.maps, j.map_seconds, j.map_bytes * j.maps, j.reducers,
-                       m.response, predicted[m.job], m.sojourn});
+      JobResult r{label, rep, m.job, j.arrival, j.maps, j.map_seconds, j.map_bytes * j.maps, j.reducers,
+                  m.response, predicted[m.job], m.sojourn, std::nullopt};
+      if (replayed.ok()) {
+        auto it = replayed->find(m.id);
+        if (it != replayed->end()) r.replayed = it->second;
+      }
+      rows->push_back(std::move(r));
     }
   }
   return Status::Ok();
@@ -170,7 +207,7 @@ Status RunExperiment(const Experiment& e, const JobList& jobs, const RunnerOptio
   std::vector<JobResult> rows;
   for (size_t p = 0; p < e.policies.size(); ++p) {
     MR_ASSIGN_OR_RETURN(std::vector<double> predicted, PredictResponses(jobs, e.cluster, calib, e.policies[p]));
-    MR_RETURN_IF_ERROR(AppendRows(e, p, jobs, predicted, dir, &rows));
+    MR_RETURN_IF_ERROR(AppendRows(e, p, jobs, predicted, dir, o.log, &rows));
   }
   MR_RETURN_IF_ERROR(WriteFileAtomically(JoinPath(dir, "jobs.csv"), JobsCsv(rows)));
   MR_RETURN_IF_ERROR(first_error);

@@ -160,7 +160,7 @@ std::string ExclusionReason(const JobTrace& job, const std::vector<double>& maps
   return "";
 }
 
-void CountAttempts(const std::vector<Attempt>& ended, MeasuredJob& m) {
+void CountAttempts(const std::vector<Attempt>& ended, RecordedJob& m) {
   for (const Attempt& a : ended) {
     if (a.status == "failed") ++m.failed_attempts;
     if (a.status == "killed") ++m.killed_attempts;
@@ -173,7 +173,7 @@ double Mean(const std::vector<double>& v) {
 }
 
 // The replayable job and its measured outcome; arrival is relative to t0.
-std::pair<model::TaskJob, MeasuredJob> ReplayJob(const JobTrace& job, std::vector<double> maps,
+std::pair<model::TaskJob, RecordedJob> ReplayJob(const JobTrace& job, std::vector<double> maps,
                                                  std::vector<double> reduces,
                                                  const std::vector<double>& map_bytes, double t0) {
   model::TaskJob t;
@@ -188,7 +188,7 @@ std::pair<model::TaskJob, MeasuredJob> ReplayJob(const JobTrace& job, std::vecto
   t.hint_shuffle_bytes = job.hint_shuffle_bytes;
   t.map_durations = std::move(maps);
   t.reduce_durations = std::move(reduces);
-  MeasuredJob m;
+  RecordedJob m;
   m.id = job.id;
   m.name = job.name;
   m.policy = job.policy;

@@ -21,7 +21,7 @@ namespace mr::experiment {
 
 // What the run measured for one job. Times are seconds; arrival is after the run's first
 // job_submit (RecordedRun::t0).
-struct MeasuredJob {
+struct RecordedJob {
   std::string id;      // "job-000007"
   std::string name;    // job_submit's name
   std::string policy;  // the policy the master ran (job_submit's)
@@ -49,7 +49,7 @@ struct LinkUse {
 
 struct RecordedRun {
   JobList jobs;                       // replayable jobs, by arrival (then job id)
-  std::vector<MeasuredJob> measured;  // measured[i] is jobs[i]'s outcome
+  std::vector<RecordedJob> measured;  // measured[i] is jobs[i]'s outcome
   std::vector<ExcludedJob> excluded;  // by job id
   std::string policy;                 // the policy of every replayable job; "mixed" if several
   double t0 = 0;                      // the first job_submit's t (epoch seconds), all traces
