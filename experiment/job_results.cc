@@ -12,9 +12,11 @@ namespace mr::experiment {
 
 namespace {
 
-constexpr const char* kHeader =
+constexpr const char* kOldHeader =
     "policy,rep,job,arrival,maps,map_seconds,shuffle_bytes,reducers,measured,predicted,error,sojourn";
-constexpr int kColumns = 12;
+constexpr const char* kHeader =
+    "policy,rep,job,arrival,maps,map_seconds,shuffle_bytes,reducers,measured,predicted,error,sojourn,work";
+constexpr int kOldColumns = 12;
 
 Result<double> ParseNumber(const std::string& text, int line, const char* column) {
   char* end = nullptr;
@@ -26,11 +28,12 @@ Result<double> ParseNumber(const std::string& text, int line, const char* column
   return v;
 }
 
-Result<JobResult> ParseRow(std::string_view text, int line) {
+// `columns`: 12 (a file without the work column) or 13.
+Result<JobResult> ParseRow(std::string_view text, int line, int columns) {
   std::vector<std::string> f = SplitFields(text, ',');
-  if (static_cast<int>(f.size()) != kColumns) {
+  if (static_cast<int>(f.size()) != columns) {
     return Status::InvalidArgument("jobs.csv line " + std::to_string(line) + ": " + std::to_string(f.size()) +
-                                   " columns, expected " + std::to_string(kColumns));
+                                   " columns, expected " + std::to_string(columns));
   }
   JobResult r;
   r.policy = f[0];
@@ -51,6 +54,13 @@ Result<JobResult> ParseRow(std::string_view text, int line) {
   r.measured = v[7];
   r.predicted = v[8];
   r.sojourn = v[10];  // the error column is derived; it is recomputed, not trusted
+  if (columns > kOldColumns) {
+    r.work = f[12];
+    if (r.work != "burn" && r.work != "sleep") {
+      return Status::InvalidArgument("jobs.csv line " + std::to_string(line) + ": work '" + r.work +
+                                     "' is not burn or sleep");
+    }
+  }
   return r;
 }
 
@@ -88,9 +98,9 @@ std::string JobsCsv(const std::vector<JobResult>& rows) {
   std::string out = std::string(kHeader) + "\n";
   for (const JobResult& r : rows) {
     char line[512];
-    std::snprintf(line, sizeof line, "%s,%d,%d,%.6g,%d,%.6g,%.6g,%d,%.6g,%.6g,%.6g,%.6g\n", r.policy.c_str(), r.rep,
-                  r.job, r.arrival, r.maps, r.map_seconds, r.shuffle_bytes, r.reducers, r.measured, r.predicted,
-                  RelativeError(r.predicted, r.measured), r.sojourn);
+    std::snprintf(line, sizeof line, "%s,%d,%d,%.6g,%d,%.6g,%.6g,%d,%.6g,%.6g,%.6g,%.6g,%s\n", r.policy.c_str(),
+                  r.rep, r.job, r.arrival, r.maps, r.map_seconds, r.shuffle_bytes, r.reducers, r.measured,
+                  r.predicted, RelativeError(r.predicted, r.measured), r.sojourn, r.work.c_str());
     out += line;
   }
   return out;
@@ -100,15 +110,19 @@ Result<std::vector<JobResult>> ParseJobsCsv(std::string_view text) {
   std::vector<JobResult> rows;
   LineCursor lines(text);
   std::string_view l;
+  int columns = kOldColumns + 1;
   while (lines.Next(&l)) {
     const int line = lines.number();
     if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
     if (line == 1) {
-      if (l != kHeader) return Status::InvalidArgument("jobs.csv line 1: expected the header '" + std::string(kHeader) + "'");
+      if (l == kOldHeader) columns = kOldColumns;
+      if (l != kHeader && l != kOldHeader) {
+        return Status::InvalidArgument("jobs.csv line 1: expected the header '" + std::string(kHeader) + "'");
+      }
       continue;
     }
     if (l.empty()) continue;
-    MR_ASSIGN_OR_RETURN(JobResult r, ParseRow(l, line));
+    MR_ASSIGN_OR_RETURN(JobResult r, ParseRow(l, line, columns));
     rows.push_back(std::move(r));
   }
   if (lines.number() == 0) return Status::InvalidArgument("jobs.csv is empty");
@@ -127,17 +141,21 @@ std::vector<PolicySummary> Summarize(const std::vector<JobResult>& rows) {
     PolicySummary s;
     s.policy = policy;
     std::vector<double> measured, predicted, errors;
-    // Per repetition: first arrival, last measured and predicted completion.
-    std::map<int, std::array<double, 3>> runs;
+    // Per repetition: first arrival, last measured and predicted completion, and the sums
+    // of measured and predicted response times.
+    std::map<int, std::array<double, 5>> runs;
     for (const JobResult* r : by_policy[policy]) {
+      if (s.work.find(r->work) == std::string::npos) s.work += (s.work.empty() ? "" : "+") + r->work;
       measured.push_back(r->measured);
       predicted.push_back(r->predicted);
       errors.push_back(std::abs(RelativeError(r->predicted, r->measured)));
-      auto [it, fresh] = runs.try_emplace(r->rep, std::array<double, 3>{r->arrival, 0, 0});
+      auto [it, fresh] = runs.try_emplace(r->rep, std::array<double, 5>{r->arrival, 0, 0, 0, 0});
       auto& run = it->second;
       run[0] = std::min(run[0], r->arrival);
       run[1] = std::max(run[1], r->arrival + r->sojourn);
       run[2] = std::max(run[2], r->arrival + r->predicted);
+      run[3] += r->measured;
+      run[4] += r->predicted;
     }
     s.runs = static_cast<int>(runs.size());
     s.jobs = static_cast<int>(measured.size());
@@ -147,11 +165,15 @@ std::vector<PolicySummary> Summarize(const std::vector<JobResult>& rows) {
     s.predicted_mean = Mean(predicted);
     s.error_median = Quantile(errors, 0.5);
     s.error_p90 = Quantile(errors, 0.9);
-    std::vector<double> mk_measured, mk_predicted;
+    std::vector<double> mk_measured, mk_predicted, flow_measured, flow_predicted;
     for (const auto& [rep, run] : runs) {
       mk_measured.push_back(run[1] - run[0]);
       mk_predicted.push_back(run[2] - run[0]);
+      flow_measured.push_back(run[3]);
+      flow_predicted.push_back(run[4]);
     }
+    s.measured_total_flow = Mean(flow_measured);
+    s.predicted_total_flow = Mean(flow_predicted);
     s.measured_makespan = Mean(mk_measured);
     s.predicted_makespan = Mean(mk_predicted);
     s.makespan_error = std::abs(RelativeError(s.predicted_makespan, s.measured_makespan));
@@ -166,14 +188,19 @@ std::string SummaryMarkdown(const std::vector<PolicySummary>& summaries, std::st
      << "Response times in seconds, measured on the live cluster (master's submit to job end) and\n"
      << "predicted by the task-level simulator from the experiment file and the stored calibration\n"
      << "only. Error: |predicted / measured - 1| per job; makespan: last completion minus first\n"
-     << "arrival, mean over runs.\n\n"
-     << "| policy | runs | jobs | measured mean | median | p90 | predicted mean | error median | error p90 "
-        "| makespan measured | predicted | error |\n"
-     << "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+     << "arrival, mean over runs; total flow: the sum of a run's response times, mean over runs.\n"
+     << "Work: how the synthetic tasks spent their work, burn (CPU) or sleep (the slot held\n"
+     << "without CPU, an emulation of more slots than cores).\n\n"
+     << "| policy | work | runs | jobs | measured mean | median | p90 | predicted mean | error median | error p90 "
+        "| total flow measured | predicted | error | makespan measured | predicted | error |\n"
+     << "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
   for (const PolicySummary& s : summaries) {
-    md << "| " << s.policy << " | " << s.runs << " | " << s.jobs << " | " << Fixed(s.measured_mean, 2) << " | "
-       << Fixed(s.measured_median, 2) << " | " << Fixed(s.measured_p90, 2) << " | " << Fixed(s.predicted_mean, 2)
-       << " | " << Percent(s.error_median) << " | " << Percent(s.error_p90) << " | "
+    md << "| " << s.policy << " | " << s.work << " | " << s.runs << " | " << s.jobs << " | "
+       << Fixed(s.measured_mean, 2) << " | " << Fixed(s.measured_median, 2) << " | " << Fixed(s.measured_p90, 2)
+       << " | " << Fixed(s.predicted_mean, 2) << " | " << Percent(s.error_median) << " | "
+       << Percent(s.error_p90) << " | " << Fixed(s.measured_total_flow, 1) << " | "
+       << Fixed(s.predicted_total_flow, 1) << " | "
+       << Percent(std::abs(RelativeError(s.predicted_total_flow, s.measured_total_flow))) << " | "
        << Fixed(s.measured_makespan, 2) << " | " << Fixed(s.predicted_makespan, 2) << " | "
        << Percent(s.makespan_error) << " |\n";
   }

@@ -25,6 +25,7 @@ struct JobResult {
   double measured = 0;   // response time, master's submit to end (s)
   double predicted = 0;  // the simulator's response time (s)
   double sojourn = 0;    // measured end minus planned arrival (s): includes submission lag
+  std::string work = "burn";  // how the synthetic tasks spent their work (experiment.h WorkMode)
 };
 
 // predicted / measured - 1; 0 when measured is 0.
@@ -33,7 +34,8 @@ double RelativeError(double predicted, double measured);
 double Quantile(std::vector<double> values, double q);
 double Mean(const std::vector<double>& values);
 
-// jobs.csv: a header line, then one line per result. Parse errors name the line.
+// jobs.csv: a header line, then one line per result. Parse errors name the line. Files
+// written before the `work` column existed parse with work = "burn" (the only mode then).
 std::string JobsCsv(const std::vector<JobResult>& rows);
 Result<std::vector<JobResult>> ParseJobsCsv(std::string_view text);
 
@@ -48,6 +50,10 @@ struct PolicySummary {
   // Per run: last (arrival + sojourn), resp. last (arrival + predicted), minus the first
   // arrival; averaged over runs. makespan_error is |predicted / measured - 1|.
   double measured_makespan = 0, predicted_makespan = 0, makespan_error = 0;
+  // Total flow time: the sum of the run's response times, averaged over runs (the ASRPT
+  // paper's objective). The predicted one sums the simulator's responses of the same jobs.
+  double measured_total_flow = 0, predicted_total_flow = 0;
+  std::string work;  // the work modes of its rows, "+"-joined in order of appearance
 };
 
 // One summary per policy, in order of first appearance in `rows`.

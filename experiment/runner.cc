@@ -91,7 +91,7 @@ Status AppendRows(const Experiment& e, size_t p, const JobList& jobs, const std:
       }
       const model::TaskJob& j = jobs[m.job];
       rows->push_back({label, rep, m.job, j.arrival, j.maps, j.map_seconds, j.map_bytes * j.maps, j.reducers,
-                       m.response, predicted[m.job], m.sojourn});
+                       m.response, predicted[m.job], m.sojourn, WorkModeName(e.cluster.work)});
     }
   }
   return Status::Ok();

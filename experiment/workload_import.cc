@@ -43,7 +43,7 @@ model::TaskJob JobFromTotals(double arrival, double map_work, double shuffle_byt
 
 double MapCapacity(const ClusterShape& cluster) {
   double c = 0;
-  for (const WorkerGroup& g : cluster.groups) c += g.count * g.map_slots * g.speed;
+  for (const WorkerGroup& g : cluster.groups) c += g.count * (g.map_slots + g.unified_slots) * g.speed;
   return c;
 }
 
@@ -58,7 +58,7 @@ double ShuffleCapacity(const ClusterShape& cluster) {
 
 int ReduceSlots(const ClusterShape& cluster) {
   int n = 0;
-  for (const WorkerGroup& g : cluster.groups) n += g.count * g.reduce_slots;
+  for (const WorkerGroup& g : cluster.groups) n += g.count * (g.reduce_slots + g.unified_slots);
   return n;
 }
 

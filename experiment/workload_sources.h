@@ -32,8 +32,9 @@ TaskRules ReadTaskRules(const sched::PolicyOptions& params, const ClusterShape& 
 model::TaskJob JobFromTotals(double arrival, double map_work, double shuffle_bytes,
                              const TaskRules& rules, bool* maps_clipped);
 
-// Sum of map slots x speed (slot-seconds per second), and of the groups' egress caps
-// (bytes per second; 0 when some group has none: unlimited has no finite capacity).
+// Sum of (map + unified slots) x speed (slot-seconds per second), and of the groups' egress
+// caps (bytes per second; 0 when some group has none: unlimited has no finite capacity).
+// A unified slot counts as a map slot here and as a reduce slot in ReduceSlots.
 double MapCapacity(const ClusterShape& cluster);
 double ShuffleCapacity(const ClusterShape& cluster);
 int ReduceSlots(const ClusterShape& cluster);

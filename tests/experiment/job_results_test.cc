@@ -37,24 +37,60 @@ TEST(JobResultsTest, SummaryByHand) {
   EXPECT_DOUBLE_EQ(s[0].predicted_makespan, 13);
   EXPECT_DOUBLE_EQ(s[0].makespan_error, 0);
   EXPECT_NEAR(s[1].error_median, 0.5, 1e-12);
-  EXPECT_NE(SummaryMarkdown(s, "t").find("| a | 1 | 3 | 5.33 | 4.00 | 8.80 | 5.07 | 10.0% | 22.0% |"),
+  // Total flow time: 2 + 4 + 10 measured, 2.2 + 3 + 10 predicted.
+  EXPECT_DOUBLE_EQ(s[0].measured_total_flow, 16);
+  EXPECT_DOUBLE_EQ(s[0].predicted_total_flow, 15.2);
+  EXPECT_EQ(s[0].work, "burn");
+  EXPECT_NE(SummaryMarkdown(s, "t").find(
+                "| a | burn | 1 | 3 | 5.33 | 4.00 | 8.80 | 5.07 | 10.0% | 22.0% | 16.0 | 15.2 | 5.0% | 13.00 |"),
             std::string::npos)
       << SummaryMarkdown(s, "t");
 }
 
+TEST(JobResultsTest, TotalFlowIsTheMeanOverRunsOfEachRunsSum) {
+  std::vector<JobResult> rows = {
+      {"p", 1, 0, 0, 1, 1, 0, 1, 2, 3, 2, "sleep"},
+      {"p", 1, 1, 1, 1, 1, 0, 1, 4, 3, 4, "sleep"},
+      {"p", 2, 0, 0, 1, 1, 0, 1, 6, 3, 6, "sleep"},
+      {"p", 2, 1, 1, 1, 1, 0, 1, 8, 3, 8, "sleep"},
+  };
+  std::vector<PolicySummary> s = Summarize(rows);
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_EQ(s[0].runs, 2);
+  EXPECT_DOUBLE_EQ(s[0].measured_total_flow, (6 + 14) / 2.0);
+  EXPECT_DOUBLE_EQ(s[0].predicted_total_flow, 6);
+  EXPECT_EQ(s[0].work, "sleep");
+  EXPECT_NE(SummaryMarkdown(s, "t").find("| p | sleep | 2 | 4 |"), std::string::npos) << SummaryMarkdown(s, "t");
+}
+
 TEST(JobResultsTest, CsvRoundTripAndErrorsNameTheLine) {
-  std::vector<JobResult> rows = {{"fifo", 2, 7, 1.5, 3, 0.25, 3e6, 2, 4.0, 5.0, 4.5}};
+  std::vector<JobResult> rows = {{"fifo", 2, 7, 1.5, 3, 0.25, 3e6, 2, 4.0, 5.0, 4.5, "sleep"}};
   std::string csv = JobsCsv(rows);
-  EXPECT_NE(csv.find("fifo,2,7,1.5,3,0.25,3e+06,2,4,5,0.25,4.5\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("fifo,2,7,1.5,3,0.25,3e+06,2,4,5,0.25,4.5,sleep\n"), std::string::npos) << csv;
   auto back = ParseJobsCsv(csv);
   ASSERT_TRUE(back.ok()) << back.status().ToString();
   ASSERT_EQ(back->size(), 1u);
   EXPECT_EQ((*back)[0].policy, "fifo");
   EXPECT_EQ((*back)[0].job, 7);
   EXPECT_DOUBLE_EQ((*back)[0].predicted, 5.0);
-  auto bad = ParseJobsCsv(csv + "fifo,1,1,x,1,1,1,1,1,1,0,1\n");
+  EXPECT_EQ((*back)[0].work, "sleep");
+  auto bad = ParseJobsCsv(csv + "fifo,1,1,x,1,1,1,1,1,1,0,1,burn\n");
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find("line 3: arrival 'x'"), std::string::npos) << bad.status().message();
+  bad = ParseJobsCsv(csv + "fifo,1,1,1,1,1,1,1,1,1,0,1,nap\n");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("line 3: work 'nap' is not burn or sleep"), std::string::npos)
+      << bad.status().message();
+}
+
+TEST(JobResultsTest, FilesWrittenBeforeTheWorkColumnAreBurn) {
+  auto old = ParseJobsCsv(
+      "policy,rep,job,arrival,maps,map_seconds,shuffle_bytes,reducers,measured,predicted,error,sojourn\n"
+      "fifo,1,0,0,2,1,0,1,3,3,0,3\n");
+  ASSERT_TRUE(old.ok()) << old.status().ToString();
+  ASSERT_EQ(old->size(), 1u);
+  EXPECT_EQ((*old)[0].work, "burn");
+  EXPECT_DOUBLE_EQ((*old)[0].measured, 3);
 }
 
 }  // namespace
