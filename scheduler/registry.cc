@@ -4,9 +4,11 @@
 #include <climits>
 #include <string>
 
+#include "scheduler/asrpt_scheduler.h"
 #include "scheduler/fair_scheduler.h"
 #include "scheduler/fifo_scheduler.h"
 #include "scheduler/klps_scheduler.h"
+#include "scheduler/lrpt_scheduler.h"
 #include "scheduler/max_srpt_scheduler.h"
 #include "scheduler/policy_summary.h"
 #include "scheduler/policy_table.h"
@@ -69,6 +71,15 @@ Result<std::unique_ptr<Scheduler>> MakeSrpt(std::string_view name, const PolicyO
   return Make<T>(name, rate);
 }
 
+constexpr OptionSpec kAsrptOptions[] = {
+    {"asrpt-round", OptionType::kDuration, "1s",
+     "length of the paper's time slot: the allocation is recomputed once per round", 1e-3, 86400},
+};
+
+Result<std::unique_ptr<Scheduler>> MakeAsrpt(std::string_view name, const PolicyOptions& o) {
+  return Make<AsrptScheduler>(name, o.Double(kAsrptOptions[0].name));
+}
+
 constexpr PolicyRow kPolicies[] = {
     {"fifo", "Hadoop default: jobs by arrival, each takes all the slots it can use", {},
      MakePlain<FifoScheduler>},
@@ -78,6 +89,10 @@ constexpr PolicyRow kPolicies[] = {
      MakeSrpt<MaxSrptScheduler, kMaxSrptOptions[0]>},
     {"splitsrpt", "map-heavy and shuffle-heavy jobs split capacity by imbalance", kSplitSrptOptions,
      MakeSrpt<SplitSrptScheduler, kSplitSrptOptions[0]>},
+    {"asrpt", "ASRPT on unified slots: Algorithm 1 each round over the whole cluster",
+     kAsrptOptions, MakeAsrpt},
+    {"lrpt", "largest remaining (map + reduce) work first, work-conserving", {},
+     MakePlain<LrptScheduler>},
 };
 
 }  // namespace

@@ -57,7 +57,8 @@ std::string Hex(uint64_t v) {
 bool PrintMode() { return std::getenv("MR_GOLDEN_PRINT") != nullptr; }
 
 const std::vector<std::string>& Policies() {
-  static const std::vector<std::string> kNames = {"fifo", "fair", "klps", "maxsrpt", "splitsrpt"};
+  static const std::vector<std::string> kNames = {"fifo", "fair", "klps", "maxsrpt",
+                                                  "splitsrpt", "asrpt", "lrpt"};
   return kNames;
 }
 
@@ -165,6 +166,9 @@ const std::map<std::string, std::string> kDecisionGolden = {
     {"klps", "ee4bdfc293759349"},
     {"maxsrpt", "7dcd00c4f00044e0"},
     {"splitsrpt", "ade1fa3d327a91ac"},
+    // Issue 14: new policies, recorded when they were added.
+    {"asrpt", "714c773801fb9558"},
+    {"lrpt", "5a4f9ac080faa5cf"},
 };
 
 TEST(GoldenDecisionsTest, PoliciesDecideAsBeforeOnRandomSnapshots) {
@@ -201,6 +205,10 @@ const std::map<std::string, std::string> kTaskSimGolden = {
     {"klps", "7ab86fa971e21b89"},
     {"maxsrpt", "0dfe6465183ed9c3"},
     {"splitsrpt", "9533fd2b4eb88656"},
+    // Issue 14: new policies, recorded when they were added (on map and reduce slots only:
+    // asrpt's unified plan is empty there and it fills dedicated slots in its job order).
+    {"asrpt", "b940987f81174766"},
+    {"lrpt", "41f4b6bc78114f83"},
 };
 
 TEST(GoldenDecisionsTest, TaskSimulatorRunsAsBeforeOnCommittedWorkloads) {

@@ -9,7 +9,8 @@ namespace {
 
 TEST(RegistryTest, CreatesEveryKnownPolicyUnderItsName) {
   std::vector<std::string> names = KnownPolicies();
-  EXPECT_EQ(names, (std::vector<std::string>{"fifo", "fair", "klps", "maxsrpt", "splitsrpt"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"fifo", "fair", "klps", "maxsrpt", "splitsrpt",
+                                               "asrpt", "lrpt"}));
   for (const std::string& n : names) {
     auto s = CreateScheduler(n);
     ASSERT_TRUE(s.ok()) << s.status().ToString();
@@ -23,7 +24,7 @@ TEST(RegistryTest, UnknownNameListsKnownPolicies) {
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.status().code(), StatusCode::kNotFound);
   EXPECT_EQ(s.status().message(),
-            "unknown policy 'lottery' (known: fifo, fair, klps, maxsrpt, splitsrpt)");
+            "unknown policy 'lottery' (known: fifo, fair, klps, maxsrpt, splitsrpt, asrpt, lrpt)");
   EXPECT_TRUE(PolicySummary("lottery").empty());
 }
 

@@ -43,10 +43,11 @@ Snapshot RandomSnapshot(std::mt19937* rng) {
 // fair and klps remember whom they served last (ServiceMemory) so that ties
 // rotate; they are checked by SharingPoliciesRotateSlotsAmongEqualJobs instead.
 // splitsrpt remembers where each class last started maps (srpt_test.cc,
-// AOneSlotClassRotatesOverTheWorkers).
+// AOneSlotClassRotatesOverTheWorkers). asrpt keeps its virtual schedule and the round's
+// allocation (asrpt_test.cc, AllocationChangesOnlyAtRoundBoundaries).
 TEST(PolicyReuseTest, ALongLivedPolicyDecidesExactlyAsAFreshOne) {
   for (const std::string& name : KnownPolicies()) {
-    if (name == "fair" || name == "klps" || name == "splitsrpt") continue;
+    if (name == "fair" || name == "klps" || name == "splitsrpt" || name == "asrpt") continue;
     auto reused = CreateScheduler(name);
     ASSERT_TRUE(reused.ok());
     std::mt19937 rng(99);
