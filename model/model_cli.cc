@@ -14,6 +14,7 @@
 #include "model/lower_bound.h"
 #include "model/map_time.h"
 #include "model/model_commands.h"
+#include "model/slotted_cli.h"
 #include "model/tandem_policy.h"
 #include "model/workload.h"
 #include "scheduler/policy_flags.h"
@@ -255,12 +256,15 @@ const Command kCommands[] = {
     {"gen", "generate a workload file (Google-trace-like by default)", RunGen},
     {"sweep", "relative E[T] vs load for every policy (paper Figure 7)", RunSweep},
     {"slowdown", "mean slowdown by job size (paper Figure 9)", RunSlowdown},
+    {"slotted", "live policies in the ASRPT paper's slotted model, vs the SRPT bound",
+     RunSlottedCommand},
+    {"slotted-gen", "generate a slotted-model workload (the ASRPT paper's four)", RunSlottedGenCommand},
 };
 
 void PrintUsage(std::FILE* f, std::span<const ExtraCommand> extra) {
   std::fprintf(f, "usage: mr model COMMAND [options]   (COMMAND --help for its options)\n");
-  for (const Command& c : kCommands) std::fprintf(f, "  %-9s %s\n", c.name, c.summary);
-  for (const ExtraCommand& c : extra) std::fprintf(f, "  %-9s %s\n", c.name, c.summary);
+  for (const Command& c : kCommands) std::fprintf(f, "  %-11s %s\n", c.name, c.summary);
+  for (const ExtraCommand& c : extra) std::fprintf(f, "  %-11s %s\n", c.name, c.summary);
 }
 
 }  // namespace
