@@ -204,6 +204,18 @@ std::string SummaryMarkdown(const std::vector<PolicySummary>& summaries, std::st
        << Fixed(s.measured_makespan, 2) << " | " << Fixed(s.predicted_makespan, 2) << " | "
        << Percent(s.makespan_error) << " |\n";
   }
+  if (std::none_of(summaries.begin(), summaries.end(), [](const PolicySummary& s) { return s.srpt_bound > 0; })) {
+    return md.str();
+  }
+  md << "\nTotal flow time against the SRPT lower bound of \"Minimizing total flow time of MapReduce\n"
+     << "jobs\", computed on the work each run measured (its successful attempts' slot-seconds) over\n"
+     << "the unified slots, in rounds of the asrpt round (docs/experiments.md, \"Results\").\n\n"
+     << "| policy | total flow measured | SRPT bound | measured / bound |\n|---|---:|---:|---:|\n";
+  for (const PolicySummary& s : summaries) {
+    if (!(s.srpt_bound > 0)) continue;
+    md << "| " << s.policy << " | " << Fixed(s.measured_total_flow, 1) << " | " << Fixed(s.srpt_bound, 1) << " | "
+       << Fixed(s.measured_total_flow / s.srpt_bound, 2) << " |\n";
+  }
   return md.str();
 }
 

@@ -54,11 +54,15 @@ struct PolicySummary {
   // paper's objective). The predicted one sums the simulator's responses of the same jobs.
   double measured_total_flow = 0, predicted_total_flow = 0;
   std::string work;  // the work modes of its rows, "+"-joined in order of appearance
+  // The SRPT lower bound on the work its runs measured (srpt_bound.h), mean over runs, in
+  // seconds of total flow time; 0 = not computed (Summarize leaves it; the report sets it).
+  double srpt_bound = 0;
 };
 
 // One summary per policy, in order of first appearance in `rows`.
 std::vector<PolicySummary> Summarize(const std::vector<JobResult>& rows);
-// The summary as a Markdown table with a one-paragraph legend.
+// The summary as a Markdown table with a one-paragraph legend; when some policy has an
+// srpt_bound, a second table of total flow time against it.
 std::string SummaryMarkdown(const std::vector<PolicySummary>& summaries, std::string_view title);
 
 }  // namespace mr::experiment
