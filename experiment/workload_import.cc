@@ -68,6 +68,7 @@ Result<JobList> FromSource(const WorkloadSpec& spec, const sched::PolicyOptions&
                            const ClusterShape& cluster, ImportSummary* summary) {
   switch (spec.kind) {
     case WorkloadKind::kGenerator:
+      if (spec.generator == "asrpt") return GenerateAsrpt(params, spec.seed, cluster, summary);
       return GenerateSynthetic(params, spec.seed, cluster, summary);
     case WorkloadKind::kCsv: {
       MR_ASSIGN_OR_RETURN(std::string text, ReadFileToString(spec.path));

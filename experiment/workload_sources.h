@@ -43,6 +43,11 @@ int ReduceSlots(const ClusterShape& cluster);
 Result<JobList> GenerateSynthetic(const sched::PolicyOptions& params, uint64_t seed,
                                   const ClusterShape& cluster, ImportSummary* summary);
 
+// generator: asrpt (workload_asrpt.cc): the slotted model's paper workloads as live jobs.
+// `params` resolved. InvalidArgument when the cluster has no unified slot.
+Result<JobList> GenerateAsrpt(const sched::PolicyOptions& params, uint64_t seed,
+                              const ClusterShape& cluster, ImportSummary* summary);
+
 // The job CSV (workload_csv.cc); `source` names the text in errors ("FILE:LINE: column").
 Result<JobList> ParseJobCsv(std::string_view text, const std::string& source);
 
