@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "scheduler/id_lookup.h"
 #include "scheduler/policy_util.h"
 
 namespace mr::sched {
@@ -51,8 +52,11 @@ Decision AsrptScheduler::Schedule(const Snapshot& snap) {
   Decision d;
   const int machines = UnifiedSlots(snap);
   const bool new_round = !started_ || snap.now >= round_start_ + round_ * (1 - kRoundSlack);
-  if (new_round) NewRound(snap, machines);
-  ReadJobs(snap);
+  if (new_round) {
+    NewRound(snap, machines);  // also reads the jobs
+  } else {
+    ReadJobs(snap);
+  }
   {
     TaskPlacer placer(snap, &d);
     if (placer.free(SlotKind::kReduce) > 0) FillInOrder(placer, SlotKind::kReduce, true);
@@ -77,7 +81,8 @@ Decision AsrptScheduler::Schedule(const Snapshot& snap) {
 }
 
 // Rounds skipped since the last call (no call came during them) still run in the virtual
-// schedule: it is the work SRPT would have done in that time.
+// schedule, over the jobs it knew then: it is the work SRPT would have done in that time.
+// The machines are this snapshot's (the skipped rounds' are not known).
 void AsrptScheduler::NewRound(const Snapshot& snap, int machines) {
   uint64_t rounds = 1;
   if (!started_) {
@@ -89,28 +94,39 @@ void AsrptScheduler::NewRound(const Snapshot& snap, int machines) {
     round_start_ += static_cast<double>(rounds) * round_;
     round_index_ += rounds;
   }
-  srpt_.Sync(snap);
+  // The skipped rounds serve the jobs known before them; jobs new in `snap` arrived since.
   for (uint64_t r = 1; r < rounds; ++r) {
     if (!srpt_.Advance(machines, round_)) break;
   }
+  srpt_.Sync(snap);
   srpt_.Advance(machines, round_);
   Plan(snap, machines);
 }
 
 void AsrptScheduler::Plan(const Snapshot& snap, int machines) {
   const size_t n = snap.jobs.size();
-  key_.resize(n);
-  for (size_t j = 0; j < n; ++j) key_[j] = AvailableWorkload(snap.jobs[j]);
+  // By available workload, ties by arrival (then snapshot position).
   ArrivalOrder(snap, &order_);
-  std::stable_sort(order_.begin(), order_.end(), [this](int a, int b) { return key_[a] < key_[b]; });
+  keys_.clear();
+  for (size_t k = 0; k < n; ++k) {
+    keys_.push_back({AvailableWorkload(snap.jobs[order_[k]]), static_cast<int>(k), order_[k]});
+  }
+  std::sort(keys_.begin(), keys_.end(), [](const Key& a, const Key& b) {
+    return a.workload != b.workload ? a.workload < b.workload : a.arrival < b.arrival;
+  });
+  for (size_t k = 0; k < n; ++k) order_[k] = keys_[k].job;
   jobs_.clear();
+  live_.assign(n, Live{});
   for (int j : order_) {
     const JobView& job = snap.jobs[j];
     AsrptJob a;
     a.map_phase = MapPhase(job);
     a.kept = RunningOnUnified(job, TaskKind::kReduce);
+    live_[j].map_phase = a.map_phase;
+    live_[j].running = a.kept;
     if (a.map_phase) {
-      a.schedulable = static_cast<int>(job.pending_maps.size()) + RunningOnUnified(job, TaskKind::kMap);
+      live_[j].running = RunningOnUnified(job, TaskKind::kMap);
+      a.schedulable = static_cast<int>(job.pending_maps.size()) + live_[j].running;
       a.map_load = srpt_.work(static_cast<size_t>(j)).map_load;
       a.probe = job.estimate.source == EstimateSource::kNone && job.maps_running == 0 &&
                 job.maps_done == 0;
@@ -120,11 +136,16 @@ void AsrptScheduler::Plan(const Snapshot& snap, int machines) {
     jobs_.push_back(a);
   }
   AllocateAsrpt(jobs_, machines, &alloc_);
-  plan_.clear();
-  plan_.reserve(n);
+  // In snapshot order, which is id order when ids grow with arrival: then no sort.
+  plan_.assign(n, {});
   for (size_t k = 0; k < n; ++k) {
-    plan_[snap.jobs[order_[k]].id] = {alloc_[k], static_cast<int>(k)};
+    plan_[order_[k]] = {snap.jobs[order_[k]].id, Planned{alloc_[k], static_cast<int>(k)}};
+    live_[order_[k]].alloc = alloc_[k];
+    live_[order_[k]].pos = static_cast<int>(k);
   }
+  by_pos_.assign(order_.begin(), order_.end());  // what ReadJobs would find
+  auto by_id = [](const auto& a, const auto& b) { return a.first < b.first; };
+  if (!std::is_sorted(plan_.begin(), plan_.end(), by_id)) std::sort(plan_.begin(), plan_.end(), by_id);
   plan_count_ = static_cast<int>(n);
 }
 
@@ -132,16 +153,17 @@ void AsrptScheduler::ReadJobs(const Snapshot& snap) {
   const size_t n = snap.jobs.size();
   live_.assign(n, Live{});
   by_pos_.assign(static_cast<size_t>(plan_count_) + n, -1);
+  size_t cursor = 0;
   for (size_t j = 0; j < n; ++j) {
     const JobView& job = snap.jobs[j];
     Live& l = live_[j];
     l.map_phase = MapPhase(job);
     l.running = RunningOnUnified(job, l.map_phase ? TaskKind::kMap : TaskKind::kReduce);
     l.pos = plan_count_ + static_cast<int>(j);
-    auto it = plan_.find(job.id);
-    if (it != plan_.end() && by_pos_[it->second.pos] < 0) {
-      l.alloc = it->second.alloc;
-      l.pos = it->second.pos;
+    const int at = FindId<Planned>(plan_, job.id, &cursor);
+    if (at >= 0 && by_pos_[plan_[at].second.pos] < 0) {
+      l.alloc = plan_[at].second.alloc;
+      l.pos = plan_[at].second.pos;
     }
     by_pos_[l.pos] = static_cast<int>(j);
   }

@@ -14,7 +14,6 @@
 #pragma once
 
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -55,9 +54,11 @@ class AsrptScheduler final : public Scheduler {
     int job = 0;
   };
 
-  // Starts the round(s) snap.now has reached and plans the current one.
+  // Starts the round(s) snap.now has reached and plans the current one; Plan also fills
+  // live_ and by_pos_ for `snap`, as ReadJobs does between rounds.
   void NewRound(const Snapshot& snap, int machines);
   void Plan(const Snapshot& snap, int machines);
+  // live_ and by_pos_ for `snap` from the round's plan.
   void ReadJobs(const Snapshot& snap);
   void FillUnified(TaskPlacer& placer);
   void FillInOrder(TaskPlacer& placer, SlotKind slot, bool reduces);
@@ -70,11 +71,16 @@ class AsrptScheduler final : public Scheduler {
   uint64_t round_index_ = 0;
   int plan_count_ = 0;  // jobs in the plan: positions 0 .. plan_count_ - 1
   VirtualSrpt srpt_;
-  std::unordered_map<JobId, Planned> plan_;
+  std::vector<std::pair<JobId, Planned>> plan_;  // sorted by id
   // Scratch.
   std::vector<AsrptJob> jobs_;
   std::vector<int> order_, alloc_;
-  std::vector<double> key_;
+  struct Key {
+    double workload;
+    int arrival;  // place in arrival order
+    int job;
+  };
+  std::vector<Key> keys_;
   std::vector<Live> live_;
   std::vector<int> by_pos_;  // job indices in ASRPT order (this call)
   std::vector<Want> heap_;

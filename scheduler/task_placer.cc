@@ -19,7 +19,10 @@ TaskPlacer::TaskPlacer(const Snapshot& snap, Decision* out) : snap_(snap), out_(
     max_id = std::max(max_id, v.id);
   }
   auto faster = [&snap](int a, int b) { return snap.workers[a].speed > snap.workers[b].speed; };
-  std::stable_sort(order_.begin(), order_.end(), faster);
+  // Usually every worker has the same speed: then the order is already right.
+  if (!std::is_sorted(order_.begin(), order_.end(), faster)) {
+    std::stable_sort(order_.begin(), order_.end(), faster);
+  }
   if (max_id <= 4 * n + 64) {
     pos_by_id_.assign(size_t{max_id} + 1, -1);
     for (size_t w = n; w-- > 0;) pos_by_id_[snap.workers[w].id] = static_cast<int>(w);

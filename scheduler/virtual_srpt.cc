@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "scheduler/id_lookup.h"
+
 namespace mr::sched {
 namespace {
 
@@ -33,11 +35,12 @@ void Refresh(const SizeEstimate& e, VirtualSrpt::Work* w) {
 void VirtualSrpt::Sync(const Snapshot& snap) {
   next_.clear();
   next_.reserve(snap.jobs.size());
+  size_t cursor = 0;
   for (const JobView& job : snap.jobs) {
-    auto it = at_.find(job.id);
+    const int at = FindId<size_t>(at_, job.id, &cursor);
     Work w;
-    if (it != at_.end()) {
-      w = work_[it->second];
+    if (at >= 0) {
+      w = work_[at_[at].second];
     } else {
       w.id = job.id;
       w.arrival = arrivals_++;
@@ -48,29 +51,35 @@ void VirtualSrpt::Sync(const Snapshot& snap) {
   }
   work_.swap(next_);
   at_.clear();
-  for (size_t i = 0; i < work_.size(); ++i) at_.emplace(work_[i].id, i);
+  for (size_t i = 0; i < work_.size(); ++i) at_.emplace_back(work_[i].id, i);
+  if (!std::is_sorted(at_.begin(), at_.end())) std::sort(at_.begin(), at_.end());
 }
 
 bool VirtualSrpt::Advance(int machines, double round) {
   order_.clear();
   for (size_t i = 0; i < work_.size(); ++i) {
-    work_[i].map_load = 0;
-    if (work_[i].map + work_[i].reduce > kDust) order_.push_back(static_cast<int>(i));
+    Work& w = work_[i];
+    w.map_load = 0;
+    const double total = w.map + w.reduce;
+    if (total > kDust) order_.push_back({total, w.arrival, static_cast<uint32_t>(i)});
   }
   if (order_.empty() || machines <= 0) return false;
-  // Every job served takes at least one machine, so only the first `machines` matter.
-  auto smaller = [this](int a, int b) {
-    const double wa = work_[a].map + work_[a].reduce, wb = work_[b].map + work_[b].reduce;
-    if (wa != wb) return wa < wb;
-    return work_[a].arrival < work_[b].arrival;
+  // Every job served takes at least one machine, so only the first `machines` matter:
+  // select them in linear time, then sort just those.
+  auto smaller = [](const Key& a, const Key& b) {
+    if (a.total != b.total) return a.total < b.total;
+    return a.arrival < b.arrival;
   };
   const size_t head = std::min(order_.size(), static_cast<size_t>(machines));
-  std::partial_sort(order_.begin(), order_.begin() + static_cast<std::ptrdiff_t>(head),
-                    order_.end(), smaller);
+  if (head < order_.size()) {
+    std::nth_element(order_.begin(), order_.begin() + static_cast<std::ptrdiff_t>(head), order_.end(),
+                     smaller);
+  }
+  std::sort(order_.begin(), order_.begin() + static_cast<std::ptrdiff_t>(head), smaller);
   int left = machines;
   for (size_t k = 0; k < head && left > 0; ++k) {
-    Work& w = work_[order_[k]];
-    const double total = w.map + w.reduce;
+    Work& w = work_[order_[k].index];
+    const double total = order_[k].total;
     const int need = static_cast<int>(std::ceil(total / round - kDust));
     const int got = std::clamp(need, 1, left);
     left -= got;

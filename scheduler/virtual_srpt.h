@@ -12,7 +12,7 @@
 
 #include <cstdint>
 #include <span>
-#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "scheduler/snapshot.h"
@@ -51,8 +51,13 @@ class VirtualSrpt {
  private:
   std::vector<Work> work_;
   std::vector<Work> next_;               // scratch for Sync
-  std::unordered_map<JobId, size_t> at_;  // id -> position in work_
-  std::vector<int> order_;               // scratch for Advance
+  std::vector<std::pair<JobId, size_t>> at_;  // (id, position in work_), sorted by id
+  struct Key {
+    double total;
+    uint64_t arrival;
+    uint32_t index;
+  };
+  std::vector<Key> order_;               // scratch for Advance
   uint64_t arrivals_ = 0;
 };
 

@@ -167,7 +167,7 @@ const std::map<std::string, std::string> kDecisionGolden = {
     {"maxsrpt", "7dcd00c4f00044e0"},
     {"splitsrpt", "ade1fa3d327a91ac"},
     // Issue 14: new policies, recorded when they were added.
-    {"asrpt", "714c773801fb9558"},
+    {"asrpt", "8102faf9f91dd970"},
     {"lrpt", "5a4f9ac080faa5cf"},
 };
 

@@ -3,9 +3,12 @@
 // schedule, rounds, the fill rule between rounds, and invariants on random sequences.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <random>
 #include <set>
+#include <tuple>
+#include <vector>
 
 #include "scheduler/asrpt_allocation.h"
 #include "scheduler/asrpt_scheduler.h"
@@ -204,6 +207,62 @@ TEST(AsrptTest, AllocationChangesOnlyAtRoundBoundaries) {
   EXPECT_EQ(d1.note.find("planned"), std::string::npos) << d1.note;
   EXPECT_EQ(d2.map_shares, (ShareMap{{1, 7.0}, {2, 1.0}}));
   EXPECT_EQ(testing::MapsPerJob(d2), (std::map<JobId, int>{{1, 2}}));
+}
+
+// N = 1, round 1 s. A (10 maps of 1 s) alone at t = 0, then no call until t = 5, when B
+// (2 maps) is there. The skipped rounds 1-4 served A only (B was not there), so in round 5
+// the virtual schedule has A at 5 s and B at 2 s: B is SRPT's, pass 1 gives it the machine.
+// (Had B been served in the skipped rounds, it would be done virtually and A would get it.)
+TEST(AsrptTest, SkippedRoundsServeOnlyTheJobsKnownBefore) {
+  auto s = Asrpt(1);
+  Snapshot snap;
+  snap.workers = {MakeWorker(1, 0, 0, 1)};
+  JobView a = MakeJob(1, 10, 0);
+  a.estimate.source = EstimateSource::kHint;
+  a.estimate.map_seconds_total = a.estimate.map_seconds_remaining = 10;
+  snap.jobs = {a};
+  EXPECT_EQ(s->Schedule(snap).map_shares, (ShareMap{{1, 1.0}}));
+  JobView b = MakeJob(2, 2, 4.5);
+  b.estimate.source = EstimateSource::kHint;
+  b.estimate.map_seconds_total = b.estimate.map_seconds_remaining = 2;
+  snap.jobs = {a, b};
+  snap.now = 5;
+  Decision d = s->Schedule(snap);
+  EXPECT_EQ(d.map_shares, (ShareMap{{2, 1.0}})) << d.note;
+  EXPECT_EQ(testing::MapsPerJob(d), (std::map<JobId, int>{{2, 1}}));
+}
+
+// A mixed worker: one map, one reduce and one unified slot (N = 1). A has finished its maps
+// (2 ready reduces, 2 s of reduce work), B has 3 maps (10 s), C 2 maps (1.5 s), B before
+// C by arrival. V: C is smallest, its map work gets the machine (MapLoad 1); order by
+// available work C(1.5), A(2), B(10); pass 1 gives C the unified slot. The dedicated slots
+// are outside the plan and go in that order: the reduce slot to A, the map slot to C's
+// second map (in arrival order it would be B's).
+TEST(AsrptTest, DedicatedSlotsOfAMixedClusterGoInAsrptOrder) {
+  auto s = Asrpt();
+  Snapshot snap;
+  snap.workers = {MakeWorker(1, 1, 1, 1)};
+  JobView a = MakeJob(1, 0), b = MakeJob(2, 3), c = MakeJob(3, 2);
+  a.maps_total = a.maps_done = 2;
+  a.reduces_total = 2;
+  a.ready_reduces = {{0, 1}, {1, 1}};
+  a.estimate.source = b.estimate.source = c.estimate.source = EstimateSource::kHint;
+  a.estimate.reduce_source = EstimateSource::kHint;
+  a.estimate.map_seconds_total = 2;
+  a.estimate.reduce_seconds_total = a.estimate.reduce_seconds_remaining = 2;
+  b.estimate.map_seconds_total = b.estimate.map_seconds_remaining = 10;
+  c.estimate.map_seconds_total = c.estimate.map_seconds_remaining = 1.5;
+  snap.jobs = {a, b, c};
+  Decision d = s->Schedule(snap);
+  ASSERT_TRUE(testing::CheckContract(snap, d));
+  EXPECT_EQ(d.map_shares, (ShareMap{{3, 1.0}}));
+  std::vector<std::tuple<JobId, TaskKind, SlotKind>> got;
+  for (const Assignment& x : d.assignments) got.emplace_back(x.job, x.kind, x.slot);
+  std::sort(got.begin(), got.end());
+  EXPECT_EQ(got, (std::vector<std::tuple<JobId, TaskKind, SlotKind>>{
+                     {1, TaskKind::kReduce, SlotKind::kReduce},
+                     {3, TaskKind::kMap, SlotKind::kMap},
+                     {3, TaskKind::kMap, SlotKind::kUnified}}));
 }
 
 // Random sequences in time order on mixed clusters: the contract, no reduce of a job with
