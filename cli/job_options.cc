@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,8 @@ void AddJobOptions(po::options_description& desc, po::positional_options_descrip
       ("weight", po::value<double>()->default_value(1.0), "fair scheduler weight")
       ("hint-map-seconds", po::value<double>()->default_value(0), "size hint: total map slot-seconds")
       ("hint-shuffle-bytes", po::value<std::string>()->default_value("0"), "size hint: total shuffle bytes")
+      ("hint-reduce-seconds", po::value<double>()->default_value(0),
+       "size hint: total reduce slot-seconds (for policies that share unified slots, e.g. asrpt)")
       ("metric", po::value<std::string>()->default_value(""),
        "the objective a policy should serve this job by (\"\" = the policy's own; docs/jobs.md)")
       ("deadline", po::value<std::string>(), "finish within this long after submission, e.g. 30m (docs/jobs.md)")
@@ -168,7 +171,12 @@ Result<proto::JobSpec> BuildJobSpec(const po::variables_map& vm) {
   spec.set_pool(vm["pool"].as<std::string>());
   spec.set_weight(vm["weight"].as<double>());
   if (spec.weight() <= 0) return Status::InvalidArgument("--weight must be positive");
+  for (const char* hint : {"hint-map-seconds", "hint-reduce-seconds"}) {
+    const double v = vm[hint].as<double>();
+    if (!std::isfinite(v) || v < 0) return Status::InvalidArgument(std::string("--") + hint + " must be a finite number >= 0");
+  }
   spec.set_hint_map_seconds(vm["hint-map-seconds"].as<double>());
+  spec.set_hint_reduce_seconds(vm["hint-reduce-seconds"].as<double>());
   MR_ASSIGN_OR_RETURN(uint64_t hint_bytes, ParseBytes(vm["hint-shuffle-bytes"].as<std::string>()));
   spec.set_hint_shuffle_bytes(static_cast<double>(hint_bytes));
   MR_RETURN_IF_ERROR(ApplyUserParams(vm, &spec));

@@ -67,13 +67,30 @@ sched::SizeEstimate JobRecord::Estimate(double now) const {
     in.profile_output_bytes_per_task = profile->output_bytes_per_task();
   }
   in.shuffle_bytes_fetched = static_cast<double>(shuffle_bytes_fetched);
-  return sched::EstimateSize(in, [&](double mean_time) {
+  in.reduces_total = static_cast<int>(reduces.size());
+  in.reduces_done = reduces_done;
+  in.reduces_measured = reduces_measured;
+  in.reduce_seconds_done = reduce_seconds_done;
+  in.hint_reduce_seconds = spec.hint_reduce_seconds();
+  if (profile && profile->reduce_runs() > 0) {
+    in.has_reduce_profile = true;
+    in.profile_reduce_seconds_per_task = profile->reduce_seconds_per_task();
+  }
+  auto map_elapsed = [&](double mean_time) {
     double elapsed = 0;
     for (const auto& m : maps) {
       if (m.state == MapTask::State::kRunning && !m.awaiting) elapsed += std::min(mean_time, std::max(0.0, now - m.start_time));
     }
     return elapsed;
-  });
+  };
+  auto reduce_elapsed = [&](double mean_time) {
+    double elapsed = 0;
+    for (const auto& r : reduces) {
+      if (r.state == ReduceTask::State::kRunning) elapsed += std::min(mean_time, std::max(0.0, now - r.start_time));
+    }
+    return elapsed;
+  };
+  return sched::EstimateSize(in, map_elapsed, reduce_elapsed);
 }
 
 void JobRecord::RecordFetch(double start, double end, uint64_t bytes) {

@@ -145,6 +145,10 @@ struct JobRecord {
   int reduces_done = 0;
   int reduces_running = 0;
   double map_seconds_done = 0;     // sum of finished map durations
+  // Committed reduces whose duration this master saw (not those committed before a
+  // restart), and the sum of their durations: the online reduce estimate.
+  int reduces_measured = 0;
+  double reduce_seconds_done = 0;
   uint64_t map_input_bytes = 0;    // sum over finished maps
   uint64_t input_bytes = 0;        // all splits
   std::optional<proto::JobProfile> profile;   // earlier runs of this job name

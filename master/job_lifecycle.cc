@@ -203,6 +203,8 @@ void JobLifecycle::CommitReduce(JobRecord& job, int index, const proto::TaskRepo
   t.end_time = r.end_time();
   job.AddCounters(r.counters(), +1);
   job.reduces_done++;
+  job.reduces_measured++;
+  job.reduce_seconds_done += std::max(0.0, r.end_time() - r.start_time());
   Trace(job, {{"event", "commit"}, {"t", state_.Now()}, {"task", TaskIdString(TaskKind::kReduce, index)},
               {"attempt", r.attempt()}, {"file", to}});
   if (job.reduces_done == static_cast<int>(job.reduces.size())) FinishJob(job, JobState::kSucceeded, "");

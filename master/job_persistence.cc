@@ -37,10 +37,13 @@ void JobPersistence::PersistJob(const JobRecord& job, bool sync) {
     t->set_map_output_bytes(job.map_output_bytes);
     t->set_shuffle_bytes_fetched(job.shuffle_bytes_fetched);
     t->set_map_seconds_done(job.map_seconds_done);
+    t->set_reduce_seconds_done(job.reduce_seconds_done);
     if (job.final_estimate) {
       t->set_estimate_source(sched::EstimateSourceName(job.final_estimate->source));
       t->set_est_map_seconds(job.final_estimate->map_seconds_total);
       t->set_est_shuffle_bytes(job.final_estimate->shuffle_bytes_total);
+      t->set_reduce_estimate_source(sched::EstimateSourceName(job.final_estimate->reduce_source));
+      t->set_est_reduce_seconds(job.final_estimate->reduce_seconds_total);
     }
     t->set_shuffle_first_start(job.shuffle_first_start);
     t->set_shuffle_last_end(job.shuffle_last_end);
@@ -100,6 +103,12 @@ void JobPersistence::UpdateProfile(const JobRecord& job) {
   }
   p.set_output_bytes_per_task(mix(p.output_bytes_per_task(), static_cast<double>(job.map_output_bytes) / job.maps_done));
   p.set_runs(p.runs() + 1);
+  if (job.reduces_measured > 0) {  // its own weights: older profiles have no reduce runs
+    double wr = 1.0 / (p.reduce_runs() + 1);
+    p.set_reduce_seconds_per_task(p.reduce_seconds_per_task() * (1 - wr) +
+                                  job.reduce_seconds_done / job.reduces_measured * wr);
+    p.set_reduce_runs(p.reduce_runs() + 1);
+  }
   Status s = store_->PutProfile(job.spec.name(), p);
   if (!s.ok()) MR_LOG_WARN("{}", s.ToString());
 }

@@ -24,7 +24,9 @@ void TraceEstimate(JobRecord& job, double now) {
   if (e.source == sched::EstimateSource::kNone) return;
   Trace(job, {{"event", "estimate"}, {"t", now}, {"source", sched::EstimateSourceName(e.source)},
               {"map_seconds", e.map_seconds_total}, {"map_seconds_remaining", e.map_seconds_remaining},
-              {"shuffle_bytes", e.shuffle_bytes_total}, {"shuffle_bytes_remaining", e.shuffle_bytes_remaining}});
+              {"shuffle_bytes", e.shuffle_bytes_total}, {"shuffle_bytes_remaining", e.shuffle_bytes_remaining},
+              {"reduce_source", sched::EstimateSourceName(e.reduce_source)}, {"reduce_seconds", e.reduce_seconds_total},
+              {"reduce_seconds_remaining", e.reduce_seconds_remaining}});
   job.traced_source = e.source;
 }
 

@@ -20,11 +20,16 @@ JobTracker::JobTracker(const Clock* clock, std::unique_ptr<sched::Scheduler> sch
       snapshots_(state_, registry_),
       queues_(state_, registry_),
       decisions_(state_, lifecycle_, persistence_, queues_, killer_),
-      status_(state_) {}
+      status_(state_),
+      unified_(state_, lifecycle_, scheduler_->requires_unified_slots(), std::string(scheduler_->name())) {}
 
 Status JobTracker::Recover() { return recovery_.Recover(); }
 
-Result<uint64_t> JobTracker::Submit(const proto::JobSpec& spec) { return lifecycle_.Submit(spec); }
+Result<uint64_t> JobTracker::Submit(const proto::JobSpec& spec) {
+  Result<uint64_t> id = lifecycle_.Submit(spec);
+  if (id.ok()) unified_.Check();  // past the grace already: the job fails now, with the reason
+  return id;
+}
 
 Result<proto::RegisterReply> JobTracker::Register(const proto::RegisterWorker& req) {
   MR_RETURN_IF_ERROR(WorkerRegistry::Validate(req));
@@ -42,6 +47,7 @@ Result<proto::RegisterReply> JobTracker::Register(const proto::RegisterWorker& r
   recovery_.AdoptHeldOutputs(id, req, &reply);
   // Jobs waiting for a worker to host their reducers can place them now.
   for (auto& [jid, job] : state_.jobs) placer_.PlaceReduces(*job);
+  unified_.OnRegister(*state_.FindWorker(id));
   return reply;
 }
 
@@ -70,7 +76,8 @@ Result<proto::HeartbeatReply> JobTracker::Heartbeat(const proto::Heartbeat& hb) 
   // heartbeats stay cheap at short intervals.
   double now = state_.Now();
   const bool cluster = scheduler_->scope() == sched::SnapshotScope::kCluster;
-  if (HasAssignableWork(w, cluster) || now - state_.last_round_time >= kShareRefreshSeconds) {
+  // A policy that needs unified slots gets no round while no live worker has one.
+  if (!unified_.Blocked() && (HasAssignableWork(w, cluster) || now - state_.last_round_time >= kShareRefreshSeconds)) {
     queues_.ReleaseBlacklisted();
     sched::Decision d = scheduler_->Schedule(snapshots_.Build(w.id, cluster));
     decisions_.Apply(w, d, cluster, &reply);
@@ -114,6 +121,7 @@ void JobTracker::Tick() {
     lifecycle_.LoseWorker(id, "no heartbeat for " + std::to_string(state_.options.worker_timeout) + "s");
   }
   recovery_.ExpireMapRecovery();
+  unified_.Check();
   lifecycle_.EnforceRetention();
   FlushTraces(state_);
 }

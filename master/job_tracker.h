@@ -5,7 +5,8 @@
 // report) with FetchBlame, ReducePlacer, WorkerRegistry (blacklist), SnapshotBuilder,
 // DecisionApplier, MapQueues and AttemptKiller (the round and what a policy may decide),
 // JobPersistence and Recovery (the StateStore and a restart), StatusView (status and
-// /api), all over one TrackerState.
+// /api), UnifiedSlotsGuard (a unified-slots policy on a cluster without them), all over
+// one TrackerState.
 // Not thread-safe: the master calls it from its single state thread only.
 #pragma once
 
@@ -32,6 +33,7 @@
 #include "master/task_assignment.h"
 #include "master/task_reports.h"
 #include "master/tracker_state.h"
+#include "master/unified_slots_guard.h"
 #include "master/worker_registry.h"
 #include "mr.pb.h"
 #include "scheduler/scheduler.h"
@@ -64,7 +66,8 @@ class JobTracker {
   Result<proto::JobStatus> Kill(uint64_t job_id);
   // JSON for the status page's /api paths (docs/web.md); NotFound otherwise.
   Result<std::string> ApiGet(std::string_view path) const;
-  // Periodic housekeeping: declares silent workers lost.
+  // Periodic housekeeping: declares silent workers lost, fails the jobs of a policy that
+  // needs unified slots when no live worker has had one for the grace (UnifiedSlotsGuard).
   void Tick();
   // Called with the job's id once it has ended (output committed or removed, store
   // written), from inside the call that ended it: a listener must not re-enter the tracker
@@ -95,6 +98,7 @@ class JobTracker {
   MapQueues queues_;
   DecisionApplier decisions_;
   StatusView status_;
+  UnifiedSlotsGuard unified_;
 };
 
 }  // namespace mr::master

@@ -207,6 +207,7 @@ Status CheckJobSpec(const proto::JobSpec& spec) {
   MR_RETURN_IF_ERROR(CheckNumber("weight", spec.weight(), 0, 1e6));
   MR_RETURN_IF_ERROR(CheckNumber("map-seconds hint", spec.hint_map_seconds(), 0, 1e12));
   MR_RETURN_IF_ERROR(CheckNumber("shuffle-bytes hint", spec.hint_shuffle_bytes(), 0, 1e18));
+  MR_RETURN_IF_ERROR(CheckNumber("reduce-seconds hint", spec.hint_reduce_seconds(), 0, 1e12));
   // The per-job policy parameters (scheduler JobParams): the cli checks them too, but a
   // client may be anything that speaks the protocol.
   MR_RETURN_IF_ERROR(CheckText("metric", spec.metric(), 64));

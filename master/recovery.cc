@@ -27,6 +27,7 @@ void RestoreTotals(const proto::StoredJob& s, JobRecord& rec) {
   rec.map_output_bytes = t.map_output_bytes();
   rec.shuffle_bytes_fetched = t.shuffle_bytes_fetched();
   rec.map_seconds_done = t.map_seconds_done();
+  rec.reduce_seconds_done = t.reduce_seconds_done();
   rec.shuffle_first_start = t.shuffle_first_start();
   rec.shuffle_last_end = t.shuffle_last_end();
   rec.fetch_bytes = t.fetch_bytes();
@@ -35,6 +36,8 @@ void RestoreTotals(const proto::StoredJob& s, JobRecord& rec) {
     e.source = ParseEstimateSource(t.estimate_source());
     e.map_seconds_total = t.est_map_seconds();
     e.shuffle_bytes_total = t.est_shuffle_bytes();
+    e.reduce_source = ParseEstimateSource(t.reduce_estimate_source());
+    e.reduce_seconds_total = t.est_reduce_seconds();
     rec.final_estimate = e;
   }
 }

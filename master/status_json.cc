@@ -30,7 +30,9 @@ nlohmann::json JobStatusToJson(const proto::JobStatus& st) {
                       {"estimate",
                        {{"source", st.estimate_source()},
                         {"map_seconds", st.est_map_seconds()},
-                        {"shuffle_bytes", st.est_shuffle_bytes()}}},
+                        {"shuffle_bytes", st.est_shuffle_bytes()},
+                        {"reduce_source", st.reduce_estimate_source()},
+                        {"reduce_seconds", st.est_reduce_seconds()}}},
                       {"trace", st.trace_path()},
                       {"counters", nlohmann::json::object()}};
   for (const auto& c : st.counters()) j["counters"][c.name()] = c.value();

@@ -35,6 +35,8 @@ proto::JobStatus StatusView::MakeStatus(const JobRecord& job) const {
   st.set_est_map_seconds(e.map_seconds_total);
   st.set_est_shuffle_bytes(e.shuffle_bytes_total);
   st.set_estimate_source(sched::EstimateSourceName(e.source));
+  st.set_est_reduce_seconds(e.reduce_seconds_total);
+  st.set_reduce_estimate_source(sched::EstimateSourceName(e.reduce_source));
   st.set_policy(job.policy);
   st.set_trace_path(job.trace_path);
   st.set_shuffle_rate(job.finished() ? 0.0 : job.RecentShuffleRate(state_.Now()));

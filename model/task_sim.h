@@ -37,6 +37,9 @@ struct TaskJob {
   // both 0 = no hint, so the policy sees no estimate until two maps are done.
   double hint_map_seconds = 0;
   double hint_shuffle_bytes = 0;
+  // The job's --hint-reduce-seconds (slot-seconds, all reduces); 0 = none, so the policy
+  // sees no reduce estimate until a reduce is done.
+  double hint_reduce_seconds = 0;
   // How map durations vary: a factor times map_seconds (map_time.h). The default
   // (kClusterDefault) uses ClusterSpec::map_time_cv.
   MapTimeDist map_time;

@@ -104,7 +104,8 @@ Status ValidateJob(const TaskJob& j, size_t i) {
   bool ok = std::isfinite(j.arrival) && j.arrival >= 0 && j.maps >= 1 && j.maps <= 1000000 &&
             map_seconds_ok && FiniteNonNegative(j.map_bytes) && j.reducers >= 1 &&
             j.reducers <= 100000 && FiniteNonNegative(j.reduce_seconds) &&
-            FiniteNonNegative(j.hint_map_seconds) && FiniteNonNegative(j.hint_shuffle_bytes);
+            FiniteNonNegative(j.hint_map_seconds) && FiniteNonNegative(j.hint_shuffle_bytes) &&
+            FiniteNonNegative(j.hint_reduce_seconds);
   if (!ok) {
     return Status::InvalidArgument(
         name +

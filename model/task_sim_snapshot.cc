@@ -20,14 +20,28 @@ sched::SizeEstimate Estimate(const SimJob& job, double now) {
   in.hint_map_seconds = job.spec->hint_map_seconds;
   in.hint_shuffle_bytes = job.spec->hint_shuffle_bytes;
   in.shuffle_bytes_fetched = job.fetched;
-  return sched::EstimateSize(in, [&](double mean_time) {
+  in.reduces_total = job.spec->reducers;
+  in.reduces_done = job.reduces_done;
+  in.reduces_measured = job.reduces_done;
+  in.reduce_seconds_done = job.reduce_seconds_done;
+  in.hint_reduce_seconds = job.spec->hint_reduce_seconds;
+  auto map_elapsed = [&](double mean_time) {
     double elapsed = 0;
     for (const MapTask& m : job.maps) {
       if (m.state == MapState::kRunning)
         elapsed += std::min(mean_time, std::max(0.0, now - m.attempts.FirstStart()));
     }
     return elapsed;
-  });
+  };
+  auto reduce_elapsed = [&](double mean_time) {
+    double elapsed = 0;
+    for (const ReduceTask& r : job.reduces) {
+      if (r.state == ReduceState::kRunning)
+        elapsed += std::min(mean_time, std::max(0.0, now - r.attempts.FirstStart()));
+    }
+    return elapsed;
+  };
+  return sched::EstimateSize(in, map_elapsed, reduce_elapsed);
 }
 
 void AddRunning(const TaskAttempts& t, sched::TaskKind kind, int index, double now,

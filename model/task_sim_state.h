@@ -75,6 +75,7 @@ struct SimJob {
   int maps_running = 0, maps_queued = 0, maps_done = 0;
   int reduces_fetching = 0, reduces_running = 0, reduces_done = 0;
   double map_seconds_done = 0, produced = 0, fetched = 0;
+  double reduce_seconds_done = 0;  // of the done reduces (the online reduce estimate)
   double byte_eps = 0;          // a backlog at most this counts as drained
   std::vector<double> backlog;  // per worker: output there not yet fetched
   double share = 0;             // from the last decision

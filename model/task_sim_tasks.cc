@@ -80,6 +80,7 @@ void TaskLifecycle::Succeeded(SimJob& job, TaskKind kind, int index, const Attem
   }
   job.reduces[index].state = ReduceState::kDone;
   --job.reduces_running;
+  job.reduce_seconds_done += took;
   if (++job.reduces_done == job.spec->reducers) {
     job.finished = true;
     job.completion = state_.now;

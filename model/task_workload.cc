@@ -101,6 +101,10 @@ Result<TaskJob> BenchJob(const json& entry, size_t i, const TaskShape& shape) {
   if (shape.hints) {
     t.hint_map_seconds = map_total;
     t.hint_shuffle_bytes = shuffle_total;
+    t.hint_reduce_seconds = t.reduce_seconds * t.reducers;
+    if (entry.contains("hint_reduce_seconds")) {
+      MR_ASSIGN_OR_RETURN(t.hint_reduce_seconds, Number(entry, "hint_reduce_seconds", i, 0));
+    }
   }
   MR_RETURN_IF_ERROR(OptionalFields(entry, i, t));
   return t;
@@ -128,6 +132,7 @@ std::vector<TaskJob> TasksFromFluid(std::span<const TandemJob> jobs, const Clust
     if (shape.hints) {
       t.hint_map_seconds = j.x * slots;
       t.hint_shuffle_bytes = j.y * bandwidth;
+      t.hint_reduce_seconds = t.reduce_seconds * t.reducers;
     }
     out.push_back(t);
   }

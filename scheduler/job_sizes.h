@@ -58,18 +58,57 @@ struct EstimateInputs {
   double profile_output_per_input_byte = 0;
   double profile_output_bytes_per_task = 0;
   double shuffle_bytes_fetched = 0;
+  // Reduce work (SizeEstimate.reduce_*): the same three sources, chosen on their own.
+  int reduces_total = 0;
+  int reduces_done = 0;
+  int reduces_measured = 0;          // done reduces whose duration is known (not from
+                                     // before a master restart)
+  double reduce_seconds_done = 0;    // slot-seconds of the measured done reduces
+  double hint_reduce_seconds = 0;    // --hint-reduce-seconds (0: none)
+  bool has_reduce_profile = false;
+  double profile_reduce_seconds_per_task = 0;
 };
 
 // Online (measured) once this many maps are done (or all of them).
 inline constexpr int kOnlineAfterMaps = 2;
+// The reduce estimate is online from the first measured done reduce: jobs have few
+// reducers, and waiting for a second would leave most jobs without one.
+inline constexpr int kOnlineAfterReduces = 1;
+
+// The reduce half of EstimateSize: online (mean of the measured done reduces), else the
+// hint, else the profile, else reduce_source kNone. `running_elapsed(mean)` is as for maps,
+// over the running reduces. Sets e's reduce_* fields only.
+template <typename RunningElapsed>
+void EstimateReduce(const EstimateInputs& in, RunningElapsed running_elapsed, SizeEstimate& e) {
+  const int n = in.reduces_total;
+  double mean_time = 0;
+  if (in.reduces_measured >= kOnlineAfterReduces) {
+    e.reduce_source = EstimateSource::kOnline;
+    mean_time = in.reduce_seconds_done / in.reduces_measured;
+  } else if (in.hint_reduce_seconds > 0) {
+    e.reduce_source = EstimateSource::kHint;
+    mean_time = n > 0 ? in.hint_reduce_seconds / n : 0;
+  } else if (in.has_reduce_profile) {
+    e.reduce_source = EstimateSource::kProfile;
+    mean_time = in.profile_reduce_seconds_per_task;
+  } else {
+    return;
+  }
+  e.reduce_seconds_total = mean_time * n;
+  e.reduce_seconds_remaining =
+      std::max(0.0, mean_time * (n - in.reduces_done) - running_elapsed(mean_time));
+}
 
 // The estimate: online from the done maps once kOnlineAfterMaps have finished, else the
 // hint, else the profile, else none (source kNone). `running_elapsed(mean)` returns the
 // sum over running maps of min(mean, time since the map started): the part of their
-// work taken as done.
-template <typename RunningElapsed>
-SizeEstimate EstimateSize(const EstimateInputs& in, RunningElapsed running_elapsed) {
+// work taken as done. The reduce work is estimated alongside (EstimateReduce, with
+// `reduce_elapsed` over the running reduces), whatever the map source is.
+template <typename RunningElapsed, typename ReduceElapsed>
+SizeEstimate EstimateSize(const EstimateInputs& in, RunningElapsed running_elapsed,
+                          ReduceElapsed reduce_elapsed) {
   SizeEstimate e;
+  EstimateReduce(in, reduce_elapsed, e);
   const int n = in.maps_total;
   double mean_time = 0;
   if (in.maps_done >= std::min(n, kOnlineAfterMaps) && in.maps_done > 0) {

@@ -161,6 +161,11 @@ TEST(SubmitErrorsTest, BadInputNeverReachesTheMaster) {
   ExpectUsageError("submit wordcount --input " + in + " --output " + existing + m, "already exists", tmp.path());
   ExpectUsageError("submit wordcount --frobs 3 --input " + in + " --output " + out + m, "frobs", tmp.path());
   ExpectUsageError("submit wordcount --policy fair --input " + in + " --output " + out + m, "policy", tmp.path());
+  for (const char* bad : {"-1", "nan", "inf"}) {
+    ExpectUsageError("submit wordcount --hint-reduce-seconds=" + std::string(bad) + " --input " + in + " --output " +
+                         out + m,
+                     "--hint-reduce-seconds must be a finite number >= 0", tmp.path());
+  }
 
   auto st = Sh(MrBin() + " status --json" + m);
   ASSERT_EQ(st.exit_code, 0) << st.err;

@@ -1,8 +1,9 @@
-// CheckJobSpec on the per-job policy parameters (JobSpec 15-18): the master refuses what
+// CheckJobSpec on the per-job policy parameters (JobSpec 15-18) and the reduce hint (19): the master refuses what
 // the cli would, since any client that speaks the protocol can submit.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "master/message_checks.h"
@@ -55,6 +56,18 @@ TEST(JobSpecChecksTest, RefusesBadPolicyParameters) {
   s = CheckJobSpec(spec);
   EXPECT_FALSE(s.ok());
   EXPECT_NE(s.message().find("metric"), std::string::npos) << s.ToString();
+}
+
+TEST(JobSpecChecksTest, RefusesAReduceHintThatIsNegativeOrNotFinite) {
+  proto::JobSpec spec = ValidSpec();
+  spec.set_hint_reduce_seconds(12.5);
+  EXPECT_TRUE(CheckJobSpec(spec).ok()) << CheckJobSpec(spec).ToString();
+  for (double bad : {-1.0, std::nan(""), std::numeric_limits<double>::infinity()}) {
+    spec.set_hint_reduce_seconds(bad);
+    Status s = CheckJobSpec(spec);
+    EXPECT_FALSE(s.ok()) << bad;
+    EXPECT_NE(s.message().find("reduce-seconds hint"), std::string::npos) << s.ToString();
+  }
 }
 
 }  // namespace
