@@ -26,6 +26,7 @@ Result<proto::JobSpec> SyntheticSpec(const model::TaskJob& j, const std::string&
       "--map-seconds", Num(j.map_seconds), "--map-bytes", std::to_string(static_cast<uint64_t>(j.map_bytes)),
       "--reducers", std::to_string(j.reducers), "--reduce-seconds", Num(j.reduce_seconds),
       "--slow-start", Num(slow_start), "--hint-map-seconds", Num(j.hint_map_seconds),
+      "--hint-reduce-seconds", Num(j.hint_reduce_seconds),
       "--hint-shuffle-bytes", std::to_string(static_cast<uint64_t>(j.hint_shuffle_bytes)),
       "--pool", j.pool, "--weight", Num(j.weight), "--metric", j.metric,
       "--min-slots", std::to_string(j.min_slots), "--max-slots", std::to_string(j.max_slots),

@@ -73,6 +73,7 @@ Result<JobList> GenerateAsrpt(const sched::PolicyOptions& params, uint64_t seed,
     job.reducers = static_cast<int>(j.reduces.size());
     job.reduce_seconds = unit * static_cast<double>(j.reduce_units()) / job.reducers;
     job.hint_map_seconds = unit * j.maps;
+    job.hint_reduce_seconds = unit * static_cast<double>(j.reduce_units());
     out.push_back(job);
   }
   // The load reached: jobs per second over the span of arrivals times the mean work.

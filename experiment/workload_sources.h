@@ -28,7 +28,7 @@ TaskRules ReadTaskRules(const sched::PolicyOptions& params, const ClusterShape& 
 // maps = ceil(max(map_work / task_seconds, shuffle_bytes / max_map_bytes)) clipped to
 // [1, max_maps] (*maps_clipped set when the upper clip applied; may be null); each map
 // takes map_work / maps slot-seconds and emits shuffle_bytes / maps bytes. The hints are
-// the true totals.
+// the true totals (map work, shuffle bytes, reducers x reduce seconds).
 model::TaskJob JobFromTotals(double arrival, double map_work, double shuffle_bytes,
                              const TaskRules& rules, bool* maps_clipped);
 
