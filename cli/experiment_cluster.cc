@@ -20,15 +20,17 @@ std::string Num(double v) {
 
 // `mr submit synthetic` flags for one job, parsed by the same code as the command line.
 Result<proto::JobSpec> SyntheticSpec(const model::TaskJob& j, const std::string& name, const std::string& output,
-                                     double slow_start) {
+                                     double slow_start, experiment::WorkMode work) {
   std::vector<std::string> args = {
       "submit", "synthetic", "--name", name, "--output", output, "--maps", std::to_string(j.maps),
       "--map-seconds", Num(j.map_seconds), "--map-bytes", std::to_string(static_cast<uint64_t>(j.map_bytes)),
       "--reducers", std::to_string(j.reducers), "--reduce-seconds", Num(j.reduce_seconds),
       "--slow-start", Num(slow_start), "--hint-map-seconds", Num(j.hint_map_seconds),
+      "--hint-reduce-seconds", Num(j.hint_reduce_seconds),
       "--hint-shuffle-bytes", std::to_string(static_cast<uint64_t>(j.hint_shuffle_bytes)),
       "--pool", j.pool, "--weight", Num(j.weight), "--metric", j.metric,
-      "--min-slots", std::to_string(j.min_slots), "--max-slots", std::to_string(j.max_slots)};
+      "--min-slots", std::to_string(j.min_slots), "--max-slots", std::to_string(j.max_slots),
+      "--work", experiment::WorkModeName(work)};
   if (j.deadline_seconds > 0) {
     args.push_back("--deadline");
     args.push_back(Num(j.deadline_seconds) + "s");
@@ -51,8 +53,8 @@ Result<proto::JobSpec> SyntheticSpec(const model::TaskJob& j, const std::string&
 
 class ExperimentCluster final : public experiment::LiveCluster {
  public:
-  ExperimentCluster(LocalClusterOptions o, double slow_start)
-      : dir_(o.dir), slow_start_(slow_start), cluster_(std::move(o)) {}
+  ExperimentCluster(LocalClusterOptions o, double slow_start, experiment::WorkMode work)
+      : dir_(o.dir), slow_start_(slow_start), work_(work), cluster_(std::move(o)) {}
 
   Status Start() {
     MR_RETURN_IF_ERROR(cluster_.Start());
@@ -64,7 +66,7 @@ class ExperimentCluster final : public experiment::LiveCluster {
 
   Result<uint64_t> Submit(const model::TaskJob& job, const std::string& name) override {
     MR_ASSIGN_OR_RETURN(proto::JobSpec spec,
-                        SyntheticSpec(job, name, JoinPath(JoinPath(dir_, "outputs"), name), slow_start_));
+                        SyntheticSpec(job, name, JoinPath(JoinPath(dir_, "outputs"), name), slow_start_, work_));
     proto::Envelope req;
     *req.mutable_submit()->mutable_spec() = spec;
     std::lock_guard<std::mutex> lock(submit_mu_);
@@ -99,6 +101,7 @@ class ExperimentCluster final : public experiment::LiveCluster {
  private:
   std::string dir_;
   double slow_start_;
+  experiment::WorkMode work_;
   LocalCluster cluster_;  // embedded: stops with this object
   std::mutex submit_mu_;  // guards submitter_
   std::unique_ptr<client::MasterClient> submitter_;
@@ -122,13 +125,14 @@ Result<std::unique_ptr<experiment::LiveCluster>> StartExperimentCluster(const ex
   for (const experiment::WorkerGroup& g : shape.groups) {
     for (int i = 0; i < g.count; ++i) {
       o.per_worker_args.push_back({"--map-slots", std::to_string(g.map_slots), "--reduce-slots",
-                                   std::to_string(g.reduce_slots), "--speed", Num(g.speed), "--shuffle-bandwidth",
+                                   std::to_string(g.reduce_slots), "--unified-slots", std::to_string(g.unified_slots),
+                                   "--speed", Num(g.speed), "--shuffle-bandwidth",
                                    std::to_string(static_cast<uint64_t>(g.shuffle_bandwidth))});
       ++o.workers;
     }
   }
   if (o.workers == 0) return Status::InvalidArgument("the cluster has no workers");
-  auto cluster = std::make_unique<ExperimentCluster>(std::move(o), shape.slow_start);
+  auto cluster = std::make_unique<ExperimentCluster>(std::move(o), shape.slow_start, shape.work);
   MR_RETURN_IF_ERROR(cluster->Start());
   return std::unique_ptr<experiment::LiveCluster>(std::move(cluster));
 }

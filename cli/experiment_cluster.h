@@ -9,7 +9,8 @@
 namespace mr::cli {
 
 // Starts the cluster: master with the shape's heartbeat and the policy with its options,
-// one worker per worker of each group with that group's slots, speed and shuffle cap.
+// one worker per worker of each group with that group's map, reduce and unified slots,
+// speed and shuffle cap. Every job it submits runs in the shape's work mode (--work).
 Result<std::unique_ptr<experiment::LiveCluster>> StartExperimentCluster(const experiment::ClusterShape& shape,
                                                                         const experiment::PolicyRun& policy,
                                                                         const std::string& dir);

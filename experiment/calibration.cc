@@ -16,9 +16,12 @@ namespace {
 
 using nlohmann::json;
 
+// Slots that run maps: map slots and unified slots.
+int MapCapableSlots(const WorkerGroup& g) { return g.map_slots + g.unified_slots; }
+
 int TotalMapSlots(const ClusterShape& shape) {
   int slots = 0;
-  for (const WorkerGroup& g : shape.groups) slots += g.count * g.map_slots;
+  for (const WorkerGroup& g : shape.groups) slots += g.count * MapCapableSlots(g);
   return slots;
 }
 
@@ -28,13 +31,13 @@ int TotalWorkers(const ClusterShape& shape) {
   return workers;
 }
 
-// Slot-weighted mean of the map slots' nominal speeds.
+// Slot-weighted mean of the map-capable slots' nominal speeds.
 double MeanSlotSpeed(const ClusterShape& shape) {
   double sum = 0;
   int slots = 0;
   for (const WorkerGroup& g : shape.groups) {
-    sum += g.count * g.map_slots * g.speed;
-    slots += g.count * g.map_slots;
+    sum += g.count * MapCapableSlots(g) * g.speed;
+    slots += g.count * MapCapableSlots(g);
   }
   return slots > 0 ? sum / slots : 1.0;
 }
@@ -123,7 +126,10 @@ std::string ShapeHash(const ClusterShape& shape) {
     std::snprintf(buf, sizeof buf, ";%d,%d,%d,%.9g,%.9g", g.count, g.map_slots, g.reduce_slots, g.speed,
                   g.shuffle_bandwidth);
     canon += buf;
+    // Appended only when used, so that shapes without them keep their stored calibrations.
+    if (g.unified_slots > 0) canon += ",u" + std::to_string(g.unified_slots);
   }
+  if (shape.work != WorkMode::kBurn) canon += std::string(";work=") + WorkModeName(shape.work);
   uint64_t h = 1469598103934665603ULL;  // FNV-1a, 64 bits
   for (unsigned char c : canon) {
     h ^= c;
@@ -185,7 +191,7 @@ std::vector<model::TaskJob> CalibrationJobs(const ClusterShape& shape) {
   link.reducers = workers;  // every worker's link carries bytes
   // About two seconds of sending per worker at its cap; 16 MiB per map when uncapped.
   const WorkerGroup& g = shape.groups.empty() ? WorkerGroup{} : shape.groups.front();
-  double per_map = g.shuffle_bandwidth > 0 ? 2 * g.shuffle_bandwidth / std::max(1, g.map_slots) : 16.0 * (1 << 20);
+  double per_map = g.shuffle_bandwidth > 0 ? 2 * g.shuffle_bandwidth / std::max(1, MapCapableSlots(g)) : 16.0 * (1 << 20);
   link.map_bytes = std::min(per_map, 64.0 * (1 << 20));
   return {empty, rate, link};
 }

@@ -27,8 +27,9 @@ struct Calibration {
   std::string measured_at;       // UTC time of the measurement, for the record
 };
 
-// A stable hex digest of what the calibration depends on: the worker groups (count, slots,
-// speed, cap) and the heartbeat. Slow start and the workload do not enter.
+// A stable hex digest of what the calibration depends on: the worker groups (count, map,
+// reduce and unified slots, speed, cap), the heartbeat and the work mode. Slow start and
+// the workload do not enter. Shapes without unified slots in burn mode hash as before.
 std::string ShapeHash(const ClusterShape& shape);
 // results/calibration-<hash>.json under `results_root`.
 std::string DefaultCalibrationPath(const std::string& results_root, const ClusterShape& shape);
@@ -39,7 +40,9 @@ Result<Calibration> ParseCalibration(std::string_view json_text);
 
 // The standard jobs, run one after another on an idle cluster of `shape`: [0] zero-work
 // maps (task start, decision latency), [1] maps of 1 s of work (slot rate), [2] maps that
-// only emit bytes, one reducer per worker (link rate).
+// only emit bytes, one reducer per worker (link rate). Map and unified slots both run maps
+// and are counted together; the slot rate measured on them applies to reduce work too
+// (a synthetic reduce spends its seconds as a map does, in the shape's work mode).
 std::vector<model::TaskJob> CalibrationJobs(const ClusterShape& shape);
 
 // The calibration from the master's traces of the standard jobs (in CalibrationJobs order).

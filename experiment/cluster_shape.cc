@@ -4,6 +4,8 @@
 
 namespace mr::experiment {
 
+const char* WorkModeName(WorkMode mode) { return mode == WorkMode::kSleep ? "sleep" : "burn"; }
+
 Result<model::ClusterSpec> ToClusterSpec(const ClusterShape& shape) {
   model::ClusterSpec spec;
   for (size_t g = 0; g < shape.groups.size(); ++g) {
@@ -15,6 +17,7 @@ Result<model::ClusterSpec> ToClusterSpec(const ClusterShape& shape) {
     model::WorkerSpec w;
     w.map_slots = group.map_slots;
     w.reduce_slots = group.reduce_slots;
+    w.unified_slots = group.unified_slots;
     w.speed = group.speed;
     w.shuffle_bandwidth = group.shuffle_bandwidth;
     for (int i = 0; i < group.count; ++i) spec.worker_specs.push_back(w);

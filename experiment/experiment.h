@@ -20,12 +20,24 @@ struct WorkerGroup {
   int reduce_slots = 1;
   double speed = 1.0;            // mr worker --speed
   double shuffle_bandwidth = 0;  // bytes/s egress cap per worker; 0 = unlimited
+  int unified_slots = 0;         // mr worker --unified-slots: each runs a map or a reduce
 };
+
+// How a synthetic task spends its work time (mr submit synthetic --work).
+enum class WorkMode {
+  kBurn,   // burns CPU: a slot needs a core, so slots <= cores
+  kSleep,  // holds its slot without CPU: emulates a cluster with more slots than cores
+};
+// "burn" / "sleep".
+const char* WorkModeName(WorkMode mode);
 
 struct ClusterShape {
   std::vector<WorkerGroup> groups;
   uint32_t heartbeat_ms = 20;    // mr master --heartbeat-ms
   double slow_start = 0.05;      // every job's --slow-start
+  // Every job's --work. Part of the shape, not of the workload, because the calibration
+  // measures the slots' rate in this mode (a sleeping slot does not share a core).
+  WorkMode work = WorkMode::kBurn;
 };
 
 // How the workload's jobs are made.

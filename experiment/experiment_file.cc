@@ -41,11 +41,6 @@ std::string Anchor(const std::string& path, const std::string& source_path) {
 // Cluster features the live cluster or the models do not offer through experiment files
 // yet, with the work that will add them to the schema.
 Status RefuseFuture(const YamlNode& node) {
-  if (auto u = node.Get("unified_slots")) {
-    return u->Error(
-        "unified slots are not in the experiment schema yet: the ASRPT issue, which "
-        "makes the policies use them, adds them");
-  }
   if (auto s = node.Get("stragglers")) {
     return s->Error(
         "stragglers are not in the experiment schema yet: the straggling-mappers issue "
@@ -56,11 +51,16 @@ Status RefuseFuture(const YamlNode& node) {
 
 Result<WorkerGroup> ParseGroup(const YamlNode& node) {
   if (node.IsMap()) MR_RETURN_IF_ERROR(RefuseFuture(node));
-  MR_RETURN_IF_ERROR(
-      node.CheckMap({"count", "map_slots", "reduce_slots", "speed", "shuffle_bandwidth"}));
+  MR_RETURN_IF_ERROR(node.CheckMap(
+      {"count", "map_slots", "reduce_slots", "unified_slots", "speed", "shuffle_bandwidth"}));
   WorkerGroup g;
   if (auto v = node.Get("count")) {
     MR_ASSIGN_OR_RETURN(g.count, v->Int(1, 1000));
+  }
+  if (auto v = node.Get("unified_slots")) {
+    MR_ASSIGN_OR_RETURN(g.unified_slots, v->Int(0, 1000));
+    // A group that names unified slots has only those unless it names the others too.
+    g.map_slots = g.reduce_slots = 0;
   }
   if (auto v = node.Get("map_slots")) {
     MR_ASSIGN_OR_RETURN(g.map_slots, v->Int(0, 1000));
@@ -79,7 +79,7 @@ Result<WorkerGroup> ParseGroup(const YamlNode& node) {
 
 Result<ClusterShape> ParseCluster(const YamlNode& node) {
   if (node.IsMap()) MR_RETURN_IF_ERROR(RefuseFuture(node));
-  MR_RETURN_IF_ERROR(node.CheckMap({"workers", "heartbeat_ms", "slow_start"}));
+  MR_RETURN_IF_ERROR(node.CheckMap({"workers", "heartbeat_ms", "slow_start", "work"}));
   ClusterShape c;
   MR_ASSIGN_OR_RETURN(YamlNode workers, node.Require("workers"));
   MR_ASSIGN_OR_RETURN(std::vector<YamlNode> groups, workers.Items());
@@ -87,12 +87,13 @@ Result<ClusterShape> ParseCluster(const YamlNode& node) {
   int map_slots = 0, reduce_slots = 0;
   for (const YamlNode& g : groups) {
     MR_ASSIGN_OR_RETURN(WorkerGroup group, ParseGroup(g));
-    map_slots += group.count * group.map_slots;
-    reduce_slots += group.count * group.reduce_slots;
+    map_slots += group.count * (group.map_slots + group.unified_slots);
+    reduce_slots += group.count * (group.reduce_slots + group.unified_slots);
     c.groups.push_back(group);
   }
   if (map_slots == 0 || reduce_slots == 0) {
-    return workers.Error("the cluster needs at least one map slot and one reduce slot");
+    return workers.Error(
+        "the cluster needs at least one map slot and one reduce slot (a unified slot is both)");
   }
   if (auto v = node.Get("heartbeat_ms")) {
     MR_ASSIGN_OR_RETURN(int64_t ms, v->Int(1, 60000));
@@ -100,6 +101,16 @@ Result<ClusterShape> ParseCluster(const YamlNode& node) {
   }
   if (auto v = node.Get("slow_start")) {
     MR_ASSIGN_OR_RETURN(c.slow_start, v->Number(0, 1));
+  }
+  if (auto v = node.Get("work")) {
+    MR_ASSIGN_OR_RETURN(std::string mode, v->Text());
+    if (mode == WorkModeName(WorkMode::kBurn)) {
+      c.work = WorkMode::kBurn;
+    } else if (mode == WorkModeName(WorkMode::kSleep)) {
+      c.work = WorkMode::kSleep;
+    } else {
+      return v->Error("must be burn or sleep, got '" + mode + "'");
+    }
   }
   return c;
 }

@@ -3,8 +3,8 @@
 // The schema is docs/experiments.md, "Experiment files". Every error is InvalidArgument
 // naming the file, the key path ("cluster.workers[0].speed") and the line; unknown keys are
 // errors; policies and their options are checked against the policy table; cluster
-// features the live cluster does not have yet (unified_slots, stragglers) are refused
-// naming the issue that will build them. Pure functions, thread-safe.
+// features the live cluster does not have yet (stragglers) are refused naming the issue
+// that will build them. Pure functions, thread-safe.
 #pragma once
 
 #include <string>

@@ -12,13 +12,13 @@ namespace mr::experiment {
 
 namespace {
 
-constexpr const char* kLegacyHeader =
+constexpr const char* kOldHeader =
     "policy,rep,job,arrival,maps,map_seconds,shuffle_bytes,reducers,measured,predicted,error,sojourn";
 constexpr const char* kHeader =
-    "policy,rep,job,arrival,maps,map_seconds,shuffle_bytes,reducers,measured,predicted,error,sojourn,"
+    "policy,rep,job,arrival,maps,map_seconds,shuffle_bytes,reducers,measured,predicted,error,sojourn,work,"
     "replayed,replay_error";
-constexpr int kLegacyColumns = 12;
-constexpr int kColumns = 14;
+constexpr int kOldColumns = 12;
+constexpr int kColumns = 15;
 
 Result<double> ParseNumber(const std::string& text, int line, const char* column) {
   char* end = nullptr;
@@ -30,6 +30,7 @@ Result<double> ParseNumber(const std::string& text, int line, const char* column
   return v;
 }
 
+// `columns`: kOldColumns (a file without the work and replay columns) or kColumns.
 Result<JobResult> ParseRow(std::string_view text, int line, int columns) {
   std::vector<std::string> f = SplitFields(text, ',');
   if (static_cast<int>(f.size()) != columns) {
@@ -55,9 +56,16 @@ Result<JobResult> ParseRow(std::string_view text, int line, int columns) {
   r.measured = v[7];
   r.predicted = v[8];
   r.sojourn = v[10];  // the error columns are derived; they are recomputed, not trusted
-  if (columns == kColumns && !f[12].empty()) {
-    MR_ASSIGN_OR_RETURN(double replayed, ParseNumber(f[12], line, "replayed"));
-    r.replayed = replayed;
+  if (columns > kOldColumns) {
+    r.work = f[12];
+    if (r.work != "burn" && r.work != "sleep") {
+      return Status::InvalidArgument("jobs.csv line " + std::to_string(line) + ": work '" + r.work +
+                                     "' is not burn or sleep");
+    }
+    if (!f[13].empty()) {
+      MR_ASSIGN_OR_RETURN(double replayed, ParseNumber(f[13], line, "replayed"));
+      r.replayed = replayed;
+    }
   }
   return r;
 }
@@ -96,9 +104,9 @@ std::string JobsCsv(const std::vector<JobResult>& rows) {
   std::string out = std::string(kHeader) + "\n";
   for (const JobResult& r : rows) {
     char line[512];
-    std::snprintf(line, sizeof line, "%s,%d,%d,%.6g,%d,%.6g,%.6g,%d,%.6g,%.6g,%.6g,%.6g,", r.policy.c_str(), r.rep,
-                  r.job, r.arrival, r.maps, r.map_seconds, r.shuffle_bytes, r.reducers, r.measured, r.predicted,
-                  RelativeError(r.predicted, r.measured), r.sojourn);
+    std::snprintf(line, sizeof line, "%s,%d,%d,%.6g,%d,%.6g,%.6g,%d,%.6g,%.6g,%.6g,%.6g,%s,", r.policy.c_str(),
+                  r.rep, r.job, r.arrival, r.maps, r.map_seconds, r.shuffle_bytes, r.reducers, r.measured,
+                  r.predicted, RelativeError(r.predicted, r.measured), r.sojourn, r.work.c_str());
     out += line;
     if (r.replayed) {
       std::snprintf(line, sizeof line, "%.6g,%.6g", *r.replayed, RelativeError(*r.replayed, r.measured));
@@ -120,9 +128,8 @@ Result<std::vector<JobResult>> ParseJobsCsv(std::string_view text) {
     const int line = lines.number();
     if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
     if (line == 1) {
-      if (l == kLegacyHeader) {
-        columns = kLegacyColumns;
-      } else if (l != kHeader) {
+      if (l == kOldHeader) columns = kOldColumns;
+      if (l != kHeader && l != kOldHeader) {
         return Status::InvalidArgument("jobs.csv line 1: expected the header '" + std::string(kHeader) + "'");
       }
       continue;
@@ -147,26 +154,30 @@ std::vector<PolicySummary> Summarize(const std::vector<JobResult>& rows) {
     PolicySummary s;
     s.policy = policy;
     std::vector<double> measured, predicted, errors, replayed, replay_errors;
-    // Per repetition: first arrival, last measured, predicted and replayed completion, and
-    // whether every job of the run was replayed (1) or not (0).
-    std::map<int, std::array<double, 5>> runs;
+    // Per repetition: first arrival, last measured and predicted completion, the sums of
+    // measured and predicted response times, the last replayed completion, and whether
+    // every job of the run was replayed (1) or not (0).
+    std::map<int, std::array<double, 7>> runs;
     for (const JobResult* r : by_policy[policy]) {
+      if (s.work.find(r->work) == std::string::npos) s.work += (s.work.empty() ? "" : "+") + r->work;
       measured.push_back(r->measured);
       predicted.push_back(r->predicted);
       errors.push_back(std::abs(RelativeError(r->predicted, r->measured)));
-      auto [it, fresh] = runs.try_emplace(r->rep, std::array<double, 5>{r->arrival, 0, 0, 0, 1});
+      auto [it, fresh] = runs.try_emplace(r->rep, std::array<double, 7>{r->arrival, 0, 0, 0, 0, 0, 1});
       auto& run = it->second;
       run[0] = std::min(run[0], r->arrival);
       run[1] = std::max(run[1], r->arrival + r->sojourn);
       run[2] = std::max(run[2], r->arrival + r->predicted);
+      run[3] += r->measured;
+      run[4] += r->predicted;
       if (r->replayed) {
         replayed.push_back(*r->replayed);
         replay_errors.push_back(std::abs(RelativeError(*r->replayed, r->measured)));
         // The replay starts each job at its actual submit: planned arrival plus the
         // submission lag (sojourn - measured response).
-        run[3] = std::max(run[3], r->arrival + r->sojourn - r->measured + *r->replayed);
+        run[5] = std::max(run[5], r->arrival + r->sojourn - r->measured + *r->replayed);
       } else {
-        run[4] = 0;
+        run[6] = 0;
       }
     }
     s.runs = static_cast<int>(runs.size());
@@ -177,11 +188,15 @@ std::vector<PolicySummary> Summarize(const std::vector<JobResult>& rows) {
     s.predicted_mean = Mean(predicted);
     s.error_median = Quantile(errors, 0.5);
     s.error_p90 = Quantile(errors, 0.9);
-    std::vector<double> mk_measured, mk_predicted;
+    std::vector<double> mk_measured, mk_predicted, flow_measured, flow_predicted;
     for (const auto& [rep, run] : runs) {
       mk_measured.push_back(run[1] - run[0]);
       mk_predicted.push_back(run[2] - run[0]);
+      flow_measured.push_back(run[3]);
+      flow_predicted.push_back(run[4]);
     }
+    s.measured_total_flow = Mean(flow_measured);
+    s.predicted_total_flow = Mean(flow_predicted);
     s.measured_makespan = Mean(mk_measured);
     s.predicted_makespan = Mean(mk_predicted);
     s.makespan_error = std::abs(RelativeError(s.predicted_makespan, s.measured_makespan));
@@ -191,9 +206,9 @@ std::vector<PolicySummary> Summarize(const std::vector<JobResult>& rows) {
     s.replay_error_p90 = Quantile(replay_errors, 0.9);
     std::vector<double> mk_replay_measured, mk_replayed;
     for (const auto& [rep, run] : runs) {
-      if (run[4] == 0) continue;
+      if (run[6] == 0) continue;
       mk_replay_measured.push_back(run[1] - run[0]);
-      mk_replayed.push_back(run[3] - run[0]);
+      mk_replayed.push_back(run[5] - run[0]);
     }
     s.replayed_makespan = Mean(mk_replayed);
     s.replay_makespan_error =
@@ -209,14 +224,19 @@ std::string SummaryMarkdown(const std::vector<PolicySummary>& summaries, std::st
      << "Response times in seconds, measured on the live cluster (master's submit to job end) and\n"
      << "predicted by the task-level simulator from the experiment file and the stored calibration\n"
      << "only. Error: |predicted / measured - 1| per job; makespan: last completion minus first\n"
-     << "arrival, mean over runs.\n\n"
-     << "| policy | runs | jobs | measured mean | median | p90 | predicted mean | error median | error p90 "
-        "| makespan measured | predicted | error |\n"
-     << "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+     << "arrival, mean over runs; total flow: the sum of a run's response times, mean over runs.\n"
+     << "Work: how the synthetic tasks spent their work, burn (CPU) or sleep (the slot held\n"
+     << "without CPU, an emulation of more slots than cores).\n\n"
+     << "| policy | work | runs | jobs | measured mean | median | p90 | predicted mean | error median | error p90 "
+        "| total flow measured | predicted | error | makespan measured | predicted | error |\n"
+     << "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
   for (const PolicySummary& s : summaries) {
-    md << "| " << s.policy << " | " << s.runs << " | " << s.jobs << " | " << Fixed(s.measured_mean, 2) << " | "
-       << Fixed(s.measured_median, 2) << " | " << Fixed(s.measured_p90, 2) << " | " << Fixed(s.predicted_mean, 2)
-       << " | " << Percent(s.error_median) << " | " << Percent(s.error_p90) << " | "
+    md << "| " << s.policy << " | " << s.work << " | " << s.runs << " | " << s.jobs << " | "
+       << Fixed(s.measured_mean, 2) << " | " << Fixed(s.measured_median, 2) << " | " << Fixed(s.measured_p90, 2)
+       << " | " << Fixed(s.predicted_mean, 2) << " | " << Percent(s.error_median) << " | "
+       << Percent(s.error_p90) << " | " << Fixed(s.measured_total_flow, 1) << " | "
+       << Fixed(s.predicted_total_flow, 1) << " | "
+       << Percent(std::abs(RelativeError(s.predicted_total_flow, s.measured_total_flow))) << " | "
        << Fixed(s.measured_makespan, 2) << " | " << Fixed(s.predicted_makespan, 2) << " | "
        << Percent(s.makespan_error) << " |\n";
   }
@@ -231,6 +251,18 @@ std::string SummaryMarkdown(const std::vector<PolicySummary>& summaries, std::st
        << (s.replayed_jobs > 0 ? Percent(s.replay_error_median) : "-") << " | "
        << (s.replayed_jobs > 0 ? Percent(s.replay_error_p90) : "-") << " | "
        << (s.replayed_makespan > 0 ? Percent(s.replay_makespan_error) : "-") << " |\n";
+  }
+  if (std::none_of(summaries.begin(), summaries.end(), [](const PolicySummary& s) { return s.srpt_bound > 0; })) {
+    return md.str();
+  }
+  md << "\nTotal flow time against the SRPT lower bound of \"Minimizing total flow time of MapReduce\n"
+     << "jobs\", computed on the work each run measured (its successful attempts' slot-seconds) over\n"
+     << "the unified slots, in rounds of the asrpt round (docs/experiments.md, \"Results\").\n\n"
+     << "| policy | total flow measured | SRPT bound | measured / bound |\n|---|---:|---:|---:|\n";
+  for (const PolicySummary& s : summaries) {
+    if (!(s.srpt_bound > 0)) continue;
+    md << "| " << s.policy << " | " << Fixed(s.measured_total_flow, 1) << " | " << Fixed(s.srpt_bound, 1) << " | "
+       << Fixed(s.measured_total_flow / s.srpt_bound, 2) << " |\n";
   }
   return md.str();
 }

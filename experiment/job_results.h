@@ -26,10 +26,11 @@ struct JobResult {
   double measured = 0;   // response time, master's submit to end (s)
   double predicted = 0;  // the simulator's response time (s)
   double sojourn = 0;    // measured end minus planned arrival (s): includes submission lag
+  std::string work = "burn";  // how the synthetic tasks spent their work (experiment.h WorkMode)
   // The run's own traces replayed through the simulator under the policy that ran
   // (experiment/replay_prediction.h): its response time (s). Empty when the run could not
   // be replayed (the runner logs why).
-  std::optional<double> replayed;
+  std::optional<double> replayed = std::nullopt;
 };
 
 // predicted / measured - 1; 0 when measured is 0.
@@ -39,8 +40,9 @@ double Quantile(std::vector<double> values, double q);
 double Mean(const std::vector<double>& values);
 
 // jobs.csv: a header line, then one line per result; `replayed` and `replay_error` are
-// empty for a job without a replay. The parser also reads the 12-column files written
-// before replays were added. Parse errors name the line.
+// empty for a job without a replay. Parse errors name the line. Files written before the
+// work and replay columns existed (12 columns) parse with work = "burn" (the only mode
+// then) and no replay.
 std::string JobsCsv(const std::vector<JobResult>& rows);
 Result<std::vector<JobResult>> ParseJobsCsv(std::string_view text);
 
@@ -55,6 +57,13 @@ struct PolicySummary {
   // Per run: last (arrival + sojourn), resp. last (arrival + predicted), minus the first
   // arrival; averaged over runs. makespan_error is |predicted / measured - 1|.
   double measured_makespan = 0, predicted_makespan = 0, makespan_error = 0;
+  // Total flow time: the sum of the run's response times, averaged over runs (the ASRPT
+  // paper's objective). The predicted one sums the simulator's responses of the same jobs.
+  double measured_total_flow = 0, predicted_total_flow = 0;
+  std::string work;  // the work modes of its rows, "+"-joined in order of appearance
+  // The SRPT lower bound on the work its runs measured (srpt_bound.h), mean over runs, in
+  // seconds of total flow time; 0 = not computed (Summarize leaves it; the report sets it).
+  double srpt_bound = 0;
   // The replay (rows with a replayed value only): how many, their mean, the median and
   // 90th percentile of |RelativeError(replayed, measured)|, and the makespan error of the
   // runs whose every job was replayed (0 when none was).
@@ -66,7 +75,8 @@ struct PolicySummary {
 
 // One summary per policy, in order of first appearance in `rows`.
 std::vector<PolicySummary> Summarize(const std::vector<JobResult>& rows);
-// The summary as Markdown: the prediction table, then the replay table, each with a legend.
+// The summary as Markdown: the prediction table with a one-paragraph legend, the replay
+// table, and when some policy has an srpt_bound, a table of total flow time against it.
 std::string SummaryMarkdown(const std::vector<PolicySummary>& summaries, std::string_view title);
 
 }  // namespace mr::experiment

@@ -9,6 +9,7 @@
 #include "common/file_util.h"
 #include "experiment/job_results.h"
 #include "experiment/live_run.h"
+#include "experiment/srpt_bound.h"
 #include "web/chart_layout.h"
 #include "web/png_render.h"
 #include "web/svg_chart.h"
@@ -96,6 +97,23 @@ Status RenderGantt(const std::string& dir, const std::string& out) {
   return web::SvgToPng(web::RenderSvgChart(web::BuildChartLayout(events), opt), out);
 }
 
+// The mean over `policy`'s runs of the SRPT bound on each run's measured work; 0 when no
+// run's files could be read.
+double MeanRunBound(const std::string& dir, const std::vector<JobResult>& rows, const std::string& policy,
+                    const BoundSpec& bound) {
+  std::map<int, std::vector<JobResult>> by_rep;
+  for (const JobResult& r : rows) {
+    if (r.policy == policy) by_rep[r.rep].push_back(r);
+  }
+  std::vector<double> bounds;
+  for (const auto& [rep, run_rows] : by_rep) {
+    const std::string run = JoinPath(JoinPath(dir, "runs"), policy + "-" + std::to_string(rep));
+    Result<double> b = RunSrptBound(run, run_rows, bound.machines, bound.round);
+    if (b.ok()) bounds.push_back(*b);
+  }
+  return Mean(bounds);
+}
+
 }  // namespace
 
 bool IsPngFile(const std::string& path) {
@@ -103,12 +121,16 @@ bool IsPngFile(const std::string& path) {
   return text.ok() && text->size() > 8 && text->compare(0, 8, "\x89PNG\r\n\x1a\n") == 0;
 }
 
-Status BuildReport(const std::string& dir, const std::string& title) {
+Status BuildReport(const std::string& dir, const std::string& title, const BoundSpec& bound) {
   const std::string csv = JoinPath(dir, "jobs.csv");
   if (!PathExists(csv)) return Status::NotFound("no " + csv + " (run `mr experiment run` first)");
   MR_ASSIGN_OR_RETURN(std::string text, ReadFileToString(csv));
   MR_ASSIGN_OR_RETURN(std::vector<JobResult> rows, ParseJobsCsv(text));
-  MR_RETURN_IF_ERROR(WriteFileAtomically(JoinPath(dir, "summary.md"), SummaryMarkdown(Summarize(rows), title)));
+  std::vector<PolicySummary> summaries = Summarize(rows);
+  if (bound.machines > 0) {
+    for (PolicySummary& s : summaries) s.srpt_bound = MeanRunBound(dir, rows, s.policy, bound);
+  }
+  MR_RETURN_IF_ERROR(WriteFileAtomically(JoinPath(dir, "summary.md"), SummaryMarkdown(summaries, title)));
   const std::string plots = JoinPath(dir, "plots");
   MR_RETURN_IF_ERROR(MakeDirs(plots));
   std::vector<std::string> policies = Policies(rows);

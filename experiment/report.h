@@ -12,10 +12,19 @@
 
 namespace mr::experiment {
 
+// What the SRPT bound of the summary is computed on (srpt_bound.h): the cluster's unified
+// slots and the round in seconds. machines == 0: no bound.
+struct BoundSpec {
+  int machines = 0;
+  double round = 1;
+};
+
 // Reads DIR/jobs.csv, writes DIR/summary.md and DIR/plots/*.png (with the gnuplot scripts
 // and data beside them). FailedPrecondition when gnuplot is missing or fails (summary.md
-// is written first either way); NotFound without jobs.csv.
-Status BuildReport(const std::string& dir, const std::string& title);
+// is written first either way); NotFound without jobs.csv. With bound.machines > 0 the
+// summary also has each policy's SRPT bound, from DIR/runs/LABEL-REP/ (runs whose files
+// are missing are left out of the bound's mean).
+Status BuildReport(const std::string& dir, const std::string& title, const BoundSpec& bound = {});
 
 // True if `path` starts with the PNG signature.
 bool IsPngFile(const std::string& path);

@@ -11,6 +11,7 @@
 #include "experiment/cluster_shape.h"
 #include "experiment/trace_replay.h"
 #include "scheduler/policy_flags.h"
+#include "scheduler/policy_table.h"
 #include "web/trace_reader.h"
 
 namespace mr::experiment {
@@ -123,7 +124,7 @@ Status AppendRows(const Experiment& e, size_t p, const JobList& jobs, const std:
       }
       const model::TaskJob& j = jobs[m.job];
       JobResult r{label, rep, m.job, j.arrival, j.maps, j.map_seconds, j.map_bytes * j.maps, j.reducers,
-                  m.response, predicted[m.job], m.sojourn, std::nullopt};
+                  m.response, predicted[m.job], m.sojourn, WorkModeName(e.cluster.work), std::nullopt};
       if (replayed.ok()) {
         auto it = replayed->find(m.id);
         if (it != replayed->end()) r.replayed = it->second;
@@ -132,6 +133,24 @@ Status AppendRows(const Experiment& e, size_t p, const JobList& jobs, const std:
     }
   }
   return Status::Ok();
+}
+
+// The summary's SRPT bound: over the unified slots, in rounds of the first asrpt entry's
+// asrpt-round (1 s when it gives none or there is none); none without unified slots.
+BoundSpec SummaryBound(const Experiment& e) {
+  BoundSpec b;
+  for (const WorkerGroup& g : e.cluster.groups) b.machines += g.count * g.unified_slots;
+  for (const PolicyRun& p : e.policies) {
+    if (p.policy != "asrpt") continue;
+    if (auto it = p.options.find("asrpt-round"); it != p.options.end()) {
+      sched::PolicyOptions given;
+      for (const sched::OptionSpec& spec : sched::FindPolicy("asrpt")->options) {
+        if (spec.name == it->first && given.Set(spec, it->second).ok()) b.round = given.Double(spec.name);
+      }
+    }
+    break;
+  }
+  return b;
 }
 
 }  // namespace
@@ -211,7 +230,7 @@ Status RunExperiment(const Experiment& e, const JobList& jobs, const RunnerOptio
   }
   MR_RETURN_IF_ERROR(WriteFileAtomically(JoinPath(dir, "jobs.csv"), JobsCsv(rows)));
   MR_RETURN_IF_ERROR(first_error);
-  return BuildReport(dir, "Experiment " + e.name);
+  return BuildReport(dir, "Experiment " + e.name, SummaryBound(e));
 }
 
 }  // namespace mr::experiment

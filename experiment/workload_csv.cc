@@ -96,6 +96,7 @@ Result<model::TaskJob> ParseRow(const Row& row) {
   job.reducers = static_cast<int>(reducers);
   MR_ASSIGN_OR_RETURN(job.reduce_seconds, row.Seconds(5));
   job.hint_map_seconds = job.maps * job.map_seconds;
+  job.hint_reduce_seconds = job.reducers * job.reduce_seconds;
   job.hint_shuffle_bytes = shuffle;
   return job;
 }

@@ -38,12 +38,13 @@ model::TaskJob JobFromTotals(double arrival, double map_work, double shuffle_byt
   job.reduce_seconds = rules.reduce_seconds;
   job.hint_map_seconds = map_work;
   job.hint_shuffle_bytes = shuffle_bytes;
+  job.hint_reduce_seconds = rules.reducers * rules.reduce_seconds;
   return job;
 }
 
 double MapCapacity(const ClusterShape& cluster) {
   double c = 0;
-  for (const WorkerGroup& g : cluster.groups) c += g.count * g.map_slots * g.speed;
+  for (const WorkerGroup& g : cluster.groups) c += g.count * (g.map_slots + g.unified_slots) * g.speed;
   return c;
 }
 
@@ -58,7 +59,7 @@ double ShuffleCapacity(const ClusterShape& cluster) {
 
 int ReduceSlots(const ClusterShape& cluster) {
   int n = 0;
-  for (const WorkerGroup& g : cluster.groups) n += g.count * g.reduce_slots;
+  for (const WorkerGroup& g : cluster.groups) n += g.count * (g.reduce_slots + g.unified_slots);
   return n;
 }
 
@@ -68,6 +69,7 @@ Result<JobList> FromSource(const WorkloadSpec& spec, const sched::PolicyOptions&
                            const ClusterShape& cluster, ImportSummary* summary) {
   switch (spec.kind) {
     case WorkloadKind::kGenerator:
+      if (spec.generator == "asrpt") return GenerateAsrpt(params, spec.seed, cluster, summary);
       return GenerateSynthetic(params, spec.seed, cluster, summary);
     case WorkloadKind::kCsv: {
       MR_ASSIGN_OR_RETURN(std::string text, ReadFileToString(spec.path));

@@ -1,8 +1,10 @@
 // Workload import: an experiment's WorkloadSpec turned into jobs (JobList) for the live
-// runner and the task-level simulator. Three sources, each documented with worked
+// runner and the task-level simulator. Four sources, each documented with worked
 // examples in docs/experiments.md, "Workloads":
 //   - generator "synthetic": seeded Poisson arrivals at a target load of the cluster,
 //     log-uniform job sizes (about 1 s to 60 s alone), map-heavy and shuffle-heavy jobs;
+//   - generator "asrpt": the ASRPT paper's workloads (the slotted model's generator),
+//     units made seconds, slots stretched to a target load of the unified slots;
 //   - the job CSV: arrival,maps,map_seconds,shuffle_bytes,reducers,reduce_seconds;
 //   - a SWIM trace (Facebook 2009 samples): a time window compressed by a factor, sizes
 //     through a logarithmic map onto configured ranges, clipping counted.

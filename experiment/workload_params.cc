@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "model/slotted_workload.h"
+
 namespace mr::experiment {
 
 using sched::OptionSpec;
@@ -30,6 +32,22 @@ constexpr OptionSpec kSyntheticParams[] = {
     {"max_maps", OptionType::kInt, "400", "most map tasks of one job", 1, 100000},
     {"reducers", OptionType::kInt, "0", "reduce tasks per job; 0 = one per reduce slot", 0, 10000},
     {"reduce_seconds", OptionType::kDuration, "0", "seconds of work of one reduce task", 0, 86400},
+};
+
+// generator: asrpt (workload_asrpt.cc). kAsrptParams[0] is checked against the paper's
+// workload names (CheckChoice).
+constexpr OptionSpec kAsrptParams[] = {
+    {"workload", OptionType::kString, "u1-9-u10-70",
+     "the paper's workload: exp5-exp40, exp30-exp15, u1-9-u10-70 or u10-50-u10-20", 0, 0},
+    {"jobs", OptionType::kInt, "30", "number of jobs", 1, 100000},
+    {"load", OptionType::kDouble, "0.7",
+     "offered load of the unified slots (map and reduce work over their slot-seconds per second)", 0.001,
+     10},
+    {"unit_seconds", OptionType::kDuration, "0.5",
+     "slot-seconds of one unit of the paper (a map task; a reduce task has several)", 0.001, 3600},
+    {"rate", OptionType::kDouble, "2", "arrivals per slot of the paper's generator, before scaling",
+     0.001, 10000},
+    {"max_reduce_tasks", OptionType::kInt, "10", "most reduce tasks of one job", 1, 1000},
 };
 
 // csv: FILE (workload_csv.cc) has no parameters.
@@ -70,6 +88,15 @@ const OptionSpec* Find(std::span<const OptionSpec> specs, std::string_view name)
   return nullptr;
 }
 
+// Values a parameter must take beyond its type, checked where the file gives them.
+Status CheckChoice(const OptionSpec* s, std::string_view text) {
+  if (s == &kAsrptParams[0]) {
+    Result<model::SlottedGenOptions> w = model::PaperWorkload(text);
+    if (!w.ok()) return Status::InvalidArgument(w.status().message());
+  }
+  return Status::Ok();
+}
+
 std::string Names(std::span<const OptionSpec> specs) {
   std::string out;
   for (const OptionSpec& s : specs) out += (out.empty() ? "" : ", ") + std::string(s.name);
@@ -78,12 +105,13 @@ std::string Names(std::span<const OptionSpec> specs) {
 
 }  // namespace
 
-std::string_view GeneratorNames() { return "synthetic"; }
+std::string_view GeneratorNames() { return "synthetic, asrpt"; }
 
 Result<std::span<const OptionSpec>> WorkloadParamSpecs(const WorkloadSpec& spec) {
   switch (spec.kind) {
     case WorkloadKind::kGenerator:
       if (spec.generator == "synthetic") return std::span<const OptionSpec>(kSyntheticParams);
+      if (spec.generator == "asrpt") return std::span<const OptionSpec>(kAsrptParams);
       return Status::InvalidArgument("unknown generator '" + spec.generator +
                                      "' (known: " + std::string(GeneratorNames()) + ")");
     case WorkloadKind::kCsv:
@@ -101,6 +129,7 @@ Result<sched::OptionValue> ParseWorkloadParam(std::span<const OptionSpec> specs,
     return Status::InvalidArgument("unknown parameter '" + std::string(name) +
                                    "' (known: " + Names(specs) + ")");
   }
+  MR_RETURN_IF_ERROR(CheckChoice(s, text));
   return sched::ParseOptionValue(*s, text);
 }
 

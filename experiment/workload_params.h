@@ -14,7 +14,7 @@
 
 namespace mr::experiment {
 
-// The generators `workload.generator` accepts, comma-separated ("synthetic").
+// The generators `workload.generator` accepts, comma-separated ("synthetic, asrpt").
 std::string_view GeneratorNames();
 
 // The parameter table of `spec`'s source (kind, and generator name for kGenerator).

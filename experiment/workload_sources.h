@@ -28,12 +28,13 @@ TaskRules ReadTaskRules(const sched::PolicyOptions& params, const ClusterShape& 
 // maps = ceil(max(map_work / task_seconds, shuffle_bytes / max_map_bytes)) clipped to
 // [1, max_maps] (*maps_clipped set when the upper clip applied; may be null); each map
 // takes map_work / maps slot-seconds and emits shuffle_bytes / maps bytes. The hints are
-// the true totals.
+// the true totals (map work, shuffle bytes, reducers x reduce seconds).
 model::TaskJob JobFromTotals(double arrival, double map_work, double shuffle_bytes,
                              const TaskRules& rules, bool* maps_clipped);
 
-// Sum of map slots x speed (slot-seconds per second), and of the groups' egress caps
-// (bytes per second; 0 when some group has none: unlimited has no finite capacity).
+// Sum of (map + unified slots) x speed (slot-seconds per second), and of the groups' egress
+// caps (bytes per second; 0 when some group has none: unlimited has no finite capacity).
+// A unified slot counts as a map slot here and as a reduce slot in ReduceSlots.
 double MapCapacity(const ClusterShape& cluster);
 double ShuffleCapacity(const ClusterShape& cluster);
 int ReduceSlots(const ClusterShape& cluster);
@@ -41,6 +42,11 @@ int ReduceSlots(const ClusterShape& cluster);
 // generator: synthetic (workload_synthetic.cc). `params` resolved.
 Result<JobList> GenerateSynthetic(const sched::PolicyOptions& params, uint64_t seed,
                                   const ClusterShape& cluster, ImportSummary* summary);
+
+// generator: asrpt (workload_asrpt.cc): the slotted model's paper workloads as live jobs.
+// `params` resolved. InvalidArgument when the cluster has no unified slot.
+Result<JobList> GenerateAsrpt(const sched::PolicyOptions& params, uint64_t seed,
+                              const ClusterShape& cluster, ImportSummary* summary);
 
 // The job CSV (workload_csv.cc); `source` names the text in errors ("FILE:LINE: column").
 Result<JobList> ParseJobCsv(std::string_view text, const std::string& source);

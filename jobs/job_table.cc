@@ -20,6 +20,10 @@ constexpr JobFlag kSyntheticFlags[] = {
     {"map-bytes", JobFlagType::kBytes, nullptr, "bytes emitted per map", "map_bytes"},
     {"reduce-seconds", JobFlagType::kString, nullptr, "CPU seconds per reduce", "reduce_seconds"},
     {"seed", JobFlagType::kString, nullptr, "random seed", "seed"},
+    {"work", JobFlagType::kString, nullptr,
+     "burn (default): work burns CPU; sleep: a task holds its slot for its work time without "
+     "CPU, an emulation for clusters with more slots than cores",
+     "work"},
 };
 
 constexpr JobFlag kStreamingFlags[] = {
@@ -31,7 +35,7 @@ constexpr JobRow kJobs[] = {
     {"wordcount", "count the words of the input", {}, NewWordCountJob},
     {"sort", "sort the input lines bytewise, range-partitioned", {}, NewSortJob},
     {"grep", "lines matching a regular expression, in input order", kGrepFlags, NewGrepJob},
-    {"synthetic", "maps and reduces that burn CPU and emit bytes, no input", kSyntheticFlags,
+    {"synthetic", "maps and reduces that burn CPU (or hold their slot) and emit bytes, no input", kSyntheticFlags,
      NewSyntheticJob},
     {"streaming", "mapper and reducer are shell commands (Hadoop Streaming)", kStreamingFlags,
      NewStreamingJob},

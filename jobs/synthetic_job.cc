@@ -1,13 +1,16 @@
-// synthetic: a job without input for scheduler experiments. Each map burns
-// map_seconds of thread CPU (scaled by 1/speed) and emits about map_bytes of
-// ~100-byte records with random 8-hex-digit keys; each reduce counts values per
-// key ("key\tcount") and burns reduce_seconds. Real work, never sleeps.
+// synthetic: a job without input for scheduler experiments. Each map spends
+// map_seconds of work (scaled by 1/speed) and emits about map_bytes of ~100-byte
+// records with random 8-hex-digit keys; each reduce counts values per key
+// ("key\tcount") and spends reduce_seconds. The work burns thread CPU, or with
+// work=sleep holds the slot as long without CPU (jobs/synthetic_work.h); the output
+// is the same either way.
 #include <algorithm>
 #include <charconv>
 
 #include "common/clock.h"
 #include "jobs/builtin_jobs.h"
 #include "jobs/params.h"
+#include "jobs/synthetic_work.h"
 
 namespace mr::jobs {
 
@@ -16,31 +19,6 @@ namespace {
 constexpr size_t kRecordBytes = 100;  // key + value bytes per record
 constexpr size_t kKeyBytes = 8;
 
-uint64_t SplitMix64(uint64_t* state) {
-  uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
-// Spins a PRNG until the thread has used `seconds` of CPU or the task is cancelled;
-// returns the PRNG state so the compiler cannot drop the loop. Tells `ctx` (if given) the
-// share of the burn done.
-uint64_t BurnCpu(double seconds, uint64_t state, const std::atomic<bool>* cancel, TaskContext* ctx = nullptr) {
-  if (seconds <= 0) return state;
-  const double start = ThreadCpuSeconds();
-  const double until = start + seconds;
-  double now = start;
-  do {
-    // Each output feeds the next state: without the dependency the compiler folds the
-    // loop into one addition and the burn becomes a storm of clock_gettime system calls.
-    for (int i = 0; i < 20000; ++i) state ^= SplitMix64(&state);
-    now = ThreadCpuSeconds();
-    if (ctx != nullptr) ctx->SetFraction(std::min(1.0, (now - start) / seconds));
-  } while (now < until && !IsCancelled(cancel));
-  return state;
-}
-
 Status Cancelled(const char* what) { return Status::Aborted(std::string(what) + " cancelled"); }
 
 struct SyntheticConfig {
@@ -48,6 +26,7 @@ struct SyntheticConfig {
   uint64_t map_bytes = 0;
   double reduce_seconds = 0;
   uint64_t seed = 1;
+  SyntheticWork work = SyntheticWork::kBurn;
 };
 
 class SyntheticMapper final : public Mapper {
@@ -61,7 +40,7 @@ class SyntheticMapper final : public Mapper {
   }
   void Map(const InputRecord&, Emitter&) override {}
   Status Finish(Emitter& out) override {
-    sink_ = BurnCpu(c_.map_seconds / speed_, c_.seed, cancel_, ctx_);
+    sink_ = DoSyntheticWork(c_.work, c_.map_seconds / speed_, c_.seed, cancel_, ctx_);
     if (IsCancelled(cancel_)) return Cancelled("synthetic map");
     uint64_t state = c_.seed;  // keys depend on the seed only
     static constexpr char kHex[] = "0123456789abcdef";
@@ -89,10 +68,10 @@ class SyntheticMapper final : public Mapper {
 
 class CountReducer final : public Reducer {
  public:
-  explicit CountReducer(double seconds) : seconds_(seconds) {}
+  CountReducer(double seconds, SyntheticWork work) : seconds_(seconds), work_(work) {}
   Status Setup(TaskContext& ctx) override {
     double speed = ctx.speed() > 0 ? ctx.speed() : 1.0;
-    sink_ = BurnCpu(seconds_ / speed, sink_, ctx.cancel_flag());
+    sink_ = DoSyntheticWork(work_, seconds_ / speed, sink_, ctx.cancel_flag());
     return IsCancelled(ctx.cancel_flag()) ? Cancelled("synthetic reduce") : Status::Ok();
   }
   void Reduce(std::string_view key, ValueIterator& values, Emitter& out) override {
@@ -106,6 +85,7 @@ class CountReducer final : public Reducer {
 
  private:
   double seconds_;
+  SyntheticWork work_;
   volatile uint64_t sink_ = 7;  // keeps the burn loop observable
 };
 
@@ -123,7 +103,7 @@ class SyntheticJob final : public Job {
     return std::unique_ptr<Mapper>(std::make_unique<SyntheticMapper>(c_));
   }
   Result<std::unique_ptr<Reducer>> NewReducer() const override {
-    return std::unique_ptr<Reducer>(std::make_unique<CountReducer>(c_.reduce_seconds));
+    return std::unique_ptr<Reducer>(std::make_unique<CountReducer>(c_.reduce_seconds, c_.work));
   }
 
  private:
@@ -139,6 +119,9 @@ Result<std::unique_ptr<Job>> NewSyntheticJob(std::string_view name, const Params
   MR_ASSIGN_OR_RETURN(c.map_bytes, GetBytesParam(params, "map_bytes", 0));
   MR_ASSIGN_OR_RETURN(c.reduce_seconds, GetSecondsParam(params, "reduce_seconds", 0));
   MR_ASSIGN_OR_RETURN(c.seed, GetUintParam(params, "seed", 1));
+  if (auto it = params.find("work"); it != params.end()) {
+    MR_ASSIGN_OR_RETURN(c.work, ParseSyntheticWork(it->second));
+  }
   return std::unique_ptr<Job>(std::make_unique<SyntheticJob>(name, c));
 }
 

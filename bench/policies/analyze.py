@@ -11,7 +11,7 @@ Writes RESULTS/summary.json, RESULTS/summary.md, RESULTS/model-POLICY.csv (the m
 workload in `mr model tandem` format), RESULTS/segments-POLICY.csv (share analysis) and
 RESULTS/response.png (gnuplot, when installed). With --results-md the summary replaces the
 "Policy experiment (issue 3)" block of that file (between its markers), or is appended.
-Standard library only. Definitions of every number: docs/experiments.md.
+Standard library only. Definitions of every number: docs/policy-experiment.md.
 """
 import argparse
 import csv

@@ -6,7 +6,7 @@ arrival time (sleeping until then: the sleep *is* the Poisson arrival process, n
 faked), then polls `mr status --json` until every submitted job has finished or --timeout
 seconds have passed since the first submission. Meanwhile it samples, once a second, the
 machine's load and how much CPU the cluster's processes got, because the cluster shares
-its 2 cores with whatever else runs on the machine (docs/experiments.md, "Calibration").
+its 2 cores with whatever else runs on the machine (docs/policy-experiment.md, "Calibration").
 
 Writes into --out: submitted.json (job id, name, planned and actual submit offsets),
 status.json (the last `mr status --json`), monitor.csv. Exit status: 0 when every job

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Real-cluster policy experiment (issue 3, item 6): one seeded workload of synthetic jobs
 # with Poisson arrivals, played against a local 3-worker cluster once per policy, then
-# compared with the tandem-queue model. What and why: docs/experiments.md.
+# compared with the tandem-queue model. What and why: docs/policy-experiment.md.
 #
 #   bench/policies/run.sh [--quick] [--policies "klps fair fifo maxsrpt splitsrpt"]
 #                         [--jobs N] [--seed S] [--load RHO] [--no-build] [--keep-scratch]
@@ -28,7 +28,7 @@ seed=1
 load=0.6
 do_build=1
 keep_scratch=0
-# Cluster shape: see docs/experiments.md "Calibration" before changing these.
+# Cluster shape: see docs/policy-experiment.md "Calibration" before changing these.
 workers=3
 map_slots=1
 reduce_slots=2

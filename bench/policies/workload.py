@@ -5,7 +5,7 @@ A workload is a list of synthetic jobs with Poisson arrivals. Each job gets a si
 (seconds at full cluster capacity, log-normal, clipped) and a class: map-heavy jobs have
 map work x = S and shuffle work y = r*S, shuffle-heavy jobs the reverse, with r uniform in
 [R_LO, R_HI]. x and y are turned into `mr submit synthetic` knobs with the *nominal*
-capacities of the cluster run.sh starts (see docs/experiments.md, "Calibration"):
+capacities of the cluster run.sh starts (see docs/policy-experiment.md, "Calibration"):
 
   map station:     NOMINAL_MAP_CPU = 1.5 CPU-seconds per second: 3 map slots time-share
                    2 cores; ~0.1-0.15 core goes to the shuffle path and the daemons, and

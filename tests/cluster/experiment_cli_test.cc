@@ -52,7 +52,7 @@ TEST_F(ExperimentCliTest, RunWritesResultsResumesAndReportRebuilds) {
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 4) << csv;  // header + 3 jobs
   EXPECT_EQ(csv.rfind("policy,rep,job,arrival,maps,", 0), 0u) << csv;
   EXPECT_NE(csv.find("\nfifo,1,2,0.6,1,0.2,100000,1,"), std::string::npos) << csv;
-  EXPECT_NE(Read(dir_ + "/summary.md").find("| fifo | 1 | 3 |"), std::string::npos);
+  EXPECT_NE(Read(dir_ + "/summary.md").find("| fifo | burn | 1 | 3 |"), std::string::npos);
   for (const char* png : {"scatter.png", "cdf.png", "gantt.png"}) {
     EXPECT_TRUE(experiment::IsPngFile(dir_ + "/plots/" + png)) << png;
   }
@@ -77,8 +77,36 @@ TEST_F(ExperimentCliTest, RunWritesResultsResumesAndReportRebuilds) {
   ASSERT_TRUE(RemoveAll(dir_ + "/plots").ok());
   CommandResult report = Sh(MrBin() + " experiment report " + dir_ + " 2>&1");
   ASSERT_EQ(report.exit_code, 0) << report.out;
-  EXPECT_NE(Read(dir_ + "/summary.md").find("| fifo | 1 | 3 |"), std::string::npos);
+  EXPECT_NE(Read(dir_ + "/summary.md").find("| fifo | burn | 1 | 3 |"), std::string::npos);
   EXPECT_TRUE(experiment::IsPngFile(dir_ + "/plots/cdf.png"));
+}
+
+// Issue 14's shapes end to end: workers with unified slots only, tasks that hold their slot
+// without CPU. The calibration and the run use both; the results say which mode ran and
+// give the SRPT bound on the unified slots.
+TEST_F(ExperimentCliTest, UnifiedSlotsInSleepModeRunAndSayWhichModeRan) {
+  ASSERT_TRUE(WriteStringToFile(file_,
+                                "name: tiny\n"
+                                "cluster:\n  workers:\n    - {count: 2, unified_slots: 2, shuffle_bandwidth: 20MB/s}\n"
+                                "  work: sleep\n  slow_start: 1\n"
+                                "workload:\n  csv: tiny.csv\n"
+                                "policies:\n  - fifo\n")
+                  .ok());
+  CommandResult first = Run();
+  ASSERT_EQ(first.exit_code, 0) << first.out;
+  const std::string csv = Read(dir_ + "/jobs.csv");
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 4) << csv;
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), ','), 4 * 14) << csv;
+  EXPECT_EQ(csv.find(",burn"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",sleep,"), std::string::npos) << csv;
+  EXPECT_EQ(csv.find(",,"), std::string::npos) << "every job is replayed\n" << csv;
+  const std::string summary = Read(dir_ + "/summary.md");
+  EXPECT_NE(summary.find("| fifo | sleep | 1 | 3 |"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("| policy | total flow measured | SRPT bound | measured / bound |"), std::string::npos)
+      << summary;
+  // The maps ran on unified slots.
+  const std::string trace = Read(dir_ + "/runs/fifo-1/traces/job-000001.jsonl");
+  EXPECT_NE(trace.find("\"slot\":\"unified\""), std::string::npos) << trace;
 }
 
 TEST_F(ExperimentCliTest, ReportWithoutResultsIsAUsageError) {

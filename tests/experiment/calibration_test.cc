@@ -95,5 +95,61 @@ TEST(CalibrationTest, TheShapeHashSeesSlotsAndCapsNotSlowStart) {
   EXPECT_NE(ShapeHash(a), ShapeHash(c));
 }
 
+TEST(CalibrationTest, ShapesWithoutUnifiedSlotsKeepTheirHash) {
+  // FNV-1a of "hb=20;2,1,1,1,10000000", as before unified slots and work modes existed,
+  // so calibrations stored for such shapes stay valid.
+  EXPECT_EQ(ShapeHash(TwoWorkers()), "ec5637581c84277d");
+  ClusterShape unified = TwoWorkers(), sleeping = TwoWorkers();
+  unified.groups[0].unified_slots = 1;
+  sleeping.work = WorkMode::kSleep;
+  EXPECT_NE(ShapeHash(unified), ShapeHash(TwoWorkers()));
+  EXPECT_NE(ShapeHash(sleeping), ShapeHash(TwoWorkers()));
+  EXPECT_NE(ShapeHash(sleeping), ShapeHash(unified));
+}
+
+// Two workers with one unified slot each and nothing else, at speed 2.
+ClusterShape UnifiedOnly() {
+  ClusterShape s;
+  s.groups.push_back({2, 0, 0, 2.0, 10e6, /*unified_slots=*/1});
+  return s;
+}
+
+TEST(CalibrationTest, UnifiedSlotsRunTheStandardMaps) {
+  std::vector<model::TaskJob> jobs = CalibrationJobs(UnifiedOnly());
+  ASSERT_EQ(jobs.size(), 3u);
+  EXPECT_EQ(jobs[0].maps, 4);  // two waves over the 2 unified slots
+  EXPECT_EQ(jobs[1].maps, 4);
+  EXPECT_EQ(jobs[2].maps, 2);  // one per slot
+  EXPECT_EQ(jobs[2].reducers, 2);
+  EXPECT_NEAR(jobs[2].map_bytes, 2 * 10e6, 1);  // two seconds at the cap, one map per worker
+}
+
+TEST(CalibrationTest, TheSlotRateOfUnifiedSlotsUsesTheirSpeed) {
+  auto unified = [](json e) {
+    e["slot"] = "unified";
+    return e;
+  };
+  std::vector<json> empty = {unified(Start(0, 1, 1)), unified(End(0.1, 1, 1, 0)), unified(Start(0, 2, 2)),
+                             unified(End(0.1, 2, 2, 0))};
+  // 1 s of work at speed 2 should take 0.5 s; it took 0.625 s after the 0.1 s start: 0.8.
+  std::vector<json> rate = {unified(Start(0, 1, 1)), unified(End(0.725, 1, 1, 0)), unified(Start(0, 2, 2)),
+                            unified(End(0.725, 2, 2, 0))};
+  std::vector<json> link = {{{"event", "served"}, {"t", 1.0}, {"start", 0.5}, {"bytes", 8e6}}};
+  auto c = DeriveCalibration(UnifiedOnly(), {empty, rate, link});
+  ASSERT_TRUE(c.ok()) << c.status().ToString();
+  EXPECT_NEAR(c->map_speed_factor, 0.8, 1e-12);
+  auto spec = CalibratedCluster(UnifiedOnly(), *c);
+  ASSERT_TRUE(spec.ok());
+  EXPECT_EQ(spec->worker_specs[0].unified_slots, 1);
+  EXPECT_NEAR(spec->worker_specs[0].speed, 1.6, 1e-12);
+  // Task start as work at the calibrated slot speed (2 x 0.8), on maps and reduces alike.
+  JobList jobs(1);
+  jobs[0].map_seconds = 1;
+  jobs[0].reduce_seconds = 3;
+  JobList calibrated = CalibratedJobs(jobs, UnifiedOnly(), *c);
+  EXPECT_NEAR(calibrated[0].map_seconds, 1 + 0.1 * 1.6, 1e-12);
+  EXPECT_NEAR(calibrated[0].reduce_seconds, 3 + 0.1 * 1.6, 1e-12);
+}
+
 }  // namespace
 }  // namespace mr::experiment

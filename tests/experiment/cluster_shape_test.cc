@@ -21,6 +21,21 @@ TEST(ClusterShapeTest, OneSimulatorWorkerPerLiveWorkerInGroupOrder) {
   EXPECT_EQ(spec->slow_start, 0.5);
 }
 
+TEST(ClusterShapeTest, UnifiedSlotsReachTheSimulator) {
+  ClusterShape shape;
+  shape.groups.push_back({2, 0, 0, 1.0, 10e6, /*unified_slots=*/2});
+  shape.groups.push_back({1, 1, 1, 1.0, 10e6, /*unified_slots=*/1});
+  auto spec = ToClusterSpec(shape);
+  ASSERT_TRUE(spec.ok()) << spec.status().ToString();
+  ASSERT_EQ(spec->worker_specs.size(), 3u);
+  EXPECT_EQ(spec->worker_specs[0].unified_slots, 2);
+  EXPECT_EQ(spec->worker_specs[0].map_slots, 0);
+  EXPECT_EQ(spec->worker_specs[1].unified_slots, 2);
+  EXPECT_EQ(spec->worker_specs[2].unified_slots, 1);
+  EXPECT_EQ(spec->worker_specs[2].map_slots, 1);
+  EXPECT_EQ(model::MapCapacity(*spec), 2 * 2 + 1 + 1);
+}
+
 TEST(ClusterShapeTest, RefusesWhatCannotBeSimulated) {
   ClusterShape empty;
   EXPECT_FALSE(ToClusterSpec(empty).ok());

@@ -57,6 +57,9 @@ TEST(ExampleExperimentsTest, EveryFileParsesAndMakesItsJobs) {
       ASSERT_TRUE(scheduler.ok()) << scheduler.status().ToString();
       auto result = model::SimulateTasks(*jobs, *cluster, **scheduler);
       ASSERT_TRUE(result.ok()) << result.status().ToString();
+      // Uncalibrated: how long a live run of the file will roughly take.
+      std::printf("  %-10s simulated mean response %.2f s, makespan %.1f s\n", run.label.c_str(),
+                  result->mean_response, result->makespan);
       for (size_t i = 0; i < jobs->size(); ++i) {
         EXPECT_GE(result->completion[i], (*jobs)[i].arrival);
         EXPECT_FALSE(result->failed[i]);

@@ -158,17 +158,60 @@ TEST(ExperimentFileTest, RelativePolicyPathsAreAnchoredAtTheFile) {
 }
 
 TEST(ExperimentFileTest, FeaturesNotBuiltYetAreRefusedNamingTheirIssue) {
-  std::string m = ErrorOf(With(kGood, "speed: 1,", "speed: 1, unified_slots: 1,"));
-  EXPECT_CONTAINS(m, ":4: cluster.workers[0].unified_slots: ");
-  EXPECT_CONTAINS(m, "ASRPT issue");
-  m = ErrorOf(With(kGood, "  slow_start: 0.5", "  slow_start: 0.5\n  stragglers: {fraction: 0.1}"));
+  std::string m =
+      ErrorOf(With(kGood, "  slow_start: 0.5", "  slow_start: 0.5\n  stragglers: {fraction: 0.1}"));
   EXPECT_CONTAINS(m, ":8: cluster.stragglers: ");
   EXPECT_CONTAINS(m, "straggling-mappers issue");
+  m = ErrorOf(With(kGood, "speed: 1,", "speed: 1, stragglers: 1,"));
+  EXPECT_CONTAINS(m, ":4: cluster.workers[0].stragglers: ");
+}
+
+TEST(ExperimentFileTest, UnifiedSlotsAndTheWorkMode) {
+  Result<Experiment> e = ParseExperiment(R"(name: u
+cluster:
+  workers:
+    - {count: 4, unified_slots: 2, shuffle_bandwidth: 20MB/s}
+    - {count: 1, map_slots: 1, reduce_slots: 2, unified_slots: 3}
+  work: sleep
+workload: {generator: synthetic}
+policies: [fifo]
+)",
+                                         "");
+  ASSERT_TRUE(e.ok()) << e.status().ToString();
+  ASSERT_EQ(e->cluster.groups.size(), 2u);
+  // A group that names unified slots has only those unless it names the others.
+  EXPECT_EQ(e->cluster.groups[0].unified_slots, 2);
+  EXPECT_EQ(e->cluster.groups[0].map_slots, 0);
+  EXPECT_EQ(e->cluster.groups[0].reduce_slots, 0);
+  EXPECT_EQ(e->cluster.groups[1].map_slots, 1);
+  EXPECT_EQ(e->cluster.groups[1].reduce_slots, 2);
+  EXPECT_EQ(e->cluster.groups[1].unified_slots, 3);
+  EXPECT_EQ(e->cluster.work, WorkMode::kSleep);
+  // Without them: no unified slots, burn.
+  Result<Experiment> plain = ParseExperiment(kGood, "/exp/x.yaml");
+  ASSERT_TRUE(plain.ok());
+  EXPECT_EQ(plain->cluster.groups[0].unified_slots, 0);
+  EXPECT_EQ(plain->cluster.work, WorkMode::kBurn);
+}
+
+TEST(ExperimentFileTest, BadUnifiedSlotsAndWorkModeNameKeyPathAndLine) {
+  EXPECT_CONTAINS(ErrorOf(With(kGood, "speed: 1,", "speed: 1, unified_slots: -1,")),
+                  ":4: cluster.workers[0].unified_slots: must be an integer in 0..1000, got '-1'");
+  EXPECT_CONTAINS(ErrorOf(With(kGood, "  slow_start: 0.5", "  slow_start: 0.5\n  work: nap")),
+                  ":8: cluster.work: must be burn or sleep, got 'nap'");
+  EXPECT_CONTAINS(ErrorOf("name: x\ncluster: {workers: [{unified_slots: 0}]}\n"
+                          "workload: {generator: synthetic}\npolicies: [fifo]\n"),
+                  ":2: cluster.workers: the cluster needs at least one map slot and one reduce slot "
+                  "(a unified slot is both)");
+  // A unified slot is both: one is enough.
+  EXPECT_EQ(ErrorOf("name: x\ncluster: {workers: [{unified_slots: 1}]}\n"
+                    "workload: {generator: synthetic}\npolicies: [fifo]\n"),
+            "");
 }
 
 TEST(ExperimentFileTest, WorkloadSourceAndParamsAreChecked) {
   EXPECT_CONTAINS(ErrorOf(With(kGood, "  csv: jobs/day.csv", "  generator: google")),
-                  ":9: workload.generator: unknown generator 'google' (known: synthetic)");
+                  ":9: workload.generator: unknown generator 'google' (known: synthetic, asrpt)");
   EXPECT_CONTAINS(ErrorOf(With(kGood, "  csv: jobs/day.csv", "  csv: a.csv\n  swim: b.tsv")),
                   "give exactly one of generator, csv, swim");
   EXPECT_CONTAINS(ErrorOf(With(kGood, "  csv: jobs/day.csv\n", "")),

@@ -17,10 +17,10 @@ TEST(JobResultsTest, SummaryByHand) {
   // Policy a, one run: measured 2, 4, 10; predicted 2.2, 3, 10 -> errors 10%, 25%, 0%.
   // Completions: measured arrival + sojourn = 2.5, 5.5, 13; predicted 2.2, 4, 13.
   std::vector<JobResult> rows = {
-      {"a", 1, 0, 0, 1, 1, 0, 1, 2, 2.2, 2.5, std::nullopt},
-      {"a", 1, 1, 1, 1, 1, 0, 1, 4, 3, 4.5, std::nullopt},
-      {"a", 1, 2, 3, 1, 1, 0, 1, 10, 10, 10, std::nullopt},
-      {"b", 1, 0, 0, 1, 1, 0, 1, 1, 1.5, 1, std::nullopt},
+      {"a", 1, 0, 0, 1, 1, 0, 1, 2, 2.2, 2.5},
+      {"a", 1, 1, 1, 1, 1, 0, 1, 4, 3, 4.5},
+      {"a", 1, 2, 3, 1, 1, 0, 1, 10, 10, 10},
+      {"b", 1, 0, 0, 1, 1, 0, 1, 1, 1.5, 1},
   };
   std::vector<PolicySummary> s = Summarize(rows);
   ASSERT_EQ(s.size(), 2u);
@@ -37,11 +37,32 @@ TEST(JobResultsTest, SummaryByHand) {
   EXPECT_DOUBLE_EQ(s[0].predicted_makespan, 13);
   EXPECT_DOUBLE_EQ(s[0].makespan_error, 0);
   EXPECT_NEAR(s[1].error_median, 0.5, 1e-12);
+  // Total flow time: 2 + 4 + 10 measured, 2.2 + 3 + 10 predicted.
+  EXPECT_DOUBLE_EQ(s[0].measured_total_flow, 16);
+  EXPECT_DOUBLE_EQ(s[0].predicted_total_flow, 15.2);
+  EXPECT_EQ(s[0].work, "burn");
   EXPECT_EQ(s[0].replayed_jobs, 0);  // nothing replayed: the replay table shows dashes
   EXPECT_NE(SummaryMarkdown(s, "t").find("| a | 0 | 5.33 | - | - | - | - |"), std::string::npos);
-  EXPECT_NE(SummaryMarkdown(s, "t").find("| a | 1 | 3 | 5.33 | 4.00 | 8.80 | 5.07 | 10.0% | 22.0% |"),
+  EXPECT_NE(SummaryMarkdown(s, "t").find(
+                "| a | burn | 1 | 3 | 5.33 | 4.00 | 8.80 | 5.07 | 10.0% | 22.0% | 16.0 | 15.2 | 5.0% | 13.00 |"),
             std::string::npos)
       << SummaryMarkdown(s, "t");
+}
+
+TEST(JobResultsTest, TotalFlowIsTheMeanOverRunsOfEachRunsSum) {
+  std::vector<JobResult> rows = {
+      {"p", 1, 0, 0, 1, 1, 0, 1, 2, 3, 2, "sleep", std::nullopt},
+      {"p", 1, 1, 1, 1, 1, 0, 1, 4, 3, 4, "sleep", std::nullopt},
+      {"p", 2, 0, 0, 1, 1, 0, 1, 6, 3, 6, "sleep", std::nullopt},
+      {"p", 2, 1, 1, 1, 1, 0, 1, 8, 3, 8, "sleep", std::nullopt},
+  };
+  std::vector<PolicySummary> s = Summarize(rows);
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_EQ(s[0].runs, 2);
+  EXPECT_DOUBLE_EQ(s[0].measured_total_flow, (6 + 14) / 2.0);
+  EXPECT_DOUBLE_EQ(s[0].predicted_total_flow, 6);
+  EXPECT_EQ(s[0].work, "sleep");
+  EXPECT_NE(SummaryMarkdown(s, "t").find("| p | sleep | 2 | 4 |"), std::string::npos) << SummaryMarkdown(s, "t");
 }
 
 TEST(JobResultsTest, ReplaySummarizedApartFromThePrediction) {
@@ -50,10 +71,10 @@ TEST(JobResultsTest, ReplaySummarizedApartFromThePrediction) {
   // 0 + 0.5 + 2.1 = 2.6, 1 + 0.5 + 4.4 = 5.9 and 3 + 0.5 + 10 = 13.5 against measured
   // 2.5, 5.5 and 13.5: makespan 13.5 both, error 0. Policy b's one job has no replay.
   std::vector<JobResult> rows = {
-      {"a", 1, 0, 0, 1, 1, 0, 1, 2, 2.2, 2.5, 2.1},
-      {"a", 1, 1, 1, 1, 1, 0, 1, 4, 3, 4.5, 4.4},
-      {"a", 1, 2, 3, 1, 1, 0, 1, 10, 10, 10.5, 10.0},
-      {"b", 1, 0, 0, 1, 1, 0, 1, 1, 1.5, 1, std::nullopt},
+      {"a", 1, 0, 0, 1, 1, 0, 1, 2, 2.2, 2.5, "burn", 2.1},
+      {"a", 1, 1, 1, 1, 1, 0, 1, 4, 3, 4.5, "burn", 4.4},
+      {"a", 1, 2, 3, 1, 1, 0, 1, 10, 10, 10.5, "burn", 10.0},
+      {"b", 1, 0, 0, 1, 1, 0, 1, 1, 1.5, 1, "burn", std::nullopt},
   };
   std::vector<PolicySummary> s = Summarize(rows);
   ASSERT_EQ(s.size(), 2u);
@@ -70,29 +91,39 @@ TEST(JobResultsTest, ReplaySummarizedApartFromThePrediction) {
 }
 
 TEST(JobResultsTest, CsvRoundTripAndErrorsNameTheLine) {
-  std::vector<JobResult> rows = {{"fifo", 2, 7, 1.5, 3, 0.25, 3e6, 2, 4.0, 5.0, 4.5, 4.4},
-                                 {"fifo", 2, 8, 1.5, 3, 0.25, 3e6, 2, 4.0, 5.0, 4.5, std::nullopt}};
+  std::vector<JobResult> rows = {{"fifo", 2, 7, 1.5, 3, 0.25, 3e6, 2, 4.0, 5.0, 4.5, "sleep", 4.4},
+                                 {"fifo", 2, 8, 1.5, 3, 0.25, 3e6, 2, 4.0, 5.0, 4.5, "burn", std::nullopt}};
   std::string csv = JobsCsv(rows);
-  EXPECT_NE(csv.find("fifo,2,7,1.5,3,0.25,3e+06,2,4,5,0.25,4.5,4.4,0.1\n"), std::string::npos) << csv;
-  EXPECT_NE(csv.find("fifo,2,8,1.5,3,0.25,3e+06,2,4,5,0.25,4.5,,\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("fifo,2,7,1.5,3,0.25,3e+06,2,4,5,0.25,4.5,sleep,4.4,0.1\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("fifo,2,8,1.5,3,0.25,3e+06,2,4,5,0.25,4.5,burn,,\n"), std::string::npos) << csv;
   auto back = ParseJobsCsv(csv);
   ASSERT_TRUE(back.ok()) << back.status().ToString();
   ASSERT_EQ(back->size(), 2u);
   EXPECT_EQ((*back)[0].policy, "fifo");
   EXPECT_EQ((*back)[0].job, 7);
   EXPECT_DOUBLE_EQ((*back)[0].predicted, 5.0);
+  EXPECT_EQ((*back)[0].work, "sleep");
   ASSERT_TRUE((*back)[0].replayed.has_value());
   EXPECT_DOUBLE_EQ(*(*back)[0].replayed, 4.4);
   EXPECT_FALSE((*back)[1].replayed.has_value());
-  // A jobs.csv written before replays (12 columns) still reads.
-  auto legacy = ParseJobsCsv(
-      "policy,rep,job,arrival,maps,map_seconds,shuffle_bytes,reducers,measured,predicted,error,sojourn\n"
-      "fifo,1,0,0,1,1,0,1,2,2.2,0.1,2.5\n");
-  ASSERT_TRUE(legacy.ok()) << legacy.status().ToString();
-  EXPECT_FALSE((*legacy)[0].replayed.has_value());
-  auto bad = ParseJobsCsv(csv + "fifo,1,1,x,1,1,1,1,1,1,0,1,,\n");
+  auto bad = ParseJobsCsv(csv + "fifo,1,1,x,1,1,1,1,1,1,0,1,burn,,\n");
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find("line 4: arrival 'x'"), std::string::npos) << bad.status().message();
+  bad = ParseJobsCsv(csv + "fifo,1,1,1,1,1,1,1,1,1,0,1,nap,,\n");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("line 4: work 'nap' is not burn or sleep"), std::string::npos)
+      << bad.status().message();
+}
+
+TEST(JobResultsTest, FilesWrittenBeforeTheWorkColumnAreBurn) {
+  auto old = ParseJobsCsv(
+      "policy,rep,job,arrival,maps,map_seconds,shuffle_bytes,reducers,measured,predicted,error,sojourn\n"
+      "fifo,1,0,0,2,1,0,1,3,3,0,3\n");
+  ASSERT_TRUE(old.ok()) << old.status().ToString();
+  ASSERT_EQ(old->size(), 1u);
+  EXPECT_EQ((*old)[0].work, "burn");
+  EXPECT_DOUBLE_EQ((*old)[0].measured, 3);
+  EXPECT_FALSE((*old)[0].replayed.has_value());
 }
 
 }  // namespace

@@ -97,6 +97,7 @@ TEST(SyntheticWorkloadTest, JobsSpanTheSizeRangeAndRespectTheTaskRules) {
     EXPECT_EQ(j.reducers, 3);              // one per reduce slot
     EXPECT_DOUBLE_EQ(j.hint_map_seconds, j.maps * j.map_seconds);
     EXPECT_DOUBLE_EQ(j.hint_shuffle_bytes, j.maps * j.map_bytes);
+    EXPECT_DOUBLE_EQ(j.hint_reduce_seconds, j.reducers * j.reduce_seconds);
   }
   EXPECT_GE(smallest, 1.0 - 1e-9);
   EXPECT_LE(largest, 60.0 + 1e-9);
@@ -174,6 +175,7 @@ TEST(CsvWorkloadTest, HandWorkedLines) {
   EXPECT_EQ(a.reducers, 2);
   EXPECT_EQ(a.reduce_seconds, 1);
   EXPECT_EQ(a.hint_map_seconds, 10);
+  EXPECT_EQ(a.hint_reduce_seconds, 2);  // 2 reduces of 1 s
   EXPECT_EQ(a.hint_shuffle_bytes, 10e6);
   EXPECT_EQ((*jobs)[1].arrival, 1.5);
   EXPECT_EQ((*jobs)[1].map_bytes, 0);

@@ -66,7 +66,7 @@ TEST(JobTableTest, AJobKnowsExactlyItsFlagsParameters) {
   }
   auto s = CreateJob("synthetic", {{"frobs", "1"}});
   EXPECT_EQ(s.status().message(),
-            "unknown parameter 'frobs' for job synthetic (known: map_seconds, map_bytes, reduce_seconds, seed)");
+            "unknown parameter 'frobs' for job synthetic (known: map_seconds, map_bytes, reduce_seconds, seed, work)");
 }
 
 }  // namespace
