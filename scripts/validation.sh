@@ -30,5 +30,25 @@ for f in "${files[@]}"; do
     echo "Reproduce: \`mr experiment run $rel\` (results in \`${dir#"$root"/}/\`)."
   } >> "$out.tmp"
 done
+# Every example experiment this generation did not run, so that a partial report says so.
+missing=()
+for f in "$root"/examples/experiments/*.yaml; do
+  included=0
+  for g in "${files[@]}"; do
+    [[ $(realpath "$g") == $(realpath "$f") ]] && included=1
+  done
+  ((included)) || missing+=("${f#"$root"/}")
+done
+if ((${#missing[@]})); then
+  {
+    echo
+    echo "## Not in this report"
+    echo
+    echo "These example experiments were not run for this generation (each takes minutes per"
+    echo "policy on a quiet machine; \`scripts/validation.sh FILE...\` adds them):"
+    echo
+    for m in "${missing[@]}"; do echo "- \`$m\`"; done
+  } >> "$out.tmp"
+fi
 mv "$out.tmp" "$out"
 echo "wrote $out" >&2
