@@ -36,7 +36,7 @@ struct JobTrace {
   std::vector<Attempt> maps_ended, reduces_ended;
   double last_fetch_end = -std::numeric_limits<double>::infinity();
   bool saw_estimate = false;
-  double hint_map_seconds = 0, hint_shuffle_bytes = 0;
+  double hint_map_seconds = 0, hint_shuffle_bytes = 0, hint_reduce_seconds = 0;
 };
 
 // A successful fetch from one source worker's shuffle server.
@@ -124,6 +124,12 @@ Status ApplyEvent(const json& e, JobTrace& job, std::vector<Window>& windows) {
       MR_ASSIGN_OR_RETURN(job.hint_map_seconds, Number(e, "map_seconds", job.id));
       MR_ASSIGN_OR_RETURN(job.hint_shuffle_bytes, Number(e, "shuffle_bytes", job.id));
     }
+    // The reduce estimate has its own source (asrpt and lrpt rank by it); traces written
+    // before it existed have none.
+    const std::string reduce_source = Text(e, "reduce_source");
+    if (reduce_source == "hint" || reduce_source == "profile") {
+      MR_ASSIGN_OR_RETURN(job.hint_reduce_seconds, Number(e, "reduce_seconds", job.id));
+    }
   }
   return Status::Ok();
 }
@@ -186,6 +192,7 @@ std::pair<model::TaskJob, RecordedJob> ReplayJob(const JobTrace& job, std::vecto
   t.reduce_seconds = Mean(reduces);
   t.hint_map_seconds = job.hint_map_seconds;
   t.hint_shuffle_bytes = job.hint_shuffle_bytes;
+  t.hint_reduce_seconds = job.hint_reduce_seconds;
   t.map_durations = std::move(maps);
   t.reduce_durations = std::move(reduces);
   RecordedJob m;

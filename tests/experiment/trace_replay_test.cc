@@ -18,7 +18,7 @@ namespace {
 // map 1 ran 3 s; each wrote 1000 bytes; the reduce ran 0.5 s. Its size was hinted.
 constexpr char kJobA[] = R"(
 {"event":"job_submit","t":100,"job":"job-000001","name":"a","kind":"synthetic","maps":2,"reduces":1,"policy":"fifo"}
-{"event":"estimate","t":100,"job":"job-000001","source":"hint","map_seconds":4,"map_seconds_remaining":4,"shuffle_bytes":2000,"shuffle_bytes_remaining":2000}
+{"event":"estimate","t":100,"job":"job-000001","source":"hint","map_seconds":4,"map_seconds_remaining":4,"shuffle_bytes":2000,"shuffle_bytes_remaining":2000,"reduce_source":"hint","reduce_seconds":0.7,"reduce_seconds_remaining":0.7}
 {"event":"attempt_end","t":102.5,"job":"job-000001","task":"m-00000","attempt":1,"worker":1,"start":100.5,"status":"failed","bytes_out":0}
 {"event":"attempt_end","t":103.5,"job":"job-000001","task":"m-00001","attempt":2,"worker":1,"start":100.5,"status":"ok","bytes_out":1000}
 {"event":"estimate","t":103.5,"job":"job-000001","source":"online","map_seconds":6,"map_seconds_remaining":3,"shuffle_bytes":2000,"shuffle_bytes_remaining":1000}
@@ -81,6 +81,7 @@ TEST(TraceReplayTest, HandWrittenRunGivesTheMeasuredJobsAndOutcomes) {
   EXPECT_NEAR(a.map_seconds, 2.5, 1e-9);
   EXPECT_DOUBLE_EQ(a.hint_map_seconds, 4);  // the estimate at submit, not the later online one
   EXPECT_DOUBLE_EQ(a.hint_shuffle_bytes, 2000);
+  EXPECT_DOUBLE_EQ(a.hint_reduce_seconds, 0.7);  // asrpt and lrpt rank by it
 
   const model::TaskJob& b = run.jobs[1];
   EXPECT_DOUBLE_EQ(b.arrival, 1);
@@ -90,6 +91,7 @@ TEST(TraceReplayTest, HandWrittenRunGivesTheMeasuredJobsAndOutcomes) {
   EXPECT_DOUBLE_EQ(b.map_bytes, 500);
   EXPECT_EQ(b.hint_map_seconds, 0);  // an online estimate is no hint
   EXPECT_EQ(b.hint_shuffle_bytes, 0);
+  EXPECT_EQ(b.hint_reduce_seconds, 0);
 
   ASSERT_EQ(run.measured.size(), 2u);
   EXPECT_EQ(run.measured[0].id, "job-000001");
