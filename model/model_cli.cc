@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/units.h"
+#include "model/cli_args.h"
 #include "model/lower_bound.h"
 #include "model/map_time.h"
 #include "model/model_commands.h"
@@ -32,25 +33,6 @@ struct Command {
   int (*run)(const std::vector<std::string>& args);
 };
 
-// Parses args into vm; on failure prints the message (and help) and returns false.
-bool ParseArgs(const std::vector<std::string>& args, const po::options_description& desc,
-               po::variables_map& vm, int& exit_code) {
-  try {
-    po::store(po::command_line_parser(args).options(desc).run(), vm);
-    if (vm.count("help")) {
-      std::cout << desc;
-      exit_code = 0;
-      return false;
-    }
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "mr model: " << e.what() << "\n";
-    exit_code = 2;
-    return false;
-  }
-  return true;
-}
-
 // The chosen policy's options from the flags the user gave; tasksim's older --k stands for
 // --klps-k, which wins when both are given.
 Result<sched::PolicyOptions> PolicyOptionsFromArgs(const po::variables_map& vm, const std::string& policy) {
@@ -69,7 +51,7 @@ int RunTandem(const std::vector<std::string>& args) {
       ("k", po::value(&k)->default_value(100), "k of klps");
   po::variables_map vm;
   int code = 0;
-  if (!ParseArgs(args, desc, vm, code)) return code;
+  if (!ParseModelArgs(args, desc, vm, code)) return code;
   Result<std::unique_ptr<TandemPolicy>> policy = MakeTandemPolicy(policy_name, k);
   if (!policy.ok()) return Fail(policy.status());
   Result<std::vector<TandemJob>> jobs = LoadWorkload(path);
@@ -103,7 +85,7 @@ int RunGen(const std::vector<std::string>& args) {
       ("out", po::value(&out)->required(), "output CSV file");
   po::variables_map vm;
   int code = 0;
-  if (!ParseArgs(args, desc, vm, code)) return code;
+  if (!ParseModelArgs(args, desc, vm, code)) return code;
   Result<std::vector<TandemJob>> jobs = GenerateByKind(kind, o);
   if (!jobs.ok()) return Fail(jobs.status());
   Status st = SaveWorkload(out, *jobs);
@@ -127,7 +109,7 @@ int RunSweep(const std::vector<std::string>& args) {
       ("csv", po::bool_switch(&o.csv), "CSV instead of a table");
   po::variables_map vm;
   int code = 0;
-  if (!ParseArgs(args, desc, vm, code)) return code;
+  if (!ParseModelArgs(args, desc, vm, code)) return code;
   Status st = ParseSweepLists(loads, policies, variants, o.lists);
   if (!st.ok()) return Fail(st);
   st = RunSweepCommand(o, std::cout);
@@ -147,7 +129,7 @@ int RunSlowdown(const std::vector<std::string>& args) {
       ("k", po::value(&o.k)->default_value(100), "k of klps");
   po::variables_map vm;
   int code = 0;
-  if (!ParseArgs(args, desc, vm, code)) return code;
+  if (!ParseModelArgs(args, desc, vm, code)) return code;
   Status st = ParseSweepLists("0.5", policies, "original", o.lists);
   if (st.ok() && (o.buckets < 1 || !(o.load > 0) || o.jobs < 1)) {
     st = Status::InvalidArgument("need --buckets >= 1, --load > 0, --jobs >= 1");
@@ -219,7 +201,7 @@ int RunTaskSim(const std::vector<std::string>& args) {
   sched::AddPolicyOptionFlags(desc);
   po::variables_map vm;
   int code = 0;
-  if (!ParseArgs(args, desc, vm, code)) return code;
+  if (!ParseModelArgs(args, desc, vm, code)) return code;
   Result<sched::PolicyOptions> policy_options = PolicyOptionsFromArgs(vm, o.policy);
   if (!policy_options.ok()) return Fail(policy_options.status());
   o.policy_options = std::move(*policy_options);

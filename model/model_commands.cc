@@ -7,6 +7,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "model/cli_args.h"
 #include "model/lower_bound.h"
 #include "model/tandem_policy.h"
 #include "scheduler/policy_table.h"
@@ -14,16 +15,6 @@
 
 namespace mr::model {
 namespace {
-
-std::vector<std::string> SplitList(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream in(s);
-  std::string item;
-  while (std::getline(in, item, ',')) {
-    if (!item.empty()) out.push_back(item);
-  }
-  return out;
-}
 
 std::string Fmt(const char* fmt, double v) {
   char buf[64];
@@ -117,7 +108,7 @@ Result<std::vector<TandemJob>> GenerateByKind(const std::string& kind, const Goo
 Status ParseSweepLists(const std::string& loads, const std::string& policies,
                        const std::string& variants, SweepLists& out) {
   out = {};
-  for (const std::string& l : SplitList(loads)) {
+  for (const std::string& l : SplitCommaList(loads)) {
     double v = 0;
     auto [ptr, ec] = std::from_chars(l.data(), l.data() + l.size(), v);
     if (ec != std::errc() || ptr != l.data() + l.size() || !(v > 0 && v <= 10)) {
@@ -125,12 +116,12 @@ Status ParseSweepLists(const std::string& loads, const std::string& policies,
     }
     out.loads.push_back(v);
   }
-  for (const std::string& p : SplitList(policies)) {
+  for (const std::string& p : SplitCommaList(policies)) {
     Result<std::unique_ptr<TandemPolicy>> made = MakeTandemPolicy(p);
     if (!made.ok()) return made.status();
     out.policies.push_back(p);
   }
-  for (const std::string& v : SplitList(variants)) {
+  for (const std::string& v : SplitCommaList(variants)) {
     if (v != "original" && v != "rebalanced") {
       return Status::InvalidArgument("bad variant '" + v + "' (known: original, rebalanced)");
     }

@@ -12,41 +12,13 @@
 #include "model/slotted_workload.h"
 #include "scheduler/policy_flags.h"
 #include "scheduler/policy_program_options.h"
+#include "model/cli_args.h"
 #include "scheduler/policy_table.h"
 
 namespace mr::model {
 namespace {
 
 namespace po = boost::program_options;
-
-// Parses args into vm; on failure or --help prints and returns false with the exit code.
-bool Parse(const std::vector<std::string>& args, const po::options_description& desc,
-           po::variables_map& vm, int& exit_code) {
-  try {
-    po::store(po::command_line_parser(args).options(desc).run(), vm);
-    if (vm.count("help")) {
-      std::cout << desc;
-      exit_code = 0;
-      return false;
-    }
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "mr model: " << e.what() << "\n";
-    exit_code = 2;
-    return false;
-  }
-  return true;
-}
-
-std::vector<std::string> SplitCommas(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream in(s);
-  std::string item;
-  while (std::getline(in, item, ',')) {
-    if (!item.empty()) out.push_back(item);
-  }
-  return out;
-}
 
 struct Row {
   std::string name;
@@ -140,8 +112,8 @@ int RunSlottedCommand(const std::vector<std::string>& args) {
   sched::AddPolicyOptionFlags(desc);
   po::variables_map vm;
   int code = 0;
-  if (!Parse(args, desc, vm, code)) return code;
-  o.policies = SplitCommas(policies);
+  if (!ParseModelArgs(args, desc, vm, code)) return code;
+  o.policies = SplitCommaList(policies);
   o.policy_flags = sched::GivenPolicyFlags(vm);
   Status st = RunSlottedReport(o, std::cout);
   return st.ok() ? 0 : Fail(st, ExitCodeFor(st));
@@ -166,7 +138,7 @@ int RunSlottedGenCommand(const std::vector<std::string>& args) {
       ("out", po::value(&out)->required(), "output JSON file");
   po::variables_map vm;
   int code = 0;
-  if (!Parse(args, desc, vm, code)) return code;
+  if (!ParseModelArgs(args, desc, vm, code)) return code;
   const bool by_name = !name.empty(), by_dists = !map.empty() || !reduce.empty();
   if (by_name == by_dists || (by_dists && (map.empty() || reduce.empty()))) {
     return Fail(Status::InvalidArgument("give --workload NAME, or both --map and --reduce"));
