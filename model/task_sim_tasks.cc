@@ -75,7 +75,7 @@ void TaskLifecycle::Succeeded(SimJob& job, TaskKind kind, int index, const Attem
     job.backlog[a.worker] += job.spec->map_bytes;
     job.produced += job.spec->map_bytes;
     state_.workers[a.worker].map_rate.Record(took);
-    MaybePlaceReduces(job);
+    MaybePlaceReduces(job, a.worker);
     return;
   }
   job.reduces[index].state = ReduceState::kDone;
@@ -127,10 +127,12 @@ void TaskLifecycle::FailJob(SimJob& job) {
   ++finished_;
 }
 
-// The master's PlaceReduces: at slow start every reducer goes to the worker with a
-// reduce or unified slot holding the fewest reducers of this job (ties: lowest id).
-// No slot is taken.
-void TaskLifecycle::MaybePlaceReduces(SimJob& job) {
+// The master's PlaceReduces (master/reduce_placement.cc): at slow start every reducer goes
+// to the worker with a reduce or unified slot holding the fewest reducers of this job; ties
+// go to `prefer` (the worker whose map report reached slow start), then to the lowest id.
+// Without the preference every job's extra reducers landed on the lowest-numbered workers,
+// which the master does not do. No slot is taken.
+void TaskLifecycle::MaybePlaceReduces(SimJob& job, int prefer) {
   if (job.slow_start_reached) return;
   const int needed = static_cast<int>(std::ceil(cluster_.slow_start * job.spec->maps));
   if (job.maps_done < needed) return;
@@ -140,7 +142,8 @@ void TaskLifecycle::MaybePlaceReduces(SimJob& job) {
     int best = -1;
     for (int w = 0; w < static_cast<int>(load.size()); ++w) {
       const WorkerSpec& s = state_.workers[w].spec;
-      if (s.reduce_slots + s.unified_slots > 0 && (best < 0 || load[w] < load[best])) best = w;
+      if (s.reduce_slots + s.unified_slots == 0) continue;
+      if (best < 0 || load[w] < load[best] || (load[w] == load[best] && w == prefer)) best = w;
     }
     r.worker = best;
     ++load[best];

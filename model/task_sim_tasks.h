@@ -67,7 +67,8 @@ class TaskLifecycle {
   void Failed(SimJob& job, sched::TaskKind kind, int index);
   void BackToWaiting(SimJob& job, sched::TaskKind kind, int index);
   void FailJob(SimJob& job);
-  void MaybePlaceReduces(SimJob& job);
+  // prefer: the worker whose finished map reached slow start (-1 at arrival), as the master.
+  void MaybePlaceReduces(SimJob& job, int prefer = -1);
   double Work(const SimJob& job, sched::TaskKind kind, int index);
   static TaskAttempts& AttemptsOf(SimJob& job, sched::TaskKind kind, int index) {
     return kind == sched::TaskKind::kMap ? job.maps[index].attempts
