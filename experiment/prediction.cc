@@ -8,10 +8,14 @@
 
 namespace mr::experiment {
 
+Result<sched::PolicyOptions> OptionsOf(const PolicyRun& policy) {
+  std::map<std::string, std::string, std::less<>> given(policy.options.begin(), policy.options.end());
+  return sched::PolicyOptionsFromFlags(policy.policy, given);
+}
+
 Result<std::vector<double>> PredictResponses(const JobList& jobs, const ClusterShape& shape,
                                              const Calibration& calibration, const PolicyRun& policy) {
-  std::map<std::string, std::string, std::less<>> given(policy.options.begin(), policy.options.end());
-  MR_ASSIGN_OR_RETURN(sched::PolicyOptions options, sched::PolicyOptionsFromFlags(policy.policy, given));
+  MR_ASSIGN_OR_RETURN(sched::PolicyOptions options, OptionsOf(policy));
   MR_ASSIGN_OR_RETURN(std::unique_ptr<sched::Scheduler> scheduler, sched::CreateScheduler(policy.policy, options));
   MR_ASSIGN_OR_RETURN(model::ClusterSpec cluster, CalibratedCluster(shape, calibration));
   JobList calibrated = CalibratedJobs(jobs, shape, calibration);

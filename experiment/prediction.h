@@ -8,8 +8,13 @@
 #include "common/status.h"
 #include "experiment/calibration.h"
 #include "experiment/experiment.h"
+#include "scheduler/policy_options.h"
 
 namespace mr::experiment {
+
+// The policy's options as the experiment file gave them, checked against its policy-table
+// row (the same check as the daemons' --policy flags).
+Result<sched::PolicyOptions> OptionsOf(const PolicyRun& policy);
 
 // Per job (in `jobs` order) the predicted response time. Errors: the policy or its options
 // are unknown or bad, the shape cannot be simulated, or the policy's decisions are invalid.

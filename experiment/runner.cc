@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "common/file_util.h"
+#include "common/job_id.h"
 #include "experiment/job_results.h"
 #include "experiment/live_run.h"
 #include "experiment/prediction.h"
@@ -10,7 +11,6 @@
 #include "experiment/report.h"
 #include "experiment/cluster_shape.h"
 #include "experiment/trace_replay.h"
-#include "scheduler/policy_flags.h"
 #include "scheduler/policy_table.h"
 #include "web/trace_reader.h"
 
@@ -91,15 +91,11 @@ Result<std::map<uint64_t, double>> ReplayRun(const ClusterShape& shape, const Po
     if (!(g.shuffle_bandwidth > 0)) g.shuffle_bandwidth = MeasuredShuffleRate(run);
   }
   MR_ASSIGN_OR_RETURN(model::ClusterSpec cluster, ToClusterSpec(replay_shape));
-  std::map<std::string, std::string, std::less<>> given(policy.options.begin(), policy.options.end());
-  MR_ASSIGN_OR_RETURN(sched::PolicyOptions options, sched::PolicyOptionsFromFlags(policy.policy, given));
+  MR_ASSIGN_OR_RETURN(sched::PolicyOptions options, OptionsOf(policy));
   MR_ASSIGN_OR_RETURN(Prediction replay, PredictRun(run, policy.policy, options, cluster));
   std::map<uint64_t, double> out;
   for (size_t i = 0; i < run.measured.size() && i < replay.sim.response.size(); ++i) {
-    const std::string& id = run.measured[i].id;  // "job-000007"
-    const size_t digits = id.find_first_of("0123456789");
-    if (digits == std::string::npos) continue;
-    out[std::stoull(id.substr(digits))] = replay.sim.response[i];
+    if (std::optional<uint64_t> id = ParseJobId(run.measured[i].id)) out[*id] = replay.sim.response[i];
   }
   return out;
 }
