@@ -8,6 +8,8 @@
 #include <utility>
 #include <tuple>
 
+#include <sched.h>
+
 #include "common/file_util.h"
 
 namespace mr::experiment {
@@ -108,6 +110,37 @@ double MeanDuration(const std::vector<Attempt>& attempts) {
   return attempts.empty() ? 0 : sum / static_cast<double>(attempts.size());
 }
 
+// The rate-job maps' mean rate with a core to itself: sum of work over the sum of each
+// map's busy seconds times its mean share of a core while it ran. n(t) counts the job's
+// maps running at t (their worker-measured runs); a map's share is min(1, cores / n(t)).
+double CoreSpeed(const std::vector<Attempt>& maps, double work_per_map, double task_start, double slot_speed,
+                 int cores) {
+  auto running_at = [&](double t) {
+    int n = 0;
+    for (const Attempt& b : maps) n += b.start <= t && t < b.end;
+    return n;
+  };
+  double weighted = 0;
+  for (const Attempt& a : maps) {
+    const double run = a.end - a.start;
+    if (!(run > 0)) continue;
+    std::vector<double> cuts = {a.start, a.end};
+    for (const Attempt& b : maps) {
+      for (double t : {b.start, b.end}) {
+        if (t > a.start && t < a.end) cuts.push_back(t);
+      }
+    }
+    std::sort(cuts.begin(), cuts.end());
+    double integral = 0;  // of its share of a core over its run
+    for (size_t i = 1; i < cuts.size(); ++i) {
+      const int n = std::max(1, running_at((cuts[i - 1] + cuts[i]) / 2));
+      integral += (cuts[i] - cuts[i - 1]) * std::min(1.0, cores / static_cast<double>(n));
+    }
+    weighted += std::max(1e-3, run - task_start) * (integral / run);
+  }
+  return weighted > 0 ? work_per_map * static_cast<double>(maps.size()) / (slot_speed * weighted) : 1.0;
+}
+
 std::string UtcNow() {
   std::time_t now = std::time(nullptr);
   std::tm tm{};
@@ -150,6 +183,8 @@ std::string CalibrationJson(const Calibration& c) {
             {"map_speed_factor", c.map_speed_factor},
             {"link_rate", c.link_rate},
             {"decision_latency", c.decision_latency},
+            {"host_cores", c.host_cores},
+            {"core_speed", c.core_speed},
             {"measured_at", c.measured_at}};
   return j.dump(2) + "\n";
 }
@@ -170,6 +205,12 @@ Result<Calibration> ParseCalibration(std::string_view json_text) {
   MR_RETURN_IF_ERROR(number("map_speed_factor", &c.map_speed_factor));
   MR_RETURN_IF_ERROR(number("link_rate", &c.link_rate));
   MR_RETURN_IF_ERROR(number("decision_latency", &c.decision_latency));
+  // Optional: calibrations stored before processor sharing was modelled have neither.
+  c.host_cores = static_cast<int>(Num(j, "host_cores", 0));
+  c.core_speed = Num(j, "core_speed", c.map_speed_factor);
+  if (c.host_cores < 0 || c.host_cores > 4096 || !(c.core_speed > 0)) {
+    return Status::InvalidArgument("calibration: host_cores must be in [0, 4096] and core_speed positive");
+  }
   c.shape_hash = Str(j, "shape_hash");
   c.measured_at = Str(j, "measured_at");
   if (!(c.map_speed_factor > 0) || !(c.link_rate > 0)) {
@@ -196,7 +237,15 @@ std::vector<model::TaskJob> CalibrationJobs(const ClusterShape& shape) {
   return {empty, rate, link};
 }
 
-Result<Calibration> DeriveCalibration(const ClusterShape& shape, const std::vector<std::vector<json>>& traces) {
+int AvailableCores() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return 1;
+  return std::max(1, CPU_COUNT(&set));
+}
+
+Result<Calibration> DeriveCalibration(const ClusterShape& shape, const std::vector<std::vector<json>>& traces,
+                                      int host_cores) {
   if (traces.size() != 3) return Status::InvalidArgument("calibration needs the traces of the 3 standard jobs");
   Calibration c;
   c.shape_hash = ShapeHash(shape);
@@ -210,6 +259,9 @@ Result<Calibration> DeriveCalibration(const ClusterShape& shape, const std::vect
   const double work = CalibrationJobs(shape)[1].map_seconds;
   const double busy = std::max(1e-3, MeanDuration(rate) - c.task_start_seconds);
   c.map_speed_factor = work / (MeanSlotSpeed(shape) * busy);
+  c.host_cores = std::max(0, host_cores);
+  c.core_speed = c.host_cores > 0 ? CoreSpeed(rate, work, c.task_start_seconds, MeanSlotSpeed(shape), c.host_cores)
+                                  : c.map_speed_factor;
   double bytes = 0, seconds = 0;
   for (const json& e : traces[2]) {
     if (Str(e, "event") != "served") continue;
@@ -224,16 +276,18 @@ Result<Calibration> DeriveCalibration(const ClusterShape& shape, const std::vect
 Result<model::ClusterSpec> CalibratedCluster(const ClusterShape& shape, const Calibration& c) {
   ClusterShape s = shape;
   for (WorkerGroup& g : s.groups) {
-    g.speed *= c.map_speed_factor;
+    g.speed *= c.host_cores > 0 ? c.core_speed : c.map_speed_factor;
     g.shuffle_bandwidth = g.shuffle_bandwidth > 0 ? std::min(g.shuffle_bandwidth, c.link_rate) : c.link_rate;
   }
   MR_ASSIGN_OR_RETURN(model::ClusterSpec spec, ToClusterSpec(s));
   spec.decision_latency = c.decision_latency;
+  spec.host_cores = c.host_cores;
   return spec;
 }
 
 JobList CalibratedJobs(const JobList& jobs, const ClusterShape& shape, const Calibration& c) {
-  const double start_work = c.task_start_seconds * MeanSlotSpeed(shape) * c.map_speed_factor;
+  const double start_work =
+      c.task_start_seconds * MeanSlotSpeed(shape) * (c.host_cores > 0 ? c.core_speed : c.map_speed_factor);
   JobList out = jobs;
   for (model::TaskJob& j : out) {
     j.map_seconds += start_work;

@@ -24,6 +24,12 @@ struct Calibration {
   double map_speed_factor = 1;   // measured slot rate / the rate --speed promises
   double link_rate = 0;          // bytes/s a busy worker's shuffle link carries
   double decision_latency = 0;   // s from a task's end to the next assignment on its slot
+  // Processor sharing of the host (burn mode): the cores the cluster's tasks share, and the
+  // rate of a task that has a core to itself over the rate --speed promises. 0 cores = a
+  // core per slot (sleep mode, or a calibration from before these were measured): the
+  // simulator then applies map_speed_factor to every task whatever else runs.
+  int host_cores = 0;
+  double core_speed = 1;
   std::string measured_at;       // UTC time of the measurement, for the record
 };
 
@@ -45,14 +51,22 @@ Result<Calibration> ParseCalibration(std::string_view json_text);
 // (a synthetic reduce spends its seconds as a map does, in the shape's work mode).
 std::vector<model::TaskJob> CalibrationJobs(const ClusterShape& shape);
 
-// The calibration from the master's traces of the standard jobs (in CalibrationJobs order).
-// InvalidArgument when a trace lacks what its job must show (no finished map, no served bytes).
+// The calibration from the master's traces of the standard jobs (in CalibrationJobs order),
+// measured on a host whose tasks share `host_cores` CPUs (0 = a core per slot, as in sleep
+// mode). core_speed comes from the 1-second maps: each one's work over its busy time
+// weighted by its share of a core, min(1, host_cores / running maps), integrated over its
+// run. InvalidArgument when a trace lacks what its job must show (no finished map, no
+// served bytes).
 Result<Calibration> DeriveCalibration(const ClusterShape& shape,
-                                      const std::vector<std::vector<nlohmann::json>>& traces);
+                                      const std::vector<std::vector<nlohmann::json>>& traces,
+                                      int host_cores = 0);
+// The CPUs this process may run on (its affinity mask), at least 1.
+int AvailableCores();
 
 // The simulator's cluster with the calibration applied: every worker's speed times
-// map_speed_factor; its link at the calibrated rate (capped by the shape's cap, if any);
-// decision latency as measured.
+// map_speed_factor (with host_cores: times core_speed, and the tasks share host_cores
+// cores); its link at the calibrated rate (capped by the shape's cap, if any); decision
+// latency as measured.
 Result<model::ClusterSpec> CalibratedCluster(const ClusterShape& shape, const Calibration& c);
 // The jobs with the task start cost added to every map's and reduce's work, in work units
 // of the cluster's mean calibrated slot speed.

@@ -174,7 +174,8 @@ Result<Calibration> Calibrate(const ClusterShape& shape, const RunnerOptions& o,
     MR_ASSIGN_OR_RETURN(auto events, web::ReadTraceFile(JoinPath(cluster->TraceDir(), TraceFileName(measured[0].id))));
     traces.push_back(std::move(events));
   }
-  return DeriveCalibration(shape, traces);
+  // Burn-mode tasks share the host's cores; sleeping ones hold a slot without CPU.
+  return DeriveCalibration(shape, traces, shape.work == WorkMode::kBurn ? AvailableCores() : 0);
 }
 
 Result<Calibration> LoadOrCalibrate(const ClusterShape& shape, const std::string& path, const RunnerOptions& o,

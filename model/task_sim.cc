@@ -91,6 +91,7 @@ Result<TaskSimResult> TaskSimulator::Run() {
   const int64_t max_zero_steps = 1000 + 10 * static_cast<int64_t>(jobs.size());
   int64_t zero_steps = 0;
   while (tasks_.finished() < jobs.size()) {
+    tasks_.Rerate();
     links_.Compute(state_);
     double next = NextEventTime();
     if (next == kNever) {

@@ -102,6 +102,12 @@ struct ClusterSpec {
   // pending task (as the master does). With idle_rounds, also by a worker with a free
   // slot while some attempt runs without a backup, so a speculating policy can place one.
   bool idle_rounds = false;
+  // Processor sharing of one host's cores (the local cluster: every worker a process on
+  // one machine, every synthetic task burning CPU). 0 = every slot has a core of its own
+  // (a real cluster). With host_cores = C > 0, while n attempts run anywhere in the
+  // cluster each progresses at its worker's speed times min(1, C / n), so a task alone
+  // gets a whole core and three tasks on two cores get two thirds of one each.
+  int host_cores = 0;
 };
 
 // The failure draws come from Rng(seed ^ kFailureSeedSalt), one Uniform() per attempt in

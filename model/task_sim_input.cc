@@ -78,6 +78,7 @@ Status ValidateCluster(const ClusterSpec& c) {
     return Status::InvalidArgument("slow-start must be in [0, 1]");
   if (!(c.map_time_cv >= 0 && c.map_time_cv <= 10))
     return Status::InvalidArgument("map time cv must be in [0, 10]");
+  if (c.host_cores < 0) return Status::InvalidArgument("host cores must be >= 0 (0 = a core per slot)");
   if (!FiniteNonNegative(c.decision_latency))
     return Status::InvalidArgument("decision latency must be a finite number of seconds >= 0");
   if (!(c.failure_prob >= 0 && c.failure_prob < 1) ||

@@ -54,7 +54,7 @@ void AddRunning(const TaskAttempts& t, sched::TaskKind kind, int index, double n
     r.worker = IdOf(a.worker);
     r.slot = a.slot;
     r.start_time = a.start;
-    r.progress = a.duration > 0 ? std::clamp((now - a.start) / a.duration, 0.0, 1.0) : 0.0;
+    r.progress = a.duration > 0 ? std::clamp(a.DoneBy(now) / a.duration, 0.0, 1.0) : 0.0;
     r.backup = a.backup;
     out.push_back(r);
   }

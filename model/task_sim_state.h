@@ -16,13 +16,22 @@
 namespace mr::model::tasksim {
 
 // One running attempt of a task. `end` is when it finishes (or fails, when `fails`).
+// Under processor sharing (ClusterSpec::host_cores) it runs at `share` of its worker's
+// speed since `rated_at`, having done `work_done` seconds (at full rate) before; without
+// it share stays 1 and rated_at = start, so progress = elapsed / duration.
 struct Attempt {
   uint32_t id = 0;
   int worker = 0;  // index into SimState::workers
   sched::SlotKind slot = sched::SlotKind::kMap;
   double start = 0;
-  double duration = 0;  // its full duration; progress = elapsed / duration
+  double duration = 0;  // its full duration at full rate
   double end = 0;
+  double share = 1;
+  double rated_at = 0;
+  double work_done = 0;
+  // Seconds (at full rate) done by `now`, and the total it runs to (a failing attempt
+  // stops at failure_point of its duration).
+  double DoneBy(double now) const { return work_done + (now - rated_at) * share; }
   bool backup = false;
   bool fails = false;
 };

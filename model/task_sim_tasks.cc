@@ -37,7 +37,9 @@ bool TaskLifecycle::EndAttempt(const End& e) {
   SimJob& job = state_.jobs[e.job];
   if (job.finished) return false;
   TaskAttempts& t = AttemptsOf(job, e.kind, e.index);
-  if (t.Find(e.attempt) == nullptr) return false;
+  const Attempt* running = t.Find(e.attempt);
+  // Stale too: processor sharing moved its end (Rerate queued the new one).
+  if (running == nullptr || running->end != e.time) return false;
   const Attempt a = RemoveAttempt(t, e.attempt);
   if (a.fails) {
     Failed(job, e.kind, e.index);
@@ -55,6 +57,7 @@ Attempt TaskLifecycle::RemoveAttempt(TaskAttempts& t, uint32_t id) {
   Attempt a = *it;
   t.running.erase(it);
   ++state_.workers[a.worker].Free(a.slot);
+  running_changed_ = true;
   return a;
 }
 
@@ -112,6 +115,7 @@ void TaskLifecycle::BackToWaiting(SimJob& job, TaskKind kind, int index) {
 }
 
 void TaskLifecycle::FailJob(SimJob& job) {
+  running_changed_ = true;
   for (MapTask& m : job.maps) {
     for (const Attempt& a : m.attempts.running) ++state_.workers[a.worker].Free(a.slot);
     m.attempts.running.clear();
@@ -206,7 +210,7 @@ void TaskLifecycle::Launch(const sched::Assignment& a) {
   at.id = t.next_attempt++;
   at.worker = w;
   at.slot = a.slot;
-  at.start = state_.now;
+  at.start = at.rated_at = state_.now;
   at.duration = Work(job, a.kind, a.index) / state_.workers[w].spec.speed;
   at.backup = a.backup;
   at.fails = cluster_.failure_prob > 0 && fail_rng_.Uniform() < cluster_.failure_prob;
@@ -214,6 +218,7 @@ void TaskLifecycle::Launch(const sched::Assignment& a) {
   t.running.push_back(at);
   --state_.workers[w].Free(a.slot);
   ++counters_.assignments;
+  running_changed_ = true;
   ends_.push({at.end, seq_++, static_cast<size_t>(a.job - 1), a.kind, a.index, at.id});
 }
 
@@ -223,6 +228,38 @@ void TaskLifecycle::Kill(const sched::Kill& k) {
   RemoveAttempt(t, k.attempt);
   ++counters_.kills;
   if (t.running.empty()) BackToWaiting(job, k.kind, k.index);
+}
+
+// Every running attempt of an unfinished job gets share min(1, C / n); one whose share
+// changes banks the work done at its old share and gets a new end (the old end goes stale).
+void TaskLifecycle::Rerate() {
+  if (cluster_.host_cores <= 0 || !running_changed_) return;
+  running_changed_ = false;
+  auto for_each_running = [&](auto&& fn) {
+    for (size_t j : state_.active) {
+      SimJob& job = state_.jobs[j];
+      if (job.finished) continue;
+      for (size_t i = 0; i < job.maps.size(); ++i) {
+        for (Attempt& a : job.maps[i].attempts.running) fn(job, TaskKind::kMap, static_cast<int>(i), a);
+      }
+      for (size_t i = 0; i < job.reduces.size(); ++i) {
+        for (Attempt& a : job.reduces[i].attempts.running) fn(job, TaskKind::kReduce, static_cast<int>(i), a);
+      }
+    }
+  };
+  size_t n = 0;
+  for_each_running([&](SimJob&, TaskKind, int, Attempt&) { ++n; });
+  const double share = std::min(1.0, cluster_.host_cores / static_cast<double>(std::max<size_t>(1, n)));
+  const double now = state_.now;
+  for_each_running([&](SimJob& job, TaskKind kind, int index, Attempt& a) {
+    if (a.share == share) return;
+    a.work_done = a.DoneBy(now);
+    a.rated_at = now;
+    a.share = share;
+    const double target = a.fails ? a.duration * cluster_.failure_point : a.duration;
+    a.end = now + std::max(0.0, target - a.work_done) / share;
+    ends_.push({a.end, seq_++, static_cast<size_t>(job.id - 1), kind, index, a.id});
+  });
 }
 
 // Seconds of work on a worker of speed 1: the replayed duration, else the job's

@@ -42,6 +42,10 @@ class TaskLifecycle {
   bool Queue(const sched::QueueMap& q);
   void Launch(const sched::Assignment& a);
   void Kill(const sched::Kill& k);
+  // Processor sharing (ClusterSpec::host_cores > 0): when the set of running attempts
+  // changed since the last call, gives each its new share at state.now and moves its end.
+  // A no-op without host_cores.
+  void Rerate();
 
   size_t finished() const { return finished_; }
   const Counters& counters() const { return counters_; }
@@ -83,6 +87,7 @@ class TaskLifecycle {
   uint64_t seq_ = 0;
   size_t finished_ = 0;
   Counters counters_;
+  bool running_changed_ = false;  // an attempt started or stopped since the last Rerate
 };
 
 }  // namespace mr::model::tasksim

@@ -57,6 +57,55 @@ TEST(CalibrationTest, DerivedFromHandMadeTraces) {
   EXPECT_NEAR(CalibratedJobs(jobs, TwoWorkers(), *c)[0].map_seconds, 1 + 0.1 * 0.8, 1e-12);
 }
 
+// Processor sharing: three workers with one map slot each on two cores. Maps 1 and 2 run
+// [0, 2], map 3 runs [0, 1] (worker clocks), task start 0.1 s. Maps 1 and 2 share a core
+// three ways for their first second (2/3) and have one each after (1): mean share 5/6 over
+// 1.9 s busy; map 3 has 2/3 over 0.9 s. core_speed = 3 s of work / the core-seconds they got.
+TEST(CalibrationTest, CoreSpeedWeighsEachMapByItsShareOfTheCores) {
+  ClusterShape three;
+  three.groups.push_back({3, 1, 1, 1.0, 10e6});
+  std::vector<json> empty = {Start(0, 1, 1), End(0.1, 1, 1, 0)};
+  std::vector<json> rate = {Start(0, 1, 1), End(2, 1, 1, 0), Start(0, 2, 2), End(2, 2, 2, 0),
+                            Start(0, 3, 3), End(1, 3, 3, 0)};
+  std::vector<json> link = {{{"event", "served"}, {"t", 1.0}, {"start", 0.5}, {"bytes", 8e6}}};
+  auto c = DeriveCalibration(three, {empty, rate, link}, /*host_cores=*/2);
+  ASSERT_TRUE(c.ok()) << c.status().ToString();
+  EXPECT_EQ(c->host_cores, 2);
+  EXPECT_NEAR(c->core_speed, 3.0 / (2 * 1.9 * 5.0 / 6.0 + 0.9 * 2.0 / 3.0), 1e-12);
+  // The old factor averages the run times and ignores the sharing: 1 / (5/3 - 0.1).
+  EXPECT_NEAR(c->map_speed_factor, 1.0 / (5.0 / 3.0 - 0.1), 1e-12);
+
+  auto back = ParseCalibration(CalibrationJson(*c));
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ(back->host_cores, 2);
+  EXPECT_DOUBLE_EQ(back->core_speed, c->core_speed);
+  auto spec = CalibratedCluster(three, *c);
+  ASSERT_TRUE(spec.ok());
+  EXPECT_EQ(spec->host_cores, 2);
+  EXPECT_NEAR(spec->worker_specs[0].speed, c->core_speed, 1e-12);
+
+  // With enough cores every map had one to itself: the two measures agree.
+  auto own = DeriveCalibration(three, {empty, rate, link}, /*host_cores=*/3);
+  ASSERT_TRUE(own.ok());
+  EXPECT_NEAR(own->core_speed, 3.0 / (2 * 1.9 + 0.9), 1e-12);
+}
+
+// A calibration stored before processor sharing was measured has neither field: it reads
+// as a core per slot, and the simulator applies map_speed_factor as before.
+TEST(CalibrationTest, OldCalibrationsReadAsACorePerSlot) {
+  auto c = ParseCalibration(R"({"task_start_seconds": 0.01, "map_speed_factor": 0.65,
+                                "link_rate": 2e7, "decision_latency": 0.02})");
+  ASSERT_TRUE(c.ok()) << c.status().ToString();
+  EXPECT_EQ(c->host_cores, 0);
+  EXPECT_DOUBLE_EQ(c->core_speed, 0.65);
+  auto spec = CalibratedCluster(TwoWorkers(), *c);
+  ASSERT_TRUE(spec.ok());
+  EXPECT_EQ(spec->host_cores, 0);
+  EXPECT_NEAR(spec->worker_specs[0].speed, 0.65, 1e-12);
+  EXPECT_FALSE(ParseCalibration(R"({"task_start_seconds": 0, "map_speed_factor": 1, "link_rate": 1,
+                                    "decision_latency": 0, "host_cores": -1})").ok());
+}
+
 // As live: every task's first attempt is number 1, and the master writes a map's
 // attempt_end after it has already assigned the worker's next map. Worker 1 runs m0, m1, m2
 // back to back, each 0.1 s, each assigned 0.02 s after the previous one ended.

@@ -117,6 +117,52 @@ TEST(TaskSimTest, DecisionLatencyDelaysEveryRound) {
   }
 }
 
+// Processor sharing of the host's cores: three workers with one map slot each on a host
+// of two cores; one job of three maps of 1, 2 and 2 s of work (replayed durations), no
+// bytes, a 0-s reduce. All three run at 2/3: the 1-s map ends at 1.5, when the other two
+// have done 1 s each; alone on the two cores they finish their last second at full rate,
+// at 2.5. Without host_cores each slot has its core and the job ends at 2.
+TEST(TaskSimTest, HostCoresShareTheCpuAmongRunningAttempts) {
+  for (int cores : {0, 2, 3}) {
+    ClusterSpec c = Cluster(3, 1, 1, 1.0);
+    c.host_cores = cores;
+    TaskJob job;
+    job.maps = 3;
+    job.map_durations = {1, 2, 2};
+    job.reducers = 1;
+    std::vector<TaskJob> jobs = {job};
+    for (const char* p : {"fifo", "fair", "maxsrpt"}) {
+      TaskSimResult r = RunPolicy(jobs, c, p);
+      ASSERT_EQ(r.response.size(), 1u);
+      EXPECT_NEAR(r.response[0], cores == 2 ? 2.5 : 2.0, 1e-9) << p << " cores=" << cores;
+    }
+  }
+}
+
+// Under processor sharing an attempt's end moves whenever the running set changes, and the
+// ends it had before go stale; with failures and retries on top, every job still
+// completes, two runs agree exactly, and the share of an attempt that fails counts work
+// to its failure point. Against a core per slot, the same workload takes longer.
+TEST(TaskSimTest, HostCoresWithFailuresIsDeterministic) {
+  ClusterSpec c = Cluster(3, 1, 1, 1.0);
+  c.host_cores = 2;
+  c.failure_prob = 0.2;
+  c.seed = 7;
+  TaskShape shape;
+  shape.maps_per_job = 6;
+  shape.reduce_seconds = 0.5;
+  auto jobs = TasksFromFluid(std::vector<TandemJob>{{0, 3, 1}, {0.5, 2, 2}, {1, 1, 1}}, c, shape);
+  TaskSimResult a = RunPolicy(jobs, c, "fair");
+  TaskSimResult b = RunPolicy(jobs, c, "fair");
+  ASSERT_EQ(a.response.size(), 3u);
+  EXPECT_GT(a.failed_attempts, 0);
+  EXPECT_EQ(a.response, b.response);
+  c.host_cores = 0;
+  TaskSimResult own_cores = RunPolicy(jobs, c, "fair");
+  // Sharing two cores among up to six attempts can only be slower than a core per slot.
+  EXPECT_GT(a.makespan, own_cores.makespan);
+}
+
 // Every decision of every live policy is applied only after it passed the
 // contract checks (free slot, pending task, shares in [0, 1] summing to <= 1),
 // so a run that finishes proves them valid. On top: the links never carry more
