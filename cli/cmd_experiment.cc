@@ -79,10 +79,11 @@ int ReportCommand(int argc, char** argv) {
   pos.add("dir", 1);
   po::variables_map vm;
   if (auto rc = ParseOrExit(argc, argv, kExperimentUsage, desc, &pos, vm)) return *rc;
-  std::string dir = vm["dir"].as<std::string>();
-  while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
-  std::string name = dir.substr(dir.find_last_of('/') == std::string::npos ? 0 : dir.find_last_of('/') + 1);
-  Status s = experiment::BuildReport(dir, "Experiment " + name);
+  const std::string dir = vm["dir"].as<std::string>();
+  // The settings `run` stored (title, SRPT bound, the file's report:), else the defaults.
+  auto settings = experiment::LoadReportSettings(dir);
+  if (!settings.ok()) return UsageError("experiment report: " + settings.status().message());
+  Status s = experiment::BuildReport(dir, *settings);
   if (!s.ok()) return UsageError("experiment report: " + s.message());
   return kExitOk;
 }

@@ -62,6 +62,18 @@ struct PolicyRun {
   std::map<std::string, std::string> options;  // its options (the policy table checks them)
 };
 
+// What the report shows (the file's `report:` key; docs/experiments.md, "Report"). Stored
+// beside the results (report.h, report.json) so that `mr experiment report DIR` rebuilds the
+// same report.
+struct ReportSpec {
+  int tail_percentile = 90;   // the tail of the error columns, in (50, 100)
+  bool scatter = true;        // plots/scatter.png: predicted vs measured per job
+  bool cdf = true;            // plots/cdf.png: response-time CDF per policy
+  bool gantt = true;          // plots/gantt.png: one job's tasks over time
+  std::string gantt_run;      // LABEL-REP of the run it is drawn from; empty = the first by name
+  std::string gantt_job = "slowest";  // slowest, fastest, or a job's index in the workload
+};
+
 struct Experiment {
   std::string name;         // results go to results/NAME/
   std::string source_path;  // the experiment file
@@ -69,6 +81,7 @@ struct Experiment {
   WorkloadSpec workload;
   std::vector<PolicyRun> policies;
   int repetitions = 1;      // live runs per policy
+  ReportSpec report;
 };
 
 // The jobs a workload makes, in the simulator's terms (model::TaskJob: arrival, maps, map

@@ -219,10 +219,54 @@ Result<std::vector<PolicyRun>> ParsePolicies(const YamlNode& node, const std::st
   return runs;
 }
 
+// report: {tail: 90, plots: [scatter, cdf, gantt], gantt: {run: fifo-1, job: slowest}}
+Result<ReportSpec> ParseReport(const YamlNode& node) {
+  if (!node.IsMap()) return node.Error("report is a map (tail, plots, gantt)");
+  MR_RETURN_IF_ERROR(node.CheckMap({"tail", "plots", "gantt"}));
+  ReportSpec r;
+  if (auto v = node.Get("tail")) {
+    MR_ASSIGN_OR_RETURN(int64_t tail, v->Int(51, 99));
+    r.tail_percentile = static_cast<int>(tail);
+  }
+  if (auto v = node.Get("plots")) {
+    MR_ASSIGN_OR_RETURN(std::vector<YamlNode> items, v->Items());
+    r.scatter = r.cdf = r.gantt = false;
+    for (const YamlNode& item : items) {
+      MR_ASSIGN_OR_RETURN(std::string plot, item.Text());
+      if (plot == "scatter") {
+        r.scatter = true;
+      } else if (plot == "cdf") {
+        r.cdf = true;
+      } else if (plot == "gantt") {
+        r.gantt = true;
+      } else {
+        return item.Error("unknown plot '" + plot + "' (known: scatter, cdf, gantt)");
+      }
+    }
+  }
+  if (auto v = node.Get("gantt")) {
+    if (!v->IsMap()) return v->Error("gantt is a map (run, job)");
+    MR_RETURN_IF_ERROR(v->CheckMap({"run", "job"}));
+    if (auto run = v->Get("run")) {
+      MR_ASSIGN_OR_RETURN(r.gantt_run, run->Text());
+    }
+    if (auto job = v->Get("job")) {
+      MR_ASSIGN_OR_RETURN(r.gantt_job, job->Text());
+      const bool index = !r.gantt_job.empty() &&
+                         r.gantt_job.find_first_not_of("0123456789") == std::string::npos && r.gantt_job.size() < 9;
+      if (r.gantt_job != "slowest" && r.gantt_job != "fastest" && !index) {
+        return job->Error("gantt job must be slowest, fastest or a job's index in the workload, not '" +
+                          r.gantt_job + "'");
+      }
+    }
+  }
+  return r;
+}
+
 Result<Experiment> ParseRoot(const YamlNode& root, const std::string& source_path) {
   if (!root.IsMap())
     return root.Error("an experiment file is a map (name, cluster, workload, policies, ...)");
-  MR_RETURN_IF_ERROR(root.CheckMap({"name", "cluster", "workload", "policies", "repetitions"}));
+  MR_RETURN_IF_ERROR(root.CheckMap({"name", "cluster", "workload", "policies", "repetitions", "report"}));
   Experiment e;
   e.source_path = source_path;
   MR_ASSIGN_OR_RETURN(YamlNode name, root.Require("name"));
@@ -236,6 +280,20 @@ Result<Experiment> ParseRoot(const YamlNode& root, const std::string& source_pat
   if (auto v = root.Get("repetitions")) {
     MR_ASSIGN_OR_RETURN(int64_t reps, v->Int(1, 100));
     e.repetitions = static_cast<int>(reps);
+  }
+  if (auto v = root.Get("report")) {
+    MR_ASSIGN_OR_RETURN(e.report, ParseReport(*v));
+    if (!e.report.gantt_run.empty()) {
+      bool known = false;
+      for (size_t i = 0; i < e.policies.size(); ++i) {
+        const std::string label = e.policies[i].label.empty() ? e.policies[i].policy : e.policies[i].label;
+        for (int rep = 1; rep <= e.repetitions; ++rep) known |= e.report.gantt_run == label + "-" + std::to_string(rep);
+      }
+      if (!known) {
+        return v->Error("gantt run '" + e.report.gantt_run +
+                        "' is not a run of this file (LABEL-REP, e.g. " + e.policies.front().policy + "-1)");
+      }
+    }
   }
   return e;
 }

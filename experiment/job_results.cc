@@ -142,7 +142,7 @@ Result<std::vector<JobResult>> ParseJobsCsv(std::string_view text) {
   return rows;
 }
 
-std::vector<PolicySummary> Summarize(const std::vector<JobResult>& rows) {
+std::vector<PolicySummary> Summarize(const std::vector<JobResult>& rows, double tail) {
   std::vector<std::string> order;
   std::map<std::string, std::vector<const JobResult*>> by_policy;
   for (const JobResult& r : rows) {
@@ -153,6 +153,7 @@ std::vector<PolicySummary> Summarize(const std::vector<JobResult>& rows) {
   for (const std::string& policy : order) {
     PolicySummary s;
     s.policy = policy;
+    s.tail = tail;
     std::vector<double> measured, predicted, errors, replayed, replay_errors;
     // Per repetition: first arrival, last measured and predicted completion, the sums of
     // measured and predicted response times, the last replayed completion, and whether
@@ -184,10 +185,10 @@ std::vector<PolicySummary> Summarize(const std::vector<JobResult>& rows) {
     s.jobs = static_cast<int>(measured.size());
     s.measured_mean = Mean(measured);
     s.measured_median = Quantile(measured, 0.5);
-    s.measured_p90 = Quantile(measured, 0.9);
+    s.measured_tail = Quantile(measured, tail);
     s.predicted_mean = Mean(predicted);
     s.error_median = Quantile(errors, 0.5);
-    s.error_p90 = Quantile(errors, 0.9);
+    s.error_tail = Quantile(errors, tail);
     std::vector<double> mk_measured, mk_predicted, flow_measured, flow_predicted;
     for (const auto& [rep, run] : runs) {
       mk_measured.push_back(run[1] - run[0]);
@@ -203,7 +204,7 @@ std::vector<PolicySummary> Summarize(const std::vector<JobResult>& rows) {
     s.replayed_jobs = static_cast<int>(replayed.size());
     s.replayed_mean = Mean(replayed);
     s.replay_error_median = Quantile(replay_errors, 0.5);
-    s.replay_error_p90 = Quantile(replay_errors, 0.9);
+    s.replay_error_tail = Quantile(replay_errors, tail);
     std::vector<double> mk_replay_measured, mk_replayed;
     for (const auto& [rep, run] : runs) {
       if (run[6] == 0) continue;
@@ -220,6 +221,8 @@ std::vector<PolicySummary> Summarize(const std::vector<JobResult>& rows) {
 
 std::string SummaryMarkdown(const std::vector<PolicySummary>& summaries, std::string_view title) {
   std::ostringstream md;
+  // "p90" at the default tail; the column names follow the report's tail percentile.
+  const std::string p = "p" + Fixed(100 * (summaries.empty() ? 0.9 : summaries.front().tail), 0);
   md << "# " << title << "\n\n"
      << "Response times in seconds, measured on the live cluster (master's submit to job end) and\n"
      << "predicted by the task-level simulator from the experiment file and the stored calibration\n"
@@ -227,14 +230,14 @@ std::string SummaryMarkdown(const std::vector<PolicySummary>& summaries, std::st
      << "arrival, mean over runs; total flow: the sum of a run's response times, mean over runs.\n"
      << "Work: how the synthetic tasks spent their work, burn (CPU) or sleep (the slot held\n"
      << "without CPU, an emulation of more slots than cores).\n\n"
-     << "| policy | work | runs | jobs | measured mean | median | p90 | predicted mean | error median | error p90 "
-        "| total flow measured | predicted | error | makespan measured | predicted | error |\n"
+     << "| policy | work | runs | jobs | measured mean | median | " << p << " | predicted mean | error median | error "
+     << p << " | total flow measured | predicted | error | makespan measured | predicted | error |\n"
      << "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
   for (const PolicySummary& s : summaries) {
     md << "| " << s.policy << " | " << s.work << " | " << s.runs << " | " << s.jobs << " | "
-       << Fixed(s.measured_mean, 2) << " | " << Fixed(s.measured_median, 2) << " | " << Fixed(s.measured_p90, 2)
+       << Fixed(s.measured_mean, 2) << " | " << Fixed(s.measured_median, 2) << " | " << Fixed(s.measured_tail, 2)
        << " | " << Fixed(s.predicted_mean, 2) << " | " << Percent(s.error_median) << " | "
-       << Percent(s.error_p90) << " | " << Fixed(s.measured_total_flow, 1) << " | "
+       << Percent(s.error_tail) << " | " << Fixed(s.measured_total_flow, 1) << " | "
        << Fixed(s.predicted_total_flow, 1) << " | "
        << Percent(std::abs(RelativeError(s.predicted_total_flow, s.measured_total_flow))) << " | "
        << Fixed(s.measured_makespan, 2) << " | " << Fixed(s.predicted_makespan, 2) << " | "
@@ -243,13 +246,14 @@ std::string SummaryMarkdown(const std::vector<PolicySummary>& summaries, std::st
   md << "\nReplay: each run's own traces (arrivals, every task's measured duration and bytes)\n"
      << "through the same simulator under the policy that ran (`mr model predict`). It tests the\n"
      << "simulator's scheduling and sharing, not the calibration.\n\n"
-     << "| policy | jobs replayed | measured mean | replayed mean | error median | error p90 | makespan error |\n"
+     << "| policy | jobs replayed | measured mean | replayed mean | error median | error " << p
+     << " | makespan error |\n"
      << "|---|---:|---:|---:|---:|---:|---:|\n";
   for (const PolicySummary& s : summaries) {
     md << "| " << s.policy << " | " << s.replayed_jobs << " | " << Fixed(s.measured_mean, 2) << " | "
        << (s.replayed_jobs > 0 ? Fixed(s.replayed_mean, 2) : "-") << " | "
        << (s.replayed_jobs > 0 ? Percent(s.replay_error_median) : "-") << " | "
-       << (s.replayed_jobs > 0 ? Percent(s.replay_error_p90) : "-") << " | "
+       << (s.replayed_jobs > 0 ? Percent(s.replay_error_tail) : "-") << " | "
        << (s.replayed_makespan > 0 ? Percent(s.replay_makespan_error) : "-") << " |\n";
   }
   if (std::none_of(summaries.begin(), summaries.end(), [](const PolicySummary& s) { return s.srpt_bound > 0; })) {

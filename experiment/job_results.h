@@ -46,14 +46,16 @@ double Mean(const std::vector<double>& values);
 std::string JobsCsv(const std::vector<JobResult>& rows);
 Result<std::vector<JobResult>> ParseJobsCsv(std::string_view text);
 
-// One policy's figures over all its repetitions.
+// One policy's figures over all its repetitions. The *_tail figures are at the report's
+// tail percentile (PolicySummary::tail; the 90th unless the experiment file's report says).
 struct PolicySummary {
   std::string policy;
+  double tail = 0.9;  // the quantile of the *_tail figures
   int runs = 0;
   int jobs = 0;  // rows
-  double measured_mean = 0, measured_median = 0, measured_p90 = 0;
+  double measured_mean = 0, measured_median = 0, measured_tail = 0;
   double predicted_mean = 0;
-  double error_median = 0, error_p90 = 0;  // of |RelativeError| per job
+  double error_median = 0, error_tail = 0;  // of |RelativeError| per job
   // Per run: last (arrival + sojourn), resp. last (arrival + predicted), minus the first
   // arrival; averaged over runs. makespan_error is |predicted / measured - 1|.
   double measured_makespan = 0, predicted_makespan = 0, makespan_error = 0;
@@ -65,16 +67,16 @@ struct PolicySummary {
   // seconds of total flow time; 0 = not computed (Summarize leaves it; the report sets it).
   double srpt_bound = 0;
   // The replay (rows with a replayed value only): how many, their mean, the median and
-  // 90th percentile of |RelativeError(replayed, measured)|, and the makespan error of the
+  // tail percentile of |RelativeError(replayed, measured)|, and the makespan error of the
   // runs whose every job was replayed (0 when none was).
   int replayed_jobs = 0;
   double replayed_mean = 0;
-  double replay_error_median = 0, replay_error_p90 = 0;
+  double replay_error_median = 0, replay_error_tail = 0;
   double replayed_makespan = 0, replay_makespan_error = 0;
 };
 
-// One summary per policy, in order of first appearance in `rows`.
-std::vector<PolicySummary> Summarize(const std::vector<JobResult>& rows);
+// One summary per policy, in order of first appearance in `rows`; tail in (0.5, 1).
+std::vector<PolicySummary> Summarize(const std::vector<JobResult>& rows, double tail = 0.9);
 // The summary as Markdown: the prediction table with a one-paragraph legend, the replay
 // table, and when some policy has an srpt_bound, a table of total flow time against it.
 std::string SummaryMarkdown(const std::vector<PolicySummary>& summaries, std::string_view title);

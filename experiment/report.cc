@@ -5,6 +5,9 @@
 #include <cstdlib>
 #include <map>
 #include <sstream>
+#include <utility>
+
+#include <nlohmann/json.hpp>
 
 #include "common/file_util.h"
 #include "experiment/job_results.h"
@@ -60,16 +63,19 @@ void WritePlotData(const std::vector<JobResult>& rows, const std::vector<std::st
   }
 }
 
-std::string GnuplotScript(const std::vector<std::string>& policies) {
+std::string GnuplotScript(const std::vector<std::string>& policies, const ReportSpec& spec) {
   std::ostringstream gp;
-  gp << "set terminal pngcairo size 800,600\nset key left top\nset grid\n"
-     << "set output 'scatter.png'\nset title 'Response time per job: predicted vs measured'\n"
-     << "set xlabel 'measured (s)'\nset ylabel 'predicted (s)'\nplot ";
-  for (size_t i = 0; i < policies.size(); ++i) {
-    gp << "'scatter.dat' index " << i << " using 1:2 with points title '" << policies[i] << "', ";
+  gp << "set terminal pngcairo size 800,600\nset key left top\nset grid\n";
+  if (spec.scatter) {
+    gp << "set output 'scatter.png'\nset title 'Response time per job: predicted vs measured'\n"
+       << "set xlabel 'measured (s)'\nset ylabel 'predicted (s)'\nplot ";
+    for (size_t i = 0; i < policies.size(); ++i) {
+      gp << "'scatter.dat' index " << i << " using 1:2 with points title '" << policies[i] << "', ";
+    }
+    gp << "x with lines lc 'gray' title 'predicted = measured'\n";
   }
-  gp << "x with lines lc 'gray' title 'predicted = measured'\n"
-     << "set output 'cdf.png'\nset title 'Response-time CDF (solid: measured, dashed: predicted)'\n"
+  if (!spec.cdf) return gp.str();
+  gp << "set output 'cdf.png'\nset title 'Response-time CDF (solid: measured, dashed: predicted)'\n"
      << "set xlabel 'response time (s)'\nset ylabel 'fraction of jobs'\nset yrange [0:1]\nplot ";
   for (size_t i = 0; i < policies.size(); ++i) {
     gp << (i ? ", " : "") << "'cdf.dat' index " << i << " using 1:2 with steps lc " << i + 1 << " title '"
@@ -80,18 +86,32 @@ std::string GnuplotScript(const std::vector<std::string>& policies) {
   return gp.str();
 }
 
-// The Gantt chart of the slowest job of the first run directory (runs/ sorted by name).
-Status RenderGantt(const std::string& dir, const std::string& out) {
-  auto runs = ListDir(JoinPath(dir, "runs"));
-  if (!runs.ok() || runs->empty()) return Status::NotFound("no runs to draw");
-  std::sort(runs->begin(), runs->end());
-  const std::string run = JoinPath(JoinPath(dir, "runs"), runs->front());
+// The Gantt chart of the spec's job (slowest, fastest, or a workload index) of the spec's
+// run (default: the first finished run directory, runs/ sorted by name).
+Status RenderGantt(const std::string& dir, const ReportSpec& spec, const std::string& out) {
+  std::string name = spec.gantt_run;
+  if (name.empty()) {
+    auto runs = ListDir(JoinPath(dir, "runs"));
+    if (!runs.ok() || runs->empty()) return Status::NotFound("no runs to draw");
+    std::sort(runs->begin(), runs->end());
+    name = runs->front();
+  }
+  const std::string run = JoinPath(JoinPath(dir, "runs"), name);
+  if (!PathExists(JoinPath(run, "measured.csv"))) {
+    return Status::NotFound("the Gantt chart's run " + name + " has not finished (no " + run + "/measured.csv)");
+  }
   MR_ASSIGN_OR_RETURN(std::string text, ReadFileToString(JoinPath(run, "measured.csv")));
   MR_ASSIGN_OR_RETURN(std::vector<MeasuredJob> measured, ParseMeasuredCsv(text));
   if (measured.empty()) return Status::NotFound("run " + run + " has no jobs");
-  auto slowest = std::max_element(measured.begin(), measured.end(),
-                                  [](const MeasuredJob& a, const MeasuredJob& b) { return a.response < b.response; });
-  MR_ASSIGN_OR_RETURN(auto events, web::ReadTraceFile(JoinPath(JoinPath(run, "traces"), TraceFileName(slowest->id))));
+  auto by_response = [](const MeasuredJob& a, const MeasuredJob& b) { return a.response < b.response; };
+  auto chosen = spec.gantt_job == "fastest" ? std::min_element(measured.begin(), measured.end(), by_response)
+                                            : std::max_element(measured.begin(), measured.end(), by_response);
+  if (spec.gantt_job != "slowest" && spec.gantt_job != "fastest") {
+    const int index = std::atoi(spec.gantt_job.c_str());
+    chosen = std::find_if(measured.begin(), measured.end(), [&](const MeasuredJob& m) { return m.job == index; });
+    if (chosen == measured.end()) return Status::NotFound("run " + name + " has no job " + spec.gantt_job);
+  }
+  MR_ASSIGN_OR_RETURN(auto events, web::ReadTraceFile(JoinPath(JoinPath(run, "traces"), TraceFileName(chosen->id))));
   web::SvgOptions opt;
   opt.width = 1200;
   return web::SvgToPng(web::RenderSvgChart(web::BuildChartLayout(events), opt), out);
@@ -121,12 +141,81 @@ bool IsPngFile(const std::string& path) {
   return text.ok() && text->size() > 8 && text->compare(0, 8, "\x89PNG\r\n\x1a\n") == 0;
 }
 
-Status BuildReport(const std::string& dir, const std::string& title, const BoundSpec& bound) {
+std::string ReportSettingsJson(const ReportSettings& s) {
+  nlohmann::json plots = nlohmann::json::array();
+  if (s.spec.scatter) plots.push_back("scatter");
+  if (s.spec.cdf) plots.push_back("cdf");
+  if (s.spec.gantt) plots.push_back("gantt");
+  nlohmann::json j = {{"title", s.title},
+                      {"bound_machines", s.bound.machines},
+                      {"bound_round", s.bound.round},
+                      {"tail", s.spec.tail_percentile},
+                      {"plots", plots},
+                      {"gantt_run", s.spec.gantt_run},
+                      {"gantt_job", s.spec.gantt_job}};
+  return j.dump(2) + "\n";
+}
+
+Result<ReportSettings> ParseReportSettings(std::string_view json_text) {
+  nlohmann::json j = nlohmann::json::parse(json_text, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object()) return Status::InvalidArgument("report.json: not a JSON object");
+  ReportSettings s;
+  auto field = [&](const char* key, auto check) -> Status {
+    auto it = j.find(key);
+    if (it == j.end() || !check(*it)) return Status::InvalidArgument(std::string("report.json: bad or missing '") + key + "'");
+    return Status::Ok();
+  };
+  MR_RETURN_IF_ERROR(field("title", [](const nlohmann::json& v) { return v.is_string(); }));
+  MR_RETURN_IF_ERROR(field("bound_machines", [](const nlohmann::json& v) { return v.is_number_integer() && v >= 0; }));
+  MR_RETURN_IF_ERROR(field("bound_round", [](const nlohmann::json& v) { return v.is_number() && v > 0; }));
+  MR_RETURN_IF_ERROR(field("tail", [](const nlohmann::json& v) { return v.is_number_integer() && v > 50 && v < 100; }));
+  MR_RETURN_IF_ERROR(field("plots", [](const nlohmann::json& v) { return v.is_array(); }));
+  MR_RETURN_IF_ERROR(field("gantt_run", [](const nlohmann::json& v) { return v.is_string(); }));
+  MR_RETURN_IF_ERROR(field("gantt_job", [](const nlohmann::json& v) { return v.is_string(); }));
+  s.title = j["title"].get<std::string>();
+  s.bound.machines = j["bound_machines"].get<int>();
+  s.bound.round = j["bound_round"].get<double>();
+  s.spec.tail_percentile = j["tail"].get<int>();
+  s.spec.scatter = s.spec.cdf = s.spec.gantt = false;
+  for (const nlohmann::json& p : j["plots"]) {
+    const std::string name = p.is_string() ? p.get<std::string>() : "";
+    if (name == "scatter") {
+      s.spec.scatter = true;
+    } else if (name == "cdf") {
+      s.spec.cdf = true;
+    } else if (name == "gantt") {
+      s.spec.gantt = true;
+    } else {
+      return Status::InvalidArgument("report.json: unknown plot " + p.dump());
+    }
+  }
+  s.spec.gantt_run = j["gantt_run"].get<std::string>();
+  s.spec.gantt_job = j["gantt_job"].get<std::string>();
+  return s;
+}
+
+Result<ReportSettings> LoadReportSettings(const std::string& dir) {
+  const std::string path = JoinPath(dir, "report.json");
+  if (PathExists(path)) {
+    MR_ASSIGN_OR_RETURN(std::string text, ReadFileToString(path));
+    return ParseReportSettings(text);
+  }
+  std::string d = dir;
+  while (d.size() > 1 && d.back() == '/') d.pop_back();
+  ReportSettings s;
+  s.title = "Experiment " + d.substr(d.find_last_of('/') == std::string::npos ? 0 : d.find_last_of('/') + 1);
+  return s;
+}
+
+Status BuildReport(const std::string& dir, const ReportSettings& settings) {
+  const std::string& title = settings.title;
+  const BoundSpec& bound = settings.bound;
+  const ReportSpec& spec = settings.spec;
   const std::string csv = JoinPath(dir, "jobs.csv");
   if (!PathExists(csv)) return Status::NotFound("no " + csv + " (run `mr experiment run` first)");
   MR_ASSIGN_OR_RETURN(std::string text, ReadFileToString(csv));
   MR_ASSIGN_OR_RETURN(std::vector<JobResult> rows, ParseJobsCsv(text));
-  std::vector<PolicySummary> summaries = Summarize(rows);
+  std::vector<PolicySummary> summaries = Summarize(rows, spec.tail_percentile / 100.0);
   if (bound.machines > 0) {
     for (PolicySummary& s : summaries) s.srpt_bound = MeanRunBound(dir, rows, s.policy, bound);
   }
@@ -138,13 +227,20 @@ Status BuildReport(const std::string& dir, const std::string& title, const Bound
   WritePlotData(rows, policies, &scatter, &cdf);
   MR_RETURN_IF_ERROR(WriteStringToFile(JoinPath(plots, "scatter.dat"), scatter));
   MR_RETURN_IF_ERROR(WriteStringToFile(JoinPath(plots, "cdf.dat"), cdf));
-  MR_RETURN_IF_ERROR(WriteStringToFile(JoinPath(plots, "plots.gp"), GnuplotScript(policies)));
-  const std::string cmd = "cd " + ShellQuote(plots) + " && gnuplot plots.gp > gnuplot.log 2>&1";
-  if (std::system(cmd.c_str()) != 0) {
-    return Status::FailedPrecondition("gnuplot failed (is gnuplot-nox installed? see " +
-                                      JoinPath(plots, "gnuplot.log") + ")");
+  MR_RETURN_IF_ERROR(WriteStringToFile(JoinPath(plots, "plots.gp"), GnuplotScript(policies, spec)));
+  // A plot the spec no longer asks for is removed, so that plots/ shows what summary.md says.
+  for (const auto& [wanted, png] : {std::pair{spec.scatter, "scatter.png"}, std::pair{spec.cdf, "cdf.png"},
+                                    std::pair{spec.gantt, "gantt.png"}}) {
+    if (!wanted) (void)RemoveAll(JoinPath(plots, png));
   }
-  return RenderGantt(dir, JoinPath(plots, "gantt.png"));
+  if (spec.scatter || spec.cdf) {
+    const std::string cmd = "cd " + ShellQuote(plots) + " && gnuplot plots.gp > gnuplot.log 2>&1";
+    if (std::system(cmd.c_str()) != 0) {
+      return Status::FailedPrecondition("gnuplot failed (is gnuplot-nox installed? see " +
+                                        JoinPath(plots, "gnuplot.log") + ")");
+    }
+  }
+  return spec.gantt ? RenderGantt(dir, spec, JoinPath(plots, "gantt.png")) : Status::Ok();
 }
 
 }  // namespace mr::experiment

@@ -1,14 +1,16 @@
 // The report of an experiment's results directory (docs/experiments.md, "Results"):
 // summary.md from jobs.csv, and PNG plots drawn by gnuplot (scatter.png: predicted vs
 // measured response per job; cdf.png: measured response-time CDF per policy, predicted
-// dashed) plus gantt.png, the Gantt chart of the slowest job of the first run
-// (web/svg_chart.h, rasterised by web/png_render.h). Rebuilding from jobs.csv and
-// runs/*/traces needs no cluster. Not thread-safe for one directory.
+// dashed) plus gantt.png, the Gantt chart of one job of one run (by default the slowest of
+// the first run; web/svg_chart.h, rasterised by web/png_render.h), as the experiment file's
+// `report:` says. Rebuilding from jobs.csv, runs/*/traces and report.json needs no cluster.
+// Not thread-safe for one directory.
 #pragma once
 
 #include <string>
 
 #include "common/status.h"
+#include "experiment/experiment.h"
 
 namespace mr::experiment {
 
@@ -19,12 +21,27 @@ struct BoundSpec {
   double round = 1;
 };
 
-// Reads DIR/jobs.csv, writes DIR/summary.md and DIR/plots/*.png (with the gnuplot scripts
-// and data beside them). FailedPrecondition when gnuplot is missing or fails (summary.md
-// is written first either way); NotFound without jobs.csv. With bound.machines > 0 the
-// summary also has each policy's SRPT bound, from DIR/runs/LABEL-REP/ (runs whose files
-// are missing are left out of the bound's mean).
-Status BuildReport(const std::string& dir, const std::string& title, const BoundSpec& bound = {});
+// Everything a report needs besides the results: written by `mr experiment run` to
+// DIR/report.json, read back by `mr experiment report DIR`.
+struct ReportSettings {
+  std::string title;
+  BoundSpec bound;
+  ReportSpec spec;
+};
+std::string ReportSettingsJson(const ReportSettings& s);
+// InvalidArgument naming the field that is wrong.
+Result<ReportSettings> ParseReportSettings(std::string_view json_text);
+// DIR/report.json; without one (results from before it existed), the defaults with the
+// title "Experiment <DIR's last component>".
+Result<ReportSettings> LoadReportSettings(const std::string& dir);
+
+// Reads DIR/jobs.csv, writes DIR/summary.md and the plots the spec asks for into
+// DIR/plots/ (with the gnuplot script and data beside them). FailedPrecondition when gnuplot
+// is missing or fails (summary.md is written first either way); NotFound without jobs.csv,
+// or when the spec's Gantt run or job does not exist. With bound.machines > 0 the summary
+// also has each policy's SRPT bound, from DIR/runs/LABEL-REP/ (runs whose files are missing
+// are left out of the bound's mean).
+Status BuildReport(const std::string& dir, const ReportSettings& settings);
 
 // True if `path` starts with the PNG signature.
 bool IsPngFile(const std::string& path);

@@ -227,7 +227,9 @@ Status RunExperiment(const Experiment& e, const JobList& jobs, const RunnerOptio
   }
   MR_RETURN_IF_ERROR(WriteFileAtomically(JoinPath(dir, "jobs.csv"), JobsCsv(rows)));
   MR_RETURN_IF_ERROR(first_error);
-  return BuildReport(dir, "Experiment " + e.name, SummaryBound(e));
+  ReportSettings report{"Experiment " + e.name, SummaryBound(e), e.report};
+  MR_RETURN_IF_ERROR(WriteFileAtomically(JoinPath(dir, "report.json"), ReportSettingsJson(report)));
+  return BuildReport(dir, report);
 }
 
 }  // namespace mr::experiment

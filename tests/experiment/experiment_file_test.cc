@@ -116,6 +116,33 @@ TEST(ExperimentFileTest, BadValuesNameKeyPathAndLine) {
                   "repetitions: must be a value");
 }
 
+// report: what the summary and the plots show; defaults without the key.
+TEST(ExperimentFileTest, TheReportKey) {
+  Result<Experiment> plain = ParseExperiment(kGood, "/exp/x.yaml");
+  ASSERT_TRUE(plain.ok());
+  EXPECT_EQ(plain->report.tail_percentile, 90);
+  EXPECT_TRUE(plain->report.scatter && plain->report.cdf && plain->report.gantt);
+  EXPECT_EQ(plain->report.gantt_job, "slowest");
+  const std::string with = std::string(kGood) +
+                           "report:\n  tail: 95\n  plots: [cdf, gantt]\n  gantt: {run: klps-2-3, job: 4}\n";
+  Result<Experiment> e = ParseExperiment(with, "/exp/x.yaml");
+  ASSERT_TRUE(e.ok()) << e.status().ToString();
+  EXPECT_EQ(e->report.tail_percentile, 95);
+  EXPECT_FALSE(e->report.scatter);
+  EXPECT_TRUE(e->report.cdf && e->report.gantt);
+  EXPECT_EQ(e->report.gantt_run, "klps-2-3");
+  EXPECT_EQ(e->report.gantt_job, "4");
+
+  EXPECT_CONTAINS(ErrorOf(With(with, "tail: 95", "tail: 100")), ":15: report.tail: ");
+  EXPECT_CONTAINS(ErrorOf(With(with, "[cdf, gantt]", "[cdf, pie]")),
+                  "report.plots[1]: unknown plot 'pie' (known: scatter, cdf, gantt)");
+  EXPECT_CONTAINS(ErrorOf(With(with, "job: 4", "job: median")),
+                  "report.gantt.job: gantt job must be slowest, fastest or a job's index");
+  EXPECT_CONTAINS(ErrorOf(With(with, "run: klps-2-3", "run: klps-2-4")),
+                  "gantt run 'klps-2-4' is not a run of this file");
+  EXPECT_CONTAINS(ErrorOf(With(with, "tail: 95", "colour: 95")), ":15: report.colour: unknown key");
+}
+
 TEST(ExperimentFileTest, MissingSectionsAndEmptyCluster) {
   EXPECT_CONTAINS(ErrorOf(With(kGood, "name: two-groups\n", "")), "missing key 'name'");
   EXPECT_CONTAINS(

@@ -29,10 +29,10 @@ TEST(JobResultsTest, SummaryByHand) {
   EXPECT_EQ(s[0].runs, 1);
   EXPECT_DOUBLE_EQ(s[0].measured_mean, 16.0 / 3);
   EXPECT_DOUBLE_EQ(s[0].measured_median, 4);
-  EXPECT_DOUBLE_EQ(s[0].measured_p90, 8.8);  // 4 + 0.8 * (10 - 4)
+  EXPECT_DOUBLE_EQ(s[0].measured_tail, 8.8);  // 4 + 0.8 * (10 - 4)
   EXPECT_DOUBLE_EQ(s[0].predicted_mean, 15.2 / 3);
   EXPECT_NEAR(s[0].error_median, 0.10, 1e-12);
-  EXPECT_NEAR(s[0].error_p90, 0.22, 1e-12);  // 0.10 + 0.8 * (0.25 - 0.10)
+  EXPECT_NEAR(s[0].error_tail, 0.22, 1e-12);  // 0.10 + 0.8 * (0.25 - 0.10)
   EXPECT_DOUBLE_EQ(s[0].measured_makespan, 13);
   EXPECT_DOUBLE_EQ(s[0].predicted_makespan, 13);
   EXPECT_DOUBLE_EQ(s[0].makespan_error, 0);
@@ -81,7 +81,7 @@ TEST(JobResultsTest, ReplaySummarizedApartFromThePrediction) {
   EXPECT_EQ(s[0].replayed_jobs, 3);
   EXPECT_DOUBLE_EQ(s[0].replayed_mean, 16.5 / 3);
   EXPECT_NEAR(s[0].replay_error_median, 0.05, 1e-12);
-  EXPECT_NEAR(s[0].replay_error_p90, 0.09, 1e-12);  // 0.05 + 0.8 * (0.10 - 0.05)
+  EXPECT_NEAR(s[0].replay_error_tail, 0.09, 1e-12);  // 0.05 + 0.8 * (0.10 - 0.05)
   EXPECT_DOUBLE_EQ(s[0].replayed_makespan, 13.5);
   EXPECT_NEAR(s[0].replay_makespan_error, 0, 1e-12);
   EXPECT_NEAR(s[0].error_median, 0.10, 1e-12);  // the prediction's own figures are untouched
