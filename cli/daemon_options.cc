@@ -65,7 +65,11 @@ po::options_description WorkerSlotOptionGroup() {
       ("map-slots", po::value<uint32_t>()->default_value(1), "map slots per worker")
       ("reduce-slots", po::value<uint32_t>()->default_value(1), "reduce slots per worker")
       ("unified-slots", po::value<uint32_t>()->default_value(0), "slots per worker that run either a map or a reduce")
-      ("speed", po::value<double>()->default_value(1.0), "relative speed (synthetic work scales by 1/speed)")
+      ("speed", po::value<double>()->default_value(1.0),
+       "relative speed of map work, in (0, 1000]: a synthetic map's work takes work/speed; a map that reads "
+       "input (wordcount, sort, grep, streaming) is emulated: below 1 it keeps its slot, without CPU, for "
+       "(1/speed - 1) x its measured work time after it; at 1 or more it runs as it runs (real work cannot "
+       "be made faster)")
       ("shuffle-bandwidth", po::value<std::string>()->default_value("0"), "shuffle egress cap per worker, e.g. 50MB/s (0 = unlimited)")
       ("fetch-threads", po::value<uint32_t>()->default_value(32), "max parallel shuffle fetches (one per reducer and source)");
   return g;
@@ -75,7 +79,15 @@ po::options_description WorkerTuningOptionGroup() {
   po::options_description g("worker tuning");
   g.add_options()
       ("sort-buffer", po::value<std::string>(), "map sort buffer size (overrides the job's)")
-      ("master-timeout", po::value<double>()->default_value(30), "a worker exits after this many seconds without the master");
+      ("master-timeout", po::value<double>()->default_value(30), "a worker exits after this many seconds without the master")
+      ("straggler-offset", po::value<std::string>(),
+       "straggler injection: every map attempt keeps its slot, without CPU, for an extra delay drawn from a "
+       "delayed tail: this offset T (e.g. 2s, 500ms) plus a tail of mean 1/rate; needs all four --straggler-* "
+       "flags")
+      ("straggler-rate", po::value<double>(), "the tail's rate (1/seconds, > 0): its mean is 1/rate")
+      ("straggler-tail", po::value<std::string>(), "exp, or pareto (a power-law tail with the same mean)")
+      ("straggler-seed", po::value<uint64_t>(), "seed: the delay is a function of it and the attempt (job, map, attempt)")
+      ("straggler-shape", po::value<double>(), "pareto tail shape alpha > 1 (default 3; at most 2: infinite variance)");
   return g;
 }
 
@@ -144,6 +156,41 @@ Status ApplyWorkerSlotOptions(const po::variables_map& vm, worker::WorkerOptions
   return Status::Ok();
 }
 
+namespace {
+
+// --straggler-offset, -rate, -tail, -seed: all four or none; --straggler-shape with pareto only.
+Status ApplyStragglerOptions(const po::variables_map& vm, StragglerSpec* s) {
+  static constexpr const char* kNeeded[] = {"straggler-offset", "straggler-rate", "straggler-tail", "straggler-seed"};
+  std::string missing;
+  int count = 0;
+  for (const char* name : kNeeded) {
+    if (vm.count(name)) {
+      ++count;
+    } else {
+      missing += (missing.empty() ? "--" : ", --") + std::string(name);
+    }
+  }
+  if (count == 0) {
+    if (vm.count("straggler-shape")) return Status::InvalidArgument("--straggler-shape needs --straggler-tail pareto");
+    return Status::Ok();
+  }
+  if (count < 4) return Status::InvalidArgument("straggler injection needs all four flags; missing " + missing);
+  auto offset = ParseDuration(vm["straggler-offset"].as<std::string>());
+  if (!offset.ok()) return Status::InvalidArgument("--straggler-offset: " + offset.status().message());
+  MR_ASSIGN_OR_RETURN(s->tail, ParseStragglerTail(vm["straggler-tail"].as<std::string>()));
+  if (vm.count("straggler-shape")) {
+    if (s->tail != StragglerTail::kPareto) return Status::InvalidArgument("--straggler-shape needs --straggler-tail pareto");
+    s->shape = vm["straggler-shape"].as<double>();
+  }
+  s->enabled = true;
+  s->offset = *offset;
+  s->rate = vm["straggler-rate"].as<double>();
+  s->seed = vm["straggler-seed"].as<uint64_t>();
+  return s->Validate();
+}
+
+}  // namespace
+
 Status ApplyWorkerTuningOptions(const po::variables_map& vm, worker::WorkerOptions* o) {
   if (vm.count("sort-buffer")) {
     auto sb = ParseBytes(vm["sort-buffer"].as<std::string>());
@@ -153,7 +200,7 @@ Status ApplyWorkerTuningOptions(const po::variables_map& vm, worker::WorkerOptio
   }
   o->master_timeout = vm["master-timeout"].as<double>();
   if (!(o->master_timeout > 0)) return Status::InvalidArgument("--master-timeout must be positive");
-  return Status::Ok();
+  return ApplyStragglerOptions(vm, &o->straggler);
 }
 
 std::vector<std::string> ExplicitArgs(const po::variables_map& vm, const po::options_description& group) {

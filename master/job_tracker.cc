@@ -1,9 +1,27 @@
 #include "master/job_tracker.h"
 
 #include "common/log.h"
+#include "common/straggler.h"
 #include "master/job_trace.h"
 
 namespace mr::master {
+
+namespace {
+
+// The worker's straggler injection as `mr worker` spells it: "off", "exp T=2 rate=0.5 seed=7".
+std::string StragglerText(const proto::RegisterWorker& req) {
+  StragglerSpec s;
+  if (!req.has_straggler()) return s.ToString();
+  s.enabled = true;
+  s.offset = req.straggler().offset();
+  s.rate = req.straggler().rate();
+  s.tail = req.straggler().tail() == "pareto" ? StragglerTail::kPareto : StragglerTail::kExp;
+  s.shape = req.straggler().shape();
+  s.seed = req.straggler().seed();
+  return s.ToString();
+}
+
+}  // namespace
 
 JobTracker::JobTracker(const Clock* clock, std::unique_ptr<sched::Scheduler> scheduler, std::string policy,
                        std::string state_dir, std::unique_ptr<StateStore> store, TrackerOptions options)
@@ -38,8 +56,9 @@ Result<proto::RegisterReply> JobTracker::Register(const proto::RegisterWorker& r
     Status s = persistence_.PersistIdCounters(/*sync=*/false);
     if (!s.ok()) MR_LOG_ERROR("{}", s.ToString());
   }
-  MR_LOG_INFO("worker {} registered: {}:{} map={} reduce={} unified={} speed={}", id, req.host(),
-              req.shuffle_port(), req.map_slots(), req.reduce_slots(), req.unified_slots(), req.speed());
+  MR_LOG_INFO("worker {} registered: {}:{} map={} reduce={} unified={} speed={} straggler={}", id, req.host(),
+              req.shuffle_port(), req.map_slots(), req.reduce_slots(), req.unified_slots(), req.speed(),
+              StragglerText(req));
   proto::RegisterReply reply;
   reply.set_worker_id(id);
   reply.set_master_time(state_.Now());

@@ -175,6 +175,13 @@ Status CheckRegisterWorker(const proto::RegisterWorker& r) {
   for (const auto& h : r.held_outputs()) {
     if (h.attempt() == 0 || h.attempt() > kMaxAttemptId) return Bad("held output attempt out of range");
   }
+  if (r.has_straggler()) {
+    const proto::StragglerInjection& s = r.straggler();
+    MR_RETURN_IF_ERROR(CheckNumber("straggler offset", s.offset(), 0, 86400));
+    MR_RETURN_IF_ERROR(CheckNumber("straggler rate", s.rate(), 1e-12, 1e6));
+    MR_RETURN_IF_ERROR(CheckNumber("straggler shape", s.shape(), 0, 1000));
+    if (s.tail() != "exp" && s.tail() != "pareto") return Bad("straggler tail must be exp or pareto");
+  }
   return CheckText("work_dir", r.work_dir(), kMaxPathBytes);
 }
 

@@ -91,6 +91,12 @@ std::string StatusView::WorkersJson() const {
                    {"running_reduce", w.running_reduce}, {"running_unified", w.running_unified},
                    {"speed", w.info.speed()}, {"shuffle_bandwidth", w.info.shuffle_bandwidth()},
                    {"shuffle_bytes_sent", w.shuffle_bytes_sent}, {"last_heartbeat", w.last_heartbeat}});
+    if (w.info.has_straggler()) {
+      const proto::StragglerInjection& s = w.info.straggler();
+      json st = {{"offset", s.offset()}, {"rate", s.rate()}, {"tail", s.tail()}, {"seed", s.seed()}};
+      if (s.tail() == "pareto") st["shape"] = s.shape();
+      arr.back()["straggler"] = std::move(st);
+    }
   }
   return arr.dump();
 }

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "common/straggler.h"
 #include "model/map_time.h"
 #include "scheduler/scheduler.h"
 
@@ -65,6 +66,11 @@ struct WorkerSpec {
   int unified_slots = 0;         // run a map or a reduce; reduces are not preempted
   double speed = 1.0;            // a task of work w seconds takes w / speed here
   double shuffle_bandwidth = 0;  // egress cap, bytes/s; must be > 0
+  // As `mr worker --straggler-*`: each map attempt here runs StragglerDelay(straggler, job
+  // id, map index, attempt number) seconds longer (the same pure draw as the worker's).
+  // Under host_cores the delay is shared like work (the live hold needs no core): an
+  // approximation that overstates it while more attempts run than there are cores.
+  StragglerSpec straggler;
 };
 
 // Cluster shape and the master's knobs that matter for timing. The homogeneous

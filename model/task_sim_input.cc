@@ -69,6 +69,7 @@ Status ValidateCluster(const ClusterSpec& c) {
     if (!FinitePositive(w.shuffle_bandwidth))
       return Status::InvalidArgument(
           name + "shuffle bandwidth must be a finite number of bytes/s > 0");
+    if (Status s = w.straggler.Validate(); !s.ok()) return s.WithContext(name.substr(0, name.size() - 2));
     map_capable += w.map_slots + w.unified_slots;
     reduce_capable += w.reduce_slots + w.unified_slots;
   }

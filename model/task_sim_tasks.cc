@@ -185,7 +185,9 @@ bool TaskLifecycle::Queue(const sched::QueueMap& q) {
 }
 
 // Starts an attempt (REQUIRES: CheckAssignment passed). Its duration is the task's
-// work over the worker's speed; a failing attempt ends after failure_point of it.
+// work over the worker's speed, plus a map's straggler delay on that worker (attempts are
+// numbered from 1 there, as the master numbers them); a failing attempt ends after
+// failure_point of it.
 void TaskLifecycle::Launch(const sched::Assignment& a) {
   SimJob& job = state_.jobs[a.job - 1];
   const int w = static_cast<int>(a.worker) - 1;
@@ -211,7 +213,11 @@ void TaskLifecycle::Launch(const sched::Assignment& a) {
   at.worker = w;
   at.slot = a.slot;
   at.start = at.rated_at = state_.now;
-  at.duration = Work(job, a.kind, a.index) / state_.workers[w].spec.speed;
+  const WorkerSpec& ws = state_.workers[w].spec;
+  at.duration = Work(job, a.kind, a.index) / ws.speed;
+  if (a.kind == TaskKind::kMap) {
+    at.duration += StragglerDelay(ws.straggler, job.id, static_cast<uint32_t>(a.index), at.id + 1);
+  }
   at.backup = a.backup;
   at.fails = cluster_.failure_prob > 0 && fail_rng_.Uniform() < cluster_.failure_prob;
   at.end = state_.now + (at.fails ? at.duration * cluster_.failure_point : at.duration);

@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <functional>
@@ -43,6 +44,20 @@ void FillCounters(const TaskCounters& c, proto::TaskReport* r) {
   for (const auto& [k, v] : c.user) add("user." + k, v);
 }
 
+// A map that held its slot for a slow or straggling worker says how long, in ms, beside
+// its measured work: map.work_ms, map.speed_hold_ms, map.straggler_delay_ms.
+void FillHoldCounters(const MapTaskResult& m, proto::TaskReport* r) {
+  if (m.speed_hold_seconds <= 0 && m.straggler_delay_seconds <= 0) return;
+  auto add = [r](const char* name, double seconds) {
+    auto* x = r->add_counters();
+    x->set_name(name);
+    x->set_value(static_cast<int64_t>(std::llround(seconds * 1000)));
+  };
+  add("map.work_ms", m.work_seconds);
+  add("map.speed_hold_ms", m.speed_hold_seconds);
+  add("map.straggler_delay_ms", m.straggler_delay_seconds);
+}
+
 // OUTPUT/_temporary/attempt-...: only the last level is created. The master made
 // OUTPUT/_temporary at submit and removes the whole output when the job fails or is
 // killed; an attempt that starts after that must not bring the directory back.
@@ -68,12 +83,14 @@ Status MapBody(const proto::Assignment& a, const AttemptContext& ctx, AttemptWat
   if (ctx.sort_buffer_bytes > 0) spec.sort_buffer_bytes = ctx.sort_buffer_bytes;
   spec.work_dir = ctx.work_dir;
   spec.speed = ctx.speed;
+  spec.straggler = ctx.straggler;
   spec.progress = watch.progress();
   spec.fraction = watch.fraction();
   auto result = RunMapTask(spec, watch.cancel());
   if (!result.ok()) return result.status();
   for (const auto& p : result->index.partitions) report->add_partition_bytes(p.length);
   FillCounters(result->counters, report);
+  FillHoldCounters(*result, report);
   return Status::Ok();
 }
 

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "common/clock.h"
+#include "common/straggler.h"
 #include "mr.pb.h"
 #include "shuffle/net/fetch_scheduler.h"
 #include "worker/attempt_watch.h"
@@ -20,6 +21,7 @@ namespace mr::worker {
 struct AttemptContext {
   std::string work_dir;
   double speed = 1.0;
+  StragglerSpec straggler;                   // the worker's --straggler-* (maps only)
   uint64_t sort_buffer_bytes = 0;            // 0 = the job's setting
   const Clock* clock = nullptr;              // the master's clock, for report times
   shuffle::FetchScheduler* fetches = nullptr;  // a reduce's runs

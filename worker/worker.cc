@@ -32,6 +32,17 @@ void OnSignal(int) { g_signalled.store(true); }
 // legitimately waits while the source serves the jobs the policy favours.
 constexpr double kFetchProgressTimeoutSeconds = 180;
 
+// The worker's straggler injection, for the master to show (absent when off).
+void SetStraggler(const StragglerSpec& s, proto::RegisterWorker* r) {
+  if (!s.enabled) return;
+  proto::StragglerInjection* x = r->mutable_straggler();
+  x->set_offset(s.offset);
+  x->set_rate(s.rate);
+  x->set_tail(StragglerTailName(s.tail));
+  if (s.tail == StragglerTail::kPareto) x->set_shape(s.shape);
+  x->set_seed(s.seed);
+}
+
 proto::TaskReport ReportOf(const shuffle::ReducerProgress& p) {
   proto::TaskReport r;
   r.set_job_id(p.job);
@@ -84,6 +95,7 @@ class WorkerImpl final : public Worker, private MasterLink::Handler {
     r.set_reduce_slots(options_.reduce_slots);
     r.set_unified_slots(options_.unified_slots);
     r.set_speed(options_.speed);
+    SetStraggler(options_.straggler, &r);
     r.set_shuffle_bandwidth(options_.shuffle_bandwidth);
     r.set_work_dir(options_.work_dir);
     r.set_pid(static_cast<uint32_t>(getpid()));
@@ -104,6 +116,7 @@ class WorkerImpl final : public Worker, private MasterLink::Handler {
     so2.unified_slots = options_.unified_slots;
     so2.context.work_dir = options_.work_dir;
     so2.context.speed = options_.speed;
+    so2.context.straggler = options_.straggler;
     so2.context.sort_buffer_bytes = options_.sort_buffer_bytes;
     so2.context.clock = link->clock();
     so2.context.fetches = fetches_.get();
@@ -229,6 +242,7 @@ Result<std::unique_ptr<Worker>> Worker::Create(const WorkerOptions& options) {
     return Status::InvalidArgument("worker needs at least one slot");
   }
   if (options.speed <= 0 || options.speed > 1000) return Status::InvalidArgument("--speed must be in (0, 1000]");
+  MR_RETURN_IF_ERROR(options.straggler.Validate());
   auto w = std::make_unique<WorkerImpl>(options);
   MR_RETURN_IF_ERROR(w->Init());
   return std::unique_ptr<Worker>(std::move(w));

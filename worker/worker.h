@@ -12,6 +12,7 @@
 
 #include "common/auth.h"
 #include "common/status.h"
+#include "common/straggler.h"
 #include "common/units.h"
 
 namespace mr::worker {
@@ -22,7 +23,8 @@ struct WorkerOptions {
   uint32_t map_slots = 1;
   uint32_t reduce_slots = 1;
   uint32_t unified_slots = 0;
-  double speed = 1.0;
+  double speed = 1.0;               // map work: docs/architecture.md, "Slow and straggling workers"
+  StragglerSpec straggler;          // a delay injected into every map attempt; off by default
   double shuffle_bandwidth = 0;     // bytes/s, 0 = unlimited
   std::string work_dir;
   uint32_t fetch_threads = 32;       // max concurrent fetches (threads start on demand)

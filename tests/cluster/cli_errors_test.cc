@@ -198,6 +198,39 @@ TEST(PolicyErrorsTest, MasterAndClusterStartRefuseAnUnknownPolicy) {
   EXPECT_TRUE(ProcessesMentioning(tmp.path()).empty()) << "a process was left running";
 }
 
+// Straggler injection takes all four --straggler-* flags or none, each in range; `mr
+// worker` and `mr cluster start` refuse the same way before anything starts.
+TEST(WorkerOptionErrorsTest, StragglerFlagsAreCheckedTogether) {
+  TempDir tmp("mr-straggler-err");
+  const std::string worker = "worker --master 127.0.0.1:1 --work-dir " + tmp.path() + "/w ";
+  const std::string all = "--straggler-offset 1s --straggler-rate 2 --straggler-seed 5 ";
+  ExpectUsageError(worker + "--straggler-offset 1s --straggler-rate 2",
+                   "straggler injection needs all four flags; missing --straggler-tail, --straggler-seed", tmp.path());
+  ExpectUsageError(worker + all + "--straggler-tail lognormal", "--straggler-tail must be exp or pareto, got 'lognormal'",
+                   tmp.path());
+  ExpectUsageError(worker + "--straggler-offset 1s --straggler-rate 0 --straggler-seed 5 --straggler-tail exp",
+                   "--straggler-rate must be > 0", tmp.path());
+  ExpectUsageError(worker + "--straggler-offset=-1 --straggler-rate 2 --straggler-seed 5 --straggler-tail exp",
+                   "--straggler-offset", tmp.path());
+  ExpectUsageError(worker + all + "--straggler-tail exp --straggler-shape 2", "--straggler-shape needs --straggler-tail pareto",
+                   tmp.path());
+  ExpectUsageError(worker + all + "--straggler-tail pareto --straggler-shape 1", "--straggler-shape must be in (1, 1000]",
+                   tmp.path());
+  ExpectUsageError(worker + "--straggler-shape 3", "--straggler-shape needs --straggler-tail pareto", tmp.path());
+  const std::string dir = tmp.path() + "/cluster";
+  ExpectUsageError("cluster start --workers 1 --dir " + dir + " --straggler-rate 2", "missing --straggler-offset",
+                   tmp.path());
+  EXPECT_FALSE(PathExists(dir));
+  EXPECT_TRUE(ProcessesMentioning(tmp.path()).empty()) << "a process was left running";
+  // The help says what --speed does to real input.
+  // (Whitespace collapsed: the help wraps its lines.)
+  auto help = Sh(MrBin() + " worker --help | tr -s ' \\n' ' '");
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_NE(help.out.find("(1/speed - 1) x its measured work time"), std::string::npos) << help.out;
+  EXPECT_NE(help.out.find("at 1 or more it runs as it runs"), std::string::npos) << help.out;
+  EXPECT_NE(help.out.find("--straggler-tail"), std::string::npos) << help.out;
+}
+
 // A master that cannot start (its status page's port is taken) fails `cluster start` with
 // the master's own reason, and leaves no pid file for a later `cluster stop` to act on.
 TEST(PolicyErrorsTest, ClusterStartWhoseMasterCannotStartLeavesNoPidFile) {

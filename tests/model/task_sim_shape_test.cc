@@ -259,6 +259,34 @@ TEST(TaskSimShapeTest, MaxAttemptsFailuresFailTheJob) {
   EXPECT_EQ(r.failed_attempts, 6);
 }
 
+// A worker with straggler injection (as `mr worker --straggler-*`): one map slot at speed
+// 0.5, three maps of 1 s of work, so each takes 1 / 0.5 = 2 s plus the pure draw for
+// (job 1, map i, attempt 1); they run one after another and the job (no bytes, a 0-s
+// reducer) completes at 3 × 2 + d0 + d1 + d2. The same worker without injection: 6.
+TEST(TaskSimShapeTest, StragglerInjectionAddsEachAttemptsDraw) {
+  std::vector<TaskJob> jobs = {MapOnlyJob(0, 3, 1.0)};
+  WorkerSpec w = Worker(1, 1, 0, 0.5);
+  auto fifo = LivePolicy("fifo");
+  EXPECT_DOUBLE_EQ(MustRun(jobs, ClusterOf({w}), *fifo).completion.at(0), 6.0);
+  w.straggler.enabled = true;
+  w.straggler.offset = 1;
+  w.straggler.rate = 2;
+  w.straggler.seed = 4;
+  double delays = 0;
+  for (uint32_t i = 0; i < 3; ++i) {
+    const double d = StragglerDelay(w.straggler, 1, i, 1);
+    EXPECT_GE(d, 1.0);
+    delays += d;
+  }
+  auto fifo2 = LivePolicy("fifo");
+  EXPECT_NEAR(MustRun(jobs, ClusterOf({w}), *fifo2).completion.at(0), 6.0 + delays, 1e-9);
+  // A bad injection is refused, naming the worker and the flag.
+  w.straggler.rate = 0;
+  auto r = SimulateTasks(jobs, ClusterOf({w}), *fifo2);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("worker 1: --straggler-rate"), std::string::npos) << r.status().ToString();
+}
+
 TEST(TaskSimShapeTest, BadShapesAreInvalidArgument) {
   std::vector<TaskJob> jobs = {MapOnlyJob(0, 1, 1.0)};
   auto fifo = LivePolicy("fifo");

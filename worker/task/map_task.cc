@@ -7,10 +7,12 @@
 #include <memory>
 #include <vector>
 
+#include "common/clock.h"
 #include "common/file_util.h"
 #include "shuffle/format/mapped_file.h"
 #include "worker/task/counting_context.h"
 #include "worker/task/map_output_collector.h"
+#include "worker/task/slot_hold.h"
 
 namespace mr::worker {
 
@@ -24,10 +26,12 @@ void Tick(std::atomic<uint64_t>* progress) {
   if (progress != nullptr) progress->fetch_add(1, std::memory_order_relaxed);
 }
 
-// The share of the split consumed once `pos` of its `size` bytes are read.
-void SetFraction(std::atomic<double>* fraction, size_t pos, size_t size) {
+// The share of the split consumed once `pos` of its `size` bytes are read, times `scale`
+// (a slow worker's work is only that share of its run: slot_hold.h).
+void SetFraction(std::atomic<double>* fraction, size_t pos, size_t size, double scale) {
   if (fraction != nullptr && size > 0) {
-    fraction->store(std::min(1.0, static_cast<double>(pos) / static_cast<double>(size)), std::memory_order_relaxed);
+    fraction->store(scale * std::min(1.0, static_cast<double>(pos) / static_cast<double>(size)),
+                    std::memory_order_relaxed);
   }
 }
 
@@ -67,7 +71,7 @@ uint64_t CountLines(std::string_view data) {
 Status MapSplitBlocks(const jobs::Split& split, std::string_view data, jobs::Mapper& mapper,
                       MapOutputCollector& out, TaskCounters* counters,
                       const std::atomic<bool>* cancel, std::atomic<uint64_t>* progress,
-                      std::atomic<double>* fraction, bool* used) {
+                      std::atomic<double>* fraction, double scale, bool* used) {
   jobs::InputBlock block;
   block.path = split.path;
   block.file_index = split.file_index;
@@ -84,7 +88,7 @@ Status MapSplitBlocks(const jobs::Split& split, std::string_view data, jobs::Map
     // Lines, as the line-by-line path counts them (a last line without '\n' too).
     counters->records_in += CountLines(block.data);
     Tick(progress);
-    SetFraction(fraction, end, data.size());
+    SetFraction(fraction, end, data.size(), scale);
     pos = end;
     if (Cancelled(cancel)) return Status::Aborted("map task cancelled");
     MR_RETURN_IF_ERROR(out.status());
@@ -101,7 +105,8 @@ Status MapSplit(const MapTaskSpec& spec, jobs::Mapper& mapper, MapOutputCollecto
   std::string_view data = file.data();
   counters->bytes_in = data.size();
   bool block_mode = false;
-  MR_RETURN_IF_ERROR(MapSplitBlocks(split, data, mapper, out, counters, cancel, spec.progress, spec.fraction,
+  const double scale = WorkFractionScale(spec.speed, true);
+  MR_RETURN_IF_ERROR(MapSplitBlocks(split, data, mapper, out, counters, cancel, spec.progress, spec.fraction, scale,
                                     &block_mode));
   if (block_mode) return out.status();
   jobs::InputRecord rec;
@@ -117,16 +122,28 @@ Status MapSplit(const MapTaskSpec& spec, jobs::Mapper& mapper, MapOutputCollecto
     pos = end + 1;
     if ((++counters->records_in & 1023) == 0 || rec.line.size() > (1u << 20)) {
       Tick(spec.progress);
-      SetFraction(spec.fraction, pos, data.size());
+      SetFraction(spec.fraction, pos, data.size(), scale);
       if (Cancelled(cancel)) return Status::Aborted("map task cancelled");
       MR_RETURN_IF_ERROR(out.status());
     }
   }
-  SetFraction(spec.fraction, data.size(), data.size());
+  SetFraction(spec.fraction, data.size(), data.size(), scale);
   return out.status();
 }
 
+// After the real work: the slot is held for the worker's speed and the attempt's
+// straggler delay (slot_hold.h), both recorded in `result`.
+Status HoldForWorker(const MapTaskSpec& spec, double work_seconds, const std::atomic<bool>* cancel,
+                     MapTaskResult* result) {
+  result->work_seconds = work_seconds;
+  result->speed_hold_seconds = SpeedHoldSeconds(spec.speed, work_seconds, !spec.split.path.empty());
+  result->straggler_delay_seconds = StragglerDelay(spec.straggler, spec.job_id, spec.map_index, spec.attempt);
+  return HoldSlot(result->speed_hold_seconds + result->straggler_delay_seconds, cancel, spec.progress,
+                  spec.fraction);
+}
+
 Result<MapTaskResult> RunMapTaskImpl(const MapTaskSpec& spec, const std::atomic<bool>* cancel) {
+  const double started = MonotonicSeconds();
   if (spec.job == nullptr) return Status::InvalidArgument("map task without a job");
   if (spec.num_reduces == 0) return Status::InvalidArgument("map task with 0 reducers");
   MapTaskResult result;
@@ -147,6 +164,7 @@ Result<MapTaskResult> RunMapTaskImpl(const MapTaskSpec& spec, const std::atomic<
   MR_RETURN_IF_ERROR(out.status());
   if (Cancelled(cancel)) return Status::Aborted("map task cancelled");
   MR_ASSIGN_OR_RETURN(result.index, out.Finish());
+  MR_RETURN_IF_ERROR(HoldForWorker(spec, MonotonicSeconds() - started, cancel, &result));
   for (const auto& e : result.index.partitions) {
     counters.records_out += e.records;
     counters.bytes_out += e.length;

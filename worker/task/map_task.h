@@ -3,7 +3,9 @@
 // line by line), runs the job's mapper, partitions, sorts and combines the
 // output in a bounded buffer (spilling sorted runs when it fills), merges the
 // spills and writes the map output data file and then, last, its index
-// (shuffle/map_output.h). Reentrant: tasks run concurrently on separate threads.
+// (shuffle/map_output.h). Before the index it holds the slot as a slow or straggling
+// worker would (worker/task/slot_hold.h). Reentrant: tasks run concurrently on separate
+// threads.
 #pragma once
 
 #include <atomic>
@@ -11,6 +13,7 @@
 #include <string>
 
 #include "common/status.h"
+#include "common/straggler.h"
 #include "jobs/input_split.h"
 #include "jobs/job.h"
 #include "shuffle/map_output.h"
@@ -29,6 +32,7 @@ struct MapTaskSpec {
   uint64_t sort_buffer_bytes = 100 << 20;  // as the CLI default (--sort-buffer)
   std::string work_dir;
   double speed = 1.0;
+  StragglerSpec straggler;  // the worker's --straggler-*: a delay drawn per attempt
   std::atomic<uint64_t>* progress = nullptr;  // ticked as input is read (may be null)
   // Set as input is read: bytes consumed / split length, in [0, 1]; a map without input
   // (synthetic) sets it through TaskContext::SetFraction. May be null.
@@ -38,6 +42,11 @@ struct MapTaskSpec {
 struct MapTaskResult {
   shuffle::MapOutputIndex index;
   TaskCounters counters;
+  // Seconds of real work (start to map output written), and of the holds after it: for
+  // the worker's speed (slot_hold.h) and the injected straggler delay.
+  double work_seconds = 0;
+  double speed_hold_seconds = 0;
+  double straggler_delay_seconds = 0;
 };
 
 // Writes MapOutputDataPath/IndexPath(work_dir, job_id, map_index, attempt).
