@@ -103,14 +103,18 @@ Result<double> MstExpTailsExact(std::span<const Dtd> responses) {
   return latest + SubsetSum(rate, lag, 0, -1.0, 0.0, 0.0);
 }
 
-Result<double> MstNumeric(std::span<const Dtd> responses, const QuadratureOptions& options) {
+Result<double> MstNumeric(std::span<const Dtd> responses, const QuadratureOptions& given) {
   if (responses.empty()) return Status::InvalidArgument("MST of no node");
   std::vector<double> offsets;
   double scale = 0;
+  QuadratureOptions options = given;
   for (const Dtd& r : responses) {
     MR_RETURN_IF_ERROR(r.Validate());
     offsets.push_back(r.offset);
     scale = std::max(scale, 1.0 / r.rate);
+    // The max's survival decays like the heaviest tail, t^-alpha: stretch the tail map so
+    // that the integrand stays bounded (quadrature.h).
+    if (r.tail == Dtd::Tail::kPareto) options.tail_power = std::max(options.tail_power, 2.0 / (r.shape - 1.0));
   }
   auto survival = [responses](double t) {
     double log_all_done = 0;  // log prod_i F_i(t)

@@ -31,8 +31,8 @@ struct Piece {
 
 class Integrator {
  public:
-  Integrator(const std::function<double(double)>& f, double base, double scale)
-      : f_(f), base_(base), scale_(scale) {}
+  Integrator(const std::function<double(double)>& f, double base, double scale, double power)
+      : f_(f), base_(base), scale_(scale), power_(power) {}
 
   Piece Evaluate(double a, double b, bool mapped) const {
     const double centre = 0.5 * (a + b), half = 0.5 * (b - a);
@@ -50,12 +50,17 @@ class Integrator {
  private:
   double At(double x, bool mapped) const {
     if (!mapped) return f_(x);
-    const double one_minus = 1.0 - x;  // > 0: Gauss-Kronrod never evaluates the end points
-    return f_(base_ + scale_ * x / one_minus) * scale_ / (one_minus * one_minus);
+    // 1 - x > 0: Gauss-Kronrod never evaluates the end points. t = base + scale (u^-k - 1).
+    const double u = 1.0 - x, stretch = std::pow(u, -power_);
+    const double t = base_ + scale_ * (power_ == 1 ? x / u : std::expm1(-power_ * std::log1p(-x)));
+    const double weight = scale_ * power_ * stretch / u;
+    if (!std::isfinite(t) || !std::isfinite(weight)) return 0.0;  // beyond double range: nothing left
+    const double v = f_(t);
+    return v == 0 ? 0.0 : v * weight;
   }
 
   const std::function<double(double)>& f_;
-  double base_, scale_;
+  double base_, scale_, power_;
 };
 
 }  // namespace
@@ -65,6 +70,8 @@ Result<double> IntegrateSurvival(const std::function<double(double)>& survival,
                                  const QuadratureOptions& options) {
   if (!(std::isfinite(scale) && scale > 0))
     return Status::InvalidArgument("quadrature: tail scale must be finite and > 0");
+  if (!(std::isfinite(options.tail_power) && options.tail_power >= 1))
+    return Status::InvalidArgument("quadrature: tail_power must be >= 1");
   std::vector<double> cuts;
   for (double b : breakpoints) {
     if (!(std::isfinite(b) && b >= 0))
@@ -74,7 +81,7 @@ Result<double> IntegrateSurvival(const std::function<double(double)>& survival,
   std::sort(cuts.begin(), cuts.end());
   cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
   const double base = cuts.empty() ? 0.0 : cuts.back();
-  Integrator integrator(survival, base, scale);
+  Integrator integrator(survival, base, scale, options.tail_power);
   std::vector<Piece> pieces;  // a max-heap on error
   auto push = [&pieces](Piece p) {
     pieces.push_back(p);
@@ -94,6 +101,9 @@ Result<double> IntegrateSurvival(const std::function<double(double)>& survival,
   };
   for (int count = static_cast<int>(pieces.size());; ++count) {
     auto [value, error] = totals();
+    if (!std::isfinite(value) || !std::isfinite(error)) {
+      return Status::FailedPrecondition("quadrature: the integrand is not finite");
+    }
     if (error <= std::max(options.abs_tol, options.rel_tol * std::fabs(value))) return value;
     if (count >= options.max_intervals) {
       return Status::FailedPrecondition("quadrature did not reach its tolerance in " +
