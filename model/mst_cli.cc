@@ -10,6 +10,7 @@
 #include "model/cli_args.h"
 #include "model/model_commands.h"
 #include "model/mst.h"
+#include "model/mst_optimum.h"
 
 namespace mr::model {
 namespace {
@@ -92,9 +93,9 @@ std::string RateSummary(const std::vector<double>& rates, char sep) {
   return s;
 }
 
-void PrintRow(const MstReportOptions& o, double lambda, Placement p, const Result<std::vector<double>>& rates,
-              const Result<double>& mst, std::ostream& out) {
-  const std::string name(PlacementName(p));
+void PrintRow(const MstReportOptions& o, double lambda, const std::string& name,
+              const Result<std::vector<double>>& rates, const Result<double>& mst, std::ostream& out,
+              const char* method_override = nullptr) {
   if (!rates.ok() || !mst.ok()) {
     const std::string why = !rates.ok() ? rates.status().message() : mst.status().message();
     if (o.csv) {
@@ -110,7 +111,10 @@ void PrintRow(const MstReportOptions& o, double lambda, Placement p, const Resul
   for (double r : *rates) working += r > 0;
   const auto [lo, hi] = std::minmax_element(rates->begin(), rates->end());
   // Every response law here has an exponential tail, so auto is exact up to kMaxExactNodes.
-  const char* method = o.method != "auto" ? o.method.c_str() : working <= kMaxExactNodes ? "exact" : "numeric";
+  const char* method = method_override           ? method_override
+                       : o.method != "auto"       ? o.method.c_str()
+                       : working <= kMaxExactNodes ? "exact"
+                                                   : "numeric";
   if (o.csv) {
     out << Fmt("%g", lambda) << "," << name << "," << Fmt("%.10g", *mst) << "," << method << "," << working
         << "," << Fmt("%.6g", *lo) << "," << Fmt("%.6g", *hi) << "," << RateSummary(*rates, ';') << "\n";
@@ -130,7 +134,10 @@ void PrintRow(const MstReportOptions& o, double lambda, Placement p, const Resul
 }  // namespace
 
 Status RunMstReport(const MstReportOptions& o, std::ostream& out) {
-  if (o.placements.empty()) return Status::InvalidArgument("no placement given");
+  if (o.placements.empty() && !o.optimum) return Status::InvalidArgument("no placement given");
+  if (o.optimum && o.mep.model != MeanResponseModel::kDtd) {
+    return Status::InvalidArgument("--placement opt searches DTD / M/M/1 nodes: it needs --variant dtd");
+  }
   if (o.lambdas.empty()) return Status::InvalidArgument("no lambda given");
   if (o.method != "auto" && o.method != "exact" && o.method != "numeric") {
     return Status::InvalidArgument("--method '" + o.method + "': expected auto, exact or numeric");
@@ -161,7 +168,13 @@ Status RunMstReport(const MstReportOptions& o, std::ostream& out) {
         Result<std::vector<Dtd>> responses = Responses(o, *rates);
         mst = responses.ok() ? MstBy(o.method, *responses) : Result<double>(responses.status());
       }
-      PrintRow(o, lambda, p, rates, mst, out);
+      PrintRow(o, lambda, std::string(PlacementName(p)), rates, mst, out);
+    }
+    if (o.optimum) {
+      Result<OptimumResult> best = OptimalGroupRates(o.mu, lambda, o.mep.d);
+      Result<std::vector<double>> rates = best.ok() ? Result<std::vector<double>>(best->lambda) : best.status();
+      Result<double> mst = best.ok() ? Result<double>(best->mst) : best.status();
+      PrintRow(o, lambda, "opt", rates, mst, out, "search");
     }
   }
   return Status::Ok();
@@ -178,7 +191,9 @@ int RunMstCommand(const std::vector<std::string>& args) {
   desc.add_options()("help,h", "this help")
       ("mu", po::value(&mu)->required(), "service rates, comma-separated; COUNTxMU repeats: 20x1,20x0.8")
       ("lambda", po::value(&lambda)->required(), "total arrival rate(s): L, L1,L2,.. or FROM:TO:STEP")
-      ("placement", po::value(&placements)->default_value(placements), "comma-separated: fair|even, dep, sep, mep")
+      ("placement", po::value(&placements)->default_value(placements),
+       "comma-separated: fair|even, dep, sep, mep, and opt (a numerical search for the least MST among "
+       "splits giving equal-mu nodes equal rates; dtd variant)")
       ("variant", po::value(&variant)->default_value(variant),
        "mep's mean response: dtd (D lambda/mu + 1/(mu-lambda)), mg1 (Pollaczek-Khinchine), gg1 (Kingman)")
       ("d", po::value(&o.mep.d)->default_value(0), "D >= 0: the DTD nodes' deterministic coefficient")
@@ -197,6 +212,10 @@ int RunMstCommand(const std::vector<std::string>& args) {
   if (!lambdas.ok()) return Fail(lambdas.status());
   o.lambdas = *lambdas;
   for (const std::string& name : SplitCommaList(placements)) {
+    if (name == "opt") {
+      o.optimum = true;
+      continue;
+    }
     Result<Placement> p = ParsePlacement(name);
     if (!p.ok()) return Fail(p.status().WithContext("--placement"));
     o.placements.push_back(*p);

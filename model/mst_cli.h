@@ -18,6 +18,7 @@ struct MstReportOptions {
   std::vector<double> mu;                   // per node
   std::vector<double> lambdas;              // total arrival rates, one report row group each
   std::vector<Placement> placements;        // in this order
+  bool optimum = false;                     // then a row "opt" (mst_optimum.h; dtd variant only)
   MepParams mep;                            // mep's variant; mep.d is also the DTD nodes' D
   std::string method = "auto";              // auto | exact | numeric
   bool csv = false;

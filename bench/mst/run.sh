@@ -6,7 +6,8 @@
 #           half low-performance nodes (service time 1.25, mu 0.8), half high (mu 1).
 #   dtd     the same cluster with DTD mapper nodes (R_i = D lambda_i/mu_i + Exp(mu_i - lambda_i),
 #           the paper's analytical DTD model, not a simulation) for D = 0.01 (memory-bound) and
-#           D = 100 (CPU-bound), with M-EP added (Fig. 11 a-d).
+#           D = 100 (CPU-bound), with M-EP and a numerical search for the least MST ("opt",
+#           equal-mu nodes given equal rates) added (Fig. 11 a-d).
 #   knee    H_n / (mu - lambda/n) against n for mu = 1 and lambda = 2, 10, 20 (Lemma 11; Fig. 3b),
 #           and the heterogeneous knee of Fig. 13 (rates 1, 0.9, 0.8, 0.7 in equal numbers,
 #           lambda = 10, D = 3.5, N = 40..200).
@@ -30,6 +31,8 @@ fi
 out=${OUT:-$here/out}
 mkdir -p "$out"
 
+# Every placement, and opt: the numerical search for the least MST (equal-mu nodes equal rates).
+ALL=fair,dep,sep,mep,opt
 # `model mst --csv` without its '#' line and header: lambda,placement,mst,method,working,min,max,rates
 mst() { "$MR_BIN" model mst "$@" --csv | awk 'NR > 2'; }
 
@@ -43,10 +46,10 @@ for n in $(seq 40 20 200); do
 done
 for d in 0.01 100; do
   echo "x,placement,mst" > "$out/dtd${d}_vs_lambda.csv"
-  mst --mu 50x0.8,50x1 --lambda 5:75:5 --d "$d" | cut -d, -f1-3 >> "$out/dtd${d}_vs_lambda.csv"
+  mst --mu 50x0.8,50x1 --lambda 5:75:5 --d "$d" --placement $ALL | cut -d, -f1-3 >> "$out/dtd${d}_vs_lambda.csv"
   echo "x,placement,mst" > "$out/dtd${d}_vs_nodes.csv"
   for n in $(seq 40 20 200); do
-    mst --mu $((n / 2))x0.8,$((n / 2))x1 --lambda 20 --d "$d" |
+    mst --mu $((n / 2))x0.8,$((n / 2))x1 --lambda 20 --d "$d" --placement $ALL |
       awk -F, -v n="$n" '{ print n "," $2 "," $3 }' >> "$out/dtd${d}_vs_nodes.csv"
   done
 done
@@ -56,7 +59,7 @@ done
 echo "x,placement,mst" > "$out/hetero_knee.csv"
 for n in $(seq 40 4 200); do
   q=$((n / 4))
-  mst --mu "${q}x1,${q}x0.9,${q}x0.8,${q}x0.7" --lambda 10 --d 3.5 |
+  mst --mu "${q}x1,${q}x0.9,${q}x0.8,${q}x0.7" --lambda 10 --d 3.5 --placement $ALL |
     awk -F, -v n="$n" '{ print n "," $2 "," $3 }' >> "$out/hetero_knee.csv"
 done
 "$MR_BIN" model mst-optimal --types lp:1:400,hp:1.25:800 --budget 2000:40000:2000 --lambda 1,5,25 --csv \
@@ -133,14 +136,14 @@ wide() {
 }
 for f in mm1_vs_lambda mm1_vs_nodes; do wide "$out/$f.csv" fair,dep,sep > "$out/$f.dat"; done
 for f in dtd0.01_vs_lambda dtd0.01_vs_nodes dtd100_vs_lambda dtd100_vs_nodes hetero_knee; do
-  wide "$out/$f.csv" fair,dep,sep,mep > "$out/$f.dat"
+  wide "$out/$f.csv" $ALL > "$out/$f.dat"
 done
 for l in 2 10 20; do awk -F, -v l="$l" 'NR > 1 && $1 == l { print $2, $3 }' "$out/knee_curve.csv" > "$out/knee_$l.dat"; done
 for l in 1 5 25; do
   awk -F, -v l="$l" 'NR > 1 && $1 == l && $5 > 0 { print $2, $3 / $5, $4 / $5 }' "$out/mix.csv" > "$out/mix_$l.dat"
 done
 three='using 1:2 with linespoints title "fair", "" using 1:3 with linespoints title "dep", "" using 1:4 with linespoints title "sep"'
-four="$three"', "" using 1:5 with linespoints title "mep"'
+four="$three"', "" using 1:5 with linespoints title "mep", "" using 1:6 with lines dt 2 lc black title "opt (search)"'
 gnuplot <<GP
 set terminal pngcairo size 1400,550 font ",10"
 set grid; set key top left; set ylabel "MST"

@@ -7,6 +7,7 @@
 
 #include "model/mst.h"
 #include "model/mst_mappers.h"
+#include "model/mst_optimum.h"
 #include "model/mst_placement.h"
 
 namespace mr::model {
@@ -150,6 +151,36 @@ TEST(MstPlacementTest, StabilityAndInputErrors) {
   EXPECT_EQ(*ParsePlacement("even"), Placement::kFair);
   EXPECT_FALSE(ParsePlacement("pull").ok());
   EXPECT_FALSE(ParseMeanResponseModel("mm1").ok());
+}
+
+// The numerical search never does worse than the placements it could have picked, and for
+// M/M/1 nodes finds S-EP's MST (optimal by Lemma 6): mu = (2, 3, 4), lambda = 6 -> 11/6;
+// mu = (1, 1, 2, 4), lambda = 3 -> 1 with both slow nodes idle.
+TEST(MstOptimumTest, SearchFindsTheStochasticOptimumAndBeatsEveryPlacement) {
+  Result<OptimumResult> a = OptimalGroupRates(std::vector<double>{2, 3, 4}, 6, 0);
+  ASSERT_TRUE(a.ok()) << a.status().ToString();
+  EXPECT_NEAR(a->mst, 11.0 / 6, 1e-6);
+  Result<OptimumResult> b = OptimalGroupRates(kMu, 3, 0);
+  ASSERT_TRUE(b.ok()) << b.status().ToString();
+  EXPECT_NEAR(b->mst, 1.0, 1e-6);
+  EXPECT_NEAR(Sum(b->lambda), 3, 1e-9);
+  EXPECT_EQ(b->lambda[0], 0);
+  EXPECT_EQ(b->lambda[1], 0);
+  const std::vector<double> mu = {0.8, 0.8, 0.8, 1, 1, 1};
+  for (double d : {0.0, 3.5, 100.0}) {
+    Result<OptimumResult> o = OptimalGroupRates(mu, 3, d);
+    ASSERT_TRUE(o.ok()) << o.status().ToString();
+    EXPECT_NEAR(Sum(o->lambda), 3, 1e-9);
+    MepParams p;
+    p.d = d;
+    for (Placement pl : {Placement::kFair, Placement::kDep, Placement::kSep, Placement::kMep}) {
+      const double mst = *Mst(*NodeResponses(mu, *PlacementRates(pl, mu, 3, p), d));
+      EXPECT_LE(o->mst, mst * (1 + 1e-9)) << PlacementName(pl) << " D " << d;
+    }
+    // GroupMst is the per-node MST.
+    EXPECT_NEAR(o->mst, *Mst(*NodeResponses(mu, o->lambda, d)), 1e-8 * o->mst);
+  }
+  EXPECT_EQ(GroupNodes(mu).size(), 2u);
 }
 
 // mu = 1, lambda = 2: f(n) = H_n / (1 - 2/n) for n >= 3. f(7) = (363/140)/(5/7) = 3.63,
