@@ -134,8 +134,8 @@ void PrintRow(const MstReportOptions& o, double lambda, const std::string& name,
 }  // namespace
 
 Status RunMstReport(const MstReportOptions& o, std::ostream& out) {
-  if (o.placements.empty() && !o.optimum) return Status::InvalidArgument("no placement given");
-  if (o.optimum && o.mep.model != MeanResponseModel::kDtd) {
+  if (o.placements.empty() && !o.optimum && !o.optimum_idle) return Status::InvalidArgument("no placement given");
+  if ((o.optimum || o.optimum_idle) && o.mep.model != MeanResponseModel::kDtd) {
     return Status::InvalidArgument("--placement opt searches DTD / M/M/1 nodes: it needs --variant dtd");
   }
   if (o.lambdas.empty()) return Status::InvalidArgument("no lambda given");
@@ -170,11 +170,12 @@ Status RunMstReport(const MstReportOptions& o, std::ostream& out) {
       }
       PrintRow(o, lambda, std::string(PlacementName(p)), rates, mst, out);
     }
-    if (o.optimum) {
-      Result<OptimumResult> best = OptimalGroupRates(o.mu, lambda, o.mep.d);
+    for (bool idle : {false, true}) {
+      if (!(idle ? o.optimum_idle : o.optimum)) continue;
+      Result<OptimumResult> best = OptimalGroupRates(o.mu, lambda, o.mep.d, idle);
       Result<std::vector<double>> rates = best.ok() ? Result<std::vector<double>>(best->lambda) : best.status();
       Result<double> mst = best.ok() ? Result<double>(best->mst) : best.status();
-      PrintRow(o, lambda, "opt", rates, mst, out, "search");
+      PrintRow(o, lambda, idle ? "opt-idle" : "opt", rates, mst, out, "search");
     }
   }
   return Status::Ok();
@@ -192,8 +193,9 @@ int RunMstCommand(const std::vector<std::string>& args) {
       ("mu", po::value(&mu)->required(), "service rates, comma-separated; COUNTxMU repeats: 20x1,20x0.8")
       ("lambda", po::value(&lambda)->required(), "total arrival rate(s): L, L1,L2,.. or FROM:TO:STEP")
       ("placement", po::value(&placements)->default_value(placements),
-       "comma-separated: fair|even, dep, sep, mep, and opt (a numerical search for the least MST among "
-       "splits giving equal-mu nodes equal rates; dtd variant)")
+       "comma-separated: fair|even, dep, sep, mep; opt: a numerical search for the least MST among "
+       "splits giving equal-mu nodes equal rates, every node working (dtd variant); opt-idle: the same, "
+       "whole groups may be left idle")
       ("variant", po::value(&variant)->default_value(variant),
        "mep's mean response: dtd (D lambda/mu + 1/(mu-lambda)), mg1 (Pollaczek-Khinchine), gg1 (Kingman)")
       ("d", po::value(&o.mep.d)->default_value(0), "D >= 0: the DTD nodes' deterministic coefficient")
@@ -212,8 +214,8 @@ int RunMstCommand(const std::vector<std::string>& args) {
   if (!lambdas.ok()) return Fail(lambdas.status());
   o.lambdas = *lambdas;
   for (const std::string& name : SplitCommaList(placements)) {
-    if (name == "opt") {
-      o.optimum = true;
+    if (name == "opt" || name == "opt-idle") {
+      (name == "opt" ? o.optimum : o.optimum_idle) = true;
       continue;
     }
     Result<Placement> p = ParsePlacement(name);

@@ -18,7 +18,8 @@ struct MstReportOptions {
   std::vector<double> mu;                   // per node
   std::vector<double> lambdas;              // total arrival rates, one report row group each
   std::vector<Placement> placements;        // in this order
-  bool optimum = false;                     // then a row "opt" (mst_optimum.h; dtd variant only)
+  bool optimum = false;       // then a row "opt": every node keeps work (mst_optimum.h; dtd only)
+  bool optimum_idle = false;  // and "opt-idle": whole groups of nodes may be left idle
   MepParams mep;                            // mep's variant; mep.d is also the DTD nodes' D
   std::string method = "auto";              // auto | exact | numeric
   bool csv = false;

@@ -19,6 +19,7 @@ double Cost(std::span<const NodeGroup> g, std::span<const double> rate, double d
 struct Search {
   std::span<const NodeGroup> groups;
   double d;
+  bool allow_idle;
   std::vector<double> rate;
   double best;
 
@@ -49,7 +50,9 @@ struct Search {
       }
     }
     double x = f1 <= f2 ? x1 : x2, f = std::min(f1, f2);
-    if (const double fe = At(a, b, hi); fe < f) x = hi, f = fe;  // the end: b may drop out
+    if (allow_idle) {
+      if (const double fe = At(a, b, hi); fe < f) x = hi, f = fe;  // the end: b may drop out
+    }
     if (f < best * (1 - 1e-9)) {
       rate = Moved(a, b, x);
       best = f;
@@ -98,18 +101,29 @@ Result<double> GroupMst(std::span<const NodeGroup> groups, std::span<const doubl
   return IntegrateSurvival(survival, offsets, scale);
 }
 
-Result<OptimumResult> OptimalGroupRates(std::span<const double> mu, double lambda, double d) {
+Result<OptimumResult> OptimalGroupRates(std::span<const double> mu, double lambda, double d,
+                                        bool allow_idle_groups) {
   MepParams p;
   p.d = d;
   MR_RETURN_IF_ERROR(ValidatePlacementInput(mu, lambda, p));
   const std::vector<NodeGroup> groups = GroupNodes(mu);
   // Start from M-EP (feasible, usually close), grouped.
   MR_ASSIGN_OR_RETURN(MepSolution start, MepRates(mu, lambda, p));
-  Search s{groups, d, std::vector<double>(groups.size(), 0.0), 0};
+  Search s{groups, d, allow_idle_groups, std::vector<double>(groups.size(), 0.0), 0};
   for (size_t i = 0; i < mu.size(); ++i) {
     for (size_t g = 0; g < groups.size(); ++g) {
       if (groups[g].mu == mu[i]) s.rate[g] = start.lambda[i];
     }
+  }
+  if (!allow_idle_groups) {
+    // M-EP may idle slow groups: give every group 1e-6 of its capacity, taken in proportion
+    // from the others (the golden section then moves it where it belongs).
+    double held = 0;
+    for (size_t g = 0; g < groups.size(); ++g) {
+      if (s.rate[g] == 0) s.rate[g] = 1e-6 * groups[g].mu;
+    }
+    for (size_t g = 0; g < groups.size(); ++g) held += groups[g].count * s.rate[g];
+    for (double& r : s.rate) r *= lambda / held;
   }
   s.best = Cost(groups, s.rate, d);
   for (int sweep = 0; sweep < 200; ++sweep) {

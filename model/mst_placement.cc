@@ -152,8 +152,10 @@ Result<std::vector<double>> SepRates(std::span<const double> mu, double lambda) 
       if (active[i]) sum += mu[i], ++count;
     }
     c = (sum - lambda) / count;
+    // A rate within rounding of 0 (say sum mu accumulated to 89.999.. for 90) counts as 0: a
+    // node given 1e-16 of the stream would still be waited for.
     for (size_t i = 0; i < mu.size(); ++i) {
-      if (active[i] && mu[i] <= c) active[i] = false, changed = true;
+      if (active[i] && mu[i] - c <= 1e-12 * mu[i]) active[i] = false, changed = true;
     }
   }
   std::vector<double> out(mu.size(), 0.0);

@@ -6,8 +6,8 @@
 #           half low-performance nodes (service time 1.25, mu 0.8), half high (mu 1).
 #   dtd     the same cluster with DTD mapper nodes (R_i = D lambda_i/mu_i + Exp(mu_i - lambda_i),
 #           the paper's analytical DTD model, not a simulation) for D = 0.01 (memory-bound) and
-#           D = 100 (CPU-bound), with M-EP and a numerical search for the least MST ("opt",
-#           equal-mu nodes given equal rates) added (Fig. 11 a-d).
+#           D = 100 (CPU-bound), with M-EP and a numerical search for the least MST added
+#           (Fig. 11 a-d): opt keeps every node working, opt-idle may leave a group idle.
 #   knee    H_n / (mu - lambda/n) against n for mu = 1 and lambda = 2, 10, 20 (Lemma 11; Fig. 3b),
 #           and the heterogeneous knee of Fig. 13 (rates 1, 0.9, 0.8, 0.7 in equal numbers,
 #           lambda = 10, D = 3.5, N = 40..200).
@@ -31,8 +31,9 @@ fi
 out=${OUT:-$here/out}
 mkdir -p "$out"
 
-# Every placement, and opt: the numerical search for the least MST (equal-mu nodes equal rates).
-ALL=fair,dep,sep,mep,opt
+# Every placement, and the numerical search for the least MST (equal-mu nodes equal rates):
+# opt keeps every node working (the paper's "non-negative optimal"), opt-idle may idle groups.
+ALL=fair,dep,sep,mep,opt,opt-idle
 # `model mst --csv` without its '#' line and header: lambda,placement,mst,method,working,min,max,rates
 mst() { "$MR_BIN" model mst "$@" --csv | awk 'NR > 2'; }
 
@@ -143,7 +144,7 @@ for l in 1 5 25; do
   awk -F, -v l="$l" 'NR > 1 && $1 == l && $5 > 0 { print $2, $3 / $5, $4 / $5 }' "$out/mix.csv" > "$out/mix_$l.dat"
 done
 three='using 1:2 with linespoints title "fair", "" using 1:3 with linespoints title "dep", "" using 1:4 with linespoints title "sep"'
-four="$three"', "" using 1:5 with linespoints title "mep", "" using 1:6 with lines dt 2 lc black title "opt (search)"'
+four="$three"', "" using 1:5 with linespoints title "mep", "" using 1:6 with lines dt 2 lc black title "opt (search)", "" using 1:7 with lines dt 3 lc rgb "gray40" title "opt-idle"'
 gnuplot <<GP
 set terminal pngcairo size 1400,550 font ",10"
 set grid; set key top left; set ylabel "MST"

@@ -58,7 +58,7 @@ TEST(MstCliTest, ExitCodes) {
   EXPECT_EQ(RunModel({"mst", "--mu", "1,1,2,4", "--lambda", "3"}), 0);
   EXPECT_EQ(RunModel({"mst", "--mu", "2x1,2,4", "--lambda", "1:7:0.5", "--csv", "--d", "100"}), 0);
   EXPECT_EQ(RunModel({"mst", "--mu", "1,2", "--lambda", "1", "--variant", "gg1", "--cs2", "0.5,2", "--ca2", "0.8"}), 0);
-  EXPECT_EQ(RunModel({"mst", "--mu", "1,1,2", "--lambda", "2", "--d", "3", "--placement", "dep,opt"}), 0);
+  EXPECT_EQ(RunModel({"mst", "--mu", "1,1,2", "--lambda", "2", "--d", "3", "--placement", "dep,opt,opt-idle"}), 0);
   EXPECT_EQ(RunModel({"mst", "--mu", "1,2", "--lambda", "1", "--placement", "opt", "--variant", "mg1"}), 2);
   EXPECT_EQ(RunModel({"mst", "--mu", "1,2", "--lambda", "3"}), 2);             // overloaded
   EXPECT_EQ(RunModel({"mst", "--mu", "1,x", "--lambda", "1"}), 2);             // bad number

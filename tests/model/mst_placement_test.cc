@@ -51,6 +51,16 @@ TEST(MstPlacementTest, StochasticEquilibriumClampByHand) {
 }
 
 // Lemma 6's ordering on this instance: stochastic < deterministic < fair.
+// 50 nodes of mu 0.8 and 50 of mu 1 (the sum accumulates to just under 90) at lambda = 10: the
+// spare rate (90 - 10)/100 = 0.8 leaves the slow nodes exactly 0, not a rounding residue.
+TEST(MstPlacementTest, StochasticClampIgnoresRoundingResidue) {
+  std::vector<double> mu(50, 0.8);
+  mu.insert(mu.end(), 50, 1.0);
+  std::vector<double> sep = *SepRates(mu, 10);
+  EXPECT_EQ(sep[0], 0.0);
+  EXPECT_NEAR(sep[99], 0.2, 1e-12);
+}
+
 TEST(MstPlacementTest, MstOrderingOfTheBasicPlacements) {
   const double fair = *MstMm1Exact(kMu, *FairRates(kMu, 3));
   const double dep = *MstMm1Exact(kMu, *DepRates(kMu, 3));
@@ -154,13 +164,18 @@ TEST(MstPlacementTest, StabilityAndInputErrors) {
 }
 
 // The numerical search never does worse than the placements it could have picked, and for
-// M/M/1 nodes finds S-EP's MST (optimal by Lemma 6): mu = (2, 3, 4), lambda = 6 -> 11/6;
-// mu = (1, 1, 2, 4), lambda = 3 -> 1 with both slow nodes idle.
+// M/M/1 nodes finds S-EP's MST (optimal by Lemma 6): mu = (2, 3, 4), lambda = 6 -> 11/6 with
+// every node working; mu = (1, 1, 2, 4), lambda = 3 -> 1 with both slow nodes idle.
 TEST(MstOptimumTest, SearchFindsTheStochasticOptimumAndBeatsEveryPlacement) {
-  Result<OptimumResult> a = OptimalGroupRates(std::vector<double>{2, 3, 4}, 6, 0);
+  Result<OptimumResult> a = OptimalGroupRates(std::vector<double>{2, 3, 4}, 6, 0, false);
   ASSERT_TRUE(a.ok()) << a.status().ToString();
   EXPECT_NEAR(a->mst, 11.0 / 6, 1e-6);
-  Result<OptimumResult> b = OptimalGroupRates(kMu, 3, 0);
+  // Kept working, the slow nodes cost: an idle mu = 1 node alone already responds in Exp(1).
+  Result<OptimumResult> busy = OptimalGroupRates(kMu, 3, 0, false);
+  ASSERT_TRUE(busy.ok()) << busy.status().ToString();
+  EXPECT_GT(busy->mst, 1.5);
+  for (double r : busy->lambda) EXPECT_GT(r, 0);
+  Result<OptimumResult> b = OptimalGroupRates(kMu, 3, 0, true);
   ASSERT_TRUE(b.ok()) << b.status().ToString();
   EXPECT_NEAR(b->mst, 1.0, 1e-6);
   EXPECT_NEAR(Sum(b->lambda), 3, 1e-9);
@@ -168,7 +183,7 @@ TEST(MstOptimumTest, SearchFindsTheStochasticOptimumAndBeatsEveryPlacement) {
   EXPECT_EQ(b->lambda[1], 0);
   const std::vector<double> mu = {0.8, 0.8, 0.8, 1, 1, 1};
   for (double d : {0.0, 3.5, 100.0}) {
-    Result<OptimumResult> o = OptimalGroupRates(mu, 3, d);
+    Result<OptimumResult> o = OptimalGroupRates(mu, 3, d, true);
     ASSERT_TRUE(o.ok()) << o.status().ToString();
     EXPECT_NEAR(Sum(o->lambda), 3, 1e-9);
     MepParams p;
