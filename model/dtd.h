@@ -1,7 +1,8 @@
 // The delayed-tail distribution (DTD) of "Modeling and Optimization of Straggling Mappers":
 // a fixed offset T, below which nothing finishes, then a random tail of mean 1/Delta. It is
-// the law of a map task's service time on a node, of a mapper node's response time in the
-// paper's model (mst.h), and of the straggler delay a worker injects. Two tails:
+// the law of a map task's service time on a node and of a mapper node's response time in the
+// paper's model (mst.h); the straggler delay a worker injects (common/straggler.h) uses the
+// same two laws with the same parameters. Two tails:
 //   exp:    X = T + Exp(Delta), CDF (1 - e^{-Delta (t - T)}) U(t - T); the same law as
 //           MapTimeDist::kDelayedExp (map_time.h), drawn the same way (one uniform).
 //   pareto: X = T + Lomax(shape alpha, scale (alpha - 1) / Delta), i.e. for t >= T
