@@ -15,6 +15,7 @@
 #include "model/lower_bound.h"
 #include "model/map_time.h"
 #include "model/model_commands.h"
+#include "model/mst_cli.h"
 #include "model/slotted_cli.h"
 #include "model/tandem_policy.h"
 #include "model/workload.h"
@@ -241,6 +242,9 @@ const Command kCommands[] = {
     {"slotted", "live policies in the ASRPT paper's slotted model, vs the SRPT bound",
      RunSlottedCommand},
     {"slotted-gen", "generate a slotted-model workload (the ASRPT paper's four)", RunSlottedGenCommand},
+    {"mst", "straggling mappers: each map placement's rates and mean sojourn time", RunMstCommand},
+    {"mst-optimal", "straggling mappers: the best number of mappers, or node mix under a budget",
+     RunMstOptimalCommand},
 };
 
 void PrintUsage(std::FILE* f, std::span<const ExtraCommand> extra) {
