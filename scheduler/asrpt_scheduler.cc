@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "scheduler/id_lookup.h"
+#include "scheduler/mostly_sorted.h"
 #include "scheduler/policy_util.h"
 
 namespace mr::sched {
@@ -20,14 +21,6 @@ int UnifiedSlots(const Snapshot& snap) {
   return n;
 }
 
-int RunningOnUnified(const JobView& job, TaskKind kind) {
-  int n = 0;
-  for (const RunningAttempt& a : job.running) {
-    if (a.slot == SlotKind::kUnified && a.kind == kind) ++n;
-  }
-  return n;
-}
-
 // Maps left: not all done, or some still pending, queued or running (whichever the
 // snapshot shows). Its reduces wait until this is false.
 bool MapPhase(const JobView& job) {
@@ -38,10 +31,10 @@ bool MapPhase(const JobView& job) {
 // Algorithm 1's "available workload": map + reduce work while the job has maps left,
 // else its reduce work. A job of unknown map size ranks after every job of known size.
 // Unknown reduce work counts as 0.
-double AvailableWorkload(const JobView& job) {
+double AvailableWorkload(const JobView& job, bool map_phase) {
   const SizeEstimate& e = job.estimate;
   const double reduce = e.reduce_source == EstimateSource::kNone ? 0 : e.reduce_seconds_remaining;
-  if (!MapPhase(job)) return reduce;
+  if (!map_phase) return reduce;
   if (e.source == EstimateSource::kNone) return std::numeric_limits<double>::infinity();
   return e.map_seconds_remaining + reduce;
 }
@@ -52,10 +45,15 @@ Decision AsrptScheduler::Schedule(const Snapshot& snap) {
   Decision d;
   const int machines = UnifiedSlots(snap);
   const bool new_round = !started_ || snap.now >= round_start_ + round_ * (1 - kRoundSlack);
+  ReadLive(snap);
   if (new_round) {
-    NewRound(snap, machines);  // also reads the jobs
+    NewRound(snap, machines);  // also reads the plan
   } else {
-    ReadJobs(snap);
+    ReadPlan(snap);
+  }
+  want_.clear();
+  for (size_t j = 0; j < live_.size(); ++j) {
+    if (live_[j].alloc > live_[j].running) want_.push_back(static_cast<int>(j));
   }
   {
     TaskPlacer placer(snap, &d);
@@ -78,6 +76,30 @@ Decision AsrptScheduler::Schedule(const Snapshot& snap) {
                     live_[by_pos_[0]].alloc);
   }
   return d;
+}
+
+void AsrptScheduler::ReadLive(const Snapshot& snap) {
+  const size_t n = snap.jobs.size();
+  live_.resize(n);
+  any_shuffle_ = false;
+  for (size_t j = 0; j < n; ++j) {
+    const JobView& job = snap.jobs[j];
+    Live& l = live_[j];
+    int maps = 0, reduces = 0;
+    for (const RunningAttempt& a : job.running) {
+      if (a.slot != SlotKind::kUnified) continue;
+      (a.kind == TaskKind::kMap ? maps : reduces) += 1;
+    }
+    l.map_phase = MapPhase(job);
+    l.probe = job.estimate.source == EstimateSource::kNone && job.maps_running == 0 && job.maps_done == 0;
+    l.shuffle = job.shuffle_bytes_available > 0;
+    any_shuffle_ |= l.shuffle;
+    l.running = l.map_phase ? maps : reduces;
+    l.kept = reduces;
+    l.tasks = static_cast<int>(l.map_phase ? job.pending_maps.size() : job.ready_reduces.size());
+    l.alloc = 0;
+    l.pos = 0;
+  }
 }
 
 // Rounds skipped since the last call (no call came during them) still run in the virtual
@@ -103,71 +125,104 @@ void AsrptScheduler::NewRound(const Snapshot& snap, int machines) {
   Plan(snap, machines);
 }
 
+// ASRPT's order is by available workload, ties by arrival (then snapshot position): a
+// strict total order, so any correct sort gives the same one. Between rounds most jobs'
+// workloads do not move (only running jobs' and refined estimates' do), so the jobs whose
+// workload is the one planned are listed in last round's order and the rest after them,
+// and SortMostlySorted sorts only what is out of place.
+void AsrptScheduler::OrderKeys(const Snapshot& snap) {
+  const size_t n = snap.jobs.size();
+  ArrivalOrder(snap, &order_);
+  rank_.resize(n);
+  for (size_t k = 0; k < n; ++k) rank_[order_[k]] = static_cast<int>(k);
+  slots_.assign(static_cast<size_t>(plan_count_), Key{0, 0, -1});
+  rest_.clear();
+  bool nan = false;
+  IdCursor<Planned> cursor(plan_);
+  for (size_t j = 0; j < n; ++j) {
+    const Key key{AvailableWorkload(snap.jobs[j], live_[j].map_phase), rank_[j], static_cast<int>(j)};
+    nan |= std::isnan(key.workload);
+    const int at = cursor.Find(snap.jobs[j].id);
+    if (at >= 0 && plan_[at].second.workload == key.workload && slots_[plan_[at].second.pos].job < 0) {
+      slots_[plan_[at].second.pos] = key;
+    } else {
+      rest_.push_back(key);
+    }
+  }
+  keys_.clear();
+  for (const Key& k : slots_) {
+    if (k.job >= 0) keys_.push_back(k);
+  }
+  keys_.insert(keys_.end(), rest_.begin(), rest_.end());
+  auto less = [](const Key& a, const Key& b) {
+    return a.workload != b.workload ? a.workload < b.workload : a.arrival < b.arrival;
+  };
+  if (nan) {
+    // Not an order with NaN: sort as a full sort from arrival order always did.
+    for (size_t k = 0; k < n; ++k) {
+      const int j = order_[k];
+      keys_[k] = {AvailableWorkload(snap.jobs[j], live_[j].map_phase), static_cast<int>(k), j};
+    }
+    std::sort(keys_.begin(), keys_.end(), less);
+    return;
+  }
+  SortMostlySorted(&keys_, less, &run_, &rest_);
+}
+
 void AsrptScheduler::Plan(const Snapshot& snap, int machines) {
   const size_t n = snap.jobs.size();
-  // By available workload, ties by arrival (then snapshot position).
-  ArrivalOrder(snap, &order_);
-  keys_.clear();
-  for (size_t k = 0; k < n; ++k) {
-    keys_.push_back({AvailableWorkload(snap.jobs[order_[k]]), static_cast<int>(k), order_[k]});
-  }
-  std::sort(keys_.begin(), keys_.end(), [](const Key& a, const Key& b) {
-    return a.workload != b.workload ? a.workload < b.workload : a.arrival < b.arrival;
-  });
-  for (size_t k = 0; k < n; ++k) order_[k] = keys_[k].job;
+  OrderKeys(snap);
   jobs_.clear();
-  live_.assign(n, Live{});
-  for (int j : order_) {
-    const JobView& job = snap.jobs[j];
+  for (size_t k = 0; k < n; ++k) {
+    const int j = keys_[k].job;
+    order_[k] = j;
+    const Live& l = live_[j];
     AsrptJob a;
-    a.map_phase = MapPhase(job);
-    a.kept = RunningOnUnified(job, TaskKind::kReduce);
-    live_[j].map_phase = a.map_phase;
-    live_[j].running = a.kept;
+    a.map_phase = l.map_phase;
+    a.kept = l.kept;
     if (a.map_phase) {
-      live_[j].running = RunningOnUnified(job, TaskKind::kMap);
-      a.schedulable = static_cast<int>(job.pending_maps.size()) + live_[j].running;
+      a.schedulable = l.tasks + l.running;
       a.map_load = srpt_.work(static_cast<size_t>(j)).map_load;
-      a.probe = job.estimate.source == EstimateSource::kNone && job.maps_running == 0 &&
-                job.maps_done == 0;
+      a.probe = l.probe;
     } else {
-      a.schedulable = static_cast<int>(job.ready_reduces.size());
+      a.schedulable = l.tasks;
     }
     jobs_.push_back(a);
   }
   AllocateAsrpt(jobs_, machines, &alloc_);
   // In snapshot order, which is id order when ids grow with arrival: then no sort.
-  plan_.assign(n, {});
+  plan_.resize(n);
   for (size_t k = 0; k < n; ++k) {
-    plan_[order_[k]] = {snap.jobs[order_[k]].id, Planned{alloc_[k], static_cast<int>(k)}};
-    live_[order_[k]].alloc = alloc_[k];
-    live_[order_[k]].pos = static_cast<int>(k);
+    const int j = order_[k];
+    plan_[j] = {snap.jobs[j].id, Planned{alloc_[k], static_cast<int>(k), keys_[k].workload}};
+    live_[j].alloc = alloc_[k];
+    live_[j].pos = static_cast<int>(k);
   }
-  by_pos_.assign(order_.begin(), order_.end());  // what ReadJobs would find
+  by_pos_.assign(order_.begin(), order_.end());  // what ReadPlan would find
   auto by_id = [](const auto& a, const auto& b) { return a.first < b.first; };
   if (!std::is_sorted(plan_.begin(), plan_.end(), by_id)) std::sort(plan_.begin(), plan_.end(), by_id);
   plan_count_ = static_cast<int>(n);
 }
 
-void AsrptScheduler::ReadJobs(const Snapshot& snap) {
+void AsrptScheduler::ReadPlan(const Snapshot& snap) {
   const size_t n = snap.jobs.size();
-  live_.assign(n, Live{});
-  by_pos_.assign(static_cast<size_t>(plan_count_) + n, -1);
-  size_t cursor = 0;
+  by_pos_.assign(static_cast<size_t>(plan_count_), -1);
+  extra_.clear();
+  IdCursor<Planned> cursor(plan_);
   for (size_t j = 0; j < n; ++j) {
-    const JobView& job = snap.jobs[j];
     Live& l = live_[j];
-    l.map_phase = MapPhase(job);
-    l.running = RunningOnUnified(job, l.map_phase ? TaskKind::kMap : TaskKind::kReduce);
-    l.pos = plan_count_ + static_cast<int>(j);
-    const int at = FindId<Planned>(plan_, job.id, &cursor);
+    const int at = cursor.Find(snap.jobs[j].id);
     if (at >= 0 && by_pos_[plan_[at].second.pos] < 0) {
       l.alloc = plan_[at].second.alloc;
       l.pos = plan_[at].second.pos;
+      by_pos_[l.pos] = static_cast<int>(j);
+    } else {
+      l.pos = plan_count_ + static_cast<int>(j);
+      extra_.push_back(static_cast<int>(j));
     }
-    by_pos_[l.pos] = static_cast<int>(j);
   }
   by_pos_.erase(std::remove(by_pos_.begin(), by_pos_.end(), -1), by_pos_.end());
+  by_pos_.insert(by_pos_.end(), extra_.begin(), extra_.end());
 }
 
 // Each free unified slot to the job furthest below its allocation (ties: ASRPT order)
@@ -179,12 +234,10 @@ void AsrptScheduler::FillUnified(TaskPlacer& placer) {
     return a.pos > b.pos;
   };
   heap_.clear();
-  for (size_t j = 0; j < live_.size(); ++j) {
+  for (int j : want_) {
     const Live& l = live_[j];
-    const int deficit = l.alloc - l.running;
-    const int tasks = l.map_phase ? placer.pending_maps(static_cast<int>(j))
-                                  : placer.ready_reduces(static_cast<int>(j));
-    if (deficit > 0 && tasks > 0) heap_.push_back({deficit, l.pos, static_cast<int>(j)});
+    const int tasks = l.map_phase ? placer.pending_maps(j) : placer.ready_reduces(j);
+    if (tasks > 0) heap_.push_back({l.alloc - l.running, l.pos, j});
   }
   std::make_heap(heap_.begin(), heap_.end(), before);
   while (!heap_.empty() && placer.free(SlotKind::kUnified) > 0) {
@@ -205,7 +258,7 @@ void AsrptScheduler::FillUnified(TaskPlacer& placer) {
 void AsrptScheduler::FillInOrder(TaskPlacer& placer, SlotKind slot, bool reduces) {
   for (int j : by_pos_) {
     if (placer.free(slot) == 0) return;
-    if (live_[j].map_phase == reduces) continue;
+    if (live_[j].map_phase == reduces || live_[j].tasks == 0) continue;  // nothing of that kind
     while (reduces ? placer.PlaceReduce(j, slot) : placer.PlaceMap(j, slot)) {
     }
   }
@@ -214,9 +267,9 @@ void AsrptScheduler::FillInOrder(TaskPlacer& placer, SlotKind slot, bool reduces
 // Shuffle: share 1.0 to the first job in ASRPT order with data to send (the shuffle
 // server lends what it cannot use). map_shares: the allocation of every job holding one.
 void AsrptScheduler::Shares(const Snapshot& snap, Decision* d) {
-  for (int j : by_pos_) {
-    if (snap.jobs[j].shuffle_bytes_available > 0) {
-      d->shuffle_shares[snap.jobs[j].id] = 1.0;
+  for (size_t k = 0; any_shuffle_ && k < by_pos_.size(); ++k) {
+    if (live_[by_pos_[k]].shuffle) {
+      d->shuffle_shares[snap.jobs[by_pos_[k]].id] = 1.0;
       break;
     }
   }

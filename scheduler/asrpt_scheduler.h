@@ -37,15 +37,21 @@ class AsrptScheduler final : public Scheduler {
 
  private:
   struct Planned {
-    int alloc = 0;  // machines (unified slots) of Algorithm 1, kept reduces included
-    int pos = 0;    // place in ASRPT's order at the round's start
+    int alloc = 0;        // machines (unified slots) of Algorithm 1, kept reduces included
+    int pos = 0;          // place in ASRPT's order at the round's start
+    double workload = 0;  // its available workload then: unchanged keeps its place next round
   };
-  // This call's view of job j (index into snap.jobs).
+  // This call's view of job j (index into snap.jobs), read once per call so that the
+  // passes below touch this compact array rather than the JobViews.
   struct Live {
     bool map_phase = true;
-    int running = 0;  // tasks of its current kind on unified slots
+    bool probe = false;    // AsrptJob::probe
+    bool shuffle = false;  // has shuffle data to send
+    int running = 0;       // tasks of its current kind on unified slots
+    int kept = 0;          // reduces on unified slots (whatever its phase)
+    int tasks = 0;         // pending maps (map phase) or ready reduces in the snapshot
     int alloc = 0;
-    int pos = 0;      // planned jobs first; jobs that arrived since, after them
+    int pos = 0;           // planned jobs first; jobs that arrived since, after them
   };
   // A job below its allocation, in FillUnified's heap.
   struct Want {
@@ -53,13 +59,22 @@ class AsrptScheduler final : public Scheduler {
     int pos = 0;
     int job = 0;
   };
+  struct Key {
+    double workload;
+    int arrival;  // place in arrival order
+    int job;
+  };
 
-  // Starts the round(s) snap.now has reached and plans the current one; Plan also fills
-  // live_ and by_pos_ for `snap`, as ReadJobs does between rounds.
+  // live_ for `snap`, alloc and pos left 0.
+  void ReadLive(const Snapshot& snap);
+  // Starts the round(s) snap.now has reached and plans the current one; Plan also sets
+  // alloc and pos in live_ and by_pos_ for `snap`, as ReadPlan does between rounds.
   void NewRound(const Snapshot& snap, int machines);
   void Plan(const Snapshot& snap, int machines);
-  // live_ and by_pos_ for `snap` from the round's plan.
-  void ReadJobs(const Snapshot& snap);
+  // keys_ in ASRPT order (smallest available workload first, ties by arrival).
+  void OrderKeys(const Snapshot& snap);
+  // alloc, pos and by_pos_ for `snap` from the round's plan.
+  void ReadPlan(const Snapshot& snap);
   void FillUnified(TaskPlacer& placer);
   void FillInOrder(TaskPlacer& placer, SlotKind slot, bool reduces);
   void Shares(const Snapshot& snap, Decision* d);
@@ -72,17 +87,15 @@ class AsrptScheduler final : public Scheduler {
   int plan_count_ = 0;  // jobs in the plan: positions 0 .. plan_count_ - 1
   VirtualSrpt srpt_;
   std::vector<std::pair<JobId, Planned>> plan_;  // sorted by id
-  // Scratch.
+  // Scratch, kept so that a call allocates nothing once they have grown.
+  bool any_shuffle_ = false;  // some job of this call has shuffle data
   std::vector<AsrptJob> jobs_;
-  std::vector<int> order_, alloc_;
-  struct Key {
-    double workload;
-    int arrival;  // place in arrival order
-    int job;
-  };
-  std::vector<Key> keys_;
+  std::vector<int> order_, rank_, alloc_;
+  std::vector<Key> keys_, slots_, run_, rest_;
   std::vector<Live> live_;
   std::vector<int> by_pos_;  // job indices in ASRPT order (this call)
+  std::vector<int> extra_;   // jobs not in the plan (this call), snapshot order
+  std::vector<int> want_;    // jobs below their allocation (this call), snapshot order
   std::vector<Want> heap_;
   std::vector<std::pair<JobId, double>> share_pairs_;
 };

@@ -6,6 +6,8 @@ namespace mr::sched {
 
 TaskPlacer::TaskPlacer(const Snapshot& snap, Decision* out) : snap_(snap), out_(out) {
   const size_t n = snap.workers.size();
+  for (auto& f : free_) f.reserve(n);
+  order_.reserve(n);
   WorkerId max_id = 0;
   for (size_t w = 0; w < n; ++w) {
     const WorkerView& v = snap.workers[w];
@@ -29,13 +31,9 @@ TaskPlacer::TaskPlacer(const Snapshot& snap, Decision* out) : snap_(snap), out_(
   }
   maps_taken_.assign(snap.jobs.size(), 0);
   reduces_taken_.assign(snap.jobs.size(), 0);
-  reduce_offset_.reserve(snap.jobs.size());
-  uint32_t total = 0;
-  for (const JobView& job : snap.jobs) {
-    reduce_offset_.push_back(total);
-    total += static_cast<uint32_t>(job.ready_reduces.size());
-  }
-  used_.assign(total, false);
+  // A job's bits in used_ are laid out when a reduce of it is first placed: most calls
+  // place few reduces, and reading every job's ready_reduces here would cost more.
+  reduce_offset_.assign(snap.jobs.size(), kNoOffset);
 }
 
 // Dense ids (the master numbers workers from 1) use the table; others search.
@@ -75,6 +73,10 @@ bool TaskPlacer::PlaceReduce(int j, SlotKind kind) {
   const int k = Kind(kind);
   if (kind == SlotKind::kMap || free_total_[k] == 0 || ready_reduces(j) == 0) return false;
   const JobView& job = snap_.jobs[j];
+  if (reduce_offset_[j] == kNoOffset) {
+    reduce_offset_[j] = static_cast<uint32_t>(used_.size());
+    used_.resize(used_.size() + job.ready_reduces.size(), false);
+  }
   const uint32_t base = reduce_offset_[j];
   for (size_t r = 0; r < job.ready_reduces.size(); ++r) {
     if (used_[base + r]) continue;

@@ -54,6 +54,7 @@ class TaskPlacer {
   size_t cursor_[3] = {0, 0, 0};   // round-robin position in order_, by SlotKind
   std::vector<int> maps_taken_;    // per job: prefix of pending_maps placed
   std::vector<int> reduces_taken_; // per job: ready reduces placed
+  static constexpr uint32_t kNoOffset = UINT32_MAX;  // no reduce of the job placed yet
   std::vector<uint32_t> reduce_offset_;  // per job: first bit of its ready reduces in used_
   std::vector<bool> used_;         // per ready reduce (all jobs): placed
   std::vector<int> pos_by_id_;     // worker id -> position, -1 = none (dense ids)

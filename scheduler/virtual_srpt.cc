@@ -35,9 +35,9 @@ void Refresh(const SizeEstimate& e, VirtualSrpt::Work* w) {
 void VirtualSrpt::Sync(const Snapshot& snap) {
   next_.clear();
   next_.reserve(snap.jobs.size());
-  size_t cursor = 0;
+  IdCursor<size_t> cursor(at_);
   for (const JobView& job : snap.jobs) {
-    const int at = FindId<size_t>(at_, job.id, &cursor);
+    const int at = cursor.Find(job.id);
     Work w;
     if (at >= 0) {
       w = work_[at_[at].second];

@@ -17,9 +17,12 @@
 // with no free slot counts as one), slot_mean_us = all calls' time / all free slots
 // offered, in
 // thread CPU time (--wall 1: wall-clock time, which on a loaded machine includes the
-// time other processes ran in the middle of a call).
+// time other processes ran in the middle of a call). `digest` is an FNV-1a hash of every
+// decision (assignments, shares, note), outside the timed part: a change that should not
+// move a decision (a faster policy) must leave it as it was for the same flags.
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
@@ -203,6 +206,43 @@ double Flag(int argc, char** argv, std::string_view name, double def) {
   return def;
 }
 
+// FNV-1a over the bytes of a decision's fields, in order.
+class Digest {
+ public:
+  void Add(const void* data, size_t n) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    for (size_t i = 0; i < n; ++i) {
+      h_ ^= p[i];
+      h_ *= 1099511628211ull;
+    }
+  }
+  template <typename T>
+  void AddValue(T v) {
+    Add(&v, sizeof v);
+  }
+  void Add(const Decision& d) {
+    for (const Assignment& a : d.assignments) {
+      AddValue(a.job);
+      AddValue(static_cast<int>(a.kind));
+      AddValue(a.index);
+      AddValue(a.worker);
+      AddValue(static_cast<int>(a.slot));
+    }
+    for (const ShareMap* m : {&d.shuffle_shares, &d.map_shares}) {
+      AddValue(m->size());
+      for (const auto& [job, share] : *m) {
+        AddValue(job);
+        AddValue(share);
+      }
+    }
+    Add(d.note.data(), d.note.size());
+  }
+  uint64_t value() const { return h_; }
+
+ private:
+  uint64_t h_ = 14695981039346656037ull;
+};
+
 double Quantile(std::vector<double> v, double q) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
@@ -234,6 +274,7 @@ int main(int argc, char** argv) {
   std::vector<double> call_us, slot_us, round_us, round_slot_us;
   long assigned = 0, offered = 0;
   double total_us = 0;
+  Digest digest;
   for (int s = 0; s < steps; ++s) {
     Snapshot snap = run.Advance(s * step);
     const int free = run.free_slots();
@@ -243,6 +284,7 @@ int main(int argc, char** argv) {
     auto t1 = std::chrono::steady_clock::now();
     const double c1 = ThreadCpuMicros();
     run.Apply(d);
+    digest.Add(d);
     assigned += static_cast<long>(d.assignments.size());
     const double us = cpu ? c1 - c0 : std::chrono::duration<double, std::micro>(t1 - t0).count();
     call_us.push_back(us);
@@ -257,12 +299,13 @@ int main(int argc, char** argv) {
   std::printf("# microseconds of %s time per Schedule() call\n", cpu ? "thread CPU" : "wall");
   std::printf("policy\tjobs\tworkers\tslots\tcalls\tassigned\tcall_med_us\tcall_p99_us\t"
               "slot_med_us\tslot_p99_us\tslot_mean_us\trounds\tround_med_us\tround_p99_us\t"
-              "round_slot_p99_us\n");
-  std::printf("%s\t%d\t%d\t%d\t%d\t%ld\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t%zu\t%.1f\t%.1f\t%.1f\n",
+              "round_slot_p99_us\tdigest\n");
+  std::printf("%s\t%d\t%d\t%d\t%d\t%ld\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t%zu\t%.1f\t%.1f\t%.1f\t%016llx\n",
               policy.c_str(), jobs, workers, workers * slots, steps, assigned,
               Quantile(call_us, 0.5), Quantile(call_us, 0.99), Quantile(slot_us, 0.5),
               Quantile(slot_us, 0.99), total_us / static_cast<double>(std::max(1L, offered)),
               round_us.size(), Quantile(round_us, 0.5),
-              Quantile(round_us, 0.99), Quantile(round_slot_us, 0.99));
+              Quantile(round_us, 0.99), Quantile(round_slot_us, 0.99),
+              static_cast<unsigned long long>(digest.value()));
   return 0;
 }
