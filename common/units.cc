@@ -121,4 +121,10 @@ Result<HostPort> ParseHostPort(std::string_view text) {
   return hp;
 }
 
+std::string FormatNumber(double v, const char* format) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+
 }  // namespace mr

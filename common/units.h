@@ -15,6 +15,9 @@ Result<uint64_t> ParseBytes(std::string_view text);
 // Bytes per second: a byte size optionally followed by "/s". "0" or "unlimited" -> 0.
 Result<double> ParseRate(std::string_view text);
 std::string FormatBytes(double bytes);
+// `v` printed by snprintf with `format` (one double conversion, "%g" by default): the one
+// number formatter of tables and messages.
+std::string FormatNumber(double v, const char* format = "%g");
 // Seconds. Accepts an optional suffix: s, ms, m/min, h, d ("90s", "12h", "7d", "1.5").
 Result<double> ParseDuration(std::string_view text);
 

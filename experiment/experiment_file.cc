@@ -5,6 +5,7 @@
 #include <set>
 #include <sstream>
 
+#include "experiment/report.h"
 #include "experiment/workload_params.h"
 #include "experiment/yaml_node.h"
 #include "scheduler/policy_table.h"
@@ -233,15 +234,7 @@ Result<ReportSpec> ParseReport(const YamlNode& node) {
     r.scatter = r.cdf = r.gantt = false;
     for (const YamlNode& item : items) {
       MR_ASSIGN_OR_RETURN(std::string plot, item.Text());
-      if (plot == "scatter") {
-        r.scatter = true;
-      } else if (plot == "cdf") {
-        r.cdf = true;
-      } else if (plot == "gantt") {
-        r.gantt = true;
-      } else {
-        return item.Error("unknown plot '" + plot + "' (known: scatter, cdf, gantt)");
-      }
+      if (!EnablePlot(plot, &r)) return item.Error("unknown plot '" + plot + "' (known: " + kPlotNames + ")");
     }
   }
   if (auto v = node.Get("gantt")) {
@@ -285,9 +278,8 @@ Result<Experiment> ParseRoot(const YamlNode& root, const std::string& source_pat
     MR_ASSIGN_OR_RETURN(e.report, ParseReport(*v));
     if (!e.report.gantt_run.empty()) {
       bool known = false;
-      for (size_t i = 0; i < e.policies.size(); ++i) {
-        const std::string label = e.policies[i].label.empty() ? e.policies[i].policy : e.policies[i].label;
-        for (int rep = 1; rep <= e.repetitions; ++rep) known |= e.report.gantt_run == label + "-" + std::to_string(rep);
+      for (const PolicyRun& run : e.policies) {  // labels are set (and unique) by ParsePolicies
+        for (int rep = 1; rep <= e.repetitions; ++rep) known |= e.report.gantt_run == run.label + "-" + std::to_string(rep);
       }
       if (!known) {
         return v->Error("gantt run '" + e.report.gantt_run +

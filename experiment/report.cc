@@ -141,6 +141,12 @@ bool IsPngFile(const std::string& path) {
   return text.ok() && text->size() > 8 && text->compare(0, 8, "\x89PNG\r\n\x1a\n") == 0;
 }
 
+bool EnablePlot(std::string_view name, ReportSpec* spec) {
+  bool* plot = name == "scatter" ? &spec->scatter : name == "cdf" ? &spec->cdf : name == "gantt" ? &spec->gantt : nullptr;
+  if (plot != nullptr) *plot = true;
+  return plot != nullptr;
+}
+
 std::string ReportSettingsJson(const ReportSettings& s) {
   nlohmann::json plots = nlohmann::json::array();
   if (s.spec.scatter) plots.push_back("scatter");
@@ -178,14 +184,7 @@ Result<ReportSettings> ParseReportSettings(std::string_view json_text) {
   s.spec.tail_percentile = j["tail"].get<int>();
   s.spec.scatter = s.spec.cdf = s.spec.gantt = false;
   for (const nlohmann::json& p : j["plots"]) {
-    const std::string name = p.is_string() ? p.get<std::string>() : "";
-    if (name == "scatter") {
-      s.spec.scatter = true;
-    } else if (name == "cdf") {
-      s.spec.cdf = true;
-    } else if (name == "gantt") {
-      s.spec.gantt = true;
-    } else {
+    if (!p.is_string() || !EnablePlot(p.get<std::string>(), &s.spec)) {
       return Status::InvalidArgument("report.json: unknown plot " + p.dump());
     }
   }

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "common/status.h"
 #include "experiment/experiment.h"
@@ -29,6 +30,10 @@ struct ReportSettings {
   ReportSpec spec;
 };
 std::string ReportSettingsJson(const ReportSettings& s);
+// Turns on the plot named `name` (scatter, cdf, gantt); false for another name.
+bool EnablePlot(std::string_view name, ReportSpec* spec);
+// The names EnablePlot knows, for messages.
+inline constexpr const char* kPlotNames = "scatter, cdf, gantt";
 // InvalidArgument naming the field that is wrong.
 Result<ReportSettings> ParseReportSettings(std::string_view json_text);
 // DIR/report.json; without one (results from before it existed), the defaults with the

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "common/units.h"
 #include "model/cli_args.h"
 #include "model/lower_bound.h"
 #include "model/tandem_policy.h"
@@ -15,12 +16,6 @@
 
 namespace mr::model {
 namespace {
-
-std::string Fmt(const char* fmt, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, fmt, v);
-  return buf;
-}
 
 // Mean response of `policy` on jobs.
 Result<double> MeanResponse(std::span<const TandemJob> jobs, const TandemPolicy& policy,
@@ -69,7 +64,7 @@ Status SweepRow(const SweepOptions& o, const std::string& variant, double load, 
   std::string row = buf;
   for (const std::string& p : o.lists.policies) {
     MR_ASSIGN_OR_RETURN(double mean, MeanResponse(jobs, p, o.k));
-    row += o.csv ? "," + Fmt("%.6g", mean / lb.mean_response) : Fmt(" %10.3f", mean / lb.mean_response);
+    row += o.csv ? "," + FormatNumber(mean / lb.mean_response, "%.6g") : FormatNumber(mean / lb.mean_response, " %10.3f");
   }
   out << row << "\n" << std::flush;
   return Status::Ok();
@@ -159,7 +154,7 @@ Status RunSlowdownCommand(const SlowdownOptions& o, std::ostream& out) {
   for (size_t p = 0; p < o.lists.policies.size(); ++p) {
     std::vector<double> response;
     MR_ASSIGN_OR_RETURN(double mean, MeanResponse(jobs, o.lists.policies[p], o.k, &response));
-    out << " " << o.lists.policies[p] << "_mean_response=" << Fmt("%.4g", mean);
+    out << " " << o.lists.policies[p] << "_mean_response=" << FormatNumber(mean, "%.4g");
     for (size_t i = 0; i < jobs.size(); ++i) {
       if (int b = bucket_of(jobs[i]); b >= 0) {
         sums[p][b] += response[i] / std::max(jobs[i].x, jobs[i].y);
@@ -171,10 +166,10 @@ Status RunSlowdownCommand(const SlowdownOptions& o, std::ostream& out) {
   out << "\n";
   for (int b = 0; b < o.buckets; ++b) {
     if (counts[b] == 0) continue;
-    out << Fmt("%.4g", lo * std::exp(step * b)) << "," << Fmt("%.4g", lo * std::exp(step * (b + 1)))
+    out << FormatNumber(lo * std::exp(step * b), "%.4g") << "," << FormatNumber(lo * std::exp(step * (b + 1)), "%.4g")
         << "," << counts[b];
     for (size_t p = 0; p < sums.size(); ++p) {
-      out << "," << Fmt("%.4g", sums[p][b] / static_cast<double>(counts[b]));
+      out << "," << FormatNumber(sums[p][b] / static_cast<double>(counts[b]), "%.4g");
     }
     out << "\n";
   }

@@ -5,21 +5,17 @@
 #include <cstdio>
 #include <string>
 
+#include "common/units.h"
+
 namespace mr::model {
 namespace {
 
-std::string Num(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", v);
-  return buf;
-}
-
 Status CheckNode(double mu, double lambda) {
-  if (!(std::isfinite(mu) && mu > 0)) return Status::InvalidArgument("service rate mu " + Num(mu) + " must be > 0");
+  if (!(std::isfinite(mu) && mu > 0)) return Status::InvalidArgument("service rate mu " + FormatNumber(mu) + " must be > 0");
   if (!(std::isfinite(lambda) && lambda >= 0))
-    return Status::InvalidArgument("arrival rate lambda " + Num(lambda) + " must be >= 0");
+    return Status::InvalidArgument("arrival rate lambda " + FormatNumber(lambda) + " must be >= 0");
   if (lambda >= mu) {
-    return Status::InvalidArgument("unstable node: lambda " + Num(lambda) + " >= mu " + Num(mu));
+    return Status::InvalidArgument("unstable node: lambda " + FormatNumber(lambda) + " >= mu " + FormatNumber(mu));
   }
   return Status::Ok();
 }
@@ -41,7 +37,7 @@ Result<Dtd> Mm1Response(double mu, double lambda) { return DtdNodeResponse(mu, l
 Result<Dtd> DtdNodeResponse(double mu, double lambda, double d) {
   MR_RETURN_IF_ERROR(CheckNode(mu, lambda));
   if (!(std::isfinite(d) && d >= 0)) {
-    return Status::InvalidArgument("deterministic coefficient D " + Num(d) + " must be >= 0");
+    return Status::InvalidArgument("deterministic coefficient D " + FormatNumber(d) + " must be >= 0");
   }
   return Dtd{.offset = d * lambda / mu, .rate = mu - lambda};
 }
@@ -70,10 +66,10 @@ double HarmonicNumber(int n) {
 
 Result<double> MstHomogeneousMm1(int n, double mu, double lambda) {
   if (n < 1) return Status::InvalidArgument("number of nodes " + std::to_string(n) + " must be >= 1");
-  if (!(std::isfinite(mu) && mu > 0)) return Status::InvalidArgument("service rate mu " + Num(mu) + " must be > 0");
+  if (!(std::isfinite(mu) && mu > 0)) return Status::InvalidArgument("service rate mu " + FormatNumber(mu) + " must be > 0");
   if (!(std::isfinite(lambda) && lambda > 0 && lambda < n * mu)) {
-    return Status::InvalidArgument("total arrival rate lambda " + Num(lambda) + " must be in (0, n mu = " +
-                                   Num(n * mu) + ")");
+    return Status::InvalidArgument("total arrival rate lambda " + FormatNumber(lambda) + " must be in (0, n mu = " +
+                                   FormatNumber(n * mu) + ")");
   }
   return HarmonicNumber(n) / (mu - lambda / n);
 }

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "common/units.h"
 #include "model/cli_args.h"
 #include "model/model_commands.h"
 #include "model/mst.h"
@@ -16,12 +17,6 @@ namespace mr::model {
 namespace {
 
 namespace po = boost::program_options;
-
-std::string Fmt(const char* format, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, format, v);
-  return buf;
-}
 
 Result<double> ParseNumber(const std::string& text, const std::string& what) {
   char* end = nullptr;
@@ -89,7 +84,7 @@ Result<double> MstBy(const std::string& method, std::span<const Dtd> r) {
 
 std::string RateSummary(const std::vector<double>& rates, char sep) {
   std::string s;
-  for (double r : rates) s += (s.empty() ? "" : std::string(1, sep)) + Fmt("%.6g", r);
+  for (double r : rates) s += (s.empty() ? "" : std::string(1, sep)) + FormatNumber(r, "%.6g");
   return s;
 }
 
@@ -99,7 +94,7 @@ void PrintRow(const MstReportOptions& o, double lambda, const std::string& name,
   if (!rates.ok() || !mst.ok()) {
     const std::string why = !rates.ok() ? rates.status().message() : mst.status().message();
     if (o.csv) {
-      out << Fmt("%g", lambda) << "," << name << ",,,,,,\n";
+      out << FormatNumber(lambda) << "," << name << ",,,,,,\n";
     } else {
       char buf[64];
       std::snprintf(buf, sizeof buf, "%-8g  %-9s %-12s %-8s ", lambda, name.c_str(), "-", "-");
@@ -116,8 +111,8 @@ void PrintRow(const MstReportOptions& o, double lambda, const std::string& name,
                        : working <= kMaxExactNodes ? "exact"
                                                    : "numeric";
   if (o.csv) {
-    out << Fmt("%g", lambda) << "," << name << "," << Fmt("%.10g", *mst) << "," << method << "," << working
-        << "," << Fmt("%.6g", *lo) << "," << Fmt("%.6g", *hi) << "," << RateSummary(*rates, ';') << "\n";
+    out << FormatNumber(lambda) << "," << name << "," << FormatNumber(*mst, "%.10g") << "," << method << "," << working
+        << "," << FormatNumber(*lo, "%.6g") << "," << FormatNumber(*hi, "%.6g") << "," << RateSummary(*rates, ';') << "\n";
     return;
   }
   char buf[128];
@@ -126,8 +121,8 @@ void PrintRow(const MstReportOptions& o, double lambda, const std::string& name,
   if (rates->size() <= 16) {
     out << RateSummary(*rates, ',') << "\n";
   } else {
-    out << working << " of " << rates->size() << " nodes get work, lambda_i in [" << Fmt("%.6g", *lo) << ", "
-        << Fmt("%.6g", *hi) << "]\n";
+    out << working << " of " << rates->size() << " nodes get work, lambda_i in [" << FormatNumber(*lo, "%.6g") << ", "
+        << FormatNumber(*hi, "%.6g") << "]\n";
   }
 }
 
@@ -144,7 +139,7 @@ Status RunMstReport(const MstReportOptions& o, std::ostream& out) {
   }
   for (double lambda : o.lambdas) {
     Status st = ValidatePlacementInput(o.mu, lambda, o.mep);
-    if (!st.ok()) return st.WithContext("lambda " + Fmt("%g", lambda));
+    if (!st.ok()) return st.WithContext("lambda " + FormatNumber(lambda));
   }
   if (o.method == "exact" && o.mu.size() > static_cast<size_t>(kMaxExactNodes)) {
     return Status::InvalidArgument("--method exact is limited to " + std::to_string(kMaxExactNodes) + " nodes");
@@ -152,9 +147,9 @@ Status RunMstReport(const MstReportOptions& o, std::ostream& out) {
   double total = 0;
   for (double m : o.mu) total += m;
   const bool dtd = o.mep.model == MeanResponseModel::kDtd;
-  out << "# " << o.mu.size() << " mapper nodes, sum of mu " << Fmt("%g", total) << "; mep variant "
+  out << "# " << o.mu.size() << " mapper nodes, sum of mu " << FormatNumber(total) << "; mep variant "
       << MeanResponseModelName(o.mep.model) << "; MST of "
-      << (dtd ? (o.mep.d > 0 ? "DTD nodes, R_i = " + Fmt("%g", o.mep.d) + " lambda_i/mu_i + Exp(mu_i - lambda_i)"
+      << (dtd ? (o.mep.d > 0 ? "DTD nodes, R_i = " + FormatNumber(o.mep.d) + " lambda_i/mu_i + Exp(mu_i - lambda_i)"
                              : std::string("M/M/1 nodes, R_i ~ Exp(mu_i - lambda_i)"))
               : std::string("exponential responses of the variant's mean (approximation)"))
       << "\n";
@@ -240,7 +235,7 @@ int RunKnee(double mu, const std::vector<double>& lambdas, bool csv) {
   if (csv) std::printf("lambda,n,mst,knee\n");
   for (double lambda : lambdas) {
     Result<KneeResult> knee = OptimalMapperCount(mu, lambda);
-    if (!knee.ok()) return Fail(knee.status().WithContext("lambda " + Fmt("%g", lambda)));
+    if (!knee.ok()) return Fail(knee.status().WithContext("lambda " + FormatNumber(lambda)));
     if (!csv) {
       std::printf("lambda %g, mu %g: knee at n = %d mappers, MST = %.6g (searched n = %d..%d)\n", lambda, mu,
                   knee->n, knee->mst, static_cast<int>(std::floor(lambda / mu)) + 1, knee->searched);

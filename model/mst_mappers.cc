@@ -6,16 +6,11 @@
 #include <limits>
 #include <sstream>
 
+#include "common/units.h"
 #include "model/mst.h"
 
 namespace mr::model {
 namespace {
-
-std::string Num(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", v);
-  return buf;
-}
 
 struct MixSearch {
   std::span<const NodeType> types;
@@ -41,11 +36,11 @@ struct MixSearch {
 }  // namespace
 
 Result<KneeResult> OptimalMapperCount(double mu, double lambda, int max_n) {
-  if (!(std::isfinite(mu) && mu > 0)) return Status::InvalidArgument("mu " + Num(mu) + " must be > 0");
+  if (!(std::isfinite(mu) && mu > 0)) return Status::InvalidArgument("mu " + FormatNumber(mu) + " must be > 0");
   if (!(std::isfinite(lambda) && lambda > 0))
-    return Status::InvalidArgument("lambda " + Num(lambda) + " must be > 0");
+    return Status::InvalidArgument("lambda " + FormatNumber(lambda) + " must be > 0");
   const double first = std::floor(lambda / mu) + 1;  // the smallest n with n mu > lambda
-  if (first > max_n) return Status::InvalidArgument("lambda/mu = " + Num(lambda / mu) + " needs too many nodes");
+  if (first > max_n) return Status::InvalidArgument("lambda/mu = " + FormatNumber(lambda / mu) + " needs too many nodes");
   KneeResult r;
   r.mst = std::numeric_limits<double>::infinity();
   double h = HarmonicNumber(static_cast<int>(first) - 1);
@@ -70,8 +65,8 @@ double MixMst(std::span<const NodeType> types, std::span<const int> counts, doub
 Result<MixResult> OptimalMix(std::span<const NodeType> types, double lambda, double budget,
                              int64_t max_candidates) {
   if (types.empty()) return Status::InvalidArgument("no node type");
-  if (!(std::isfinite(lambda) && lambda > 0)) return Status::InvalidArgument("lambda " + Num(lambda) + " must be > 0");
-  if (!(std::isfinite(budget) && budget > 0)) return Status::InvalidArgument("budget " + Num(budget) + " must be > 0");
+  if (!(std::isfinite(lambda) && lambda > 0)) return Status::InvalidArgument("lambda " + FormatNumber(lambda) + " must be > 0");
+  if (!(std::isfinite(budget) && budget > 0)) return Status::InvalidArgument("budget " + FormatNumber(budget) + " must be > 0");
   double candidates = 1;
   for (const NodeType& t : types) {
     if (!(std::isfinite(t.mu) && t.mu > 0 && std::isfinite(t.price) && t.price > 0))
@@ -79,15 +74,15 @@ Result<MixResult> OptimalMix(std::span<const NodeType> types, double lambda, dou
     candidates *= std::floor(budget / t.price) + 1;
   }
   if (candidates > static_cast<double>(max_candidates)) {
-    return Status::InvalidArgument("budget " + Num(budget) + " allows up to " + Num(candidates) +
+    return Status::InvalidArgument("budget " + FormatNumber(budget) + " allows up to " + FormatNumber(candidates) +
                                    " count vectors, above the limit of " + std::to_string(max_candidates));
   }
   MixSearch s{types, lambda, budget, std::vector<int>(types.size(), 0), {}};
   s.best.mst = std::numeric_limits<double>::infinity();
   s.Visit(0, 0.0);
   if (!std::isfinite(s.best.mst)) {
-    return Status::InvalidArgument("no affordable mix within budget " + Num(budget) + " can serve lambda " +
-                                   Num(lambda));
+    return Status::InvalidArgument("no affordable mix within budget " + FormatNumber(budget) + " can serve lambda " +
+                                   FormatNumber(lambda));
   }
   return s.best;
 }

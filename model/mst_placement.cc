@@ -5,14 +5,10 @@
 #include <cstdio>
 #include <numeric>
 
+#include "common/units.h"
+
 namespace mr::model {
 namespace {
-
-std::string Num(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", v);
-  return buf;
-}
 
 double Sum(std::span<const double> v) { return std::accumulate(v.begin(), v.end(), 0.0); }
 
@@ -84,22 +80,22 @@ Status ValidatePlacementInput(std::span<const double> mu, double lambda, const M
   if (mu.empty()) return Status::InvalidArgument("no mapper node (empty mu)");
   for (size_t i = 0; i < mu.size(); ++i) {
     if (!(std::isfinite(mu[i]) && mu[i] > 0))
-      return Status::InvalidArgument("mu of node " + std::to_string(i + 1) + " is " + Num(mu[i]) + ": must be > 0");
+      return Status::InvalidArgument("mu of node " + std::to_string(i + 1) + " is " + FormatNumber(mu[i]) + ": must be > 0");
   }
-  if (!(std::isfinite(lambda) && lambda > 0)) return Status::InvalidArgument("lambda " + Num(lambda) + " must be > 0");
+  if (!(std::isfinite(lambda) && lambda > 0)) return Status::InvalidArgument("lambda " + FormatNumber(lambda) + " must be > 0");
   if (lambda >= Sum(mu)) {
-    return Status::InvalidArgument("overloaded: lambda " + Num(lambda) + " >= sum of mu " + Num(Sum(mu)));
+    return Status::InvalidArgument("overloaded: lambda " + FormatNumber(lambda) + " >= sum of mu " + FormatNumber(Sum(mu)));
   }
-  if (!(std::isfinite(p.d) && p.d >= 0)) return Status::InvalidArgument("D " + Num(p.d) + " must be >= 0");
+  if (!(std::isfinite(p.d) && p.d >= 0)) return Status::InvalidArgument("D " + FormatNumber(p.d) + " must be >= 0");
   if (p.service_scv.size() > 1 && p.service_scv.size() != mu.size()) {
     return Status::InvalidArgument(std::to_string(p.service_scv.size()) + " service SCVs for " +
                                    std::to_string(mu.size()) + " nodes (give one, or one per node)");
   }
   for (double v : p.service_scv) {
-    if (!(std::isfinite(v) && v >= 0)) return Status::InvalidArgument("service SCV " + Num(v) + " must be >= 0");
+    if (!(std::isfinite(v) && v >= 0)) return Status::InvalidArgument("service SCV " + FormatNumber(v) + " must be >= 0");
   }
   if (!(std::isfinite(p.arrival_scv) && p.arrival_scv >= 0))
-    return Status::InvalidArgument("arrival SCV " + Num(p.arrival_scv) + " must be >= 0");
+    return Status::InvalidArgument("arrival SCV " + FormatNumber(p.arrival_scv) + " must be >= 0");
   if (p.model != MeanResponseModel::kDtd) {
     for (size_t i = 0; i < mu.size(); ++i) {
       if (!(KingmanFactor(p, i) > 0)) {
@@ -124,8 +120,8 @@ Result<std::vector<double>> FairRates(std::span<const double> mu, double lambda)
   const double share = lambda / static_cast<double>(mu.size());
   const double slowest = *std::min_element(mu.begin(), mu.end());
   if (share >= slowest) {
-    return Status::InvalidArgument("fair placement overloads the slowest node: lambda/N = " + Num(share) +
-                                   " >= min mu = " + Num(slowest));
+    return Status::InvalidArgument("fair placement overloads the slowest node: lambda/N = " + FormatNumber(share) +
+                                   " >= min mu = " + FormatNumber(slowest));
   }
   return std::vector<double>(mu.size(), share);
 }
@@ -198,7 +194,7 @@ Result<MepSolution> MepRates(std::span<const double> mu, double lambda, const Me
     }
     if (s.iterations >= p.max_iterations || collapsed) {
       return Status::FailedPrecondition("mep: secant did not converge in " + std::to_string(s.iterations) +
-                                        " iterations (residual " + Num(fc) + ")");
+                                        " iterations (residual " + FormatNumber(fc) + ")");
     }
     if ((fc > 0) != (fb > 0)) {
       a = b, fa = fb;
