@@ -35,6 +35,8 @@ class LocalCluster {
   // REQUIRES (detached): the calling process is single-threaded, as it forks a launcher.
   Status Start(double timeout_seconds = 20);
   const std::string& master_address() const { return address_; }
+  // The daemons' processes (master first) while the cluster runs embedded; empty detached.
+  const std::vector<pid_t>& pids() const { return pids_; }
   // SIGTERM to every process, SIGKILL after a grace period; reaps them.
   void Stop();
 

@@ -91,8 +91,9 @@ Result<TaskSimResult> TaskSimulator::Run() {
   const int64_t max_zero_steps = 1000 + 10 * static_cast<int64_t>(jobs.size());
   int64_t zero_steps = 0;
   while (tasks_.finished() < jobs.size()) {
-    tasks_.Rerate();
     links_.Compute(state_);
+    if (cluster_.shuffle_cpu_per_byte > 0) tasks_.SetShuffleCores(cluster_.shuffle_cpu_per_byte * links_.TotalRate());
+    tasks_.Rerate();
     double next = NextEventTime();
     if (next == kNever) {
       return Status::Internal(

@@ -114,6 +114,11 @@ struct ClusterSpec {
   // cluster each progresses at its worker's speed times min(1, C / n), so a task alone
   // gets a whole core and three tasks on two cores get two thirds of one each.
   int host_cores = 0;
+  // The shuffle's CPU on that host (with host_cores > 0): core-seconds per byte moved
+  // (writing map output, serving, fetching and merging it). While the links carry R bytes/s
+  // in total, the attempts share host_cores - shuffle_cpu_per_byte x R cores (at least a
+  // tenth of host_cores). 0 = the shuffle costs no CPU.
+  double shuffle_cpu_per_byte = 0;
 };
 
 // The failure draws come from Rng(seed ^ kFailureSeedSalt), one Uniform() per attempt in
