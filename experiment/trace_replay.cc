@@ -36,6 +36,7 @@ struct JobTrace {
   std::vector<Attempt> maps_ended, reduces_ended;
   double last_fetch_end = -std::numeric_limits<double>::infinity();
   bool saw_estimate = false;
+  double first_start = std::numeric_limits<double>::infinity();  // its first attempt_start
   double hint_map_seconds = 0, hint_shuffle_bytes = 0, hint_reduce_seconds = 0;
 };
 
@@ -104,6 +105,8 @@ Status ApplyEvent(const json& e, JobTrace& job, std::vector<Window>& windows) {
     job.end_status = Text(e, "status");
     job.end_error = Text(e, "error");
     MR_ASSIGN_OR_RETURN(job.response, Number(e, "response_time", job.id));
+  } else if (ev == "attempt_start") {
+    job.first_start = std::min(job.first_start, t);
   } else if (ev == "attempt_end") {
     MR_RETURN_IF_ERROR(ApplyAttemptEnd(e, t, job));
   } else if (ev == "fetch_end" && Text(e, "status") == "ok") {
@@ -269,6 +272,9 @@ Result<RecordedRun> RecordedRunFromTraces(const std::vector<std::vector<json>>& 
   });
   RecordedRun run;
   run.t0 = parsed.front().submit;
+  double first_start = std::numeric_limits<double>::infinity();
+  for (const JobTrace& job : parsed) first_start = std::min(first_start, job.first_start);
+  if (std::isfinite(first_start)) run.first_assignment = std::max(0.0, first_start - run.t0);
   for (const JobTrace& job : parsed) {
     std::vector<double> map_bytes;
     std::vector<double> maps = SuccessfulDurations(job.maps_ended, job.maps, &map_bytes);

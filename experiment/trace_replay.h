@@ -53,6 +53,8 @@ struct RecordedRun {
   std::vector<ExcludedJob> excluded;  // by job id
   std::string policy;                 // the policy of every replayable job; "mixed" if several
   double t0 = 0;                      // the first job_submit's t (epoch seconds), all traces
+  // The run's first attempt_start after t0 (every job): no round offered slots before it.
+  double first_assignment = 0;
   std::map<int64_t, LinkUse> links;   // per source worker id, over all jobs
 };
 

@@ -107,7 +107,7 @@ Result<TaskSimResult> TaskSimulator::Run() {
     zero_steps = next > state_.now ? 0 : zero_steps + 1;
     state_.now = next;
     ++result_.events;
-    if (ProcessEventsAt()) decisions_.push(state_.now + cluster_.decision_latency);
+    if (ProcessEventsAt()) decisions_.push(std::max(state_.now + cluster_.decision_latency, cluster_.first_round));
     bool decide = false;
     while (!decisions_.empty() && decisions_.top() <= state_.now) {
       decisions_.pop();
@@ -250,7 +250,7 @@ Status TaskSimulator::Round(int offered) {
     auto it = d.shuffle_shares.find(state_.jobs[j].id);
     state_.jobs[j].share = it == d.shuffle_shares.end() ? 0.0 : it->second;
   }
-  if (wake) decisions_.push(state_.now + cluster_.decision_latency);
+  if (wake) decisions_.push(std::max(state_.now + cluster_.decision_latency, cluster_.first_round));
   return Status::Ok();
 }
 

@@ -119,6 +119,11 @@ struct ClusterSpec {
   // in total, the attempts share host_cores - shuffle_cpu_per_byte x R cores (at least a
   // tenth of host_cores). 0 = the shuffle costs no CPU.
   double shuffle_cpu_per_byte = 0;
+  // No scheduling round before this time (seconds on the simulator's clock; rounds due
+  // earlier are held until then). A replay sets it to the run's first assignment: live, the
+  // first round waits for a worker's heartbeat and sees the jobs submitted by then, and a
+  // batch's first decision depends on which those are (docs/model.md).
+  double first_round = 0;
 };
 
 // The failure draws come from Rng(seed ^ kFailureSeedSalt), one Uniform() per attempt in
