@@ -190,7 +190,7 @@ int RunTaskSim(const std::vector<std::string>& args) {
        "maps per job of a CSV workload (0 = one per map slot)")
       ("reducers", po::value(&o.shape.reducers)->default_value(1), "reducers per job (CSV)")
       ("reduce-seconds", po::value(&o.shape.reduce_seconds)->default_value(0), "per reduce task")
-      ("slow-start", po::value(&o.cluster.slow_start)->default_value(0.05),
+      ("slow-start", po::value(&o.cluster.slow_start)->default_value(0.05, "0.05"),
        "fraction of maps done before reducers start")
       ("decision-latency", po::value(&o.cluster.decision_latency)->default_value(0),
        "seconds from an event to the scheduling round that reacts to it")
