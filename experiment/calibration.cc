@@ -11,6 +11,7 @@
 #include <sched.h>
 
 #include "common/file_util.h"
+#include "experiment/trace_replay.h"
 
 namespace mr::experiment {
 
@@ -274,7 +275,14 @@ Result<Calibration> DeriveCalibration(const ClusterShape& shape, const std::vect
     seconds += std::max(0.0, Num(e, "t") - Num(e, "start"));
   }
   if (!(bytes > 0 && seconds > 0)) return Status::InvalidArgument("calibration: the shuffle job served no bytes");
+  // The link's rate while it carries data, from the reducers' fetches (per source worker, its
+  // bytes over the union of its fetches' intervals), as a replay measures it: a `served`
+  // report covers a window of up to 250 ms whole even when the link sent for part of it,
+  // which read a 20 MB/s cap as 17-19 MB/s. Traces without fetches fall back to it.
   c.link_rate = bytes / seconds;
+  if (Result<RecordedRun> run = RecordedRunFromTraces({traces[2]}); run.ok()) {
+    if (const double fetched = MeasuredShuffleRate(*run); fetched > 0) c.link_rate = fetched;
+  }
   c.shuffle_cpu_per_byte = std::max(0.0, link_cpu_seconds) / bytes;
   return c;
 }

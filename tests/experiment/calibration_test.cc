@@ -134,6 +134,26 @@ TEST(CalibrationTest, TheShufflesCpuIsPerByteServed) {
                                     "decision_latency": 0, "shuffle_cpu_per_byte": -1e-9})").ok());
 }
 
+// The link rate is the fetches' (bytes over the union of their intervals per source worker),
+// not the served reports': a report covers its 250-ms window whole. Worker 1 sent two 10 MB
+// fetches over [0.5, 1.0] and [1.0, 1.5] (20 MB/s); its served report spans [0.25, 1.5]
+// (16 MB/s).
+TEST(CalibrationTest, TheLinkRateIsTheFetchesNotTheServedWindows) {
+  std::vector<json> empty = {Start(0, 1, 1), End(0.1, 1, 1, 0)};
+  std::vector<json> rate = {Start(0, 1, 1), End(1.1, 1, 1, 0)};
+  std::vector<json> link = {
+      {{"event", "job_submit"}, {"t", 0.0}, {"job", "job-000003"}, {"name", "link"}, {"maps", 2}, {"reduces", 1},
+       {"policy", "fifo"}},
+      {{"event", "fetch_end"}, {"t", 1.0}, {"job", "job-000003"}, {"task", "r-00000"}, {"map", "m-00000"},
+       {"src_worker", 1}, {"worker", 2}, {"start", 0.5}, {"bytes", 10e6}, {"status", "ok"}},
+      {{"event", "fetch_end"}, {"t", 1.5}, {"job", "job-000003"}, {"task", "r-00000"}, {"map", "m-00001"},
+       {"src_worker", 1}, {"worker", 2}, {"start", 1.0}, {"bytes", 10e6}, {"status", "ok"}},
+      {{"event", "served"}, {"t", 1.5}, {"job", "job-000003"}, {"worker", 1}, {"start", 0.25}, {"bytes", 20e6}}};
+  auto c = DeriveCalibration(TwoWorkers(), {empty, rate, link});
+  ASSERT_TRUE(c.ok()) << c.status().ToString();
+  EXPECT_NEAR(c->link_rate, 20e6, 1);
+}
+
 // Each number of a calibration is the median of its rounds, field by field (one round's
 // outlier in one field does not pull the others).
 TEST(CalibrationTest, TheStoredCalibrationIsTheMedianOfItsRounds) {
