@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <cstdlib>
+#include <limits>
 #include <map>
 #include <ostream>
 #include <set>
@@ -44,8 +44,8 @@ struct Task {
 Result<double> Number(const json& e, const char* key, const std::string& where) {
   auto it = e.find(key);
   if (it == e.end() || !it->is_number() || !std::isfinite(it->get<double>())) {
-    return Status::InvalidArgument(where + ": " + e.value("event", std::string("event")) + " without a numeric '" +
-                                   key + "'");
+    return Status::InvalidArgument(where + ": " + e.value("event", std::string("event")) +
+                                   " without a numeric '" + key + "'");
   }
   return it->get<double>();
 }
@@ -64,14 +64,17 @@ Result<JobMaps> ParseJob(const std::vector<json>& events) {
   for (const json& e : events) {
     const std::string ev = Text(e, "event");
     if (ev == "job_submit") {
-      if (job.submit == job.submit) return Status::InvalidArgument(job.id + ": two job_submit events");
+      if (job.submit == job.submit)
+        return Status::InvalidArgument(job.id + ": two job_submit events");
       MR_ASSIGN_OR_RETURN(job.submit, Number(e, "t", job.id));
       MR_ASSIGN_OR_RETURN(double maps, Number(e, "maps", job.id));
-      if (maps < 1 || maps > 1e6) return Status::InvalidArgument(job.id + ": job_submit with bad maps");
+      if (maps < 1 || maps > 1e6)
+        return Status::InvalidArgument(job.id + ": job_submit with bad maps");
       job.maps = static_cast<int>(maps);
     } else if (ev == "attempt_end") {
       const std::string task = Text(e, "task");
-      if (task.size() < 3 || task[0] != 'm' || task[1] != '-') continue;  // reduces: not the map phase
+      if (task.size() < 3 || task[0] != 'm' || task[1] != '-')
+        continue;  // reduces: not the map phase
       char* end = nullptr;
       const long index = std::strtol(task.c_str() + 2, &end, 10);
       if (*end != '\0' || index < 0 || index > 1'000'000) {
@@ -137,7 +140,8 @@ double IndependentMaxMean(const std::vector<std::vector<double>>& samples) {
   double integral = 0, prev = 0;
   for (const auto& [t, i] : points) {
     double product = 1;
-    for (size_t k = 0; k < samples.size(); ++k) product *= seen[k] / static_cast<double>(samples[k].size());
+    for (size_t k = 0; k < samples.size(); ++k)
+      product *= seen[k] / static_cast<double>(samples[k].size());
     integral += (t - prev) * (1 - product);
     prev = t;
     seen[i] += 1;
@@ -160,6 +164,7 @@ int MaxConcurrent(std::vector<std::pair<double, double>> intervals) {
 
 std::string Num(double v) { return FormatNumber(v, "%.4g"); }
 std::string Percent(double v) { return FormatNumber(100 * v, "%+.1f") + "%"; }
+std::string Share(double v) { return FormatNumber(100 * v, "%.1f") + "%"; }
 
 // The analysed jobs' tasks and the per-node measurements, before the model.
 struct Measured {
@@ -230,13 +235,15 @@ void Predict(const Measured& m, MstTraceReport& r) {
   std::string unstable;
   for (const MstTraceNode& n : r.nodes) {
     if (!(n.lambda < n.mu) && unstable.empty()) {
-      unstable = "worker " + std::to_string(n.worker) + " is unstable: lambda " + Num(n.lambda) + " >= mu " + Num(n.mu);
+      unstable = "worker " + std::to_string(n.worker) + " is unstable: lambda " + Num(n.lambda) +
+                 " >= mu " + Num(n.mu);
     }
   }
   MstTracePrediction dtd, mm1;
   dtd.law = "dtd";
   dtd.note =
-      "R_i ~ T_i + Exp: offset the fitted service offset, mean the M/G/1 (Pollaczek-Khinchine) mean from mu_i, "
+      "R_i ~ T_i + Exp: offset the fitted service offset, mean the M/G/1 (Pollaczek-Khinchine) "
+      "mean from mu_i, "
       "lambda_i and the service scv";
   mm1.law = "mm1";
   mm1.note = "R_i ~ Exp(mu_i - lambda_i): the M/M/1 node (D = 0), Lemma 3";
@@ -250,8 +257,10 @@ void Predict(const Measured& m, MstTraceReport& r) {
     for (auto& [prediction, laws] : {std::pair{&dtd, &dtd_laws}, std::pair{&mm1, &mm1_laws}}) {
       Result<double> mst = model::Mst(*laws);
       prediction->ok = mst.ok();
-      if (mst.ok()) prediction->mst = *mst;
-      else prediction->note = mst.status().message();
+      if (mst.ok())
+        prediction->mst = *mst;
+      else
+        prediction->note = mst.status().message();
     }
   } else {
     dtd.note = mm1.note = unstable;
@@ -272,22 +281,27 @@ void Predict(const Measured& m, MstTraceReport& r) {
   independent.law = "independent";
   independent.ok = true;
   independent.mst = IndependentMaxMean(samples);
-  independent.note = "independent draws from each node's measured response times (the max without the queue model)";
+  independent.note =
+      "independent draws from each node's measured response times (the max without the queue "
+      "model)";
   r.predictions = {dtd, mm1, independent};
 }
 
 void CheckAssumptions(const Measured& m, MstTraceReport& r) {
-  auto add = [&r](std::string name, std::string measured, std::string model, double size, bool violated) {
-    r.assumptions.push_back({std::move(name), std::move(measured), std::move(model), size, violated});
+  auto add = [&r](std::string name, std::string measured, std::string model, double size,
+                  bool violated) {
+    r.assumptions.push_back(
+        {std::move(name), std::move(measured), std::move(model), size, violated});
   };
   // Poisson job arrivals: the gaps' scv is 1; its sampling s.d. is about 2/sqrt(n).
   std::vector<double> gaps;
-  for (size_t i = 1; i < m.jobs.size(); ++i) gaps.push_back(m.jobs[i].submit - m.jobs[i - 1].submit);
+  for (size_t i = 1; i < m.jobs.size(); ++i)
+    gaps.push_back(m.jobs[i].submit - m.jobs[i - 1].submit);
   const double scv = Scv(gaps);
   const double band = std::max(0.1, 6 / std::sqrt(static_cast<double>(gaps.size())));
   add("poisson-arrivals",
-      "job inter-arrival scv " + Num(scv) + " over " + std::to_string(gaps.size()) + " gaps (3 s.d. band +-" +
-          Num(band) + ")",
+      "job inter-arrival scv " + Num(scv) + " over " + std::to_string(gaps.size()) +
+          " gaps (3 s.d. band +-" + Num(band) + ")",
       "scv 1", scv, std::abs(scv - 1) > band);
 
   // Independent nodes: response times of two nodes within one job are uncorrelated.
@@ -314,10 +328,10 @@ void CheckAssumptions(const Measured& m, MstTraceReport& r) {
   const MstTracePrediction& ind = r.predictions.back();
   add("independent-nodes",
       pairs == 0 ? std::string("no two nodes share 3 jobs")
-                 : "mean correlation of two nodes' response times within a job " + Num(corr) + " (" +
-                       std::to_string(pairs) + " pairs, " + Num(lo) + " to " + Num(hi) +
-                       "); independent draws from the measured responses give MST " + Num(ind.mst) + " (" +
-                       Percent(ind.mst / r.mean_sojourn - 1) + " vs measured)",
+                 : "mean correlation of two nodes' response times within a job " + Num(corr) +
+                       " (" + std::to_string(pairs) + " pairs, " + Num(lo) + " to " + Num(hi) +
+                       "); independent draws from the measured responses give MST " + Num(ind.mst) +
+                       " (" + Percent(ind.mst / r.mean_sojourn - 1) + " vs measured)",
       "correlation 0", corr, corr > 0.1);
 
   // One FIFO server per node.
@@ -327,13 +341,15 @@ void CheckAssumptions(const Measured& m, MstTraceReport& r) {
   for (const MstTraceNode& n : r.nodes) {
     slots = std::max(slots, n.slots);
     inversions = std::max(inversions, n.fifo_inversions);
-    slot_list += (slot_list.empty() ? "" : ", ") + std::to_string(n.worker) + ":" + std::to_string(n.slots);
-    inversion_list += (inversion_list.empty() ? "" : ", ") + std::to_string(n.worker) + ":" + Percent(n.fifo_inversions);
+    slot_list +=
+        (slot_list.empty() ? "" : ", ") + std::to_string(n.worker) + ":" + std::to_string(n.slots);
+    inversion_list += (inversion_list.empty() ? "" : ", ") + std::to_string(n.worker) + ":" +
+                      Share(n.fifo_inversions);
   }
-  add("single-server", "most map attempts at once per worker (worker:count) " + slot_list, "1 per node", slots,
-      slots > 1);
-  add("fifo", "tasks started before a task of an earlier job on the same worker " + inversion_list, "0", inversions,
-      inversions > 0);
+  add("single-server", "most map attempts at once per worker (worker:count) " + slot_list,
+      "1 per node", slots, slots > 1);
+  add("fifo", "tasks started before a task of an earlier job on the same worker " + inversion_list,
+      "0", inversions, inversions > 0);
 
   // Service times: a DTD (offset + exponential tail) for dtd; scv 1 for mm1.
   double worst_ks = 0, worst_excess = 0, scv_lo = 1e300, scv_hi = 0, share_lo = 1, share_hi = 0;
@@ -345,16 +361,18 @@ void CheckAssumptions(const Measured& m, MstTraceReport& r) {
     worst_ks = std::max(worst_ks, n.service.ks);
     worst_excess = std::max(worst_excess, n.service.ks / critical);
     ks_bad |= n.service.ks > critical;
-    ks_list += (ks_list.empty() ? "" : ", ") + std::to_string(n.worker) + ":" + Num(n.service.ks) + "/" + Num(critical);
+    ks_list += (ks_list.empty() ? "" : ", ") + std::to_string(n.worker) + ":" + Num(n.service.ks) +
+               "/" + Num(critical);
     scv_lo = std::min(scv_lo, n.service.scv), scv_hi = std::max(scv_hi, n.service.scv);
     share_lo = std::min(share_lo, n.service.share), share_hi = std::max(share_hi, n.service.share);
   }
-  add("service-dtd-fit", "KS distance / 5% critical value 1.36/sqrt(n) per worker " + ks_list, "KS below critical",
-      worst_ks, ks_bad);
+  add("service-dtd-fit", "KS distance / 5% critical value 1.36/sqrt(n) per worker " + ks_list,
+      "KS below critical", worst_ks, ks_bad);
   add("exponential-service",
-      "service scv " + Num(scv_lo) + " to " + Num(scv_hi) + ", deterministic share T/mean " + Num(share_lo) + " to " +
-          Num(share_hi),
-      "scv 1, share 0 (mm1 only)", scv_hi > 1 ? scv_hi : scv_lo, std::abs(scv_lo - 1) > 0.25 || std::abs(scv_hi - 1) > 0.25);
+      "service scv " + Num(scv_lo) + " to " + Num(scv_hi) + ", deterministic share T/mean " +
+          Num(share_lo) + " to " + Num(share_hi),
+      "scv 1, share 0 (mm1 only)", scv_hi > 1 ? scv_hi : scv_lo,
+      std::abs(scv_lo - 1) > 0.25 || std::abs(scv_hi - 1) > 0.25);
 
   // One task per node per job.
   std::map<int, std::map<int64_t, int>> job_nodes;
@@ -370,17 +388,29 @@ void CheckAssumptions(const Measured& m, MstTraceReport& r) {
   }
   const double off_share = static_cast<double>(off) / r.jobs;
   add("one-task-per-node",
-      Percent(off_share).substr(1) + " of jobs not exactly one task on each of the " + std::to_string(r.nodes.size()) +
-          " nodes; " + Num(per_used / r.jobs) + " tasks per job per node used",
+      Share(off_share) + " of jobs not exactly one task on each of the " +
+          std::to_string(r.nodes.size()) + " nodes; " + Num(per_used / r.jobs) +
+          " tasks per job per node used",
       "one task on every node", off_share, off > 0);
 
   // Dispatch: a task whose worker ran no map at its job's submission still waits for the
   // next heartbeat and the assignment.
+  // Per worker: map attempts by start and the latest end so far, to ask "busy at s?" in log time.
+  std::map<int64_t, std::pair<std::vector<double>, std::vector<double>>> busy_until;
+  for (const auto& [worker, intervals] : m.map_intervals) {
+    std::vector<std::pair<double, double>> sorted = intervals;
+    std::sort(sorted.begin(), sorted.end());
+    auto& [starts, latest_end] = busy_until[worker];
+    for (const auto& [s, e] : sorted) {
+      starts.push_back(s);
+      latest_end.push_back(latest_end.empty() ? e : std::max(latest_end.back(), e));
+    }
+  }
   std::vector<double> delays;
   for (const Task& t : m.tasks) {
-    bool busy = false;
-    for (const auto& [s, e] : m.map_intervals.at(t.worker)) busy |= s <= t.submit && t.submit < e;
-    if (!busy) delays.push_back(t.start - t.submit);
+    const auto& [starts, latest_end] = busy_until.at(t.worker);
+    const size_t k = std::upper_bound(starts.begin(), starts.end(), t.submit) - starts.begin();
+    if (k == 0 || latest_end[k - 1] <= t.submit) delays.push_back(t.start - t.submit);
   }
   double service_sum = 0;
   for (const Task& t : m.tasks) service_sum += t.end - t.start;
@@ -390,8 +420,8 @@ void CheckAssumptions(const Measured& m, MstTraceReport& r) {
   add("no-dispatch-delay",
       delays.empty() ? std::string("no task found its worker idle")
                      : "submit to start on an idle worker: mean " + Num(delay) + " s, p90 " +
-                           Num(Quantile(delays, 0.9)) + " s (" + std::to_string(delays.size()) + " tasks), " +
-                           Percent(delay / mean_service).substr(1) + " of the mean service time",
+                           Num(Quantile(delays, 0.9)) + " s (" + std::to_string(delays.size()) +
+                           " tasks), " + Share(delay / mean_service) + " of the mean service time",
       "0", delay / mean_service, delay > 0.05 * mean_service);
 
   double rho = 0;
@@ -409,8 +439,9 @@ Result<MstTraceReport> AnalyzeMstTrace(const std::vector<std::vector<json>>& tra
     if (!ids.insert(job.id).second) return Status::InvalidArgument(job.id + " is in two traces");
     parsed.push_back(std::move(job));
   }
-  std::sort(parsed.begin(), parsed.end(),
-            [](const JobMaps& a, const JobMaps& b) { return std::tie(a.submit, a.id) < std::tie(b.submit, b.id); });
+  std::sort(parsed.begin(), parsed.end(), [](const JobMaps& a, const JobMaps& b) {
+    return std::tie(a.submit, a.id) < std::tie(b.submit, b.id);
+  });
   MstTraceReport r;
   Measured m;
   for (JobMaps& job : parsed) {
@@ -420,12 +451,15 @@ Result<MstTraceReport> AnalyzeMstTrace(const std::vector<std::vector<json>>& tra
     std::vector<const MapAttempt*> last(job.maps, nullptr);
     for (const MapAttempt& a : job.attempts) {
       if (!a.ok) continue;
-      if (a.task >= job.maps) return Status::InvalidArgument(job.id + ": map m-" + std::to_string(a.task) + " beyond its maps");
+      if (a.task >= job.maps)
+        return Status::InvalidArgument(job.id + ": map m-" + std::to_string(a.task) +
+                                       " beyond its maps");
       if (last[a.task] == nullptr || a.end > last[a.task]->end) last[a.task] = &a;
     }
     auto missing = std::find(last.begin(), last.end(), nullptr);
     if (missing != last.end()) {
-      r.excluded.push_back({job.id, "map " + std::to_string(missing - last.begin()) + " has no successful attempt"});
+      r.excluded.push_back(
+          {job.id, "map " + std::to_string(missing - last.begin()) + " has no successful attempt"});
       continue;
     }
     const int index = static_cast<int>(m.jobs.size());
@@ -440,10 +474,12 @@ Result<MstTraceReport> AnalyzeMstTrace(const std::vector<std::vector<json>>& tra
     m.jobs.push_back(std::move(job));
   }
   r.jobs = static_cast<int>(m.jobs.size());
-  if (r.jobs < 2) return Status::InvalidArgument("mst-trace needs at least 2 jobs whose maps all succeeded");
+  if (r.jobs < 2)
+    return Status::InvalidArgument("mst-trace needs at least 2 jobs whose maps all succeeded");
   r.first_submit = m.jobs.front().submit;
   r.arrival_span = m.jobs.back().submit - r.first_submit;
-  if (!(r.arrival_span > 0)) return Status::InvalidArgument("mst-trace: every job was submitted at the same time");
+  if (!(r.arrival_span > 0))
+    return Status::InvalidArgument("mst-trace: every job was submitted at the same time");
   r.job_rate = (r.jobs - 1) / r.arrival_span;
   std::vector<double> sorted = r.sojourn;
   std::sort(sorted.begin(), sorted.end());
@@ -472,19 +508,24 @@ Result<MstTraceReport> ReadMstTrace(const std::vector<std::string>& paths) {
 void WriteMstTraceText(const MstTraceReport& r, std::ostream& out) {
   out << "# " << r.jobs << " jobs (" << r.excluded.size() << " excluded), " << r.maps_per_job_min;
   if (r.maps_per_job_max != r.maps_per_job_min) out << "-" << r.maps_per_job_max;
-  out << " maps each, submitted over " << Num(r.arrival_span) << " s: job rate " << Num(r.job_rate) << "/s; "
-      << r.nodes.size() << " mapper nodes; " << r.other_attempts << " map attempts did not succeed\n";
+  out << " maps each, submitted over " << Num(r.arrival_span) << " s: job rate " << Num(r.job_rate)
+      << "/s; " << r.nodes.size() << " mapper nodes; " << r.other_attempts
+      << " map attempts did not succeed\n";
   for (const ExcludedJob& e : r.excluded) out << "# excluded " << e.id << ": " << e.reason << "\n";
-  out << "# sojourn (submit to last map end) mean " << Num(r.mean_sojourn) << " s, p50 " << Num(r.p50) << ", p90 "
-      << Num(r.p90) << ", p99 " << Num(r.p99) << ", max " << Num(r.max_sojourn) << "\n";
-  const char* header[] = {"worker", "tasks", "lambda", "mu", "rho", "service", "scv", "offset", "tail", "share",
-                          "D", "ks", "arr_scv", "slots", "resp", "resp_dtd", "resp_mm1"};
-  std::vector<std::vector<std::string>> rows = {std::vector<std::string>(std::begin(header), std::end(header))};
+  out << "# sojourn (submit to last map end) mean " << Num(r.mean_sojourn) << " s, p50 "
+      << Num(r.p50) << ", p90 " << Num(r.p90) << ", p99 " << Num(r.p99) << ", max "
+      << Num(r.max_sojourn) << "\n";
+  const char* header[] = {"worker",  "tasks",  "lambda", "mu",       "rho",     "service",
+                          "scv",     "offset", "tail",   "share",    "D",       "ks",
+                          "arr_scv", "slots",  "resp",   "resp_dtd", "resp_mm1"};
+  std::vector<std::vector<std::string>> rows = {
+      std::vector<std::string>(std::begin(header), std::end(header))};
   for (const MstTraceNode& n : r.nodes) {
-    rows.push_back({std::to_string(n.worker), std::to_string(n.tasks), Num(n.lambda), Num(n.mu), Num(n.rho),
-                    Num(n.service.mean), Num(n.service.scv), Num(n.service.offset), Num(n.service.tail_mean),
-                    Num(n.service.share), Num(n.paper_d), Num(n.service.ks), Num(n.arrival_scv),
-                    std::to_string(n.slots), Num(n.response_measured), Num(n.response_dtd), Num(n.response_mm1)});
+    rows.push_back({std::to_string(n.worker), std::to_string(n.tasks), Num(n.lambda), Num(n.mu),
+                    Num(n.rho), Num(n.service.mean), Num(n.service.scv), Num(n.service.offset),
+                    Num(n.service.tail_mean), Num(n.service.share), Num(n.paper_d),
+                    Num(n.service.ks), Num(n.arrival_scv), std::to_string(n.slots),
+                    Num(n.response_measured), Num(n.response_dtd), Num(n.response_mm1)});
   }
   std::vector<size_t> width(rows[0].size(), 0);
   for (const auto& row : rows) {
@@ -492,19 +533,23 @@ void WriteMstTraceText(const MstTraceReport& r, std::ostream& out) {
   }
   for (const auto& row : rows) {
     std::string line;
-    for (size_t c = 0; c < row.size(); ++c) line += row[c] + std::string(width[c] - row[c].size() + 2, ' ');
+    for (size_t c = 0; c < row.size(); ++c)
+      line += row[c] + std::string(width[c] - row[c].size() + 2, ' ');
     out << line.substr(0, line.find_last_not_of(' ') + 1) << "\n";
   }
   out << "MST measured " << Num(r.mean_sojourn) << " s\n";
   for (const MstTracePrediction& p : r.predictions) {
     out << "MST " << p.law << " ";
-    if (p.ok) out << Num(p.mst) << " s (" << Percent(p.mst / r.mean_sojourn - 1) << ")";
-    else out << "n/a";
+    if (p.ok)
+      out << Num(p.mst) << " s (" << Percent(p.mst / r.mean_sojourn - 1) << ")";
+    else
+      out << "n/a";
     out << ": " << p.note << "\n";
   }
   out << "assumptions (model: measured):\n";
   for (const MstTraceAssumption& a : r.assumptions) {
-    out << "  " << (a.violated ? "VIOLATED " : "holds    ") << a.name << " (" << a.model << "): " << a.measured << "\n";
+    out << "  " << (a.violated ? "VIOLATED " : "holds    ") << a.name << " (" << a.model
+        << "): " << a.measured << "\n";
   }
 }
 
@@ -512,13 +557,14 @@ json MstTraceJson(const MstTraceReport& r) {
   json j;
   j["jobs"] = r.jobs;
   j["excluded"] = json::array();
-  for (const ExcludedJob& e : r.excluded) j["excluded"].push_back({{"job", e.id}, {"reason", e.reason}});
+  for (const ExcludedJob& e : r.excluded)
+    j["excluded"].push_back({{"job", e.id}, {"reason", e.reason}});
   j["maps_per_job"] = {r.maps_per_job_min, r.maps_per_job_max};
   j["first_submit"] = r.first_submit;
   j["arrival_span"] = r.arrival_span;
   j["job_rate"] = r.job_rate;
   j["other_attempts"] = r.other_attempts;
-  j["sojourn"] = {{"mean", r.mean_sojourn}, {"p50", r.p50},   {"p90", r.p90},
+  j["sojourn"] = {{"mean", r.mean_sojourn}, {"p50", r.p50},         {"p90", r.p90},
                   {"p99", r.p99},           {"max", r.max_sojourn}, {"values", r.sojourn}};
   j["nodes"] = json::array();
   for (const MstTraceNode& n : r.nodes) {
@@ -528,13 +574,14 @@ json MstTraceJson(const MstTraceReport& r) {
                           {"lambda", n.lambda},
                           {"mu", n.mu},
                           {"rho", n.rho},
-                          {"service", {{"n", n.service.n},
-                                       {"mean", n.service.mean},
-                                       {"scv", n.service.scv},
-                                       {"offset", n.service.offset},
-                                       {"tail_mean", n.service.tail_mean},
-                                       {"share", n.service.share},
-                                       {"ks", n.service.ks}}},
+                          {"service",
+                           {{"n", n.service.n},
+                            {"mean", n.service.mean},
+                            {"scv", n.service.scv},
+                            {"offset", n.service.offset},
+                            {"tail_mean", n.service.tail_mean},
+                            {"share", n.service.share},
+                            {"ks", n.service.ks}}},
                           {"paper_d", n.paper_d},
                           {"arrival_scv", n.arrival_scv},
                           {"slots", n.slots},
@@ -551,8 +598,11 @@ json MstTraceJson(const MstTraceReport& r) {
   }
   j["assumptions"] = json::array();
   for (const MstTraceAssumption& a : r.assumptions) {
-    j["assumptions"].push_back(
-        {{"name", a.name}, {"measured", a.measured}, {"model", a.model}, {"size", a.size}, {"violated", a.violated}});
+    j["assumptions"].push_back({{"name", a.name},
+                                {"measured", a.measured},
+                                {"model", a.model},
+                                {"size", a.size},
+                                {"violated", a.violated}});
   }
   return j;
 }

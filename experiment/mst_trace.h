@@ -15,10 +15,9 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "common/status.h"
 #include "experiment/trace_replay.h"
@@ -29,26 +28,27 @@ namespace mr::experiment {
 // One mapper node (worker) of the run.
 struct MstTraceNode {
   int64_t worker = 0;
-  int tasks = 0;        // successful map tasks it ran (of analysed jobs)
-  int jobs = 0;         // jobs with at least one of them
-  double lambda = 0;    // tasks per second: tasks / jobs-analysed * the job arrival rate
-  double mu = 0;        // 1 / mean service time
-  double rho = 0;       // lambda / mu
+  int tasks = 0;          // successful map tasks it ran (of analysed jobs)
+  int jobs = 0;           // jobs with at least one of them
+  double lambda = 0;      // tasks per second: tasks / jobs-analysed * the job arrival rate
+  double mu = 0;          // 1 / mean service time
+  double rho = 0;         // lambda / mu
   model::DtdFit service;  // the service times' DTD fit (needs >= 2 tasks; else n = tasks)
   // The paper's deterministic coefficient D that puts its DTD node's response offset
   // D lambda / mu at the measured service offset T: D = T mu / lambda.
   double paper_d = 0;
-  double arrival_scv = 0;       // of the gaps between its tasks' jobs' submissions (0: < 3 jobs)
-  int slots = 0;                // most map attempts it ran at once (any status)
-  double fifo_inversions = 0;   // share of its tasks that started before a task of an earlier job on it
-  double response_measured = 0; // mean over its jobs of max over its tasks of (end - submit)
-  double response_mm1 = 0;      // 1 / (mu - lambda); 0 when unstable
-  double response_dtd = 0;      // the dtd law's mean (MstTrace::Laws); 0 when unstable
+  double arrival_scv = 0;  // of the gaps between its tasks' jobs' submissions (0: < 3 jobs)
+  int slots = 0;           // most map attempts it ran at once (any status)
+  double fifo_inversions =
+      0;  // share of its tasks that started before a task of an earlier job on it
+  double response_measured = 0;  // mean over its jobs of max over its tasks of (end - submit)
+  double response_mm1 = 0;       // 1 / (mu - lambda); 0 when unstable
+  double response_dtd = 0;       // the dtd law's mean (MstTrace::Laws); 0 when unstable
 };
 
 // A model prediction of the MST, or why there is none.
 struct MstTracePrediction {
-  std::string law;   // "dtd", "mm1", "independent"
+  std::string law;  // "dtd", "mm1", "independent"
   bool ok = false;
   double mst = 0;
   std::string note;  // what the law is, or the reason it failed
@@ -67,12 +67,12 @@ struct MstTraceReport {
   int jobs = 0;                       // analysed: every map task has a successful attempt
   std::vector<ExcludedJob> excluded;  // and why the others are not
   int maps_per_job_min = 0, maps_per_job_max = 0;
-  double first_submit = 0;  // epoch seconds
-  double arrival_span = 0;  // last submit - first submit, seconds
-  double job_rate = 0;      // (jobs - 1) / arrival_span
+  double first_submit = 0;      // epoch seconds
+  double arrival_span = 0;      // last submit - first submit, seconds
+  double job_rate = 0;          // (jobs - 1) / arrival_span
   std::vector<double> sojourn;  // per analysed job, by submission
   double mean_sojourn = 0, p50 = 0, p90 = 0, p99 = 0, max_sojourn = 0;
-  std::vector<MstTraceNode> nodes;  // by worker id
+  std::vector<MstTraceNode> nodes;              // by worker id
   std::vector<MstTracePrediction> predictions;  // dtd (the headline), mm1, independent
   std::vector<MstTraceAssumption> assumptions;
   int other_attempts = 0;  // map attempts that did not succeed (failed, killed, lost)

@@ -16,9 +16,12 @@ int MstTraceMain(int argc, char** argv) {
   po::options_description desc(
       "mr model mst-trace --trace DIR|FILE... [--json]\n"
       "A recorded run against the straggling-mappers model: per worker (mapper node) the measured\n"
-      "task rate lambda, service rate mu, the service times' delayed-tail fit (offset + exponential\n"
-      "tail, KS distance), the measured and modelled mean response; the measured mean sojourn time\n"
-      "(submit to last map end) next to the model's MST from those numbers; the model's assumptions\n"
+      "task rate lambda, service rate mu, the service times' delayed-tail fit (offset + "
+      "exponential\n"
+      "tail, KS distance), the measured and modelled mean response; the measured mean sojourn "
+      "time\n"
+      "(submit to last map end) next to the model's MST from those numbers; the model's "
+      "assumptions\n"
       "with their measured size (docs/mst.md, \"A run's trace against the model\")");
   desc.add_options()("help,h", "this help")(
       "trace", po::value(&traces)->multitoken()->required(),
@@ -26,7 +29,10 @@ int MstTraceMain(int argc, char** argv) {
       "json", "one JSON object instead of the text report");
   po::variables_map vm;
   try {
-    po::store(po::command_line_parser(std::vector<std::string>(argv + 1, argv + argc)).options(desc).run(), vm);
+    po::store(po::command_line_parser(std::vector<std::string>(argv + 1, argv + argc))
+                  .options(desc)
+                  .run(),
+              vm);
     if (vm.count("help")) {
       std::cout << desc;
       return 0;

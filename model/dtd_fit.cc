@@ -24,7 +24,8 @@ Result<DtdFit> FitDelayedExp(std::span<const double> sample) {
   if (sample.size() < 2) return Status::InvalidArgument("a DTD fit needs at least 2 values");
   double sum = 0, lo = sample[0];
   for (double v : sample) {
-    if (!std::isfinite(v) || v < 0) return Status::InvalidArgument("a DTD fit needs finite values >= 0");
+    if (!std::isfinite(v) || v < 0)
+      return Status::InvalidArgument("a DTD fit needs finite values >= 0");
     sum += v;
     lo = std::min(lo, v);
   }
@@ -44,7 +45,8 @@ Result<DtdFit> FitDelayedExp(std::span<const double> sample) {
   }
   fit.share = fit.offset / fit.mean;
   fit.law = Dtd{.offset = fit.offset, .rate = 1.0 / std::max(fit.tail_mean, 1e-12 * fit.mean)};
-  fit.ks = KsDistance(sample, fit.law);
+  // A constant sample is its own fit (a point mass); KsDistance would see the step just after it.
+  fit.ks = fit.tail_mean > 0 ? KsDistance(sample, fit.law) : 0;
   return fit;
 }
 

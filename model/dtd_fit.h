@@ -23,7 +23,7 @@ struct DtdFit {
   double offset = 0;     // T
   double tail_mean = 0;  // 1 / Delta; 0 when every value is equal
   double share = 0;      // T / mean, the deterministic share of the mean
-  double ks = 0;         // sup |empirical CDF - fitted CDF|
+  double ks = 0;         // sup |empirical CDF - fitted CDF|; 0 for a constant sample
   // The fitted law. A constant sample (tail_mean 0) gets the rate 10^12 / mean: a step
   // within 10^-12 of the mean.
   Dtd law;
