@@ -239,7 +239,7 @@ void Predict(const Measured& m, MstTraceReport& r) {
                  " >= mu " + Num(n.mu);
     }
   }
-  MstTracePrediction dtd, mm1;
+  MstTracePrediction dtd, mm1, paper;
   dtd.law = "dtd";
   dtd.note =
       "R_i ~ T_i + Exp: offset the fitted service offset, mean the M/G/1 (Pollaczek-Khinchine) "
@@ -247,14 +247,20 @@ void Predict(const Measured& m, MstTraceReport& r) {
       "lambda_i and the service scv";
   mm1.law = "mm1";
   mm1.note = "R_i ~ Exp(mu_i - lambda_i): the M/M/1 node (D = 0), Lemma 3";
+  paper.law = "dtd-paper";
+  paper.note =
+      "R_i ~ D lambda_i / mu_i + Exp(mu_i - lambda_i): the paper's DTD node, D per node putting "
+      "the offset at T_i";
   if (unstable.empty()) {
-    std::vector<model::Dtd> dtd_laws, mm1_laws;
+    std::vector<model::Dtd> dtd_laws, mm1_laws, paper_laws;
     for (const MstTraceNode& n : r.nodes) {
       const double tail = std::max(n.response_dtd - n.service.offset, 1e-12 * n.response_dtd);
       dtd_laws.push_back(model::Dtd{.offset = n.service.offset, .rate = 1 / tail});
       mm1_laws.push_back(model::Dtd{.offset = 0, .rate = n.mu - n.lambda});
+      paper_laws.push_back(model::Dtd{.offset = n.service.offset, .rate = n.mu - n.lambda});
     }
-    for (auto& [prediction, laws] : {std::pair{&dtd, &dtd_laws}, std::pair{&mm1, &mm1_laws}}) {
+    for (auto& [prediction, laws] :
+         {std::pair{&dtd, &dtd_laws}, std::pair{&mm1, &mm1_laws}, std::pair{&paper, &paper_laws}}) {
       Result<double> mst = model::Mst(*laws);
       prediction->ok = mst.ok();
       if (mst.ok())
@@ -263,7 +269,7 @@ void Predict(const Measured& m, MstTraceReport& r) {
         prediction->note = mst.status().message();
     }
   } else {
-    dtd.note = mm1.note = unstable;
+    dtd.note = mm1.note = paper.note = unstable;
   }
   // Independent draws from each node's measured responses: the model's max without its
   // queueing law, so its gap to the measured MST is the nodes' dependence alone.
@@ -284,7 +290,7 @@ void Predict(const Measured& m, MstTraceReport& r) {
   independent.note =
       "independent draws from each node's measured response times (the max without the queue "
       "model)";
-  r.predictions = {dtd, mm1, independent};
+  r.predictions = {dtd, mm1, paper, independent};
 }
 
 void CheckAssumptions(const Measured& m, MstTraceReport& r) {

@@ -48,7 +48,7 @@ struct MstTraceNode {
 
 // A model prediction of the MST, or why there is none.
 struct MstTracePrediction {
-  std::string law;  // "dtd", "mm1", "independent"
+  std::string law;  // "dtd", "mm1", "dtd-paper", "independent"
   bool ok = false;
   double mst = 0;
   std::string note;  // what the law is, or the reason it failed
@@ -73,7 +73,7 @@ struct MstTraceReport {
   std::vector<double> sojourn;  // per analysed job, by submission
   double mean_sojourn = 0, p50 = 0, p90 = 0, p99 = 0, max_sojourn = 0;
   std::vector<MstTraceNode> nodes;              // by worker id
-  std::vector<MstTracePrediction> predictions;  // dtd (the headline), mm1, independent
+  std::vector<MstTracePrediction> predictions;  // dtd (the headline), mm1, dtd-paper, independent
   std::vector<MstTraceAssumption> assumptions;
   int other_attempts = 0;  // map attempts that did not succeed (failed, killed, lost)
 };

@@ -114,7 +114,7 @@ TEST(MstTraceTest, HandMadeTrace) {
   EXPECT_NEAR(w2.response_mm1, 3.75, 1e-9);
   EXPECT_NEAR(w2.response_dtd, 5.0 / 3 + 1.48 / 3 / 0.32, 1e-9);
 
-  ASSERT_EQ(r->predictions.size(), 3u);
+  ASSERT_EQ(r->predictions.size(), 4u);
   // mm1: exponential responses of rates 1/6 and 4/15: 6 + 3.75 - 1 / (13/30).
   EXPECT_EQ(r->predictions[1].law, "mm1");
   ASSERT_TRUE(r->predictions[1].ok);
@@ -125,10 +125,15 @@ TEST(MstTraceTest, HandMadeTrace) {
   EXPECT_EQ(r->predictions[0].law, "dtd");
   ASSERT_TRUE(r->predictions[0].ok);
   EXPECT_NEAR(r->predictions[0].mst, 2.0 / 3 + e / g1 + t2 - e / (g1 + g2), 1e-9);
+  // dtd-paper: R_1 = 0.5 + Exp(1/6), R_2 = 2/3 + Exp(4/15); with h1 = 1/6, h2 = 4/15:
+  // Tm + e^{-h1 (Tm - 0.5)} / h1 + 1 / h2 - e^{-h1 (Tm - 0.5)} / (h1 + h2).
+  const double h1 = 1.0 / 6, h2 = 4.0 / 15, eh = std::exp(-h1 / 6);
+  EXPECT_EQ(r->predictions[2].law, "dtd-paper");
+  EXPECT_NEAR(r->predictions[2].mst, 2.0 / 3 + eh / h1 + 1 / h2 - eh / (h1 + h2), 1e-9);
   // independent: both nodes' responses are {1.2, 2.2, 3.2}; the max of two independent picks
   // is 3.2 w.p. 5/9, 2.2 w.p. 3/9, 1.2 w.p. 1/9: 23.8 / 9.
-  EXPECT_EQ(r->predictions[2].law, "independent");
-  EXPECT_NEAR(r->predictions[2].mst, 23.8 / 9, 1e-9);
+  EXPECT_EQ(r->predictions[3].law, "independent");
+  EXPECT_NEAR(r->predictions[3].mst, 23.8 / 9, 1e-9);
 
   // Gaps 2 and 4: scv 2 / 9, inside the band of 2 gaps.
   EXPECT_NEAR(Find(*r, "poisson-arrivals").size, 2.0 / 9, 1e-12);
@@ -209,8 +214,8 @@ TEST(MstTraceTest, ForkJoinMm1NodesMatchTheModel) {
   EXPECT_NEAR(r->predictions[0].mst, r->predictions[1].mst,
               r->predictions[1].mst * 0.03);  // dtd ~ mm1 here
   // Independent draws from the measured marginals: the model's independence, without its law.
-  EXPECT_NEAR(r->predictions[2].mst, exact, exact * 0.03);
-  EXPECT_GT(r->predictions[2].mst, r->mean_sojourn);
+  EXPECT_NEAR(r->predictions[3].mst, exact, exact * 0.03);
+  EXPECT_GT(r->predictions[3].mst, r->mean_sojourn);
   EXPECT_GT(Find(*r, "independent-nodes").size, 0);
   EXPECT_FALSE(Find(*r, "poisson-arrivals").violated);
   EXPECT_FALSE(Find(*r, "service-dtd-fit").violated);
