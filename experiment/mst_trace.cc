@@ -291,6 +291,10 @@ void Predict(const Measured& m, MstTraceReport& r) {
       "independent draws from each node's measured response times (the max without the queue "
       "model)";
   r.predictions = {dtd, mm1, paper, independent};
+  if (dtd.ok) {
+    r.gap_dependence = independent.mst / r.mean_sojourn - 1;
+    r.gap_node_law = dtd.mst / independent.mst - 1;
+  }
 }
 
 void CheckAssumptions(const Measured& m, MstTraceReport& r) {
@@ -552,6 +556,11 @@ void WriteMstTraceText(const MstTraceReport& r, std::ostream& out) {
       out << "n/a";
     out << ": " << p.note << "\n";
   }
+  if (r.predictions[0].ok) {
+    out << "dtd gap: " << Percent(r.gap_dependence)
+        << " from the nodes' dependence (measured -> independent), then " << Percent(r.gap_node_law)
+        << " from the node response law (independent -> dtd)\n";
+  }
   out << "assumptions (model: measured):\n";
   for (const MstTraceAssumption& a : r.assumptions) {
     out << "  " << (a.violated ? "VIOLATED " : "holds    ") << a.name << " (" << a.model
@@ -602,6 +611,7 @@ json MstTraceJson(const MstTraceReport& r) {
     q["mst"] = p.ok ? json(p.mst) : json(nullptr);
     j["predictions"].push_back(q);
   }
+  j["gap"] = {{"dependence", r.gap_dependence}, {"node_law", r.gap_node_law}};
   j["assumptions"] = json::array();
   for (const MstTraceAssumption& a : r.assumptions) {
     j["assumptions"].push_back({{"name", a.name},

@@ -74,6 +74,10 @@ struct MstTraceReport {
   double mean_sojourn = 0, p50 = 0, p90 = 0, p99 = 0, max_sojourn = 0;
   std::vector<MstTraceNode> nodes;              // by worker id
   std::vector<MstTracePrediction> predictions;  // dtd (the headline), mm1, dtd-paper, independent
+  // The headline (dtd) prediction's gap to the measured MST in two steps, each relative to
+  // the step's start: measured -> independent (the nodes' dependence) and independent -> dtd
+  // (the node response law). 0 when dtd has no prediction.
+  double gap_dependence = 0, gap_node_law = 0;
   std::vector<MstTraceAssumption> assumptions;
   int other_attempts = 0;  // map attempts that did not succeed (failed, killed, lost)
 };

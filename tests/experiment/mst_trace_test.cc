@@ -134,6 +134,8 @@ TEST(MstTraceTest, HandMadeTrace) {
   // is 3.2 w.p. 5/9, 2.2 w.p. 3/9, 1.2 w.p. 1/9: 23.8 / 9.
   EXPECT_EQ(r->predictions[3].law, "independent");
   EXPECT_NEAR(r->predictions[3].mst, 23.8 / 9, 1e-9);
+  EXPECT_NEAR(r->gap_dependence, (23.8 / 9) / (8.6 / 3) - 1, 1e-9);
+  EXPECT_NEAR(r->gap_node_law, r->predictions[0].mst / (23.8 / 9) - 1, 1e-9);
 
   // Gaps 2 and 4: scv 2 / 9, inside the band of 2 gaps.
   EXPECT_NEAR(Find(*r, "poisson-arrivals").size, 2.0 / 9, 1e-12);
