@@ -296,9 +296,6 @@ Result<RecordedRun> RecordedRunFromTraces(const std::vector<std::vector<json>>& 
   return run;
 }
 
-namespace {
-
-// The trace files a path stands for.
 Result<std::vector<std::string>> TraceFiles(const std::string& path) {
   if (!PathExists(path)) return Status::NotFound("no such trace file or directory: " + path);
   if (!IsDirectory(path)) return std::vector<std::string>{path};
@@ -312,8 +309,6 @@ Result<std::vector<std::string>> TraceFiles(const std::string& path) {
   if (out.empty()) return Status::NotFound("no *.jsonl traces in " + path);
   return out;
 }
-
-}  // namespace
 
 Result<RecordedRun> ReadRecordedRun(const std::vector<std::string>& paths) {
   std::vector<std::vector<json>> traces;

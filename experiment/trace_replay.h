@@ -63,6 +63,11 @@ struct RecordedRun {
 // missing a field the replay needs (naming the job and event).
 Result<RecordedRun> RecordedRunFromTraces(const std::vector<std::vector<nlohmann::json>>& traces);
 
+// The trace files `path` stands for: itself if a file, else the *.jsonl files in the
+// directory (a master's STATE directory stands for its traces/ subdirectory). NotFound for a
+// missing path or a directory without traces.
+Result<std::vector<std::string>> TraceFiles(const std::string& path);
+
 // Reads `paths`: trace files, or directories whose *.jsonl files are traces (a master's
 // STATE directory stands for its traces/ subdirectory). NotFound for a missing path or a
 // directory without traces; a line that is not JSON is named by file and line, a trace
