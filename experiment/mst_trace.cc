@@ -41,38 +41,24 @@ struct Task {
   double start = 0, end = 0;
 };
 
-Result<double> Number(const json& e, const char* key, const std::string& where) {
-  auto it = e.find(key);
-  if (it == e.end() || !it->is_number() || !std::isfinite(it->get<double>())) {
-    return Status::InvalidArgument(where + ": " + e.value("event", std::string("event")) +
-                                   " without a numeric '" + key + "'");
-  }
-  return it->get<double>();
-}
-
-std::string Text(const json& e, const char* key) {
-  auto it = e.find(key);
-  return it != e.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
 Result<JobMaps> ParseJob(const std::vector<json>& events) {
   JobMaps job;
   for (const json& e : events) {
-    if (job.id.empty()) job.id = Text(e, "job");
+    if (job.id.empty()) job.id = EventText(e, "job");
   }
   if (job.id.empty()) job.id = "a trace";
   for (const json& e : events) {
-    const std::string ev = Text(e, "event");
+    const std::string ev = EventText(e, "event");
     if (ev == "job_submit") {
       if (job.submit == job.submit)
         return Status::InvalidArgument(job.id + ": two job_submit events");
-      MR_ASSIGN_OR_RETURN(job.submit, Number(e, "t", job.id));
-      MR_ASSIGN_OR_RETURN(double maps, Number(e, "maps", job.id));
+      MR_ASSIGN_OR_RETURN(job.submit, EventNumber(e, "t", job.id));
+      MR_ASSIGN_OR_RETURN(double maps, EventNumber(e, "maps", job.id));
       if (maps < 1 || maps > 1e6)
         return Status::InvalidArgument(job.id + ": job_submit with bad maps");
       job.maps = static_cast<int>(maps);
     } else if (ev == "attempt_end") {
-      const std::string task = Text(e, "task");
+      const std::string task = EventText(e, "task");
       if (task.size() < 3 || task[0] != 'm' || task[1] != '-')
         continue;  // reduces: not the map phase
       char* end = nullptr;
@@ -82,11 +68,11 @@ Result<JobMaps> ParseJob(const std::vector<json>& events) {
       }
       MapAttempt a;
       a.task = static_cast<int>(index);
-      MR_ASSIGN_OR_RETURN(double worker, Number(e, "worker", job.id));
+      MR_ASSIGN_OR_RETURN(double worker, EventNumber(e, "worker", job.id));
       a.worker = static_cast<int64_t>(worker);
-      MR_ASSIGN_OR_RETURN(a.start, Number(e, "start", job.id));
-      MR_ASSIGN_OR_RETURN(a.end, Number(e, "t", job.id));
-      a.ok = Text(e, "status") == "ok";
+      MR_ASSIGN_OR_RETURN(a.start, EventNumber(e, "start", job.id));
+      MR_ASSIGN_OR_RETURN(a.end, EventNumber(e, "t", job.id));
+      a.ok = EventText(e, "status") == "ok";
       job.attempts.push_back(a);
     }
   }
@@ -503,15 +489,7 @@ Result<MstTraceReport> AnalyzeMstTrace(const std::vector<std::vector<json>>& tra
 }
 
 Result<MstTraceReport> ReadMstTrace(const std::vector<std::string>& paths) {
-  std::vector<std::vector<json>> traces;
-  for (const std::string& p : paths) {
-    MR_ASSIGN_OR_RETURN(std::vector<std::string> files, TraceFiles(p));
-    for (const std::string& f : files) {
-      MR_ASSIGN_OR_RETURN(std::vector<json> events, web::ReadTraceFile(f));
-      if (events.empty()) return Status::InvalidArgument(f + ": empty trace");
-      traces.push_back(std::move(events));
-    }
-  }
+  MR_ASSIGN_OR_RETURN(auto traces, ReadTraces(paths));
   return AnalyzeMstTrace(traces);
 }
 
