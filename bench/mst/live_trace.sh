@@ -6,6 +6,8 @@
 # sleeps, so the 2-core machine's load does not change the service times). Then prints the
 # analysis. Writes OUT (default bench/mst/out/live-seedSEED), deleting its previous contents.
 #   bench/mst/live_trace.sh [JOBS [RATE [SEED]]]      # defaults 200 jobs, 0.5 jobs/s, seed 1
+# PLACEMENT=even|dep|sep|mep (env) runs the master with --placement (default pull), and
+# MASTER_ARGS (env) adds master options, e.g. "--placement-model dtd".
 # Run it under SCHED_IDLE on a shared machine: chrt -i 0 nice -n 19 bench/mst/live_trace.sh
 set -euo pipefail
 
@@ -16,6 +18,9 @@ JOBS=${1:-200}
 RATE=${2:-0.5}
 SEED=${3:-1}
 OUT=${OUT:-$here/out/live-seed$SEED}
+PLACEMENT=${PLACEMENT:-pull}
+read -r -a master_args <<<"${MASTER_ARGS:-}"
+if [[ $PLACEMENT != pull ]]; then master_args+=(--placement "$PLACEMENT"); fi
 if [[ ! -x $MR_BIN ]]; then
   echo "live_trace.sh: MR_BIN=$MR_BIN is not an executable (build mr first, or set MR_BIN)" >&2
   exit 2
@@ -27,7 +32,7 @@ cleanup() { [[ ${#pids[@]} -eq 0 ]] || kill "${pids[@]}" 2>/dev/null || true; }
 trap cleanup EXIT
 
 "$MR_BIN" master --listen 127.0.0.1:0 --state "$OUT/state" --addr-file "$OUT/master.addr" \
-  >"$OUT/master.log" 2>&1 &
+  ${master_args[@]+"${master_args[@]}"} >"$OUT/master.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 100); do [[ -s $OUT/master.addr ]] && break; sleep 0.1; done
 addr=$(cat "$OUT/master.addr")
