@@ -5,9 +5,11 @@
 // with --speculative off, every partition committed exactly once.
 #include <gtest/gtest.h>
 
+#include <future>
 #include <map>
 #include <set>
 #include <string>
+#include <thread>
 
 #include "common/file_util.h"
 #include "tests/cluster/cluster_fixture.h"
@@ -115,6 +117,53 @@ TEST(SpeculationTest, BackupOfTheSlowWorkersMapWinsAndTheOutputIsExact) {
   EXPECT_EQ(Counters(c, "job-000001").value("job.backup_maps", int64_t{0}), 0);
   // The master logged why it chose the backup.
   EXPECT_NE(c.MasterLogs().find("LATE backup of m-"), std::string::npos);
+}
+
+// The master is SIGKILLed while a backup runs (or just after it won) and restarted on the
+// same state directory: the job still ends with every partition once, byte-identical to an
+// undisturbed run, and nothing left in _temporary.
+TEST(SpeculationTest, MasterRestartDuringABackupLeavesExactOutput) {
+  TempDir tmp("mr-speculation-restart");
+  const std::string d = tmp.path();
+  const std::vector<std::string> master_flags = {"--worker-timeout", "2", "--heartbeat-ms", "50"};
+  DirectCluster c(d + "/cluster");
+  ASSERT_TRUE(MakeDirs(d + "/cluster").ok());
+  ASSERT_TRUE(c.StartMaster(master_flags)) << c.MasterLogs();
+  for (int i = 0; i < 3; ++i) c.StartWorker({"--map-slots", "1", "--reduce-slots", "1", "--master-timeout", "60"});
+  c.StartWorker({"--map-slots", "1", "--reduce-slots", "1", "--speed", "0.1", "--master-timeout", "60"});
+  ASSERT_TRUE(WaitForWorkers(c, 4)) << c.MasterLogs();
+  // Maps of 1 s (10 s on the slow worker): the fast workers run three waves, and the backup
+  // starts near t = 2 s and runs for about 1 s.
+  const std::string job = "run synthetic --quiet --maps 8 --map-seconds 1 --map-bytes 200KB --work sleep "
+                          "--reducers 3 --output ";
+  CommandResult ref = c.Mr(job + d + "/ref");
+  ASSERT_EQ(ref.exit_code, 0) << ref.err;
+  auto run = std::async(std::launch::async, [&c, &job, d] { return c.Mr(job + d + "/out"); });
+  const bool backed_up = WaitForStatus(c.addr(), "job-000002", [](const nlohmann::json& j) {
+    return j.at("counters").value("job.backup_maps", int64_t{0}) >= 1;
+  }, 60);
+  ASSERT_TRUE(backed_up) << c.MasterLogs();
+  c.FreezeWorkers();
+  ASSERT_EQ(c.JobState("job-000002"), "RUNNING") << "the job ended before the kill: nothing to test";
+  c.KillMaster();
+  c.ThawWorkers();
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  ASSERT_TRUE(c.StartMaster(master_flags)) << c.MasterLogs();
+  CommandResult r = run.get();
+  ASSERT_EQ(r.exit_code, 0) << r.err << "\nmaster logs:\n" << c.MasterLogs();
+
+  std::map<std::string, std::string> a = Parts(d + "/ref"), b = Parts(d + "/out");
+  std::set<std::string> names;
+  for (const auto& [name, bytes] : b) names.insert(name);
+  EXPECT_EQ(names, (std::set<std::string>{"_SUCCESS", "_trace.jsonl", "part-r-00000", "part-r-00001",
+                                          "part-r-00002"}));
+  for (const char* part : {"part-r-00000", "part-r-00001", "part-r-00002"}) {
+    EXPECT_FALSE(b[part].empty()) << part;
+    EXPECT_TRUE(a[part] == b[part]) << part << " differs from the undisturbed run";
+  }
+  int restarts = 0;
+  for (const auto& e : ReadTrace(d + "/out/_trace.jsonl")) restarts += e.at("event") == "master_restart";
+  EXPECT_EQ(restarts, 1);
 }
 
 TEST(SpeculationTest, BadSpeculativeValuesAreRefused) {
