@@ -59,7 +59,7 @@ po::options_description MasterOptionGroup() {
        "may be backed up (jobs opt out with --speculative off)")
       ("speculative-slow-node", po::value<double>()->default_value(25),
        "speculation: a worker whose measured map rate is below this percentile of the workers' gets no backup")
-      ("speculative-cap", po::value<double>()->default_value(0.1),
+      ("speculative-cap", po::value<double>()->default_value(0.1, "0.1"),
        "speculation: at most max(1, this fraction of the cluster's slots) backups run at once")
       ("speculative-min-age", po::value<std::string>()->default_value("0.5s"),
        "speculation: an attempt younger than this is not judged (at least two progress reports old)")

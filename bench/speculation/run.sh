@@ -50,6 +50,7 @@ command -v python3 >/dev/null || die "python3 is needed"
 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/mr-speculation.XXXXXX")
 cluster=""
+addr=""
 slow_pid=""
 cleanup() {
   if [[ -n $slow_pid ]]; then kill "$slow_pid" 2>/dev/null || true; wait "$slow_pid" 2>/dev/null || true; fi
@@ -59,12 +60,12 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# One cluster per case: 3 workers by `mr cluster start`, the 4th by hand at `speed`.
+# One cluster per case: 3 workers by `mr cluster start`, the 4th by hand at `speed`. Sets
+# cluster, addr and slow_pid (not in a subshell: cleanup needs them).
 start_cluster() {
-  local case=$1 speed=$2
+  local case=$1 speed=$2 n=0
   cluster=$scratch/$case
-  local addr
-  addr=$("$MR_BIN" cluster start --workers 3 --map-slots 1 --reduce-slots 1 --dir "$cluster")
+  addr=$("$MR_BIN" cluster start --workers 3 --map-slots 1 --reduce-slots 1 --dir "$cluster" 2>/dev/null)
   "$MR_BIN" worker --master "$addr" --work-dir "$cluster/w-fourth" --map-slots 1 --reduce-slots 1 \
     --speed "$speed" >"$cluster/worker-fourth.log" 2>&1 &
   slow_pid=$!
@@ -74,7 +75,6 @@ start_cluster() {
     sleep 0.1
   done
   [[ $n == 4 ]] || die "the 4th worker did not register (see $cluster/worker-fourth.log)"
-  echo "$addr"
 }
 
 stop_cluster() {
@@ -95,7 +95,7 @@ csv=$scratch/times.csv
 echo "case,mode,run,seconds,backups,won" >"$csv"
 for case in slow even; do
   speed=0.1; [[ $case == even ]] && speed=1
-  addr=$(start_cluster "$case" "$speed")
+  start_cluster "$case" "$speed"
   log "case $case: 4 workers (the 4th at speed $speed), $runs runs per mode, work=$work"
   job=0
   for ((i = 1; i <= runs; i++)); do
