@@ -142,6 +142,9 @@ Decision Speculator::Speculate(const Snapshot& snap) const {
     return d;  // a slow worker would make a slow backup
   }
   const double threshold = Percentile(task_rates, options_.slow_task_percentile);
+  // A backup only pays when it would finish first: a fresh attempt here takes about
+  // 1 / this worker's measured map rate (unknown before its first map: no such check).
+  const double fresh = me->map_task_rate > 0 ? 1.0 / me->map_task_rate : 0.0;
   std::vector<Candidate> candidates;
   for (const JobView& j : snap.jobs) {
     if (!j.speculative) continue;
@@ -150,7 +153,9 @@ Decision Speculator::Speculate(const Snapshot& snap) const {
       if (Age(a, now) < options_.min_age) continue;
       const double rate = ProgressRate(a, now);
       if (rate >= threshold) continue;
-      candidates.push_back({&j, &a, rate, TimeLeft(a, now)});
+      const double left = TimeLeft(a, now);
+      if (left <= fresh) continue;
+      candidates.push_back({&j, &a, rate, left});
     }
   }
   // Longest time left first; ties by job (arrival order), then task index.

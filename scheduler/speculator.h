@@ -3,7 +3,8 @@
 // decision of a round, the driver (the live master, the task-level simulator, a unit test)
 // shows it a Snapshot whose free slots are those the policy left free; it returns backup
 // Assignments (and nothing else) for the heartbeating worker: the running map with the
-// longest estimated time left whose progress rate is below the SlowTaskThreshold percentile,
+// longest estimated time left whose progress rate is below the SlowTaskThreshold percentile
+// and whose time left exceeds a fresh attempt's expected duration on the asking worker,
 // never while a map is pending, never on a slow worker, within SpeculativeCap running
 // backups. docs/speculation.md describes the rule and its defaults. Stateless between calls;
 // not thread-safe only in that the caller owns the snapshot.

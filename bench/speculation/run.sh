@@ -12,7 +12,7 @@
 #                4 workers on a 2-core machine do not share cores) or burn (real CPU)
 #   --no-build   use $MR_BIN (default build/cli/mr) as it is
 #
-# Writes bench/speculation/results.md (and prints it). Run it on an idle machine: it times
+# Writes bench/speculation/results-WORK.md (and prints it). Run it on an idle machine: it times
 # real processes (check `uptime` first).
 set -euo pipefail
 
@@ -114,7 +114,7 @@ for case in slow even; do
   stop_cluster
 done
 
-python3 - "$csv" "$work" "$runs" "$(uptime | sed 's/.*load average: //')" >"$here/results.md" <<'PY'
+python3 - "$csv" "$work" "$runs" "$(uptime | sed 's/.*load average: //')" >"$here/results-$work.md" <<'PY'
 import csv, statistics, sys
 path, work, runs, load = sys.argv[1:5]
 rows = list(csv.DictReader(open(path)))
@@ -134,4 +134,4 @@ print(f"- one worker at speed 0.1: median on / median off = {med['slow','on'] / 
 print(f"- all at speed 1: median on / median off = {med['even','on'] / med['even','off']:.3f} (target <= 1.05)")
 print(f"- load average at the end: {load}")
 PY
-cat "$here/results.md"
+cat "$here/results-$work.md"

@@ -93,6 +93,18 @@ TEST(SpeculatorTest, NoProgressYetMeansTheLongestTimeLeft) {
   EXPECT_EQ(d.assignments[0].index, 4);
 }
 
+TEST(SpeculatorTest, NoBackupThatWouldNotFinishFirst) {
+  // m0 at progress 0.9 after 4 s: rate 0.225/s (below the 1.6/s threshold: task rates
+  // {0.225, 1.6, 2, 2, 2}), but time left 0.1 / 0.225 = 0.44 s, under the 1 / 2 = 0.5 s a
+  // fresh attempt takes on worker 4: no backup.
+  Snapshot s = Base();
+  s.jobs[0].running[0].progress = 0.9;
+  EXPECT_TRUE(Speculator({}).Speculate(s).assignments.empty());
+  // Worker 4 at 4 maps/s takes 0.25 s for one: the backup pays.
+  s.workers[3].map_task_rate = 4;
+  EXPECT_EQ(Speculator({}).Speculate(s).assignments.size(), 1u);
+}
+
 TEST(SpeculatorTest, CapCountsRunningBackups) {
   // 8 slots: cap = max(1, floor(0.8)) = 1, and one backup runs already (of m1).
   Snapshot s = Base();
