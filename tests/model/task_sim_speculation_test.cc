@@ -3,8 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <sstream>
 #include <vector>
 
+#include "common/file_util.h"
+#include "model/model_commands.h"
 #include "model/task_sim.h"
 #include "scheduler/policy_table.h"
 #include "scheduler/speculator.h"
@@ -70,6 +73,30 @@ TEST(TaskSimSpeculationTest, NoSlowWorkerNoBackup) {
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_NEAR(r->makespan, 1.2, 1e-9);
   EXPECT_EQ(r->backups, 0);
+}
+
+// `mr model tasksim --speculate` reaches the simulator: the same slow cluster from a CSV
+// workload, the '#' line counts the backup and its kill only with it, and the job ends
+// earlier.
+TEST(TaskSimSpeculationTest, TasksimCommandSpeculates) {
+  TempDir dir("tasksim-speculate");
+  const std::string csv = JoinPath(dir.path(), "w.csv");
+  ASSERT_TRUE(WriteFileAtomically(csv, "arrival,x,y\n0,1,0.01\n").ok());
+  TaskSimOptions o;
+  o.workload = csv;
+  o.policy = "fifo";
+  o.cluster.workers = 4;
+  o.cluster.speeds = {1, 1, 1, 0.1};
+  o.cluster.shuffle_bandwidth = 1e9;
+  o.shape.maps_per_job = 12;
+  std::ostringstream plain, speculating;
+  Status st = RunTaskSimCommand(o, plain);
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  o.speculate = true;
+  st = RunTaskSimCommand(o, speculating);
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  EXPECT_EQ(plain.str().find("backups="), std::string::npos) << plain.str();
+  EXPECT_NE(speculating.str().find("backups=1 kills=1"), std::string::npos) << speculating.str();
 }
 
 }  // namespace
