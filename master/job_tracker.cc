@@ -131,7 +131,8 @@ bool JobTracker::MaySpeculate(const WorkerRecord& w) const {
   bool running = false;
   for (const auto& [id, job] : state_.jobs) {
     if (job->finished()) continue;
-    if (job->maps_done + job->maps_running < static_cast<int>(job->maps.size())) return false;  // new work first
+    // New work first: a map neither running nor done means no backup.
+    if (job->maps_done + job->maps_running < static_cast<int>(job->maps.size())) return false;
     running = running || (job->maps_running > 0 && !job->spec.speculation_off());
   }
   return running;

@@ -58,15 +58,18 @@ std::string TaskName(int index) {
 Status SpeculatorOptions::Validate() const {
   auto percentile = [](double p, const char* name) {
     if (p >= 0 && p <= 100) return Status::Ok();
-    return Status::InvalidArgument(std::string(name) + " must be in [0, 100], not " + std::to_string(p));
+    return Status::InvalidArgument(std::string(name) + " must be in [0, 100], not " +
+                                   std::to_string(p));
   };
   MR_RETURN_IF_ERROR(percentile(slow_task_percentile, "--speculative-slow-task"));
   MR_RETURN_IF_ERROR(percentile(slow_node_percentile, "--speculative-slow-node"));
   if (!(cap_fraction >= 0 && cap_fraction <= 1)) {
-    return Status::InvalidArgument("--speculative-cap must be in [0, 1], not " + std::to_string(cap_fraction));
+    return Status::InvalidArgument("--speculative-cap must be in [0, 1], not " +
+                                   std::to_string(cap_fraction));
   }
   if (!(min_age >= 0 && min_age <= 86400)) {
-    return Status::InvalidArgument("--speculative-min-age must be in [0s, 1d], not " + std::to_string(min_age));
+    return Status::InvalidArgument("--speculative-min-age must be in [0s, 1d], not " +
+                                   std::to_string(min_age));
   }
   return Status::Ok();
 }
@@ -104,8 +107,8 @@ Decision Speculator::Speculate(const Snapshot& snap) const {
     }
   }
   int backups = 0;
-  std::map<std::pair<JobId, int>, int> attempts;  // running map attempts per task
-  std::vector<double> task_rates;                 // the SlowTaskThreshold population
+  std::map<std::pair<JobId, int>, int> attempts;            // running map attempts per task
+  std::vector<double> task_rates;                           // the SlowTaskThreshold population
   std::map<WorkerId, std::pair<double, int>> running_rate;  // per worker: sum, count
   for (const JobView& j : snap.jobs) {
     for (const RunningAttempt& a : j.running) {
@@ -138,7 +141,8 @@ Decision Speculator::Speculate(const Snapshot& snap) const {
     if (w.id == me->id) my_rate = r;
   }
   if (task_rates.empty()) return d;
-  if (my_rate >= 0 && node_rates.size() >= 2 && my_rate < Percentile(node_rates, options_.slow_node_percentile)) {
+  if (my_rate >= 0 && node_rates.size() >= 2 &&
+      my_rate < Percentile(node_rates, options_.slow_node_percentile)) {
     return d;  // a slow worker would make a slow backup
   }
   const double threshold = Percentile(task_rates, options_.slow_task_percentile);
@@ -149,7 +153,8 @@ Decision Speculator::Speculate(const Snapshot& snap) const {
   for (const JobView& j : snap.jobs) {
     if (!j.speculative) continue;
     for (const RunningAttempt& a : j.running) {
-      if (a.kind != TaskKind::kMap || a.worker == me->id || attempts[{j.id, a.index}] != 1) continue;
+      if (a.kind != TaskKind::kMap || a.worker == me->id || attempts[{j.id, a.index}] != 1)
+        continue;
       if (Age(a, now) < options_.min_age) continue;
       const double rate = ProgressRate(a, now);
       if (rate >= threshold) continue;
@@ -166,11 +171,12 @@ Decision Speculator::Speculate(const Snapshot& snap) const {
     const bool unified = free_map == 0;
     (unified ? free_unified : free_map)--;
     backups++;
-    d.assignments.push_back(
-        {c.job->id, TaskKind::kMap, c.attempt->index, me->id, unified ? SlotKind::kUnified : SlotKind::kMap, true});
+    d.assignments.push_back({c.job->id, TaskKind::kMap, c.attempt->index, me->id,
+                             unified ? SlotKind::kUnified : SlotKind::kMap, true});
     if (!d.note.empty()) d.note += "; ";
-    d.note += "LATE backup of " + TaskName(c.attempt->index) + " (attempt " + std::to_string(c.attempt->attempt) +
-              " on worker " + std::to_string(c.attempt->worker) + "): rate " + Rate(c.rate) + " below " +
+    d.note += "LATE backup of " + TaskName(c.attempt->index) + " (attempt " +
+              std::to_string(c.attempt->attempt) + " on worker " +
+              std::to_string(c.attempt->worker) + "): rate " + Rate(c.rate) + " below " +
               Rate(threshold) + ", time left " + Seconds(c.left);
   }
   return d;

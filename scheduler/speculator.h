@@ -6,8 +6,8 @@
 // longest estimated time left whose progress rate is below the SlowTaskThreshold percentile
 // and whose time left exceeds a fresh attempt's expected duration on the asking worker,
 // never while a map is pending, never on a slow worker, within SpeculativeCap running
-// backups. docs/speculation.md describes the rule and its defaults. Stateless between calls;
-// not thread-safe only in that the caller owns the snapshot.
+// backups. docs/speculation.md describes the rule and its defaults. Stateless: Speculate() is
+// const and safe to call from several threads, each on its own snapshot.
 #pragma once
 
 #include <span>

@@ -18,18 +18,21 @@ namespace mr::testing {
 namespace {
 
 bool WaitForWorkers(const DirectCluster& c, int n) {
-  return WaitUntil([&] {
-    auto r = c.Mr("status --json");
-    auto j = nlohmann::json::parse(r.out, nullptr, false);
-    return r.exit_code == 0 && !j.is_discarded() && j.value("workers", 0) == n;
-  }, 30, 0.1);
+  return WaitUntil(
+      [&] {
+        auto r = c.Mr("status --json");
+        auto j = nlohmann::json::parse(r.out, nullptr, false);
+        return r.exit_code == 0 && !j.is_discarded() && j.value("workers", 0) == n;
+      },
+      30, 0.1);
 }
 
 nlohmann::json Counters(const DirectCluster& c, const std::string& job) {
   auto r = c.Mr("status --json " + job);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   auto st = nlohmann::json::parse(r.out, nullptr, false);
-  return st.is_discarded() ? nlohmann::json::object() : st.value("counters", nlohmann::json::object());
+  return st.is_discarded() ? nlohmann::json::object()
+                           : st.value("counters", nlohmann::json::object());
 }
 
 // The output directory's entries (names only) and each part's bytes.
@@ -41,8 +44,10 @@ std::map<std::string, std::string> Parts(const std::string& dir) {
     size_t nl = ls.out.find('\n', pos);
     std::string name = ls.out.substr(pos, nl - pos);
     pos = nl == std::string::npos ? ls.out.size() : nl + 1;
-    if (name.rfind("part-r-", 0) == 0) out[name] = ReadFile(dir + "/" + name);
-    else out[name] = "";
+    if (name.rfind("part-r-", 0) == 0)
+      out[name] = ReadFile(dir + "/" + name);
+    else
+      out[name] = "";
   }
   return out;
 }
@@ -58,8 +63,9 @@ TEST(SpeculationTest, BackupOfTheSlowWorkersMapWinsAndTheOutputIsExact) {
   ASSERT_TRUE(WaitForWorkers(c, 4)) << c.MasterLogs();
   // 8 maps of 0.3 s (3 s on the slow worker), held without CPU so the 4 workers do not
   // compete for this machine's cores.
-  const std::string job = "run synthetic --quiet --maps 8 --map-seconds 0.3 --map-bytes 200KB --work sleep "
-                          "--reducers 3 --output ";
+  const std::string job =
+      "run synthetic --quiet --maps 8 --map-seconds 0.3 --map-bytes 200KB --work sleep "
+      "--reducers 3 --output ";
   CommandResult off = c.Mr(job + d + "/off --speculative off");
   ASSERT_EQ(off.exit_code, 0) << off.err;
   CommandResult on = c.Mr(job + d + "/on");
@@ -69,8 +75,8 @@ TEST(SpeculationTest, BackupOfTheSlowWorkersMapWinsAndTheOutputIsExact) {
   std::map<std::string, std::string> a = Parts(d + "/off"), b = Parts(d + "/on");
   std::set<std::string> names;
   for (const auto& [name, bytes] : b) names.insert(name);
-  EXPECT_EQ(names, (std::set<std::string>{"_SUCCESS", "_trace.jsonl", "part-r-00000", "part-r-00001",
-                                          "part-r-00002"}));
+  EXPECT_EQ(names, (std::set<std::string>{"_SUCCESS", "_trace.jsonl", "part-r-00000",
+                                          "part-r-00001", "part-r-00002"}));
   for (const char* part : {"part-r-00000", "part-r-00001", "part-r-00002"}) {
     EXPECT_FALSE(b[part].empty()) << part;
     EXPECT_TRUE(a[part] == b[part]) << part << " differs from the run without speculation";
@@ -95,7 +101,8 @@ TEST(SpeculationTest, BackupOfTheSlowWorkersMapWinsAndTheOutputIsExact) {
       killed++;
       EXPECT_NE(e.value("error", "").find("succeeded first"), std::string::npos) << e.dump();
     }
-    if (status == "ok" && backup_attempts.count({e.at("task").get<std::string>(), e.at("attempt").get<int>()})) {
+    if (status == "ok" &&
+        backup_attempts.count({e.at("task").get<std::string>(), e.at("attempt").get<int>()})) {
       backups_won++;
     }
   }
@@ -129,22 +136,29 @@ TEST(SpeculationTest, MasterRestartDuringABackupLeavesExactOutput) {
   DirectCluster c(d + "/cluster");
   ASSERT_TRUE(MakeDirs(d + "/cluster").ok());
   ASSERT_TRUE(c.StartMaster(master_flags)) << c.MasterLogs();
-  for (int i = 0; i < 3; ++i) c.StartWorker({"--map-slots", "1", "--reduce-slots", "1", "--master-timeout", "60"});
-  c.StartWorker({"--map-slots", "1", "--reduce-slots", "1", "--speed", "0.1", "--master-timeout", "60"});
+  for (int i = 0; i < 3; ++i)
+    c.StartWorker({"--map-slots", "1", "--reduce-slots", "1", "--master-timeout", "60"});
+  c.StartWorker(
+      {"--map-slots", "1", "--reduce-slots", "1", "--speed", "0.1", "--master-timeout", "60"});
   ASSERT_TRUE(WaitForWorkers(c, 4)) << c.MasterLogs();
   // Maps of 1 s (10 s on the slow worker): the fast workers run three waves, and the backup
   // starts near t = 2 s and runs for about 1 s.
-  const std::string job = "run synthetic --quiet --maps 8 --map-seconds 1 --map-bytes 200KB --work sleep "
-                          "--reducers 3 --output ";
+  const std::string job =
+      "run synthetic --quiet --maps 8 --map-seconds 1 --map-bytes 200KB --work sleep "
+      "--reducers 3 --output ";
   CommandResult ref = c.Mr(job + d + "/ref");
   ASSERT_EQ(ref.exit_code, 0) << ref.err;
   auto run = std::async(std::launch::async, [&c, &job, d] { return c.Mr(job + d + "/out"); });
-  const bool backed_up = WaitForStatus(c.addr(), "job-000002", [](const nlohmann::json& j) {
-    return j.at("counters").value("job.backup_maps", int64_t{0}) >= 1;
-  }, 60);
+  const bool backed_up = WaitForStatus(
+      c.addr(), "job-000002",
+      [](const nlohmann::json& j) {
+        return j.at("counters").value("job.backup_maps", int64_t{0}) >= 1;
+      },
+      60);
   ASSERT_TRUE(backed_up) << c.MasterLogs();
   c.FreezeWorkers();
-  ASSERT_EQ(c.JobState("job-000002"), "RUNNING") << "the job ended before the kill: nothing to test";
+  ASSERT_EQ(c.JobState("job-000002"), "RUNNING")
+      << "the job ended before the kill: nothing to test";
   c.KillMaster();
   c.ThawWorkers();
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
@@ -155,20 +169,22 @@ TEST(SpeculationTest, MasterRestartDuringABackupLeavesExactOutput) {
   std::map<std::string, std::string> a = Parts(d + "/ref"), b = Parts(d + "/out");
   std::set<std::string> names;
   for (const auto& [name, bytes] : b) names.insert(name);
-  EXPECT_EQ(names, (std::set<std::string>{"_SUCCESS", "_trace.jsonl", "part-r-00000", "part-r-00001",
-                                          "part-r-00002"}));
+  EXPECT_EQ(names, (std::set<std::string>{"_SUCCESS", "_trace.jsonl", "part-r-00000",
+                                          "part-r-00001", "part-r-00002"}));
   for (const char* part : {"part-r-00000", "part-r-00001", "part-r-00002"}) {
     EXPECT_FALSE(b[part].empty()) << part;
     EXPECT_TRUE(a[part] == b[part]) << part << " differs from the undisturbed run";
   }
   int restarts = 0;
-  for (const auto& e : ReadTrace(d + "/out/_trace.jsonl")) restarts += e.at("event") == "master_restart";
+  for (const auto& e : ReadTrace(d + "/out/_trace.jsonl"))
+    restarts += e.at("event") == "master_restart";
   EXPECT_EQ(restarts, 1);
 }
 
 TEST(SpeculationTest, BadSpeculativeValuesAreRefused) {
-  auto r = Sh(MrBin() + " submit synthetic --maps 1 --map-seconds 0 --output /tmp/x --speculative maybe "
-                        "--master 127.0.0.1:1");
+  auto r = Sh(MrBin() +
+              " submit synthetic --maps 1 --map-seconds 0 --output /tmp/x --speculative maybe "
+              "--master 127.0.0.1:1");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--speculative must be on or off, not 'maybe'"), std::string::npos) << r.err;
   r = Sh(MrBin() + " master --listen 127.0.0.1:0 --state /tmp/none --speculative-slow-task 120");
