@@ -70,7 +70,9 @@ void AddJobOptions(po::options_description& desc, po::positional_options_descrip
        "the objective a policy should serve this job by (\"\" = the policy's own; docs/jobs.md)")
       ("deadline", po::value<std::string>(), "finish within this long after submission, e.g. 30m (docs/jobs.md)")
       ("min-slots", po::value<uint32_t>()->default_value(0), "fewest slots the job should hold (0 = none)")
-      ("max-slots", po::value<uint32_t>()->default_value(0), "most slots the job may hold (0 = no cap)");
+      ("max-slots", po::value<uint32_t>()->default_value(0), "most slots the job may hold (0 = no cap)")
+      ("speculative", po::value<std::string>()->default_value("on"),
+       "on: a slow running map may get a backup attempt on another worker (LATE, docs/speculation.md); off: never");
   for (const JobFlagEntry& e : JobFlagEntries()) {
     const jobs::JobFlag& f = *e.flag;
     std::string help = e.jobs + ": " + f.help;
@@ -188,6 +190,11 @@ Result<proto::JobSpec> BuildJobSpec(const po::variables_map& vm) {
   spec.set_pool(vm["pool"].as<std::string>());
   spec.set_weight(vm["weight"].as<double>());
   if (spec.weight() <= 0) return Status::InvalidArgument("--weight must be positive");
+  const std::string speculative = vm["speculative"].as<std::string>();
+  if (speculative != "on" && speculative != "off") {
+    return Status::InvalidArgument("--speculative must be on or off, not '" + speculative + "'");
+  }
+  spec.set_speculation_off(speculative == "off");
   for (const char* hint : {"hint-map-seconds", "hint-reduce-seconds"}) {
     const double v = vm[hint].as<double>();
     if (!std::isfinite(v) || v < 0) return Status::InvalidArgument(std::string("--") + hint + " must be a finite number >= 0");

@@ -225,6 +225,8 @@ int RunTaskSim(const std::vector<std::string>& args) {
        "a task's failures that fail its job")
       ("idle-rounds", po::bool_switch(&o.cluster.idle_rounds),
        "also offer rounds to idle workers while an attempt runs without a backup")
+      ("speculate", po::bool_switch(&o.speculate),
+       "back up slow maps by LATE after each round, as the master does (docs/speculation.md)")
       ("maps-per-job", po::value(&o.shape.maps_per_job)->default_value(0),
        "maps per job of a CSV workload (0 = one per map slot)")
       ("reducers", po::value(&o.shape.reducers)->default_value(1), "reducers per job (CSV)")

@@ -23,6 +23,7 @@
 #include "common/straggler.h"
 #include "model/map_time.h"
 #include "scheduler/scheduler.h"
+#include "scheduler/speculator.h"
 
 namespace mr::model {
 
@@ -161,8 +162,12 @@ struct TaskSimResult {
 // queued at another worker, a backup of a task not running or already backed up, a
 // kill of an attempt not running, a share outside [0, 1] or summing above 1, an
 // unknown job) or leaves work idle with nothing left that could wake it. The scheduler should be fresh (policies may
-// keep memory between calls).
+// keep memory between calls). With a speculator, every round of a worker is followed by the
+// speculator's on the slots the policy left free (as the master does), and a worker with a
+// free slot while some map runs without a backup is offered rounds; its backups are checked
+// like the policy's.
 Result<TaskSimResult> SimulateTasks(std::span<const TaskJob> jobs, const ClusterSpec& cluster,
-                                    sched::Scheduler& scheduler);
+                                    sched::Scheduler& scheduler,
+                                    const sched::Speculator* speculator = nullptr);
 
 }  // namespace mr::model
