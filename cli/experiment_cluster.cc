@@ -31,7 +31,10 @@ Result<proto::JobSpec> SyntheticSpec(const model::TaskJob& j, const std::string&
       "--hint-shuffle-bytes", std::to_string(static_cast<uint64_t>(j.hint_shuffle_bytes)),
       "--pool", j.pool, "--weight", Num(j.weight), "--metric", j.metric,
       "--min-slots", std::to_string(j.min_slots), "--max-slots", std::to_string(j.max_slots),
-      "--work", experiment::WorkModeName(work)};
+      "--work", experiment::WorkModeName(work),
+      // Experiments measure policies and placements; their predictions and replays do not
+      // model backups yet, so the live runs do not speculate (docs/experiments.md).
+      "--speculative", "off"};
   if (j.deadline_seconds > 0) {
     args.push_back("--deadline");
     args.push_back(Num(j.deadline_seconds) + "s");
