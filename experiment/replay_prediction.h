@@ -42,8 +42,8 @@ struct Prediction {
 Result<Prediction> PredictRun(const RecordedRun& run, const std::string& policy,
                               const sched::PolicyOptions& options, const model::ClusterSpec& cluster);
 
-// The per-job CSV — job,name,arrival,maps,reducers,measured,predicted,error,sojourn
-// (measured and predicted response times; error empty for a what-if; sojourn measured) —
+// The per-job CSV — job,name,arrival,maps,reducers,measured,predicted,error,shuffle_done
+// (measured and predicted response times; error empty for a what-if; shuffle_done measured: submit to the last fetch) —
 // then '#' summary lines: the mode, means, error quantiles, makespans, the cluster, the
 // attempts not replayed and every excluded job with its reason.
 void WritePrediction(const RecordedRun& run, const Prediction& p, std::ostream& out);

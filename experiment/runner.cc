@@ -120,7 +120,7 @@ Status AppendRows(const Experiment& e, size_t p, const JobList& jobs, const std:
       }
       const model::TaskJob& j = jobs[m.job];
       JobResult r{label, rep, m.job, j.arrival, j.maps, j.map_seconds, j.map_bytes * j.maps, j.reducers,
-                  m.response, predicted[m.job], m.sojourn, WorkModeName(e.cluster.work), std::nullopt};
+                  m.response, predicted[m.job], m.since_planned, WorkModeName(e.cluster.work), std::nullopt};
       if (replayed.ok()) {
         auto it = replayed->find(m.id);
         if (it != replayed->end()) r.replayed = it->second;
@@ -163,7 +163,11 @@ Result<Calibration> Calibrate(const ClusterShape& shape, const RunnerOptions& o,
   PolicyRun fifo;
   fifo.policy = fifo.label = "fifo";
   MR_RETURN_IF_ERROR(MakeDirs(scratch_dir));
-  MR_ASSIGN_OR_RETURN(std::unique_ptr<LiveCluster> cluster, o.factory(shape, fifo, JoinPath(scratch_dir, "cluster")));
+  // Injected stragglers are not the cluster's speed: the calibration measures without them
+  // (the simulator injects the same delays on its own).
+  ClusterShape plain = shape;
+  for (WorkerGroup& g : plain.groups) g.straggler = StragglerSpec{};
+  MR_ASSIGN_OR_RETURN(std::unique_ptr<LiveCluster> cluster, o.factory(plain, fifo, JoinPath(scratch_dir, "cluster")));
   int index = 0;
   for (const model::TaskJob& job : CalibrationJobs(shape)) {
     const std::string label = "calibrate-" + std::to_string(index++);

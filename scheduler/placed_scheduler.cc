@@ -66,8 +66,7 @@ Decision PlacedScheduler::Schedule(const Snapshot& snap) {
   for (size_t w = 0; w < view.workers.size(); ++w) {
     free[w] = {view.workers[w].free_map, view.workers[w].free_reduce, view.workers[w].free_unified};
   }
-  for (const Assignment& a : d.assignments) {
-    if (a.backup) continue;
+  for (const Assignment& a : d.assignments) {  // backups hold a slot too
     if (auto it = pos.find(a.worker); it != pos.end()) free[it->second][SlotIndex(a.slot)]--;
   }
   std::vector<Assignment> bound;
