@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "scheduler/placed_scheduler.h"
 #include "scheduler/scheduler.h"
 
 namespace mr::experiment {
@@ -35,9 +36,11 @@ void FillErrors(const RecordedRun& run, Prediction& p) {
 }  // namespace
 
 Result<Prediction> PredictRun(const RecordedRun& run, const std::string& policy,
-                              const sched::PolicyOptions& options, const model::ClusterSpec& cluster) {
+                              const sched::PolicyOptions& options, const model::ClusterSpec& cluster,
+                              const sched::PlacementConfig& placement) {
   if (run.jobs.empty()) return Status::InvalidArgument("the recorded run has no job to replay");
-  MR_ASSIGN_OR_RETURN(std::unique_ptr<sched::Scheduler> scheduler, sched::CreateScheduler(policy, options));
+  MR_ASSIGN_OR_RETURN(std::unique_ptr<sched::Scheduler> chosen, sched::CreateScheduler(policy, options));
+  MR_ASSIGN_OR_RETURN(std::unique_ptr<sched::Scheduler> scheduler, sched::WithPlacement(std::move(chosen), placement));
   Prediction p;
   p.policy = policy;
   p.what_if = policy != run.policy;

@@ -11,6 +11,7 @@
 #include "experiment/report.h"
 #include "experiment/cluster_shape.h"
 #include "experiment/trace_replay.h"
+#include "scheduler/map_placement.h"
 #include "scheduler/policy_table.h"
 #include "web/trace_reader.h"
 
@@ -92,7 +93,9 @@ Result<std::map<uint64_t, double>> ReplayRun(const ClusterShape& shape, const Po
   }
   MR_ASSIGN_OR_RETURN(model::ClusterSpec cluster, ToClusterSpec(replay_shape));
   MR_ASSIGN_OR_RETURN(sched::PolicyOptions options, OptionsOf(policy));
-  MR_ASSIGN_OR_RETURN(Prediction replay, PredictRun(run, policy.policy, options, cluster));
+  std::map<std::string, std::string, std::less<>> flags(policy.placement.begin(), policy.placement.end());
+  MR_ASSIGN_OR_RETURN(sched::PlacementConfig placement, sched::PlacementConfigFromFlags(flags));
+  MR_ASSIGN_OR_RETURN(Prediction replay, PredictRun(run, policy.policy, options, cluster, placement));
   std::map<uint64_t, double> out;
   for (size_t i = 0; i < run.measured.size() && i < replay.sim.response.size(); ++i) {
     if (std::optional<uint64_t> id = ParseJobId(run.measured[i].id)) out[*id] = replay.sim.response[i];
