@@ -31,15 +31,17 @@ Decision PlacedScheduler::Schedule(const Snapshot& snap) {
       j.queued_maps.push_back({dispatched[next].index, dispatched[next].worker});
       if (auto it = pos.find(dispatched[next].worker); it != pos.end()) view.workers[it->second].queued_maps++;
     }
+    // pending_maps of the view are the runnable queued maps; queued_maps keeps the rest.
     std::vector<int> pending;
     std::vector<QueuedMap> queued;
     for (const QueuedMap& q : j.queued_maps) {
-      if (can_take(q.worker)) pending.push_back(q.index);
-      queued.push_back(q);
+      if (can_take(q.worker)) {
+        pending.push_back(q.index);
+      } else {
+        queued.push_back(q);
+      }
     }
     std::sort(pending.begin(), pending.end());
-    // pending_maps of the view are the runnable queued maps; queued_maps keeps the rest.
-    std::erase_if(queued, [&](const QueuedMap& q) { return can_take(q.worker); });
     j.pending_maps = std::move(pending);
     j.queued_maps = std::move(queued);
   }
