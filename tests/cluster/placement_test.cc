@@ -106,5 +106,49 @@ TEST(PlacementTest, DepDispatchesInProportionWithVisibleQueuesAndSojourn) {
   EXPECT_NE(text.out.find("sojourn time "), std::string::npos) << text.out;
 }
 
+// A worker lost with maps in its queue: under --placement even the three workers get about
+// a third of the maps each at arrival; the third worker is SIGKILLed right then, and its
+// queue must return to pending and be dispatched again over the two left (a map left in a
+// dead worker's queue would never run, and the job would never end). The output is exact.
+TEST(PlacementTest, LostWorkersQueueIsDispatchedAgain) {
+  TempDir tmp("mr-placement-lost");
+  const std::string d = tmp.path();
+  WriteCorpus(d + "/in.txt", 768u << 10, 37);
+  DirectCluster c(d + "/cluster");
+  ASSERT_TRUE(MakeDirs(d + "/cluster").ok());
+  ASSERT_TRUE(c.StartMaster({"--heartbeat-ms", "20", "--worker-timeout", "1", "--placement", "even"}))
+      << c.MasterLogs();
+  for (int i = 0; i < 3; ++i) {
+    c.StartWorker({"--map-slots", "1", "--reduce-slots", "1", "--straggler-offset", "300ms", "--straggler-rate",
+                   "100", "--straggler-tail", "exp", "--straggler-seed", std::to_string(i + 1)});
+  }
+  ASSERT_TRUE(WaitUntil([&] {
+    auto j = nlohmann::json::parse(c.Mr("status --json").out, nullptr, false);
+    return !j.is_discarded() && j.value("workers", 0) == 3;
+  }, 30, 0.1)) << c.MasterLogs();
+  CommandResult sub = c.Mr("submit wordcount --input " + d + "/in.txt --output " + d +
+                           "/wc --split-size 64KiB --reducers 1");
+  ASSERT_EQ(sub.exit_code, 0) << sub.err;
+  // Dispatched: every worker's queue holds some maps (the `mr status` workers table).
+  ASSERT_TRUE(WaitUntil([&] {
+    auto j = nlohmann::json::parse(c.Mr("status --json").out, nullptr, false);
+    if (j.is_discarded() || !j.contains("worker_rows")) return false;
+    int with_queue = 0;
+    for (const auto& w : j["worker_rows"]) with_queue += w.value("queued_maps", 0) > 0;
+    return with_queue == 3;
+  }, 30, 0.02)) << c.MasterLogs();
+  c.KillWorker(2);
+  ASSERT_TRUE(WaitUntil([&] { return c.JobState("job-000001") == "SUCCEEDED"; }, 120, 0.1)) << c.MasterLogs();
+  EXPECT_EQ(SortedOutput(d + "/wc"), WordCountReference(d + "/in.txt"));
+  bool lost = false;
+  for (const auto& e : ReadTrace(d + "/wc/_trace.jsonl")) lost |= e.at("event") == "worker_lost";
+  EXPECT_TRUE(lost) << "the killed worker was never declared lost";
+  auto after = nlohmann::json::parse(c.Mr("status --json").out, nullptr, false);
+  ASSERT_FALSE(after.is_discarded());
+  int queued_after = 0;
+  for (const auto& w : after["worker_rows"]) queued_after += w.value("queued_maps", 0);
+  EXPECT_EQ(queued_after, 0);  // nothing left in any queue
+}
+
 }  // namespace
 }  // namespace mr::testing
