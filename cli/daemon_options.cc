@@ -4,7 +4,7 @@
 
 #include "common/file_util.h"
 #include "common/units.h"
-#include "scheduler/map_placement.h"
+#include "scheduler/placement_program_options.h"
 #include "scheduler/policy_flags.h"
 #include "scheduler/policy_program_options.h"
 
@@ -37,13 +37,7 @@ po::options_description SchedulerOptionGroup() {
   g.add_options()("policy", po::value<std::string>()->default_value(std::string(sched::DefaultPolicy())),
                   sched::PolicyFlagHelp().c_str());
   sched::AddPolicyOptionFlags(g);
-  for (const sched::PlacementFlag& f : sched::PlacementFlags()) {
-    if (f.default_text != nullptr) {
-      g.add_options()(f.name, po::value<std::string>()->default_value(f.default_text), f.help);
-    } else {
-      g.add_options()(f.name, po::value<std::string>(), f.help);
-    }
-  }
+  sched::AddPlacementFlags(g);
   return g;
 }
 
@@ -102,11 +96,7 @@ po::options_description WorkerTuningOptionGroup() {
 Status ApplySchedulerOptions(const po::variables_map& vm, master::MasterOptions* o) {
   o->policy = vm["policy"].as<std::string>();
   MR_ASSIGN_OR_RETURN(o->scheduler, sched::PolicyOptionsFromFlags(o->policy, sched::GivenPolicyFlags(vm)));
-  std::map<std::string, std::string, std::less<>> placement;
-  for (const sched::PlacementFlag& f : sched::PlacementFlags()) {
-    if (vm.count(f.name) && !vm[f.name].defaulted()) placement[f.name] = vm[f.name].as<std::string>();
-  }
-  MR_ASSIGN_OR_RETURN(o->placement, sched::PlacementConfigFromFlags(placement));
+  MR_ASSIGN_OR_RETURN(o->placement, sched::PlacementConfigFromVm(vm));
   return Status::Ok();
 }
 

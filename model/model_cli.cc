@@ -19,7 +19,7 @@
 #include "model/slotted_cli.h"
 #include "model/tandem_policy.h"
 #include "model/workload.h"
-#include "scheduler/map_placement.h"
+#include "scheduler/placement_program_options.h"
 #include "scheduler/policy_flags.h"
 #include "scheduler/policy_program_options.h"
 #include "scheduler/policy_table.h"
@@ -201,18 +201,14 @@ int RunTaskSim(const std::vector<std::string>& args) {
       ("no-hints", "give the policy no size hints (it probes, then estimates online)")
       ("k", po::value<std::string>(), "k of klps (the same as --klps-k)");
   sched::AddPolicyOptionFlags(desc);
-  for (const sched::PlacementFlag& f : sched::PlacementFlags()) desc.add_options()(f.name, po::value<std::string>(), f.help);
+  sched::AddPlacementFlags(desc);
   po::variables_map vm;
   int code = 0;
   if (!ParseModelArgs(args, desc, vm, code)) return code;
   Result<sched::PolicyOptions> policy_options = PolicyOptionsFromArgs(vm, o.policy);
   if (!policy_options.ok()) return Fail(policy_options.status());
   o.policy_options = std::move(*policy_options);
-  std::map<std::string, std::string, std::less<>> placement;
-  for (const sched::PlacementFlag& f : sched::PlacementFlags()) {
-    if (vm.count(f.name)) placement[f.name] = vm[f.name].as<std::string>();
-  }
-  Result<sched::PlacementConfig> placement_config = sched::PlacementConfigFromFlags(placement);
+  Result<sched::PlacementConfig> placement_config = sched::PlacementConfigFromVm(vm);
   if (!placement_config.ok()) return Fail(placement_config.status());
   o.placement = std::move(*placement_config);
   o.shape.hints = vm.count("no-hints") == 0;
