@@ -3,7 +3,9 @@
 // worker, the fallbacks, the flags, and a policy's assignments bound to queued maps.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <map>
+#include <sstream>
 
 #include "scheduler/map_placement.h"
 #include "scheduler/placed_scheduler.h"
@@ -229,6 +231,24 @@ TEST(PlacementFlags, ParseAndErrors) {
   EXPECT_NE(bad.status().message().find("needs a --placement"), std::string::npos);
   bad = PlacementConfigFromFlags({{"placement", "mep"}, {"placement-model", "mm1"}});
   EXPECT_NE(bad.status().message().find("--placement-model: unknown mean-response variant 'mm1'"), std::string::npos);
+}
+
+// docs/mst.md's table of modes lists every row of the mode table, and nothing else.
+TEST(PlacementFlags, DocsListEveryMode) {
+  std::ifstream in(std::string(MR_SOURCE_DIR) + "/docs/mst.md");
+  ASSERT_TRUE(in) << "docs/mst.md";
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string doc = text.str();
+  const size_t table = doc.find("| mode | split of the map rate");
+  ASSERT_NE(table, std::string::npos);
+  const std::string rows = doc.substr(table, doc.find("\n\n", table) - table);
+  int listed = 0;
+  for (size_t at = rows.find("\n| `"); at != std::string::npos; at = rows.find("\n| `", at + 1)) ++listed;
+  EXPECT_EQ(listed, static_cast<int>(PlacementModeTable().size()));
+  for (const PlacementModeRow& r : PlacementModeTable()) {
+    EXPECT_NE(rows.find("\n| `" + std::string(r.name) + "` |"), std::string::npos) << r.name;
+  }
 }
 
 // A policy that puts one map of the first job with a pending map on every free map slot,
