@@ -40,6 +40,7 @@ int MasterMain(int argc, char** argv) {
       ("listen", po::value<std::string>()->default_value("127.0.0.1:7070"), "address to listen on (port 0 = any free port)")
       ("state", po::value<std::string>()->required(), "state directory (traces, job store)")
       ("addr-file", po::value<std::string>(), "write the bound host:port to this file")
+      ("http-addr-file", po::value<std::string>(), "with --http: write the status page's bound host:port to this file")
       ("token-file", po::value<std::string>(), "cluster token: peers must prove they hold the same secret");
   desc.add(SchedulerOptionGroup()).add(MasterOptionGroup());
   po::variables_map vm;
@@ -50,6 +51,7 @@ int MasterMain(int argc, char** argv) {
   o.listen = *listen;
   o.state_dir = vm["state"].as<std::string>();
   if (vm.count("addr-file")) o.addr_file = vm["addr-file"].as<std::string>();
+  if (vm.count("http-addr-file")) o.http_addr_file = vm["http-addr-file"].as<std::string>();
   if (Status s = ApplySchedulerOptions(vm, &o); !s.ok()) return UsageError(s.message());
   if (Status s = ApplyMasterOptions(vm, &o); !s.ok()) return UsageError(s.message());
   if (Status s = ApplyTrustOptions(vm, &o); !s.ok()) return UsageError(s.message());

@@ -571,14 +571,29 @@ int ClusterMain(int argc, char** argv) {
   co.worker_args = ExplicitArgs(vm, slot_group);
   for (auto& a : ExplicitArgs(vm, tuning_group)) co.worker_args.push_back(std::move(a));
   PassTokenFile(vm, &co);
+  // What is in the directory before: a start that fails removes only what it made (the
+  // directory itself, or the state, logs and files it added), so it can be run again.
+  const bool dir_existed = PathExists(dir);
+  std::vector<std::string> before;
+  if (dir_existed) {
+    if (auto names = ListDir(dir); names.ok()) before = *names;
+  }
   LocalCluster cluster(co);
   if (Status s = cluster.Start(); !s.ok()) {
     cluster.Stop();
+    if (!dir_existed) {
+      (void)RemoveAll(dir);
+    } else if (auto names = ListDir(dir); names.ok()) {
+      for (const std::string& n : *names) {
+        if (std::find(before.begin(), before.end(), n) == before.end()) (void)RemoveAll(JoinPath(dir, n));
+      }
+    }
     return UsageError("cannot start the cluster: " + s.message());
   }
   std::printf("%s\n", cluster.master_address().c_str());
-  std::fprintf(stderr, "cluster of %d workers running; logs and pids in %s; stop with: mr cluster stop --dir %s\n",
-               workers, dir.c_str(), dir.c_str());
+  std::fprintf(stderr, "cluster of %d worker%s running; logs and pids in %s; stop with: mr cluster stop --dir %s\n",
+               workers, workers == 1 ? "" : "s", dir.c_str(), dir.c_str());
+  if (!cluster.http_address().empty()) std::fprintf(stderr, "status page: http://%s/\n", cluster.http_address().c_str());
   return kExitOk;
 }
 

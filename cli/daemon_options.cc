@@ -56,6 +56,15 @@ po::options_description MasterOptionGroup() {
        "a task attempt with no progress this long is killed and retried (e.g. 10m, 30s; 0 = never)")
       ("http", po::value<std::string>(), "serve the status page and JSON API on this address, e.g. 127.0.0.1:7080")
       ("handshake-timeout", po::value<double>()->default_value(10), "seconds a peer has to complete the handshake")
+      ("speculative-slow-task", po::value<double>()->default_value(25),
+       "speculation (LATE): a running map whose progress rate is below this percentile of the maps' rates "
+       "may be backed up (jobs opt out with --speculative off)")
+      ("speculative-slow-node", po::value<double>()->default_value(25),
+       "speculation: a worker whose measured map rate is below this percentile of the workers' gets no backup")
+      ("speculative-cap", po::value<double>()->default_value(0.1, "0.1"),
+       "speculation: at most max(1, this fraction of the cluster's slots) backups run at once")
+      ("speculative-min-age", po::value<std::string>()->default_value("0.5s"),
+       "speculation: an attempt younger than this is not judged (at least two progress reports old)")
       ("max-pending-handshakes", po::value<int>()->default_value(256),
        "connections still in the handshake; beyond this the oldest is dropped for the newest");
   return g;
@@ -135,6 +144,14 @@ Status ApplyMasterOptions(const po::variables_map& vm, master::MasterOptions* o)
   if (!(o->handshake_timeout_seconds >= 0.1 && o->handshake_timeout_seconds <= 600)) {
     return Status::InvalidArgument("--handshake-timeout must be in [0.1, 600] seconds");
   }
+  sched::SpeculatorOptions& spec = o->tracker.speculation;
+  spec.slow_task_percentile = vm["speculative-slow-task"].as<double>();
+  spec.slow_node_percentile = vm["speculative-slow-node"].as<double>();
+  spec.cap_fraction = vm["speculative-cap"].as<double>();
+  auto min_age = ParseDuration(vm["speculative-min-age"].as<std::string>());
+  if (!min_age.ok()) return Status::InvalidArgument("--speculative-min-age: " + min_age.status().message());
+  spec.min_age = *min_age;
+  MR_RETURN_IF_ERROR(spec.Validate());
   o->max_pending_handshakes = vm["max-pending-handshakes"].as<int>();
   if (o->max_pending_handshakes < 1 || o->max_pending_handshakes > 65536) {
     return Status::InvalidArgument("--max-pending-handshakes must be in 1..65536");

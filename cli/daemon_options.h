@@ -19,7 +19,7 @@ namespace mr::cli {
 // `mr master`, `mr cluster start`, embedded `mr run`.
 po::options_description SchedulerOptionGroup();
 // --heartbeat-ms, --max-heartbeat-rate, --history-jobs, --history-age, --worker-timeout, --max-attempts,
-// --task-timeout, --http, --handshake-timeout: `mr master`, `mr cluster start`.
+// --task-timeout, --http, --handshake-timeout, --speculative-*: `mr master`, `mr cluster start`.
 po::options_description MasterOptionGroup();
 // --map-slots, --reduce-slots, --unified-slots, --speed, --shuffle-bandwidth, --fetch-threads:
 // `mr worker`, `mr cluster start`, embedded `mr run`.

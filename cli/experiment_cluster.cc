@@ -7,6 +7,7 @@
 #include "cli/local_cluster.h"
 #include "client/master_client.h"
 #include "common/file_util.h"
+#include "common/process_cpu.h"
 
 namespace mr::cli {
 
@@ -97,6 +98,15 @@ class ExperimentCluster final : public experiment::LiveCluster {
 
   std::string TraceDir() const override { return JoinPath(JoinPath(dir_, "state"), "traces"); }
   std::string LogDir() const override { return dir_; }
+
+  Result<double> CpuSeconds() override {
+    double sum = 0;
+    for (pid_t pid : cluster_.pids()) {
+      MR_ASSIGN_OR_RETURN(double cpu, ProcessCpuSeconds(pid));
+      sum += cpu;
+    }
+    return sum;
+  }
 
  private:
   std::string dir_;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/file_util.h"
+#include "jobs/input_paths.h"
 #include "jobs/job.h"
 #include "jobs/job_table.h"
 
@@ -44,15 +45,23 @@ std::vector<JobFlagEntry> JobFlagEntries() {
 void AddJobOptions(po::options_description& desc, po::positional_options_description& positional) {
   desc.add_options()
       ("job", po::value<std::string>(), ("job: " + jobs::JobNameList()).c_str())
-      ("input,i", po::value<std::vector<std::string>>()->multitoken(), "input files or directories")
+      ("input,i", po::value<std::vector<std::string>>()->multitoken(),
+       "input files, directories or quoted glob patterns ('data/*.txt': mr expands them, as "
+       "Hadoop does); in a directory, names starting with '_' or '.' are skipped and "
+       "subdirectories are read only with --recursive")
+      ("recursive", po::bool_switch(), "read input directories' subdirectories too (hidden names skipped)")
       ("output,o", po::value<std::string>(), "output directory (must not exist)")
-      ("reducers,r", po::value<uint32_t>()->default_value(1), "number of reduce tasks")
-      ("split-size", po::value<std::string>()->default_value("32MiB"), "input split size")
-      ("slow-start", po::value<double>()->default_value(0.05), "fraction of maps done before reducers start fetching")
+      ("reducers,r", po::value<uint32_t>()->default_value(1),
+       "number of reduce tasks, 1..10000 (each is a task, a part file and a partition in every "
+       "map's output: more would be bookkeeping, not work)")
+      ("split-size", po::value<std::string>()->default_value("32MiB"),
+       "input split size, at least 4KiB (smaller would turn one input into millions of maps)")
+      ("slow-start", po::value<double>()->default_value(0.05, "0.05"),
+       "fraction of maps done before reducers start fetching")
       ("sort-buffer", po::value<std::string>()->default_value("100MiB"), "map-side sort buffer (as Hadoop's io.sort.mb)")
       ("name", po::value<std::string>(), "job name (default: the job kind)")
       ("pool", po::value<std::string>()->default_value(""), "fair scheduler pool")
-      ("weight", po::value<double>()->default_value(1.0), "fair scheduler weight")
+      ("weight", po::value<double>()->default_value(1.0, "1"), "fair scheduler weight")
       ("hint-map-seconds", po::value<double>()->default_value(0), "size hint: total map slot-seconds")
       ("hint-shuffle-bytes", po::value<std::string>()->default_value("0"), "size hint: total shuffle bytes")
       ("hint-reduce-seconds", po::value<double>()->default_value(0),
@@ -61,7 +70,9 @@ void AddJobOptions(po::options_description& desc, po::positional_options_descrip
        "the objective a policy should serve this job by (\"\" = the policy's own; docs/jobs.md)")
       ("deadline", po::value<std::string>(), "finish within this long after submission, e.g. 30m (docs/jobs.md)")
       ("min-slots", po::value<uint32_t>()->default_value(0), "fewest slots the job should hold (0 = none)")
-      ("max-slots", po::value<uint32_t>()->default_value(0), "most slots the job may hold (0 = no cap)");
+      ("max-slots", po::value<uint32_t>()->default_value(0), "most slots the job may hold (0 = no cap)")
+      ("speculative", po::value<std::string>()->default_value("on"),
+       "on: a slow running map may get a backup attempt on another worker (LATE, docs/speculation.md); off: never");
   for (const JobFlagEntry& e : JobFlagEntries()) {
     const jobs::JobFlag& f = *e.flag;
     std::string help = e.jobs + ": " + f.help;
@@ -148,7 +159,10 @@ Result<proto::JobSpec> BuildJobSpec(const po::variables_map& vm) {
     return Status::NotFound("unknown job '" + spec.job() + "' (known: " + list + ")");
   }
   if (vm.count("input")) {
-    for (const auto& in : vm["input"].as<std::vector<std::string>>()) {
+    const bool recursive = vm.count("recursive") && vm["recursive"].as<bool>();
+    MR_ASSIGN_OR_RETURN(std::vector<std::string> inputs,
+                        jobs::ResolveInputs(vm["input"].as<std::vector<std::string>>(), recursive));
+    for (const auto& in : inputs) {
       MR_RETURN_IF_ERROR(CheckInput(in));
       spec.add_inputs(AbsolutePath(in));
     }
@@ -158,9 +172,14 @@ Result<proto::JobSpec> BuildJobSpec(const po::variables_map& vm) {
   if (PathExists(out)) return Status::AlreadyExists("output directory " + out + " already exists");
   spec.set_output(out);
   spec.set_reducers(vm["reducers"].as<uint32_t>());
-  if (spec.reducers() < 1 || spec.reducers() > 100000) return Status::InvalidArgument("--reducers must be in 1..100000");
+  if (spec.reducers() < 1 || spec.reducers() > jobs::kMaxReducers) {
+    return Status::InvalidArgument("--reducers must be in 1.." + std::to_string(jobs::kMaxReducers));
+  }
   MR_ASSIGN_OR_RETURN(uint64_t split, ParseBytes(vm["split-size"].as<std::string>()));
-  if (split == 0) return Status::InvalidArgument("--split-size must be positive");
+  if (split < jobs::kMinSplitBytes) {
+    return Status::InvalidArgument("--split-size must be at least 4KiB (" + std::to_string(jobs::kMinSplitBytes) +
+                                   " bytes)");
+  }
   spec.set_split_bytes(split);
   spec.set_slow_start(vm["slow-start"].as<double>());
   if (spec.slow_start() < 0 || spec.slow_start() > 1) return Status::InvalidArgument("--slow-start must be in [0, 1]");
@@ -171,6 +190,11 @@ Result<proto::JobSpec> BuildJobSpec(const po::variables_map& vm) {
   spec.set_pool(vm["pool"].as<std::string>());
   spec.set_weight(vm["weight"].as<double>());
   if (spec.weight() <= 0) return Status::InvalidArgument("--weight must be positive");
+  const std::string speculative = vm["speculative"].as<std::string>();
+  if (speculative != "on" && speculative != "off") {
+    return Status::InvalidArgument("--speculative must be on or off, not '" + speculative + "'");
+  }
+  spec.set_speculation_off(speculative == "off");
   for (const char* hint : {"hint-map-seconds", "hint-reduce-seconds"}) {
     const double v = vm[hint].as<double>();
     if (!std::isfinite(v) || v < 0) return Status::InvalidArgument(std::string("--") + hint + " must be a finite number >= 0");

@@ -60,6 +60,23 @@ std::string SelfExe() {
   return std::string(buf, static_cast<size_t>(n));
 }
 
+std::string StartupError(const std::string& log) {
+  // A daemon that fails at start prints "mr: REASON" last; info lines before it (recovery,
+  // ...) are not the reason. Without such a line, the last line of the log.
+  std::vector<std::string> lines;
+  size_t start = 0;
+  while (start < log.size()) {
+    size_t end = log.find('\n', start);
+    if (end == std::string::npos) end = log.size();
+    if (end > start) lines.push_back(log.substr(start, end - start));
+    start = end + 1;
+  }
+  for (auto it = lines.rbegin(); it != lines.rend(); ++it) {
+    if (it->rfind("mr: ", 0) == 0) return it->substr(4);
+  }
+  return lines.empty() ? std::string("(empty log)") : lines.back();
+}
+
 LocalCluster::~LocalCluster() {
   if (!options_.detached) Stop();
 }
@@ -117,7 +134,7 @@ Status LocalCluster::Start(double timeout_seconds) {
     ::close(fds[0]);
     setsid();
     Status s = StartDaemons(timeout_seconds);
-    (void)WriteAllToFd(fds[1], std::to_string(static_cast<int>(s.code())) + "\n" + (s.ok() ? address_ : s.message()),
+    (void)WriteAllToFd(fds[1], std::to_string(static_cast<int>(s.code())) + "\n" + (s.ok() ? address_ + "\n" + http_address_ : s.message()),
                        "launcher pipe");
     _exit(s.ok() ? 0 : 1);
   }
@@ -139,7 +156,11 @@ Status LocalCluster::Start(double timeout_seconds) {
   if (nl == std::string::npos) return Status::Internal("cluster launcher failed");
   const auto code = static_cast<StatusCode>(std::atoi(reply.substr(0, nl).c_str()));
   if (code != StatusCode::kOk) return Status(code, reply.substr(nl + 1));
-  address_ = reply.substr(nl + 1);
+  // "<address>\n<http address or nothing>"
+  const std::string rest = reply.substr(nl + 1);
+  const size_t nl2 = rest.find('\n');
+  address_ = rest.substr(0, nl2);
+  http_address_ = nl2 == std::string::npos ? std::string() : rest.substr(nl2 + 1);
   return Status::Ok();
 }
 
@@ -148,8 +169,10 @@ Status LocalCluster::StartDaemons(double timeout_seconds) {
   MR_RETURN_IF_ERROR(MakeDirs(d));
   std::string addr_file = JoinPath(d, "master.addr");
   (void)RemoveAll(addr_file);
+  const std::string http_file = JoinPath(d, "http.addr");
+  (void)RemoveAll(http_file);
   std::vector<std::string> margs = {"master", "--listen", "127.0.0.1:0", "--state", JoinPath(d, "state"),
-                                    "--addr-file", addr_file};
+                                    "--addr-file", addr_file, "--http-addr-file", http_file};
   margs.insert(margs.end(), options_.master_args.begin(), options_.master_args.end());
   MR_ASSIGN_OR_RETURN(pid_t mpid, Spawn(margs, JoinPath(d, "master.log")));
   pids_.push_back(mpid);
@@ -161,7 +184,7 @@ Status LocalCluster::StartDaemons(double timeout_seconds) {
       pids_.clear();
       (void)RemoveAll(JoinPath(d, "master.pid"));  // no stale pid for a later `cluster stop`
       auto log = ReadFileToString(JoinPath(d, "master.log"));
-      return Status::Internal("master exited at start: " + (log.ok() ? *log : std::string("(no log)")));
+      return Status::Internal("the master exited at start: " + (log.ok() ? StartupError(*log) : std::string("(no log)")));
     }
     if (MonotonicSeconds() > deadline) {
       Terminate({mpid});
@@ -174,6 +197,10 @@ Status LocalCluster::StartDaemons(double timeout_seconds) {
   MR_ASSIGN_OR_RETURN(std::string addr, ReadFileToString(addr_file));
   while (!addr.empty() && (addr.back() == '\n' || addr.back() == ' ')) addr.pop_back();
   address_ = addr;
+  if (auto http = ReadFileToString(http_file); http.ok()) {
+    http_address_ = *http;
+    while (!http_address_.empty() && (http_address_.back() == '\n' || http_address_.back() == ' ')) http_address_.pop_back();
+  }
   for (int i = 0; i < options_.workers; ++i) {
     std::string wdir = JoinPath(d, "worker-" + std::to_string(i));
     std::vector<std::string> wargs = {"worker", "--master", address_, "--work-dir", wdir};
@@ -219,6 +246,7 @@ Status LocalCluster::StopDetached(const std::string& dir) {
   Terminate(masters);
   for (const auto& f : files) (void)RemoveAll(f);
   (void)RemoveAll(JoinPath(dir, "master.addr"));
+  (void)RemoveAll(JoinPath(dir, "http.addr"));
   return Status::Ok();
 }
 

@@ -23,6 +23,9 @@ struct LocalClusterOptions {
   bool detached = false;
 };
 
+// The reason in a daemon's log when it exits at start: its last "mr: " line, else its last line.
+std::string StartupError(const std::string& log);
+
 class LocalCluster {
  public:
   explicit LocalCluster(LocalClusterOptions o) : options_(std::move(o)) {}
@@ -35,6 +38,10 @@ class LocalCluster {
   // REQUIRES (detached): the calling process is single-threaded, as it forks a launcher.
   Status Start(double timeout_seconds = 20);
   const std::string& master_address() const { return address_; }
+  // The status page's host:port when the master was given --http (embedded start), else "".
+  const std::string& http_address() const { return http_address_; }
+  // The daemons' processes (master first) while the cluster runs embedded; empty detached.
+  const std::vector<pid_t>& pids() const { return pids_; }
   // SIGTERM to every process, SIGKILL after a grace period; reaps them.
   void Stop();
 
@@ -48,6 +55,7 @@ class LocalCluster {
   LocalClusterOptions options_;
   std::string address_;
   std::vector<pid_t> pids_;
+  std::string http_address_;
 };
 
 // Path of the running executable (/proc/self/exe).

@@ -15,11 +15,12 @@ double Ratio(double done, double total) { return total > 0 ? std::clamp(done / t
 
 double ProgressFraction(const proto::JobStatus& st) {
   if (st.state() == "SUCCEEDED") return 1.0;
-  double maps = Ratio(st.maps_done(), st.maps_total());
+  // Running tasks count by their reported progress (maps_progress >= maps_done when set).
+  double maps = Ratio(std::max<double>(st.maps_done(), st.maps_progress()), st.maps_total());
   double fetched = static_cast<double>(st.shuffle_bytes_fetched());
   double total = static_cast<double>(st.shuffle_bytes_total());
   double shuffle = total > 0 ? Ratio(fetched, total) * maps : (maps >= 1.0 ? 1.0 : 0.0);
-  double reduces = Ratio(st.reduces_done(), st.reduces_total());
+  double reduces = Ratio(std::max<double>(st.reduces_done(), st.reduces_progress()), st.reduces_total());
   return (maps + shuffle + reduces) / 3;
 }
 

@@ -8,7 +8,8 @@
 
 namespace mr::cli {
 
-// The job's progress in [0, 1]: maps, shuffle and reduces weigh a third each. The
+// The job's progress in [0, 1]: maps, shuffle and reduces weigh a third each, maps and
+// reduces counted with their running attempts' reported progress (JobStatus::maps_progress). The
 // shuffle's part is fetched / map output so far, scaled by the maps done (the output of
 // maps still to run is not known yet).
 double ProgressFraction(const proto::JobStatus& st);

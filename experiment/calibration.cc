@@ -11,6 +11,7 @@
 #include <sched.h>
 
 #include "common/file_util.h"
+#include "experiment/trace_replay.h"
 
 namespace mr::experiment {
 
@@ -185,6 +186,7 @@ std::string CalibrationJson(const Calibration& c) {
             {"decision_latency", c.decision_latency},
             {"host_cores", c.host_cores},
             {"core_speed", c.core_speed},
+            {"shuffle_cpu_per_byte", c.shuffle_cpu_per_byte},
             {"measured_at", c.measured_at}};
   return j.dump(2) + "\n";
 }
@@ -210,6 +212,10 @@ Result<Calibration> ParseCalibration(std::string_view json_text) {
   c.core_speed = Num(j, "core_speed", c.map_speed_factor);
   if (c.host_cores < 0 || c.host_cores > 4096 || !(c.core_speed > 0)) {
     return Status::InvalidArgument("calibration: host_cores must be in [0, 4096] and core_speed positive");
+  }
+  c.shuffle_cpu_per_byte = Num(j, "shuffle_cpu_per_byte", 0);  // optional, as above
+  if (!(c.shuffle_cpu_per_byte >= 0 && c.shuffle_cpu_per_byte < 1e-3)) {
+    return Status::InvalidArgument("calibration: shuffle_cpu_per_byte must be in [0, 1e-3) core-seconds per byte");
   }
   c.shape_hash = Str(j, "shape_hash");
   c.measured_at = Str(j, "measured_at");
@@ -245,7 +251,7 @@ int AvailableCores() {
 }
 
 Result<Calibration> DeriveCalibration(const ClusterShape& shape, const std::vector<std::vector<json>>& traces,
-                                      int host_cores) {
+                                      int host_cores, double link_cpu_seconds) {
   if (traces.size() != 3) return Status::InvalidArgument("calibration needs the traces of the 3 standard jobs");
   Calibration c;
   c.shape_hash = ShapeHash(shape);
@@ -269,7 +275,33 @@ Result<Calibration> DeriveCalibration(const ClusterShape& shape, const std::vect
     seconds += std::max(0.0, Num(e, "t") - Num(e, "start"));
   }
   if (!(bytes > 0 && seconds > 0)) return Status::InvalidArgument("calibration: the shuffle job served no bytes");
+  // The link's rate while it carries data, from the reducers' fetches (per source worker, its
+  // bytes over the union of its fetches' intervals), as a replay measures it: a `served`
+  // report covers a window of up to 250 ms whole even when the link sent for part of it,
+  // which read a 20 MB/s cap as 17-19 MB/s. Traces without fetches fall back to it.
   c.link_rate = bytes / seconds;
+  if (Result<RecordedRun> run = RecordedRunFromTraces({traces[2]}); run.ok()) {
+    if (const double fetched = MeasuredShuffleRate(*run); fetched > 0) c.link_rate = fetched;
+  }
+  c.shuffle_cpu_per_byte = std::max(0.0, link_cpu_seconds) / bytes;
+  return c;
+}
+
+Calibration MedianCalibration(const std::vector<Calibration>& rounds) {
+  Calibration c = rounds.front();
+  auto median = [&](double Calibration::*field) {
+    std::vector<double> v;
+    for (const Calibration& r : rounds) v.push_back(r.*field);
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    c.*field = n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+  };
+  median(&Calibration::task_start_seconds);
+  median(&Calibration::map_speed_factor);
+  median(&Calibration::link_rate);
+  median(&Calibration::decision_latency);
+  median(&Calibration::core_speed);
+  median(&Calibration::shuffle_cpu_per_byte);
   return c;
 }
 
@@ -282,6 +314,7 @@ Result<model::ClusterSpec> CalibratedCluster(const ClusterShape& shape, const Ca
   MR_ASSIGN_OR_RETURN(model::ClusterSpec spec, ToClusterSpec(s));
   spec.decision_latency = c.decision_latency;
   spec.host_cores = c.host_cores;
+  if (c.host_cores > 0) spec.shuffle_cpu_per_byte = c.shuffle_cpu_per_byte;
   return spec;
 }
 

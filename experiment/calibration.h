@@ -30,6 +30,10 @@ struct Calibration {
   // simulator then applies map_speed_factor to every task whatever else runs.
   int host_cores = 0;
   double core_speed = 1;
+  // The shuffle's CPU (burn mode): core-seconds the cluster's processes spent per byte the
+  // link job moved (map output written, served, fetched, merged). 0 = not measured (older
+  // calibrations, or a cluster whose processes' CPU cannot be read).
+  double shuffle_cpu_per_byte = 0;
   std::string measured_at;       // UTC time of the measurement, for the record
 };
 
@@ -55,13 +59,21 @@ std::vector<model::TaskJob> CalibrationJobs(const ClusterShape& shape);
 // measured on a host whose tasks share `host_cores` CPUs (0 = a core per slot, as in sleep
 // mode). core_speed comes from the 1-second maps: each one's work over its busy time
 // weighted by its share of a core, min(1, host_cores / running maps), integrated over its
-// run. InvalidArgument when a trace lacks what its job must show (no finished map, no
-// served bytes).
+// run. shuffle_cpu_per_byte is link_cpu_seconds (the CPU the cluster's processes used during
+// the link job, above their idle rate; 0 = not measured) over the bytes that job served.
+// InvalidArgument when a trace lacks what its job must show (no finished map, no served bytes).
 Result<Calibration> DeriveCalibration(const ClusterShape& shape,
                                       const std::vector<std::vector<nlohmann::json>>& traces,
-                                      int host_cores = 0);
+                                      int host_cores = 0, double link_cpu_seconds = 0);
 // The CPUs this process may run on (its affinity mask), at least 1.
 int AvailableCores();
+
+// Calibrations move a few percent between measurements on one machine (docs/experiments.md):
+// `mr experiment calibrate` measures this many rounds and keeps each number's median.
+inline constexpr int kCalibrationRounds = 3;
+// Each number the median of `rounds` (host_cores, shape and time from the first).
+// REQUIRES: !rounds.empty().
+Calibration MedianCalibration(const std::vector<Calibration>& rounds);
 
 // The simulator's cluster with the calibration applied: every worker's speed times
 // map_speed_factor (with host_cores: times core_speed, and the tasks share host_cores

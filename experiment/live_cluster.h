@@ -39,6 +39,9 @@ class LiveCluster {
   virtual std::string TraceDir() const = 0;
   // Directory holding the daemons' logs.
   virtual std::string LogDir() const = 0;
+  // CPU seconds the cluster's processes (master and workers) have used so far, for the
+  // calibration of the shuffle's CPU cost; FailedPrecondition where they cannot be read.
+  virtual Result<double> CpuSeconds() { return Status(StatusCode::kFailedPrecondition, "the cluster's CPU time is not readable"); }
 };
 
 // Starts a cluster of `shape` running `policy` with its scratch files under `dir`.

@@ -45,7 +45,10 @@ Result<Prediction> PredictRun(const RecordedRun& run, const std::string& policy,
   p.policy = policy;
   p.what_if = policy != run.policy;
   p.cluster = cluster;
-  MR_ASSIGN_OR_RETURN(p.sim, model::SimulateTasks(run.jobs, cluster, *scheduler));
+  // As live, the first round is the run's first (a batch's first decision sees the jobs
+  // submitted by then; docs/model.md, "Replaying a recorded run").
+  p.cluster.first_round = std::max(p.cluster.first_round, run.first_assignment);
+  MR_ASSIGN_OR_RETURN(p.sim, model::SimulateTasks(run.jobs, p.cluster, *scheduler));
   double sum = 0;
   for (const RecordedJob& m : run.measured) {
     sum += m.response;

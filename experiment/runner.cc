@@ -1,7 +1,10 @@
 #include "experiment/runner.h"
 
+#include <chrono>
 #include <cstdio>
+#include <thread>
 
+#include "common/clock.h"
 #include "common/file_util.h"
 #include "common/job_id.h"
 #include "experiment/job_results.h"
@@ -152,6 +155,51 @@ BoundSpec SummaryBound(const Experiment& e) {
   return b;
 }
 
+// The idle cluster's CPU rate over a short window, and where the window ended: the base the
+// link job's CPU is measured above (heartbeats, the status poller).
+struct CpuWindow {
+  double rate = 0;      // CPU seconds per second
+  double end_cpu = 0;
+  double end_time = 0;  // MonotonicSeconds()
+};
+
+Result<CpuWindow> MeasureIdleCpu(LiveCluster& cluster) {
+  constexpr double kWindowSeconds = 1.0;
+  MR_ASSIGN_OR_RETURN(double before, cluster.CpuSeconds());
+  const double start = MonotonicSeconds();
+  std::this_thread::sleep_for(std::chrono::duration<double>(kWindowSeconds));
+  MR_ASSIGN_OR_RETURN(double after, cluster.CpuSeconds());
+  const double end = MonotonicSeconds();
+  return CpuWindow{std::max(0.0, after - before) / std::max(1e-3, end - start), after, end};
+}
+
+// One round of the standard jobs on `cluster`: their traces and the link job's CPU.
+Result<Calibration> CalibrateOnce(LiveCluster& cluster, const ClusterShape& shape, const RunnerOptions& o, int round) {
+  const std::vector<model::TaskJob> jobs = CalibrationJobs(shape);
+  std::vector<std::vector<nlohmann::json>> traces;
+  double link_cpu = 0;  // the link job's CPU above the idle cluster's (0: not readable)
+  for (size_t index = 0; index < jobs.size(); ++index) {
+    const std::string label = "calibrate-" + std::to_string(round + 1) + "." + std::to_string(index);
+    const bool link_job = index + 1 == jobs.size();
+    Result<CpuWindow> idle = link_job ? MeasureIdleCpu(cluster) : Result<CpuWindow>(CpuWindow{});
+    MR_ASSIGN_OR_RETURN(std::vector<MeasuredJob> measured,
+                        PlayJobs(cluster, {jobs[index]}, label, o.timeout, MakeProgress(o, label)));
+    EndProgress(o, label + " done");
+    if (measured.size() != 1 || !measured[0].succeeded) return Status::Internal(label + ": the job failed");
+    if (link_job && idle.ok()) {
+      Result<double> after = cluster.CpuSeconds();
+      if (after.ok()) {
+        const double seconds = MonotonicSeconds() - idle->end_time;
+        link_cpu = std::max(0.0, *after - idle->end_cpu - idle->rate * seconds);
+      }
+    }
+    MR_ASSIGN_OR_RETURN(auto events, web::ReadTraceFile(JoinPath(cluster.TraceDir(), TraceFileName(measured[0].id))));
+    traces.push_back(std::move(events));
+  }
+  // Burn-mode tasks share the host's cores; sleeping ones hold a slot without CPU.
+  return DeriveCalibration(shape, traces, shape.work == WorkMode::kBurn ? AvailableCores() : 0, link_cpu);
+}
+
 }  // namespace
 
 std::string PolicyLabel(const Experiment& e, size_t i) {
@@ -162,7 +210,6 @@ std::string PolicyLabel(const Experiment& e, size_t i) {
 }
 
 Result<Calibration> Calibrate(const ClusterShape& shape, const RunnerOptions& o, const std::string& scratch_dir) {
-  std::vector<std::vector<nlohmann::json>> traces;
   PolicyRun fifo;
   fifo.policy = fifo.label = "fifo";
   MR_RETURN_IF_ERROR(MakeDirs(scratch_dir));
@@ -171,18 +218,12 @@ Result<Calibration> Calibrate(const ClusterShape& shape, const RunnerOptions& o,
   ClusterShape plain = shape;
   for (WorkerGroup& g : plain.groups) g.straggler = StragglerSpec{};
   MR_ASSIGN_OR_RETURN(std::unique_ptr<LiveCluster> cluster, o.factory(plain, fifo, JoinPath(scratch_dir, "cluster")));
-  int index = 0;
-  for (const model::TaskJob& job : CalibrationJobs(shape)) {
-    const std::string label = "calibrate-" + std::to_string(index++);
-    MR_ASSIGN_OR_RETURN(std::vector<MeasuredJob> measured,
-                        PlayJobs(*cluster, {job}, label, o.timeout, MakeProgress(o, label)));
-    EndProgress(o, label + " done");
-    if (measured.size() != 1 || !measured[0].succeeded) return Status::Internal(label + ": the job failed");
-    MR_ASSIGN_OR_RETURN(auto events, web::ReadTraceFile(JoinPath(cluster->TraceDir(), TraceFileName(measured[0].id))));
-    traces.push_back(std::move(events));
+  std::vector<Calibration> rounds;
+  for (int round = 0; round < kCalibrationRounds; ++round) {
+    MR_ASSIGN_OR_RETURN(Calibration c, CalibrateOnce(*cluster, plain, o, round));
+    rounds.push_back(std::move(c));
   }
-  // Burn-mode tasks share the host's cores; sleeping ones hold a slot without CPU.
-  return DeriveCalibration(shape, traces, shape.work == WorkMode::kBurn ? AvailableCores() : 0);
+  return MedianCalibration(rounds);
 }
 
 Result<Calibration> LoadOrCalibrate(const ClusterShape& shape, const std::string& path, const RunnerOptions& o,

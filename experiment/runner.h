@@ -31,7 +31,8 @@ struct RunnerOptions {
 // cluster started by `factory` (scratch files under `scratch_dir`), stored at `path`.
 Result<Calibration> LoadOrCalibrate(const ClusterShape& shape, const std::string& path,
                                     const RunnerOptions& options, const std::string& scratch_dir);
-// Measures a new calibration (CalibrationJobs, one after another, under fifo).
+// Measures a new calibration: kCalibrationRounds rounds of the standard jobs (CalibrationJobs,
+// one after another, under fifo) on one cluster, each number the median of its rounds.
 Result<Calibration> Calibrate(const ClusterShape& shape, const RunnerOptions& options,
                               const std::string& scratch_dir);
 

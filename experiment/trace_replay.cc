@@ -36,6 +36,7 @@ struct JobTrace {
   std::vector<Attempt> maps_ended, reduces_ended;
   double last_fetch_end = -std::numeric_limits<double>::infinity();
   bool saw_estimate = false;
+  double first_start = std::numeric_limits<double>::infinity();  // its first attempt_start
   double hint_map_seconds = 0, hint_shuffle_bytes = 0, hint_reduce_seconds = 0;
 };
 
@@ -44,20 +45,6 @@ struct Window {
   int64_t worker;
   double start, end, bytes;
 };
-
-Result<double> Number(const json& e, const char* key, const std::string& where) {
-  auto it = e.find(key);
-  if (it == e.end() || !it->is_number() || !std::isfinite(it->get<double>())) {
-    return Status::InvalidArgument(where + ": " + e.value("event", std::string("event")) +
-                                   " without a numeric '" + key + "'");
-  }
-  return it->get<double>();
-}
-
-std::string Text(const json& e, const char* key) {
-  auto it = e.find(key);
-  return it != e.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
 
 // "m-00003" -> ('m', 3); InvalidArgument otherwise.
 Result<std::pair<char, int>> TaskIndex(const std::string& task, const std::string& where) {
@@ -70,12 +57,12 @@ Result<std::pair<char, int>> TaskIndex(const std::string& task, const std::strin
 }
 
 Status ApplyAttemptEnd(const json& e, double t, JobTrace& job) {
-  MR_ASSIGN_OR_RETURN(auto task, TaskIndex(Text(e, "task"), job.id));
+  MR_ASSIGN_OR_RETURN(auto task, TaskIndex(EventText(e, "task"), job.id));
   Attempt a;
   a.index = task.second;
   a.end = t;
-  MR_ASSIGN_OR_RETURN(a.start, Number(e, "start", job.id));
-  a.status = Text(e, "status");
+  MR_ASSIGN_OR_RETURN(a.start, EventNumber(e, "start", job.id));
+  a.status = EventText(e, "status");
   if (e.contains("bytes_out") && e["bytes_out"].is_number()) a.bytes_out = e["bytes_out"].get<double>();
   (task.first == 'm' ? job.maps_ended : job.reduces_ended).push_back(a);
   return Status::Ok();
@@ -91,44 +78,46 @@ Status ApplyEvent(const json& e, JobTrace& job, std::vector<Window>& windows) {
   if (ev == "job_submit") {
     if (job.submit == job.submit) return Status::InvalidArgument(job.id + ": two job_submit events");
     job.submit = t;
-    job.name = Text(e, "name");
-    job.policy = Text(e, "policy");
-    MR_ASSIGN_OR_RETURN(double maps, Number(e, "maps", job.id));
-    MR_ASSIGN_OR_RETURN(double reduces, Number(e, "reduces", job.id));
+    job.name = EventText(e, "name");
+    job.policy = EventText(e, "policy");
+    MR_ASSIGN_OR_RETURN(double maps, EventNumber(e, "maps", job.id));
+    MR_ASSIGN_OR_RETURN(double reduces, EventNumber(e, "reduces", job.id));
     if (maps < 1 || reduces < 0 || maps > 1e6 || reduces > 1e5)
       return Status::InvalidArgument(job.id + ": job_submit with bad maps/reduces");
     job.maps = static_cast<int>(maps);
     job.reduces = static_cast<int>(reduces);
   } else if (ev == "job_end") {
     job.ended = true;
-    job.end_status = Text(e, "status");
-    job.end_error = Text(e, "error");
-    MR_ASSIGN_OR_RETURN(job.response, Number(e, "response_time", job.id));
+    job.end_status = EventText(e, "status");
+    job.end_error = EventText(e, "error");
+    MR_ASSIGN_OR_RETURN(job.response, EventNumber(e, "response_time", job.id));
+  } else if (ev == "attempt_start") {
+    job.first_start = std::min(job.first_start, t);
   } else if (ev == "attempt_end") {
     MR_RETURN_IF_ERROR(ApplyAttemptEnd(e, t, job));
-  } else if (ev == "fetch_end" && Text(e, "status") == "ok") {
+  } else if (ev == "fetch_end" && EventText(e, "status") == "ok") {
     job.last_fetch_end = std::max(job.last_fetch_end, t);
     Window w{};
-    MR_ASSIGN_OR_RETURN(double source, Number(e, "src_worker", job.id));
+    MR_ASSIGN_OR_RETURN(double source, EventNumber(e, "src_worker", job.id));
     w.worker = static_cast<int64_t>(source);
-    MR_ASSIGN_OR_RETURN(w.start, Number(e, "start", job.id));
-    MR_ASSIGN_OR_RETURN(w.bytes, Number(e, "bytes", job.id));
+    MR_ASSIGN_OR_RETURN(w.start, EventNumber(e, "start", job.id));
+    MR_ASSIGN_OR_RETURN(w.bytes, EventNumber(e, "bytes", job.id));
     w.end = t;
     windows.push_back(w);
   } else if (ev == "estimate" && !job.saw_estimate) {
     // The estimate written at submit: a hint (or a stored profile) is what the policy ranked
     // the job by before any map ended; "online" means it had none.
     job.saw_estimate = true;
-    const std::string source = Text(e, "source");
+    const std::string source = EventText(e, "source");
     if (source == "hint" || source == "profile") {
-      MR_ASSIGN_OR_RETURN(job.hint_map_seconds, Number(e, "map_seconds", job.id));
-      MR_ASSIGN_OR_RETURN(job.hint_shuffle_bytes, Number(e, "shuffle_bytes", job.id));
+      MR_ASSIGN_OR_RETURN(job.hint_map_seconds, EventNumber(e, "map_seconds", job.id));
+      MR_ASSIGN_OR_RETURN(job.hint_shuffle_bytes, EventNumber(e, "shuffle_bytes", job.id));
     }
     // The reduce estimate has its own source (asrpt and lrpt rank by it); traces written
     // before it existed have none.
-    const std::string reduce_source = Text(e, "reduce_source");
+    const std::string reduce_source = EventText(e, "reduce_source");
     if (reduce_source == "hint" || reduce_source == "profile") {
-      MR_ASSIGN_OR_RETURN(job.hint_reduce_seconds, Number(e, "reduce_seconds", job.id));
+      MR_ASSIGN_OR_RETURN(job.hint_reduce_seconds, EventNumber(e, "reduce_seconds", job.id));
     }
   }
   return Status::Ok();
@@ -269,6 +258,9 @@ Result<RecordedRun> RecordedRunFromTraces(const std::vector<std::vector<json>>& 
   });
   RecordedRun run;
   run.t0 = parsed.front().submit;
+  double first_start = std::numeric_limits<double>::infinity();
+  for (const JobTrace& job : parsed) first_start = std::min(first_start, job.first_start);
+  if (std::isfinite(first_start)) run.first_assignment = std::max(0.0, first_start - run.t0);
   for (const JobTrace& job : parsed) {
     std::vector<double> map_bytes;
     std::vector<double> maps = SuccessfulDurations(job.maps_ended, job.maps, &map_bytes);
@@ -290,9 +282,6 @@ Result<RecordedRun> RecordedRunFromTraces(const std::vector<std::vector<json>>& 
   return run;
 }
 
-namespace {
-
-// The trace files a path stands for.
 Result<std::vector<std::string>> TraceFiles(const std::string& path) {
   if (!PathExists(path)) return Status::NotFound("no such trace file or directory: " + path);
   if (!IsDirectory(path)) return std::vector<std::string>{path};
@@ -307,9 +296,7 @@ Result<std::vector<std::string>> TraceFiles(const std::string& path) {
   return out;
 }
 
-}  // namespace
-
-Result<RecordedRun> ReadRecordedRun(const std::vector<std::string>& paths) {
+Result<std::vector<std::vector<json>>> ReadTraces(const std::vector<std::string>& paths) {
   std::vector<std::vector<json>> traces;
   for (const std::string& p : paths) {
     MR_ASSIGN_OR_RETURN(std::vector<std::string> files, TraceFiles(p));
@@ -319,6 +306,11 @@ Result<RecordedRun> ReadRecordedRun(const std::vector<std::string>& paths) {
       traces.push_back(std::move(events));
     }
   }
+  return traces;
+}
+
+Result<RecordedRun> ReadRecordedRun(const std::vector<std::string>& paths) {
+  MR_ASSIGN_OR_RETURN(auto traces, ReadTraces(paths));
   return RecordedRunFromTraces(traces);
 }
 
@@ -331,6 +323,20 @@ double MeasuredShuffleRate(const RecordedRun& run) {
     ++n;
   }
   return n > 0 ? sum / n : 0;
+}
+
+Result<double> EventNumber(const json& e, const char* key, const std::string& where) {
+  auto it = e.find(key);
+  if (it == e.end() || !it->is_number() || !std::isfinite(it->get<double>())) {
+    return Status::InvalidArgument(where + ": " + e.value("event", std::string("event")) +
+                                   " without a numeric '" + key + "'");
+  }
+  return it->get<double>();
+}
+
+std::string EventText(const json& e, const char* key) {
+  auto it = e.find(key);
+  return it != e.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
 }  // namespace mr::experiment

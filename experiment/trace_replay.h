@@ -53,13 +53,28 @@ struct RecordedRun {
   std::vector<ExcludedJob> excluded;  // by job id
   std::string policy;                 // the policy of every replayable job; "mixed" if several
   double t0 = 0;                      // the first job_submit's t (epoch seconds), all traces
+  // The run's first attempt_start after t0 (every job): no round offered slots before it.
+  double first_assignment = 0;
   std::map<int64_t, LinkUse> links;   // per source worker id, over all jobs
 };
+
+// One trace event's field: a finite number (InvalidArgument naming `where`, the event and the
+// key otherwise), or a string ("" when absent or not a string).
+Result<double> EventNumber(const nlohmann::json& e, const char* key, const std::string& where);
+std::string EventText(const nlohmann::json& e, const char* key);
 
 // Builds a run from parsed traces, one event list per job (web::ParseTraceLines).
 // InvalidArgument for a trace without job_submit, two traces of one job, or an event
 // missing a field the replay needs (naming the job and event).
 Result<RecordedRun> RecordedRunFromTraces(const std::vector<std::vector<nlohmann::json>>& traces);
+
+// The trace files `path` stands for: itself if a file, else the *.jsonl files in the
+// directory (a master's STATE directory stands for its traces/ subdirectory). NotFound for a
+// missing path or a directory without traces.
+Result<std::vector<std::string>> TraceFiles(const std::string& path);
+// The parsed events of every trace file `paths` name (TraceFiles), one list per file;
+// InvalidArgument for an empty trace, a line that is not JSON named by file and line.
+Result<std::vector<std::vector<nlohmann::json>>> ReadTraces(const std::vector<std::string>& paths);
 
 // Reads `paths`: trace files, or directories whose *.jsonl files are traces (a master's
 // STATE directory stands for its traces/ subdirectory). NotFound for a missing path or a

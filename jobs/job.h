@@ -19,6 +19,15 @@ namespace mr::jobs {
 
 using Params = std::map<std::string, std::string>;
 
+// Limits on a job's shape, checked by `mr run`/`mr submit` and again by the master.
+// At most 10,000 reducers: each is a task the master tracks, a part file, and a partition in
+// every map's output index (maps x reducers entries), so a larger count on small data makes
+// more bookkeeping than work; Hadoop clusters size reducers to their reduce slots.
+inline constexpr uint32_t kMaxReducers = 10000;
+// Splits of at least 4 KiB: a smaller split size would turn one modest input into millions
+// of map tasks.
+inline constexpr uint64_t kMinSplitBytes = 4096;
+
 // Receives key/value pairs from a Mapper, Combiner or Reducer.
 class Emitter {
  public:

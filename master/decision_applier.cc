@@ -141,6 +141,7 @@ void DecisionApplier::StartMap(Round& round, WorkerRecord& target, JobRecord& jo
   const uint32_t attempt = m.next_attempt++;
   if (a.backup) {
     m.backup = MapTask::Backup{attempt, target.id, unified, round.now, 0};
+    job.counters[kBackupMapsCounter]++;
   } else {
     m.state = MapTask::State::kRunning;
     m.attempt = attempt;

@@ -107,6 +107,10 @@ inline constexpr const char* kFailedMapsCounter = "job.failed_maps";
 inline constexpr const char* kFailedReducesCounter = "job.failed_reduces";
 inline constexpr const char* kKilledMapsCounter = "job.killed_maps";        // lost with a worker, or superseded
 inline constexpr const char* kKilledReducesCounter = "job.killed_reduces";  // lost with a worker
+// Speculative execution (scheduler/speculator.h): backup map attempts started, and those that
+// succeeded first (the attempt they backed up is then killed, counted in job.killed_maps).
+inline constexpr const char* kBackupMapsCounter = "job.backup_maps";
+inline constexpr const char* kBackupMapsWonCounter = "job.backup_maps_won";
 
 // The measured shuffle rate in status covers fetches of this many recent seconds.
 inline constexpr double kShuffleRateWindow = 2.0;

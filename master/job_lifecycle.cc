@@ -15,11 +15,10 @@ using nlohmann::json;
 using sched::TaskKind;
 
 namespace {
-constexpr uint32_t kMaxReducers = 100000;
 
 Status ValidateSpec(const proto::JobSpec& spec) {
-  if (spec.reducers() == 0 || spec.reducers() > kMaxReducers) {
-    return Status::InvalidArgument("reducers must be in 1.." + std::to_string(kMaxReducers));
+  if (spec.reducers() == 0 || spec.reducers() > jobs::kMaxReducers) {
+    return Status::InvalidArgument("reducers must be in 1.." + std::to_string(jobs::kMaxReducers));
   }
   if (spec.output().empty() || spec.output()[0] != '/') {
     return Status::InvalidArgument("output must be an absolute path");
@@ -30,7 +29,9 @@ Status ValidateSpec(const proto::JobSpec& spec) {
   if (!(spec.slow_start() >= 0 && spec.slow_start() <= 1)) {
     return Status::InvalidArgument("slow-start must be in [0, 1]");
   }
-  if (spec.split_bytes() == 0) return Status::InvalidArgument("split size must be positive");
+  if (spec.split_bytes() < jobs::kMinSplitBytes) {
+    return Status::InvalidArgument("split size must be at least " + std::to_string(jobs::kMinSplitBytes) + " bytes");
+  }
   if (spec.num_maps() > 1000000) return Status::InvalidArgument("at most 1000000 maps");
   for (const auto& in : spec.inputs()) {
     if (in.empty() || in[0] != '/') return Status::InvalidArgument("input '" + in + "' must be absolute");

@@ -39,7 +39,8 @@ JobTracker::JobTracker(const Clock* clock, std::unique_ptr<sched::Scheduler> sch
       queues_(state_, registry_),
       decisions_(state_, lifecycle_, persistence_, queues_, killer_),
       status_(state_),
-      unified_(state_, lifecycle_, scheduler_->requires_unified_slots(), std::string(scheduler_->name())) {}
+      unified_(state_, lifecycle_, scheduler_->requires_unified_slots(), std::string(scheduler_->name())),
+      speculator_(options.speculation) {}
 
 Status JobTracker::Recover() { return recovery_.Recover(); }
 
@@ -103,6 +104,7 @@ Result<proto::HeartbeatReply> JobTracker::Heartbeat(const proto::Heartbeat& hb) 
     decisions_.UpdateShares(d);
     state_.last_round_time = now;
   }
+  if (!unified_.Blocked()) Speculate(w, &reply);
   decisions_.SendKills(w, &reply);
   for (const auto& [job, share] : state_.shares) {
     auto* s = reply.add_shares();
@@ -119,6 +121,29 @@ bool JobTracker::HasAssignableWork(const WorkerRecord& w, bool cluster) const {
     if (snapshots_.HasAssignableWork(other)) return true;
   }
   return false;
+}
+
+bool JobTracker::MaySpeculate(const WorkerRecord& w) const {
+  if (static_cast<int>(w.info.map_slots()) <= w.running_map &&
+      static_cast<int>(w.info.unified_slots()) <= w.running_unified) {
+    return false;
+  }
+  bool running = false;
+  for (const auto& [id, job] : state_.jobs) {
+    if (job->finished()) continue;
+    // New work first: a map neither running nor done means no backup.
+    if (job->maps_done + job->maps_running < static_cast<int>(job->maps.size())) return false;
+    running = running || (job->maps_running > 0 && !job->spec.speculation_off());
+  }
+  return running;
+}
+
+void JobTracker::Speculate(WorkerRecord& w, proto::HeartbeatReply* reply) {
+  if (!MaySpeculate(w)) return;
+  sched::Decision d = speculator_.Speculate(snapshots_.Build(w.id));
+  if (d.assignments.empty()) return;
+  MR_LOG_INFO("speculation: {}", d.note);
+  decisions_.Apply(w, d, /*cluster_scope=*/false, reply);
 }
 
 Result<proto::StatusReply> JobTracker::GetStatus(uint64_t job_id) const { return status_.GetStatus(job_id); }

@@ -6,7 +6,8 @@
 // DecisionApplier, MapQueues and AttemptKiller (the round and what a policy may decide),
 // JobPersistence and Recovery (the StateStore and a restart), StatusView (status and
 // /api), UnifiedSlotsGuard (a unified-slots policy on a cluster without them), all over
-// one TrackerState.
+// one TrackerState. After the policy's decision, the Speculator (LATE) may back up a slow
+// running map on the slots the policy left free.
 // Not thread-safe: the master calls it from its single state thread only.
 #pragma once
 
@@ -37,6 +38,7 @@
 #include "master/worker_registry.h"
 #include "mr.pb.h"
 #include "scheduler/scheduler.h"
+#include "scheduler/speculator.h"
 
 namespace mr::master {
 
@@ -82,6 +84,13 @@ class JobTracker {
 
   // Whether a round could assign something: w has a free slot with work (any worker, cluster).
   bool HasAssignableWork(const WorkerRecord& w, bool cluster) const;
+  // Whether the speculator could back up a map on w: w has a free map-capable slot, no
+  // unfinished job has a map that is neither running nor done (one queued at another worker
+  // counts too: conservative), and a job that allows speculation has a running map. Keeps
+  // heartbeats without a candidate cheap.
+  bool MaySpeculate(const WorkerRecord& w) const;
+  // The speculator's round on the slots w has free after the policy's: backups into reply.
+  void Speculate(WorkerRecord& w, proto::HeartbeatReply* reply);
 
   std::unique_ptr<sched::Scheduler> scheduler_;
   TrackerState state_;
@@ -99,6 +108,7 @@ class JobTracker {
   DecisionApplier decisions_;
   StatusView status_;
   UnifiedSlotsGuard unified_;
+  sched::Speculator speculator_;
 };
 
 }  // namespace mr::master

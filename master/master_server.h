@@ -23,6 +23,7 @@ struct MasterOptions {
   sched::PolicyOptions scheduler;  // the policy's options (scheduler/policy_table.h)
   sched::PlacementConfig placement;  // --placement and its parameters (scheduler/map_placement.h)
   std::string addr_file;        // if set, the bound host:port is written here
+  std::string http_addr_file;   // if set (and http is), the status page's bound host:port is written here
   std::optional<HostPort> http; // status page address
   uint32_t heartbeat_ms = 20;
   // Idle heartbeats the whole cluster may send per second: with many workers each one's

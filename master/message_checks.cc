@@ -25,7 +25,6 @@ constexpr int kMaxCounters = 1000;
 constexpr uint32_t kMaxAttemptId = 1u << 24;
 constexpr uint64_t kMaxBytes = uint64_t{1} << 56;
 constexpr double kMaxTime = 1e11;  // seconds since the epoch, year ~5000
-constexpr uint64_t kMinSplitBytes = 4096;
 constexpr uint64_t kMaxSortBufferBytes = uint64_t{64} << 30;
 constexpr uint64_t kMinSortBufferBytes = 64u << 10;
 
@@ -205,8 +204,8 @@ Status CheckJobSpec(const proto::JobSpec& spec) {
     return Bad("reducers must be in 1.." + std::to_string(kMaxReduceTasks));
   }
   // A tiny split size would turn one large input into millions of map tasks.
-  if (spec.split_bytes() < kMinSplitBytes || spec.split_bytes() > kMaxBytes) {
-    return Bad("split size must be at least " + std::to_string(kMinSplitBytes) + " bytes");
+  if (spec.split_bytes() < jobs::kMinSplitBytes || spec.split_bytes() > kMaxBytes) {
+    return Bad("split size must be at least " + std::to_string(jobs::kMinSplitBytes) + " bytes");
   }
   MR_RETURN_IF_ERROR(CheckNumber("slow-start", spec.slow_start(), 0, 1));
   MR_RETURN_IF_ERROR(CheckText("job name", spec.name(), kMaxNameBytes));

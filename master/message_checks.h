@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "common/status.h"
+#include "jobs/job.h"
 #include "mr.pb.h"
 
 namespace mr::master {
@@ -25,7 +26,7 @@ inline constexpr uint32_t kMaxHandshakeFrameBytes = 64u << 10;
 
 // The same limits JobTracker applies in its own checks (job_lifecycle.cc, worker_registry.cc).
 inline constexpr uint32_t kMaxMapTasks = 1000000;
-inline constexpr uint32_t kMaxReduceTasks = 100000;
+inline constexpr uint32_t kMaxReduceTasks = jobs::kMaxReducers;
 inline constexpr uint32_t kMaxWorkerSlots = 1024;
 
 // The task counts of a job the master knows.

@@ -57,6 +57,7 @@ sched::Snapshot SnapshotBuilder::Build(WorkerId only_free, bool every_worker_fre
     if (job->spec.deadline_seconds() > 0) v.params.deadline = job->submit_time + job->spec.deadline_seconds();
     v.params.min_slots = static_cast<int>(job->spec.min_slots());
     v.params.max_slots = static_cast<int>(job->spec.max_slots());
+    v.speculative = !job->spec.speculation_off();
     v.maps_total = static_cast<int>(job->maps.size());
     v.maps_running = job->maps_running;
     v.maps_done = job->maps_done;

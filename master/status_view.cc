@@ -1,5 +1,7 @@
 #include "master/status_view.h"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "common/file_util.h"
@@ -23,6 +25,15 @@ proto::JobStatus StatusView::MakeStatus(const JobRecord& job) const {
   st.set_reduces_total(static_cast<uint32_t>(job.reduces.size()));
   st.set_reduces_done(static_cast<uint32_t>(job.reduces_done));
   st.set_reduces_running(static_cast<uint32_t>(job.reduces_running));
+  double maps_progress = job.maps_done, reduces_progress = job.reduces_done;
+  for (const MapTask& m : job.maps) {
+    if (m.state == MapTask::State::kRunning) maps_progress += std::max(m.progress, m.backup ? m.backup->progress : 0.0);
+  }
+  for (const ReduceTask& t : job.reduces) {
+    if (t.state == ReduceTask::State::kRunning) reduces_progress += t.progress;
+  }
+  st.set_maps_progress(maps_progress);
+  st.set_reduces_progress(reduces_progress);
   st.set_shuffle_bytes_total(job.map_output_bytes);
   st.set_shuffle_bytes_fetched(job.shuffle_bytes_fetched);
   st.set_submit_time(job.submit_time);

@@ -71,6 +71,7 @@ void TaskReports::HandleMapReport(WorkerRecord& w, JobRecord& job, const proto::
     return;
   }
   job.maps_running--;
+  if (backup) job.counters[kBackupMapsWonCounter]++;
   if (m.backup) {  // the first attempt to succeed counts: the other is killed
     const MapTask::Backup other = *m.backup;
     m.backup.reset();

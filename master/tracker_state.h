@@ -18,6 +18,7 @@
 #include "mr.pb.h"
 #include "scheduler/map_rate.h"
 #include "scheduler/snapshot.h"
+#include "scheduler/speculator.h"
 
 namespace mr::master {
 
@@ -58,6 +59,8 @@ struct TrackerOptions {
   size_t history_jobs = 1000;     // finished jobs kept (store, traces, status page)
   double history_max_age = 0;     // seconds after its end a finished job is dropped; 0 = never
   std::string placement = "pull"; // the --placement mode's name, for status (the stage is the scheduler's)
+  // LATE's thresholds (mr master --speculative-*); a job opts out with --speculative off.
+  sched::SpeculatorOptions speculation;
 };
 
 struct TrackerState {

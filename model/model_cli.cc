@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "common/file_util.h"
 #include "common/units.h"
 #include "model/cli_args.h"
 #include "model/lower_bound.h"
@@ -18,6 +19,7 @@
 #include "model/mst_cli.h"
 #include "model/slotted_cli.h"
 #include "model/tandem_policy.h"
+#include "model/task_workload.h"
 #include "model/workload.h"
 #include "scheduler/placement_program_options.h"
 #include "scheduler/policy_flags.h"
@@ -43,20 +45,57 @@ Result<sched::PolicyOptions> PolicyOptionsFromArgs(const po::variables_map& vm, 
   return sched::PolicyOptionsFromFlags(policy, given);
 }
 
+// The tandem model's jobs from FILE: the fluid CSV as it is, or a task-level workload
+// (bench/policies JSON, as `tasksim` reads) expressed in fluid sizes on the cluster the flags
+// describe (FluidSizes: x = slot-seconds / map capacity, y = bytes / shuffle capacity).
+Result<std::vector<TandemJob>> LoadTandemJobs(const std::string& path, const po::variables_map& vm) {
+  MR_ASSIGN_OR_RETURN(std::string text, ReadFileToString(path));
+  const size_t first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos || text[first] != '{') return LoadWorkload(path);
+  if (!vm.count("workers") || !vm.count("map-slots") || !vm.count("shuffle-bandwidth")) {
+    return Status::InvalidArgument(
+        path + " is a task-level workload (JSON, as tasksim reads); give the cluster its sizes are for, "
+               "--workers N --map-slots M --shuffle-bandwidth RATE [--unified-slots U], to express "
+               "them as the fluid model's x and y");
+  }
+  ClusterSpec cluster;
+  cluster.workers = vm["workers"].as<int>();
+  cluster.map_slots = vm["map-slots"].as<int>();
+  cluster.unified_slots = vm["unified-slots"].as<int>();
+  Result<double> rate = ParseRate(vm["shuffle-bandwidth"].as<std::string>());
+  if (!rate.ok()) return rate.status().WithContext("--shuffle-bandwidth");
+  if (cluster.workers < 1 || cluster.map_slots + cluster.unified_slots < 1 || !(*rate > 0)) {
+    return Status::InvalidArgument(
+        "--workers >= 1, --map-slots + --unified-slots >= 1 and --shuffle-bandwidth > 0 are needed");
+  }
+  cluster.shuffle_bandwidth = *rate;
+  MR_ASSIGN_OR_RETURN(std::vector<TaskJob> tasks, LoadTaskWorkload(path, cluster, TaskShape{}));
+  std::vector<TandemJob> jobs;
+  for (const TaskJob& t : tasks) jobs.push_back(FluidSizes(t, cluster));
+  return jobs;
+}
+
 int RunTandem(const std::vector<std::string>& args) {
-  po::options_description desc("mr model tandem --workload FILE --policy P [--k K]");
+  po::options_description desc(
+      "mr model tandem --workload FILE --policy P [--k K]\n"
+      "                [--workers N --map-slots M --shuffle-bandwidth RATE]  (a JSON workload)");
   std::string path, policy_name;
   int k = 100;
   desc.add_options()("help,h", "this help")
-      ("workload", po::value(&path)->required(), "CSV file arrival,x,y")
+      ("workload", po::value(&path)->required(),
+       "CSV file arrival,x,y (fluid sizes), or a task-level JSON workload (as tasksim's) with the cluster flags")
       ("policy", po::value(&policy_name)->required(), "fifo|ps|klps|maxsrpt|splitsrpt")
-      ("k", po::value(&k)->default_value(100), "k of klps");
+      ("k", po::value(&k)->default_value(100), "k of klps")
+      ("workers", po::value<int>(), "JSON workload: workers of the cluster its sizes are for")
+      ("map-slots", po::value<int>(), "JSON workload: map slots per worker")
+      ("unified-slots", po::value<int>()->default_value(0), "JSON workload: unified slots per worker")
+      ("shuffle-bandwidth", po::value<std::string>(), "JSON workload: egress cap per worker, e.g. 20MB/s");
   po::variables_map vm;
   int code = 0;
   if (!ParseModelArgs(args, desc, vm, code)) return code;
   Result<std::unique_ptr<TandemPolicy>> policy = MakeTandemPolicy(policy_name, k);
   if (!policy.ok()) return Fail(policy.status());
-  Result<std::vector<TandemJob>> jobs = LoadWorkload(path);
+  Result<std::vector<TandemJob>> jobs = LoadTandemJobs(path, vm);
   if (!jobs.ok()) return Fail(jobs.status());
   Result<SimResult> sim = SimulateTandem(*jobs, **policy);
   if (!sim.ok()) return Fail(sim.status(), ExitCodeFor(sim.status()));
@@ -187,11 +226,13 @@ int RunTaskSim(const std::vector<std::string>& args) {
        "a task's failures that fail its job")
       ("idle-rounds", po::bool_switch(&o.cluster.idle_rounds),
        "also offer rounds to idle workers while an attempt runs without a backup")
+      ("speculate", po::bool_switch(&o.speculate),
+       "back up slow maps by LATE after each round, as the master does (docs/speculation.md)")
       ("maps-per-job", po::value(&o.shape.maps_per_job)->default_value(0),
        "maps per job of a CSV workload (0 = one per map slot)")
       ("reducers", po::value(&o.shape.reducers)->default_value(1), "reducers per job (CSV)")
       ("reduce-seconds", po::value(&o.shape.reduce_seconds)->default_value(0), "per reduce task")
-      ("slow-start", po::value(&o.cluster.slow_start)->default_value(0.05),
+      ("slow-start", po::value(&o.cluster.slow_start)->default_value(0.05, "0.05"),
        "fraction of maps done before reducers start")
       ("decision-latency", po::value(&o.cluster.decision_latency)->default_value(0),
        "seconds from an event to the scheduling round that reacts to it")

@@ -204,7 +204,8 @@ Status RunTaskSimCommand(const TaskSimOptions& o, std::ostream& out) {
   if (o.map_time.kind != MapTimeDist::Kind::kClusterDefault) {
     for (TaskJob& j : jobs) j.map_time = o.map_time;
   }
-  MR_ASSIGN_OR_RETURN(TaskSimResult sim, SimulateTasks(jobs, o.cluster, *scheduler));
+  sched::Speculator late{sched::SpeculatorOptions{}};
+  MR_ASSIGN_OR_RETURN(TaskSimResult sim, SimulateTasks(jobs, o.cluster, *scheduler, o.speculate ? &late : nullptr));
   MR_ASSIGN_OR_RETURN(double fluid, FluidMean(jobs, o));
   out << "job,arrival,x,y,completion,response,sojourn\n";
   for (size_t i = 0; i < jobs.size(); ++i) {

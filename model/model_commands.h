@@ -65,6 +65,7 @@ struct TaskSimOptions {
   TaskShape shape;
   MapTimeDist map_time;    // given to every job (kClusterDefault: leave them as loaded)
   sched::PlacementConfig placement;  // --placement (pull: none)
+  bool speculate = false;  // run the LATE speculator (default thresholds) after the policy
 };
 // Runs the live policy on the task-level simulator and, for comparison, the
 // fluid model's counterpart (MakeFluidCounterpart, e.g. fair -> ps) on the same sizes. Prints

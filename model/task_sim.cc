@@ -41,7 +41,7 @@ std::string Printf(const char* fmt, ...) {
 class TaskSimulator {
  public:
   TaskSimulator(std::span<const TaskJob> jobs, const ClusterSpec& cluster,
-                sched::Scheduler& scheduler);
+                sched::Scheduler& scheduler, const sched::Speculator* speculator);
   Result<TaskSimResult> Run();
 
  private:
@@ -51,10 +51,13 @@ class TaskSimulator {
   bool HasAssignableWork(int w) const;
   bool HasUnbackedAttempt(int w) const;
   Status Round(int offered);
+  // The speculator's round on worker w's slots left free (none without a speculator).
+  Status SpeculateRound(int w);
   std::string Where(int offered) const;
 
   const ClusterSpec cluster_;
   sched::Scheduler& scheduler_;
+  const sched::Speculator* speculator_;
   SimState state_;
   TaskLifecycle tasks_{cluster_, state_};
   ShuffleLinks links_;
@@ -64,8 +67,8 @@ class TaskSimulator {
 };
 
 TaskSimulator::TaskSimulator(std::span<const TaskJob> jobs, const ClusterSpec& cluster,
-                             sched::Scheduler& scheduler)
-    : cluster_(cluster), scheduler_(scheduler) {
+                             sched::Scheduler& scheduler, const sched::Speculator* speculator)
+    : cluster_(cluster), scheduler_(scheduler), speculator_(speculator) {
   for (const WorkerSpec& w : ResolveWorkers(cluster)) state_.workers.emplace_back(w);
   std::vector<size_t> order(jobs.size());
   std::iota(order.begin(), order.end(), size_t{0});
@@ -91,8 +94,9 @@ Result<TaskSimResult> TaskSimulator::Run() {
   const int64_t max_zero_steps = 1000 + 10 * static_cast<int64_t>(jobs.size());
   int64_t zero_steps = 0;
   while (tasks_.finished() < jobs.size()) {
-    tasks_.Rerate();
     links_.Compute(state_);
+    if (cluster_.shuffle_cpu_per_byte > 0) tasks_.SetShuffleCores(cluster_.shuffle_cpu_per_byte * links_.TotalRate());
+    tasks_.Rerate();
     double next = NextEventTime();
     if (next == kNever) {
       return Status::Internal(
@@ -106,7 +110,7 @@ Result<TaskSimResult> TaskSimulator::Run() {
     zero_steps = next > state_.now ? 0 : zero_steps + 1;
     state_.now = next;
     ++result_.events;
-    if (ProcessEventsAt()) decisions_.push(state_.now + cluster_.decision_latency);
+    if (ProcessEventsAt()) decisions_.push(std::max(state_.now + cluster_.decision_latency, cluster_.first_round));
     bool decide = false;
     while (!decisions_.empty() && decisions_.top() <= state_.now) {
       decisions_.pop();
@@ -174,11 +178,16 @@ bool TaskSimulator::ProcessEventsAt() {
 // round without free slots refreshes the shares (the master's periodic refresh).
 Status TaskSimulator::Decide() {
   if (state_.active.empty()) return Status::Ok();
-  if (scheduler_.scope() == sched::SnapshotScope::kCluster) return Round(kAllWorkers);
+  if (scheduler_.scope() == sched::SnapshotScope::kCluster) {
+    MR_RETURN_IF_ERROR(Round(kAllWorkers));
+    for (int w = 0; w < static_cast<int>(state_.workers.size()); ++w) MR_RETURN_IF_ERROR(SpeculateRound(w));
+    return Status::Ok();
+  }
   int rounds = 0;
   for (int w = 0; w < static_cast<int>(state_.workers.size()); ++w) {
     if (!HasAssignableWork(w)) continue;
     MR_RETURN_IF_ERROR(Round(w));
+    MR_RETURN_IF_ERROR(SpeculateRound(w));
     ++rounds;
   }
   if (rounds == 0) return Round(kNoWorker);
@@ -201,7 +210,7 @@ bool TaskSimulator::HasAssignableWork(int w) const {
       if (r.state == ReduceState::kReady && r.worker == w) return true;
     }
   }
-  return cluster_.idle_rounds && HasUnbackedAttempt(w);
+  return (cluster_.idle_rounds || speculator_ != nullptr) && HasUnbackedAttempt(w);
 }
 
 // Some attempt that worker w could back up: a map if it has a map-capable slot free,
@@ -253,7 +262,18 @@ Status TaskSimulator::Round(int offered) {
     auto it = d.shuffle_shares.find(state_.jobs[j].id);
     state_.jobs[j].share = it == d.shuffle_shares.end() ? 0.0 : it->second;
   }
-  if (wake) decisions_.push(state_.now + cluster_.decision_latency);
+  if (wake) decisions_.push(std::max(state_.now + cluster_.decision_latency, cluster_.first_round));
+  return Status::Ok();
+}
+
+Status TaskSimulator::SpeculateRound(int w) {
+  if (speculator_ == nullptr) return Status::Ok();
+  sched::Decision d = speculator_->Speculate(BuildSnapshot(state_, w));
+  for (const sched::Assignment& a : d.assignments) {
+    Status st = CheckAssignment(state_, a, w);
+    if (!st.ok()) return Status::Internal(Where(w) + "speculator: " + st.message());
+    tasks_.Launch(a);
+  }
   return Status::Ok();
 }
 
@@ -268,9 +288,9 @@ std::string TaskSimulator::Where(int offered) const {
 }  // namespace
 
 Result<TaskSimResult> SimulateTasks(std::span<const TaskJob> jobs, const ClusterSpec& cluster,
-                                    sched::Scheduler& scheduler) {
+                                    sched::Scheduler& scheduler, const sched::Speculator* speculator) {
   MR_RETURN_IF_ERROR(tasksim::ValidateTaskSimInput(jobs, cluster));
-  TaskSimulator sim(jobs, cluster, scheduler);
+  TaskSimulator sim(jobs, cluster, scheduler, speculator);
   return sim.Run();
 }
 

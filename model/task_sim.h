@@ -23,6 +23,7 @@
 #include "common/straggler.h"
 #include "model/map_time.h"
 #include "scheduler/scheduler.h"
+#include "scheduler/speculator.h"
 
 namespace mr::model {
 
@@ -114,6 +115,16 @@ struct ClusterSpec {
   // cluster each progresses at its worker's speed times min(1, C / n), so a task alone
   // gets a whole core and three tasks on two cores get two thirds of one each.
   int host_cores = 0;
+  // The shuffle's CPU on that host (with host_cores > 0): core-seconds per byte moved
+  // (writing map output, serving, fetching and merging it). While the links carry R bytes/s
+  // in total, the attempts share host_cores - shuffle_cpu_per_byte x R cores (at least a
+  // tenth of host_cores). 0 = the shuffle costs no CPU.
+  double shuffle_cpu_per_byte = 0;
+  // No scheduling round before this time (seconds on the simulator's clock; rounds due
+  // earlier are held until then). A replay sets it to the run's first assignment: live, the
+  // first round waits for a worker's heartbeat and sees the jobs submitted by then, and a
+  // batch's first decision depends on which those are (docs/model.md).
+  double first_round = 0;
 };
 
 // The failure draws come from Rng(seed ^ kFailureSeedSalt), one Uniform() per attempt in
@@ -155,8 +166,12 @@ struct TaskSimResult {
 // queued at another worker, a backup of a task not running or already backed up, a
 // kill of an attempt not running, a share outside [0, 1] or summing above 1, an
 // unknown job) or leaves work idle with nothing left that could wake it. The scheduler should be fresh (policies may
-// keep memory between calls).
+// keep memory between calls). With a speculator, every round of a worker is followed by the
+// speculator's on the slots the policy left free (as the master does), and a worker with a
+// free slot while some map runs without a backup is offered rounds; its backups are checked
+// like the policy's.
 Result<TaskSimResult> SimulateTasks(std::span<const TaskJob> jobs, const ClusterSpec& cluster,
-                                    sched::Scheduler& scheduler);
+                                    sched::Scheduler& scheduler,
+                                    const sched::Speculator* speculator = nullptr);
 
 }  // namespace mr::model

@@ -54,4 +54,10 @@ double ShuffleLinks::Advance(SimState& state, double dt) const {
   return max_load;
 }
 
+double ShuffleLinks::TotalRate() const {
+  double sum = 0;
+  for (const Flow& f : flows_) sum += f.rate;
+  return sum;
+}
+
 }  // namespace mr::model::tasksim

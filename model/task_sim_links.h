@@ -21,6 +21,8 @@ class ShuffleLinks {
   double NextDrain(const SimState& state) const;
   // Moves dt seconds of every flow; returns the largest link load (sum of rates / cap).
   double Advance(SimState& state, double dt) const;
+  // Bytes/s all flows carry now.
+  double TotalRate() const;
 
  private:
   struct Flow {

@@ -255,7 +255,8 @@ void TaskLifecycle::Rerate() {
   };
   size_t n = 0;
   for_each_running([&](SimJob&, TaskKind, int, Attempt&) { ++n; });
-  const double share = std::min(1.0, cluster_.host_cores / static_cast<double>(std::max<size_t>(1, n)));
+  const double cores = std::max(0.1 * cluster_.host_cores, cluster_.host_cores - shuffle_cores_);
+  const double share = std::min(1.0, cores / static_cast<double>(std::max<size_t>(1, n)));
   const double now = state_.now;
   for_each_running([&](SimJob& job, TaskKind kind, int index, Attempt& a) {
     if (a.share == share) return;
@@ -266,6 +267,12 @@ void TaskLifecycle::Rerate() {
     a.end = now + std::max(0.0, target - a.work_done) / share;
     ends_.push({a.end, seq_++, static_cast<size_t>(job.id - 1), kind, index, a.id});
   });
+}
+
+void TaskLifecycle::SetShuffleCores(double cores) {
+  if (cores == shuffle_cores_) return;
+  shuffle_cores_ = cores;
+  running_changed_ = true;
 }
 
 // Seconds of work on a worker of speed 1: the replayed duration, else the job's

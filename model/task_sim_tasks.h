@@ -46,6 +46,9 @@ class TaskLifecycle {
   // changed since the last call, gives each its new share at state.now and moves its end.
   // A no-op without host_cores.
   void Rerate();
+  // The cores the shuffle takes from the attempts (ClusterSpec::shuffle_cpu_per_byte times
+  // the links' total rate); a change rerates at the next Rerate().
+  void SetShuffleCores(double cores);
 
   size_t finished() const { return finished_; }
   const Counters& counters() const { return counters_; }
@@ -88,6 +91,7 @@ class TaskLifecycle {
   size_t finished_ = 0;
   Counters counters_;
   bool running_changed_ = false;  // an attempt started or stopped since the last Rerate
+  double shuffle_cores_ = 0;
 };
 
 }  // namespace mr::model::tasksim

@@ -98,6 +98,9 @@ struct JobView {
   double weight = 1.0;
   double submit_time = 0;  // arrival r_i
   JobParams params;
+  // Whether speculative execution may back up its tasks (mr submit --speculative on|off;
+  // scheduler/speculator.h).
+  bool speculative = true;
   int maps_total = 0;
   int maps_running = 0;
   int maps_done = 0;
@@ -125,9 +128,9 @@ struct Snapshot {
 // Start a task on a free slot of `worker`. The task is a pending map, a map queued at
 // `worker`, a ready reduce on `worker`, or (backup = true) a task that is running now and has
 // no backup yet: a second attempt starts, the first to succeed counts and the other is
-// killed (speculative execution). Backups are of maps only (a reducer's fetched data is on
-// one worker) and on another worker than the attempt they back up; the master and the
-// simulator refuse any other.
+// killed (speculative execution: scheduler/speculator.h places them after the policy's
+// decision). Backups are of maps only (a reducer's fetched data is on one worker) and on
+// another worker than the attempt they back up; the master and the simulator refuse any other.
 struct Assignment {
   JobId job = 0;
   TaskKind kind = TaskKind::kMap;

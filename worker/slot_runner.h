@@ -38,7 +38,7 @@ class SlotRunner {
     std::function<void()> on_finished;     // any thread; never called with the lock held
     std::function<bool()> stopping;        // an attempt started while stopping is cancelled
     // RUNNING reports go out at most this often per attempt (seconds of `context.clock`).
-    double progress_interval = 1.0;
+    double progress_interval = 0.25;
   };
 
   explicit SlotRunner(Options options);

@@ -1,10 +1,10 @@
 // `mr help`, and `mr cluster start|stop` as a user drives them: the options passed on to the
 // daemons, and a stop that really stops every process.
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <algorithm>
+#include <regex>
 
 #include "common/file_util.h"
 #include "tests/cluster/cluster_fixture.h"
@@ -131,6 +131,42 @@ TEST(ClusterCommandTest, StartPassesOptionsOnAndStopEndsEveryProcess) {
   auto nowhere = Sh(MrBin() + " cluster stop --dir " + ShellQuote(tmp.path() + "/never"));
   EXPECT_EQ(nowhere.exit_code, 2);
   EXPECT_NE(nowhere.err.find("no cluster in " + tmp.path() + "/never"), std::string::npos) << nowhere.err;
+}
+
+// `cluster start --http` prints the page's address; a start that fails (the page's port
+// taken) names the cause first and leaves nothing behind: no directory it created, and in
+// one that existed nothing it added.
+TEST(ClusterCommandTest, StartPrintsThePageAndAFailedStartCleansUp) {
+  TempDir tmp("mr-cluster-http");
+  const std::string a = tmp.path() + "/a", b = tmp.path() + "/b", c = tmp.path() + "/c";
+  auto start = Sh(MrBin() + " cluster start --workers 1 --http 127.0.0.1:0 --dir " + ShellQuote(a));
+  ASSERT_EQ(start.exit_code, 0) << start.err;
+  struct StopOnExit {
+    std::string dir;
+    ~StopOnExit() { Sh(MrBin() + " cluster stop --dir " + ShellQuote(dir)); }
+  } guard{a};
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(start.err, m, std::regex("status page: http://(127\\.0\\.0\\.1:[0-9]+)/")))
+      << start.err;
+  const std::string page = m[1];
+  EXPECT_NE(page, "127.0.0.1:0");
+  // The page's port is the one bound (it was asked for port 0): something listens there.
+  bool connected = false;
+  const int fd = ConnectLoopback(static_cast<uint16_t>(std::stoi(page.substr(page.find(':') + 1))), &connected);
+  if (fd >= 0) close(fd);
+  EXPECT_TRUE(connected) << page;
+
+  auto taken = Sh(MrBin() + " cluster start --workers 1 --http " + page + " --dir " + ShellQuote(b));
+  EXPECT_EQ(taken.exit_code, 2);
+  EXPECT_EQ(taken.err.rfind("mr: cannot start the cluster: the master exited at start: cannot listen on http", 0), 0u)
+      << taken.err;
+  EXPECT_FALSE(PathExists(b)) << "the failed start left its directory behind";
+  ASSERT_TRUE(MakeDirs(c).ok());
+  ASSERT_TRUE(WriteStringToFile(c + "/mine.txt", "keep\n").ok());
+  EXPECT_EQ(Sh(MrBin() + " cluster start --workers 1 --http " + page + " --dir " + ShellQuote(c)).exit_code, 2);
+  auto left = ListDir(c);
+  ASSERT_TRUE(left.ok());
+  EXPECT_EQ(*left, std::vector<std::string>{"mine.txt"});
 }
 
 }  // namespace

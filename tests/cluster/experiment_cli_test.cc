@@ -44,7 +44,7 @@ class ExperimentCliTest : public ::testing::Test {
 TEST_F(ExperimentCliTest, RunWritesResultsResumesAndReportRebuilds) {
   CommandResult first = Run();
   ASSERT_EQ(first.exit_code, 0) << first.out;
-  EXPECT_NE(first.out.find("calibrate-0"), std::string::npos) << "no stored calibration: one is made first\n"
+  EXPECT_NE(first.out.find("calibrate-1.0"), std::string::npos) << "no stored calibration: one is made first\n"
                                                               << first.out;
   EXPECT_NE(first.out.find("fifo-1: done"), std::string::npos) << first.out;
 

@@ -106,6 +106,70 @@ TEST(CalibrationTest, OldCalibrationsReadAsACorePerSlot) {
                                     "decision_latency": 0, "host_cores": -1})").ok());
 }
 
+// The link job's CPU over the bytes it served: 0.06 core-seconds for 12 MB = 5e-9 per byte;
+// applied by the simulator only where tasks share the host's cores. Calibrations stored
+// before it was measured read as 0.
+TEST(CalibrationTest, TheShufflesCpuIsPerByteServed) {
+  std::vector<json> empty = {Start(0, 1, 1), End(0.1, 1, 1, 0)};
+  std::vector<json> rate = {Start(0, 1, 1), End(1.1, 1, 1, 0)};
+  std::vector<json> link = {{{"event", "served"}, {"t", 1.0}, {"start", 0.5}, {"bytes", 8e6}},
+                            {{"event", "served"}, {"t", 2.0}, {"start", 1.5}, {"bytes", 4e6}}};
+  auto c = DeriveCalibration(TwoWorkers(), {empty, rate, link}, /*host_cores=*/2, /*link_cpu_seconds=*/0.06);
+  ASSERT_TRUE(c.ok()) << c.status().ToString();
+  EXPECT_NEAR(c->shuffle_cpu_per_byte, 5e-9, 1e-18);
+  auto back = ParseCalibration(CalibrationJson(*c));
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_DOUBLE_EQ(back->shuffle_cpu_per_byte, c->shuffle_cpu_per_byte);
+  auto spec = CalibratedCluster(TwoWorkers(), *c);
+  ASSERT_TRUE(spec.ok());
+  EXPECT_DOUBLE_EQ(spec->shuffle_cpu_per_byte, 5e-9);
+  c->host_cores = 0;  // a core per slot: the shuffle takes none from the tasks
+  EXPECT_EQ(CalibratedCluster(TwoWorkers(), *c)->shuffle_cpu_per_byte, 0);
+
+  auto old = ParseCalibration(R"({"task_start_seconds": 0.01, "map_speed_factor": 0.65,
+                                  "link_rate": 2e7, "decision_latency": 0.02, "host_cores": 2})");
+  ASSERT_TRUE(old.ok()) << old.status().ToString();
+  EXPECT_EQ(old->shuffle_cpu_per_byte, 0);
+  EXPECT_FALSE(ParseCalibration(R"({"task_start_seconds": 0, "map_speed_factor": 1, "link_rate": 1,
+                                    "decision_latency": 0, "shuffle_cpu_per_byte": -1e-9})").ok());
+}
+
+// The link rate is the fetches' (bytes over the union of their intervals per source worker),
+// not the served reports': a report covers its 250-ms window whole. Worker 1 sent two 10 MB
+// fetches over [0.5, 1.0] and [1.0, 1.5] (20 MB/s); its served report spans [0.25, 1.5]
+// (16 MB/s).
+TEST(CalibrationTest, TheLinkRateIsTheFetchesNotTheServedWindows) {
+  std::vector<json> empty = {Start(0, 1, 1), End(0.1, 1, 1, 0)};
+  std::vector<json> rate = {Start(0, 1, 1), End(1.1, 1, 1, 0)};
+  std::vector<json> link = {
+      {{"event", "job_submit"}, {"t", 0.0}, {"job", "job-000003"}, {"name", "link"}, {"maps", 2}, {"reduces", 1},
+       {"policy", "fifo"}},
+      {{"event", "fetch_end"}, {"t", 1.0}, {"job", "job-000003"}, {"task", "r-00000"}, {"map", "m-00000"},
+       {"src_worker", 1}, {"worker", 2}, {"start", 0.5}, {"bytes", 10e6}, {"status", "ok"}},
+      {{"event", "fetch_end"}, {"t", 1.5}, {"job", "job-000003"}, {"task", "r-00000"}, {"map", "m-00001"},
+       {"src_worker", 1}, {"worker", 2}, {"start", 1.0}, {"bytes", 10e6}, {"status", "ok"}},
+      {{"event", "served"}, {"t", 1.5}, {"job", "job-000003"}, {"worker", 1}, {"start", 0.25}, {"bytes", 20e6}}};
+  auto c = DeriveCalibration(TwoWorkers(), {empty, rate, link});
+  ASSERT_TRUE(c.ok()) << c.status().ToString();
+  EXPECT_NEAR(c->link_rate, 20e6, 1);
+}
+
+// Each number of a calibration is the median of its rounds, field by field (one round's
+// outlier in one field does not pull the others).
+TEST(CalibrationTest, TheStoredCalibrationIsTheMedianOfItsRounds) {
+  Calibration a, b, c;
+  a.core_speed = 0.95; b.core_speed = 0.99; c.core_speed = 0.93;
+  a.link_rate = 17e6; b.link_rate = 19e6; c.link_rate = 18e6;
+  a.shuffle_cpu_per_byte = 6e-9; b.shuffle_cpu_per_byte = 9e-9; c.shuffle_cpu_per_byte = 6.3e-9;
+  a.host_cores = b.host_cores = c.host_cores = 2;
+  Calibration m = MedianCalibration({a, b, c});
+  EXPECT_DOUBLE_EQ(m.core_speed, 0.95);
+  EXPECT_DOUBLE_EQ(m.link_rate, 18e6);
+  EXPECT_DOUBLE_EQ(m.shuffle_cpu_per_byte, 6.3e-9);
+  EXPECT_EQ(m.host_cores, 2);
+  EXPECT_DOUBLE_EQ(MedianCalibration({a, b}).core_speed, 0.97);  // even count: the mean of the middle two
+}
+
 // As live: every task's first attempt is number 1, and the master writes a map's
 // attempt_end after it has already assigned the worker's next map. Worker 1 runs m0, m1, m2
 // back to back, each 0.1 s, each assigned 0.02 s after the previous one ended.

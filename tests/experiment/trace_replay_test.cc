@@ -210,5 +210,40 @@ TEST(ReplayPredictionTest, AnotherPolicyIsAWhatIf) {
   EXPECT_EQ(out.str().find("abs_error_median"), std::string::npos);
 }
 
+// A batch's first decision sees the jobs submitted by the first round, not the first job
+// alone. Live (maxsrpt, one map slot): job 1 (one 3-s map) submitted at 0, job 2 (one 1-s
+// map) at 0.01; no worker heartbeat before 0.02, when the round ranks both and runs job 2
+// first. Replayed, the simulator holds its first round until the run's first assignment
+// (0.02): job 2's map [0.02, 1.02] and 0.1-s reduce to 1.12 (response 1.11), job 1's map
+// [1.02, 4.02], reduce to 4.12. Deciding at job 1's arrival instead would run job 1 first.
+constexpr char kLongFirst[] = R"(
+{"event":"job_submit","t":200,"job":"job-000001","name":"long","kind":"synthetic","maps":1,"reduces":1,"policy":"maxsrpt"}
+{"event":"estimate","t":200,"job":"job-000001","source":"hint","map_seconds":3,"map_seconds_remaining":3,"shuffle_bytes":0,"shuffle_bytes_remaining":0}
+{"event":"attempt_start","t":201.02,"job":"job-000001","task":"m-00000","attempt":2,"worker":1,"slot":"map"}
+{"event":"attempt_end","t":204.02,"job":"job-000001","task":"m-00000","attempt":2,"worker":1,"start":201.02,"status":"ok","bytes_out":0}
+{"event":"attempt_end","t":204.12,"job":"job-000001","task":"r-00000","attempt":4,"worker":1,"start":204.02,"status":"ok"}
+{"event":"job_end","t":204.12,"job":"job-000001","status":"ok","response_time":4.12}
+)";
+constexpr char kShortSecond[] = R"(
+{"event":"job_submit","t":200.01,"job":"job-000002","name":"short","kind":"synthetic","maps":1,"reduces":1,"policy":"maxsrpt"}
+{"event":"estimate","t":200.01,"job":"job-000002","source":"hint","map_seconds":1,"map_seconds_remaining":1,"shuffle_bytes":0,"shuffle_bytes_remaining":0}
+{"event":"attempt_start","t":200.02,"job":"job-000002","task":"m-00000","attempt":1,"worker":1,"slot":"map"}
+{"event":"attempt_end","t":201.02,"job":"job-000002","task":"m-00000","attempt":1,"worker":1,"start":200.02,"status":"ok","bytes_out":0}
+{"event":"attempt_end","t":201.12,"job":"job-000002","task":"r-00000","attempt":3,"worker":1,"start":201.02,"status":"ok"}
+{"event":"job_end","t":201.12,"job":"job-000002","status":"ok","response_time":1.11}
+)";
+
+TEST(ReplayPredictionTest, TheFirstRoundIsTheRunsFirstAssignment) {
+  auto run = RecordedRunFromTraces({Parse(kLongFirst), Parse(kShortSecond)});
+  ASSERT_TRUE(run.ok()) << run.status().ToString();
+  EXPECT_NEAR(run->first_assignment, 0.02, 1e-9);
+  auto p = PredictRun(*run, "maxsrpt", {}, OneWorker());
+  ASSERT_TRUE(p.ok()) << p.status().ToString();
+  ASSERT_EQ(p->sim.response.size(), 2u);
+  EXPECT_NEAR(p->sim.response[0], 4.12, 1e-9);
+  EXPECT_NEAR(p->sim.response[1], 1.11, 1e-9);
+  EXPECT_NEAR(p->abs_error_p90, 0, 1e-9);
+}
+
 }  // namespace
 }  // namespace mr::experiment

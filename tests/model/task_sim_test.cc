@@ -139,6 +139,31 @@ TEST(TaskSimTest, HostCoresShareTheCpuAmongRunningAttempts) {
   }
 }
 
+// The shuffle's CPU under processor sharing: two workers on one core, a job of two maps of
+// 1 and 3 s of work, 2 bytes of output each on links of 2 bytes/s, so each map's output
+// flows for 1 s after its map ends; the shuffle costs 0.25 core-seconds per byte (a link
+// at 2 bytes/s takes half the core). Both maps run at 1/2 until map 1 ends at 2 (map 2
+// has done 1 s). Map 1's output flows in [2, 3]: map 2 gets the half core the shuffle
+// leaves, 0.5 s of work. Alone after 3 it needs 1.5 s: ends at 4.5, its output flows in
+// [4.5, 5.5], the 0-s reduce ends there. A shuffle that costs no CPU: map 2 ends at 4, the
+// job at 5.
+TEST(TaskSimTest, TheShuffleTakesCoresFromTheAttempts) {
+  for (double cpu_per_byte : {0.0, 0.25}) {
+    ClusterSpec c = Cluster(2, 1, 1, 2.0);
+    c.host_cores = 1;
+    c.shuffle_cpu_per_byte = cpu_per_byte;
+    TaskJob job;
+    job.maps = 2;
+    job.map_durations = {1, 3};
+    job.map_bytes = 2;
+    job.reducers = 1;
+    std::vector<TaskJob> jobs = {job};
+    TaskSimResult r = RunPolicy(jobs, c, "fifo");
+    ASSERT_EQ(r.response.size(), 1u);
+    EXPECT_NEAR(r.response[0], cpu_per_byte > 0 ? 5.5 : 5.0, 1e-9) << cpu_per_byte;
+  }
+}
+
 // Under processor sharing an attempt's end moves whenever the running set changes, and the
 // ends it had before go stale; with failures and retries on top, every job still
 // completes, two runs agree exactly, and the share of an attempt that fails counts work

@@ -1,0 +1,199 @@
+// Speculative execution (LATE, scheduler/speculator.h) on a live cluster: real processes on
+// loopback. Four workers with one map slot each, one at --speed 0.1: the map it runs takes
+// ten times as long, an idle fast worker backs it up, the backup wins, the slow attempt is
+// killed (counted killed, not failed), and the output is byte-identical to the same job run
+// with --speculative off, every partition committed exactly once.
+#include <gtest/gtest.h>
+
+#include <future>
+#include <map>
+#include <set>
+#include <string>
+#include <thread>
+
+#include "common/file_util.h"
+#include "tests/cluster/cluster_fixture.h"
+
+namespace mr::testing {
+namespace {
+
+bool WaitForWorkers(const DirectCluster& c, int n) {
+  return WaitUntil(
+      [&] {
+        auto r = c.Mr("status --json");
+        auto j = nlohmann::json::parse(r.out, nullptr, false);
+        return r.exit_code == 0 && !j.is_discarded() && j.value("workers", 0) == n;
+      },
+      30, 0.1);
+}
+
+nlohmann::json Counters(const DirectCluster& c, const std::string& job) {
+  auto r = c.Mr("status --json " + job);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  auto st = nlohmann::json::parse(r.out, nullptr, false);
+  return st.is_discarded() ? nlohmann::json::object()
+                           : st.value("counters", nlohmann::json::object());
+}
+
+// The output directory's entries (names only) and each part's bytes.
+std::map<std::string, std::string> Parts(const std::string& dir) {
+  std::map<std::string, std::string> out;
+  auto ls = Sh("ls -A " + ShellQuote(dir));
+  size_t pos = 0;
+  while (pos < ls.out.size()) {
+    size_t nl = ls.out.find('\n', pos);
+    std::string name = ls.out.substr(pos, nl - pos);
+    pos = nl == std::string::npos ? ls.out.size() : nl + 1;
+    if (name.rfind("part-r-", 0) == 0)
+      out[name] = ReadFile(dir + "/" + name);
+    else
+      out[name] = "";
+  }
+  return out;
+}
+
+TEST(SpeculationTest, BackupOfTheSlowWorkersMapWinsAndTheOutputIsExact) {
+  TempDir tmp("mr-speculation-test");
+  const std::string d = tmp.path();
+  DirectCluster c(d + "/cluster");
+  ASSERT_TRUE(MakeDirs(d + "/cluster").ok());
+  ASSERT_TRUE(c.StartMaster({"--heartbeat-ms", "50"})) << c.MasterLogs();
+  for (int i = 0; i < 3; ++i) c.StartWorker({"--map-slots", "1", "--reduce-slots", "1"});
+  c.StartWorker({"--map-slots", "1", "--reduce-slots", "1", "--speed", "0.1"});
+  ASSERT_TRUE(WaitForWorkers(c, 4)) << c.MasterLogs();
+  // 8 maps of 0.3 s (3 s on the slow worker), held without CPU so the 4 workers do not
+  // compete for this machine's cores.
+  const std::string job =
+      "run synthetic --quiet --maps 8 --map-seconds 0.3 --map-bytes 200KB --work sleep "
+      "--reducers 3 --output ";
+  CommandResult off = c.Mr(job + d + "/off --speculative off");
+  ASSERT_EQ(off.exit_code, 0) << off.err;
+  CommandResult on = c.Mr(job + d + "/on");
+  ASSERT_EQ(on.exit_code, 0) << on.err;
+
+  // Byte-exact, and only the parts, _SUCCESS and the trace: no temporary or second copy.
+  std::map<std::string, std::string> a = Parts(d + "/off"), b = Parts(d + "/on");
+  std::set<std::string> names;
+  for (const auto& [name, bytes] : b) names.insert(name);
+  EXPECT_EQ(names, (std::set<std::string>{"_SUCCESS", "_trace.jsonl", "part-r-00000",
+                                          "part-r-00001", "part-r-00002"}));
+  for (const char* part : {"part-r-00000", "part-r-00001", "part-r-00002"}) {
+    EXPECT_FALSE(b[part].empty()) << part;
+    EXPECT_TRUE(a[part] == b[part]) << part << " differs from the run without speculation";
+  }
+
+  // The trace: one backup started, ended ok; the attempt it backed up killed; one commit per
+  // partition. The run without speculation has no backup.
+  int backups_started = 0, backups_won = 0, killed = 0, failed = 0;
+  std::map<std::string, int> commits;
+  std::set<std::pair<std::string, int>> backup_attempts;
+  for (const auto& e : ReadTrace(d + "/on/_trace.jsonl")) {
+    const std::string ev = e.at("event");
+    if (ev == "attempt_start" && e.value("backup", false)) {
+      backups_started++;
+      backup_attempts.insert({e.at("task").get<std::string>(), e.at("attempt").get<int>()});
+    }
+    if (ev == "commit") commits[e.at("task")]++;
+    if (ev != "attempt_end") continue;
+    const std::string status = e.at("status");
+    if (status == "failed") failed++;
+    if (status == "killed") {
+      killed++;
+      EXPECT_NE(e.value("error", "").find("succeeded first"), std::string::npos) << e.dump();
+    }
+    if (status == "ok" &&
+        backup_attempts.count({e.at("task").get<std::string>(), e.at("attempt").get<int>()})) {
+      backups_won++;
+    }
+  }
+  EXPECT_GE(backups_started, 1);
+  EXPECT_GE(backups_won, 1);
+  EXPECT_EQ(killed, backups_won);
+  EXPECT_EQ(failed, 0);
+  EXPECT_EQ(commits, (std::map<std::string, int>{{"r-00000", 1}, {"r-00001", 1}, {"r-00002", 1}}));
+  for (const auto& e : ReadTrace(d + "/off/_trace.jsonl")) {
+    EXPECT_FALSE(e.at("event") == "attempt_start" && e.value("backup", false)) << e.dump();
+  }
+
+  // mr status counts them: launched, won, and the loser as killed, not failed.
+  nlohmann::json counters = Counters(c, "job-000002");
+  EXPECT_EQ(counters.value("job.backup_maps", int64_t{0}), backups_started) << counters.dump();
+  EXPECT_EQ(counters.value("job.backup_maps_won", int64_t{0}), backups_won) << counters.dump();
+  EXPECT_EQ(counters.value("job.killed_maps", int64_t{0}), killed) << counters.dump();
+  EXPECT_EQ(counters.value("job.failed_maps", int64_t{0}), 0) << counters.dump();
+  EXPECT_EQ(Counters(c, "job-000001").value("job.backup_maps", int64_t{0}), 0);
+  // The master logged why it chose the backup.
+  EXPECT_NE(c.MasterLogs().find("LATE backup of m-"), std::string::npos);
+}
+
+// The master is SIGKILLed while a backup runs (or just after it won) and restarted on the
+// same state directory: the job still ends with every partition once, byte-identical to an
+// undisturbed run, and nothing left in _temporary.
+TEST(SpeculationTest, MasterRestartDuringABackupLeavesExactOutput) {
+  TempDir tmp("mr-speculation-restart");
+  const std::string d = tmp.path();
+  const std::vector<std::string> master_flags = {"--worker-timeout", "2", "--heartbeat-ms", "50"};
+  DirectCluster c(d + "/cluster");
+  ASSERT_TRUE(MakeDirs(d + "/cluster").ok());
+  ASSERT_TRUE(c.StartMaster(master_flags)) << c.MasterLogs();
+  for (int i = 0; i < 3; ++i)
+    c.StartWorker({"--map-slots", "1", "--reduce-slots", "1", "--master-timeout", "60"});
+  c.StartWorker(
+      {"--map-slots", "1", "--reduce-slots", "1", "--speed", "0.1", "--master-timeout", "60"});
+  ASSERT_TRUE(WaitForWorkers(c, 4)) << c.MasterLogs();
+  // Maps of 1 s (10 s on the slow worker): the fast workers run three waves, and the backup
+  // starts near t = 2 s and runs for about 1 s.
+  const std::string job =
+      "run synthetic --quiet --maps 8 --map-seconds 1 --map-bytes 200KB --work sleep "
+      "--reducers 3 --output ";
+  CommandResult ref = c.Mr(job + d + "/ref");
+  ASSERT_EQ(ref.exit_code, 0) << ref.err;
+  auto run = std::async(std::launch::async, [&c, &job, d] { return c.Mr(job + d + "/out"); });
+  const bool backed_up = WaitForStatus(
+      c.addr(), "job-000002",
+      [](const nlohmann::json& j) {
+        return j.at("counters").value("job.backup_maps", int64_t{0}) >= 1;
+      },
+      60);
+  ASSERT_TRUE(backed_up) << c.MasterLogs();
+  c.FreezeWorkers();
+  ASSERT_EQ(c.JobState("job-000002"), "RUNNING")
+      << "the job ended before the kill: nothing to test";
+  c.KillMaster();
+  c.ThawWorkers();
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  ASSERT_TRUE(c.StartMaster(master_flags)) << c.MasterLogs();
+  CommandResult r = run.get();
+  ASSERT_EQ(r.exit_code, 0) << r.err << "\nmaster logs:\n" << c.MasterLogs();
+
+  std::map<std::string, std::string> a = Parts(d + "/ref"), b = Parts(d + "/out");
+  std::set<std::string> names;
+  for (const auto& [name, bytes] : b) names.insert(name);
+  EXPECT_EQ(names, (std::set<std::string>{"_SUCCESS", "_trace.jsonl", "part-r-00000",
+                                          "part-r-00001", "part-r-00002"}));
+  for (const char* part : {"part-r-00000", "part-r-00001", "part-r-00002"}) {
+    EXPECT_FALSE(b[part].empty()) << part;
+    EXPECT_TRUE(a[part] == b[part]) << part << " differs from the undisturbed run";
+  }
+  int restarts = 0;
+  for (const auto& e : ReadTrace(d + "/out/_trace.jsonl"))
+    restarts += e.at("event") == "master_restart";
+  EXPECT_EQ(restarts, 1);
+}
+
+TEST(SpeculationTest, BadSpeculativeValuesAreRefused) {
+  auto r = Sh(MrBin() +
+              " submit synthetic --maps 1 --map-seconds 0 --output /tmp/x --speculative maybe "
+              "--master 127.0.0.1:1");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--speculative must be on or off, not 'maybe'"), std::string::npos) << r.err;
+  r = Sh(MrBin() + " master --listen 127.0.0.1:0 --state /tmp/none --speculative-slow-task 120");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--speculative-slow-task must be in [0, 100]"), std::string::npos) << r.err;
+  r = Sh(MrBin() + " master --listen 127.0.0.1:0 --state /tmp/none --speculative-min-age soon");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--speculative-min-age"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace mr::testing
