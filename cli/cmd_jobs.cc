@@ -25,6 +25,7 @@
 #include "common/version.h"
 #include "client/master_client.h"
 #include "master/status_json.h"
+#include "scheduler/placed_scheduler.h"
 #include "scheduler/scheduler.h"
 
 namespace mr::cli {
@@ -110,7 +111,8 @@ Status CheckDaemonOptions(const po::variables_map& vm, bool with_tuning) {
     MR_RETURN_IF_ERROR(ApplyMasterOptions(vm, &m));
     MR_RETURN_IF_ERROR(ApplyWorkerTuningOptions(vm, &w));
   }
-  return sched::CreateScheduler(m.policy, m.scheduler).status();
+  MR_ASSIGN_OR_RETURN(auto policy, sched::CreateScheduler(m.policy, m.scheduler));
+  return sched::WithPlacement(std::move(policy), m.placement).status();
 }
 
 // The job's status: at once with wait_ms == 0; otherwise, if the master serves
@@ -388,8 +390,31 @@ std::string RateCell(const proto::JobStatus& st) {
   return FormatBytes(rate) + "/s";
 }
 
+// The workers table: slots busy/total, speed, measured map rate per slot, queued maps.
+void PrintWorkers(const proto::StatusReply& r) {
+  if (r.worker_rows_size() == 0) return;
+  std::printf("%-7s %-16s %9s %9s %9s %6s %10s %7s\n", "WORKER", "HOST", "MAP", "REDUCE", "UNIFIED", "SPEED",
+              "MAP RATE", "QUEUED");
+  for (const auto& w : r.worker_rows()) {
+    char map[24], red[24], uni[24], rate[24];
+    std::snprintf(map, sizeof map, "%u/%u", w.running_map(), w.map_slots());
+    std::snprintf(red, sizeof red, "%u/%u", w.running_reduce(), w.reduce_slots());
+    std::snprintf(uni, sizeof uni, "%u/%u", w.running_unified(), w.unified_slots());
+    if (w.map_task_rate() > 0) {
+      std::snprintf(rate, sizeof rate, "%.3g/s", w.map_task_rate());
+    } else {
+      std::snprintf(rate, sizeof rate, "-");
+    }
+    std::printf("%-7u %-16.16s %9s %9s %9s %6.3g %10s %7u\n", w.id(), w.host().c_str(), map, red, uni, w.speed(),
+                rate, w.queued_maps());
+  }
+  std::printf("\n");
+}
+
 void PrintTable(const proto::StatusReply& r) {
-  std::printf("policy %s, %u workers, %d jobs\n", r.policy().c_str(), r.workers(), r.jobs_size());
+  std::printf("policy %s, placement %s, %u workers, %d jobs\n", r.policy().c_str(),
+              r.placement().empty() ? "pull" : r.placement().c_str(), r.workers(), r.jobs_size());
+  PrintWorkers(r);
   std::printf("%-11s %-10s %-9s %-7s %9s %9s %10s %6s %12s %-22s %9s\n", "JOB", "NAME", "STATE", "PHASE", "MAPS",
               "REDUCES", "SHUFFLE", "SHARE", "RATE", "ESTIMATE (x, y)", "TIME");
   double now = SystemClock::Get()->Now();
@@ -411,6 +436,12 @@ void PrintTable(const proto::StatusReply& r) {
 
 // `mr status JOB`: below its row, the job's counters and combine ratio.
 void PrintDetail(const proto::JobStatus& st) {
+  if (st.sojourn_time() > 0) {
+    std::printf("\nsojourn time %.3fs (submit to the last map output available to the reducers)\n",
+                st.sojourn_time());
+  } else {
+    std::printf("\nsojourn time - (some map has not finished)\n");
+  }
   std::printf("\ncounters of %s:\n", JobIdString(st.job_id()).c_str());
   for (const auto& c : st.counters()) {
     std::printf("  %-28s %lld\n", c.name().c_str(), static_cast<long long>(c.value()));
@@ -449,7 +480,15 @@ int StatusMain(int argc, char** argv) {
     if (id != 0 && r.jobs_size() == 1) {
       out = master::JobStatusToJson(r.jobs(0));
     } else {
-      out = {{"policy", r.policy()}, {"workers", r.workers()}, {"jobs", nlohmann::json::array()}};
+      out = {{"policy", r.policy()}, {"placement", r.placement()}, {"workers", r.workers()},
+             {"worker_rows", nlohmann::json::array()}, {"jobs", nlohmann::json::array()}};
+      for (const auto& w : r.worker_rows()) {
+        out["worker_rows"].push_back({{"id", w.id()}, {"host", w.host()}, {"map_slots", w.map_slots()},
+                                      {"reduce_slots", w.reduce_slots()}, {"unified_slots", w.unified_slots()},
+                                      {"running_map", w.running_map()}, {"running_reduce", w.running_reduce()},
+                                      {"running_unified", w.running_unified()}, {"speed", w.speed()},
+                                      {"queued_maps", w.queued_maps()}, {"map_task_rate", w.map_task_rate()}});
+      }
       for (const auto& st : r.jobs()) out["jobs"].push_back(master::JobStatusToJson(st));
     }
     std::printf("%s\n", out.dump(2).c_str());

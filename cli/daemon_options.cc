@@ -4,6 +4,7 @@
 
 #include "common/file_util.h"
 #include "common/units.h"
+#include "scheduler/placement_program_options.h"
 #include "scheduler/policy_flags.h"
 #include "scheduler/policy_program_options.h"
 
@@ -36,6 +37,7 @@ po::options_description SchedulerOptionGroup() {
   g.add_options()("policy", po::value<std::string>()->default_value(std::string(sched::DefaultPolicy())),
                   sched::PolicyFlagHelp().c_str());
   sched::AddPolicyOptionFlags(g);
+  sched::AddPlacementFlags(g);
   return g;
 }
 
@@ -103,6 +105,7 @@ po::options_description WorkerTuningOptionGroup() {
 Status ApplySchedulerOptions(const po::variables_map& vm, master::MasterOptions* o) {
   o->policy = vm["policy"].as<std::string>();
   MR_ASSIGN_OR_RETURN(o->scheduler, sched::PolicyOptionsFromFlags(o->policy, sched::GivenPolicyFlags(vm)));
+  MR_ASSIGN_OR_RETURN(o->placement, sched::PlacementConfigFromVm(vm));
   return Status::Ok();
 }
 

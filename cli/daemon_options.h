@@ -14,8 +14,9 @@
 
 namespace mr::cli {
 
-// --policy, each policy's options (--pools, --klps-k, ...: scheduler/policy_flags.h) and
-// --policy-options FILE: `mr master`, `mr cluster start`, embedded `mr run`.
+// --policy, each policy's options (--pools, --klps-k, ...: scheduler/policy_flags.h),
+// --policy-options FILE and --placement with its parameters (scheduler/map_placement.h):
+// `mr master`, `mr cluster start`, embedded `mr run`.
 po::options_description SchedulerOptionGroup();
 // --heartbeat-ms, --max-heartbeat-rate, --history-jobs, --history-age, --worker-timeout, --max-attempts,
 // --task-timeout, --http, --handshake-timeout, --speculative-*: `mr master`, `mr cluster start`.

@@ -134,6 +134,10 @@ Result<std::unique_ptr<experiment::LiveCluster>> StartExperimentCluster(const ex
     o.master_args.push_back("--" + name);
     o.master_args.push_back(value);
   }
+  for (const auto& [name, value] : policy.placement) {
+    o.master_args.push_back("--" + name);
+    o.master_args.push_back(value);
+  }
   o.workers = 0;
   for (const experiment::WorkerGroup& g : shape.groups) {
     for (int i = 0; i < g.count; ++i) {
@@ -141,6 +145,18 @@ Result<std::unique_ptr<experiment::LiveCluster>> StartExperimentCluster(const ex
                                    std::to_string(g.reduce_slots), "--unified-slots", std::to_string(g.unified_slots),
                                    "--speed", Num(g.speed), "--shuffle-bandwidth",
                                    std::to_string(static_cast<uint64_t>(g.shuffle_bandwidth))});
+      if (g.straggler.enabled) {  // worker i of the group: seed + i, as the simulator's
+        std::vector<std::string>& args = o.per_worker_args.back();
+        const std::vector<std::string> flags = {
+            "--straggler-offset", Num(g.straggler.offset) + "s", "--straggler-rate", Num(g.straggler.rate),
+            "--straggler-tail", StragglerTailName(g.straggler.tail),
+            "--straggler-seed", std::to_string(g.straggler.seed + static_cast<uint64_t>(i))};
+        args.insert(args.end(), flags.begin(), flags.end());
+        if (g.straggler.tail == StragglerTail::kPareto) {
+          args.push_back("--straggler-shape");
+          args.push_back(Num(g.straggler.shape));
+        }
+      }
       ++o.workers;
     }
   }

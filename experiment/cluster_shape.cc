@@ -20,7 +20,11 @@ Result<model::ClusterSpec> ToClusterSpec(const ClusterShape& shape) {
     w.unified_slots = group.unified_slots;
     w.speed = group.speed;
     w.shuffle_bandwidth = group.shuffle_bandwidth;
-    for (int i = 0; i < group.count; ++i) spec.worker_specs.push_back(w);
+    for (int i = 0; i < group.count; ++i) {
+      w.straggler = group.straggler;
+      if (w.straggler.enabled) w.straggler.seed = group.straggler.seed + static_cast<uint64_t>(i);
+      spec.worker_specs.push_back(w);
+    }
   }
   if (spec.worker_specs.empty()) return Status::InvalidArgument("the cluster has no workers");
   spec.workers = static_cast<int>(spec.worker_specs.size());

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "common/straggler.h"
 #include "model/task_sim.h"
 
 namespace mr::experiment {
@@ -21,6 +22,9 @@ struct WorkerGroup {
   double speed = 1.0;            // mr worker --speed
   double shuffle_bandwidth = 0;  // bytes/s egress cap per worker; 0 = unlimited
   int unified_slots = 0;         // mr worker --unified-slots: each runs a map or a reduce
+  // mr worker --straggler-*: the group's straggler injection (disabled: none). Worker k of
+  // the group (from 0) draws with seed straggler.seed + k, live and in the simulator.
+  StragglerSpec straggler{};
 };
 
 // How a synthetic task spends its work time (mr submit synthetic --work).
@@ -60,6 +64,9 @@ struct PolicyRun {
   std::string policy;                          // a live policy (scheduler/registry.cc)
   std::string label;                           // unique in the experiment; names its results
   std::map<std::string, std::string> options;  // its options (the policy table checks them)
+  // The master's --placement flags (name without "--" -> text, e.g. placement -> dep,
+  // placement-d -> 100; scheduler/map_placement.h); empty = pull.
+  std::map<std::string, std::string> placement;
 };
 
 // What the report shows (the file's `report:` key; docs/experiments.md, "Report"). Stored

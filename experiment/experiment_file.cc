@@ -8,6 +8,7 @@
 #include "experiment/report.h"
 #include "experiment/workload_params.h"
 #include "experiment/yaml_node.h"
+#include "scheduler/map_placement.h"
 #include "scheduler/policy_table.h"
 
 namespace mr::experiment {
@@ -39,21 +40,39 @@ std::string Anchor(const std::string& path, const std::string& source_path) {
   return (std::filesystem::path(source_path).parent_path() / p).lexically_normal().string();
 }
 
-// Cluster features the live cluster or the models do not offer through experiment files
-// yet, with the work that will add them to the schema.
-Status RefuseFuture(const YamlNode& node) {
-  if (auto s = node.Get("stragglers")) {
-    return s->Error(
-        "stragglers are not in the experiment schema yet: the straggling-mappers issue "
-        "builds them");
+// straggler: {offset: 2s, rate: 0.5, tail: exp|pareto, seed: 7, shape: 3}: offset and rate
+// required; tail exp, seed 1, shape 3 (pareto only) by default.
+Result<StragglerSpec> ParseStraggler(const YamlNode& node) {
+  if (!node.IsMap()) return node.Error("straggler is a map (offset, rate, tail, seed, shape)");
+  MR_RETURN_IF_ERROR(node.CheckMap({"offset", "rate", "tail", "seed", "shape"}));
+  StragglerSpec s;
+  s.enabled = true;
+  s.seed = 1;
+  MR_ASSIGN_OR_RETURN(YamlNode offset, node.Require("offset"));
+  MR_ASSIGN_OR_RETURN(s.offset, offset.Duration());
+  MR_ASSIGN_OR_RETURN(YamlNode rate, node.Require("rate"));
+  MR_ASSIGN_OR_RETURN(s.rate, rate.Number(0, 1e6, /*min_open=*/true));
+  if (auto v = node.Get("tail")) {
+    MR_ASSIGN_OR_RETURN(std::string tail, v->Text());
+    Result<StragglerTail> parsed = ParseStragglerTail(tail);
+    if (!parsed.ok()) return v->Error("must be exp or pareto, got '" + tail + "'");
+    s.tail = *parsed;
   }
-  return Status::Ok();
+  if (auto v = node.Get("seed")) {
+    MR_ASSIGN_OR_RETURN(int64_t seed, v->Int(0, INT64_MAX));
+    s.seed = static_cast<uint64_t>(seed);
+  }
+  if (auto v = node.Get("shape")) {
+    if (s.tail != StragglerTail::kPareto) return v->Error("shape applies to the pareto tail only");
+    MR_ASSIGN_OR_RETURN(s.shape, v->Number(1, 1e6, /*min_open=*/true));
+  }
+  if (Status st = s.Validate(); !st.ok()) return node.Error(st.message());
+  return s;
 }
 
 Result<WorkerGroup> ParseGroup(const YamlNode& node) {
-  if (node.IsMap()) MR_RETURN_IF_ERROR(RefuseFuture(node));
   MR_RETURN_IF_ERROR(node.CheckMap(
-      {"count", "map_slots", "reduce_slots", "unified_slots", "speed", "shuffle_bandwidth"}));
+      {"count", "map_slots", "reduce_slots", "unified_slots", "speed", "shuffle_bandwidth", "straggler"}));
   WorkerGroup g;
   if (auto v = node.Get("count")) {
     MR_ASSIGN_OR_RETURN(g.count, v->Int(1, 1000));
@@ -75,11 +94,13 @@ Result<WorkerGroup> ParseGroup(const YamlNode& node) {
   if (auto v = node.Get("shuffle_bandwidth")) {
     MR_ASSIGN_OR_RETURN(g.shuffle_bandwidth, v->Rate());
   }
+  if (auto v = node.Get("straggler")) {
+    MR_ASSIGN_OR_RETURN(g.straggler, ParseStraggler(*v));
+  }
   return g;
 }
 
 Result<ClusterShape> ParseCluster(const YamlNode& node) {
-  if (node.IsMap()) MR_RETURN_IF_ERROR(RefuseFuture(node));
   MR_RETURN_IF_ERROR(node.CheckMap({"workers", "heartbeat_ms", "slow_start", "work"}));
   ClusterShape c;
   MR_ASSIGN_OR_RETURN(YamlNode workers, node.Require("workers"));
@@ -164,11 +185,70 @@ Result<WorkloadSpec> ParseWorkload(const YamlNode& node, const std::string& sour
   return w;
 }
 
+// A number or a list of numbers as the flag's text: 2 -> "2", [1, 2.5] -> "1,2.5".
+Result<std::string> ListText(const YamlNode& node) {
+  if (!node.IsSequence()) return node.Text();
+  MR_ASSIGN_OR_RETURN(std::vector<YamlNode> items, node.Items());
+  std::string text;
+  for (const YamlNode& item : items) {
+    MR_ASSIGN_OR_RETURN(std::string t, item.Text());
+    text += (text.empty() ? "" : ",") + t;
+  }
+  return text;
+}
+
+// A placement run: its label suffix and the master's --placement flags.
+struct PlacementChoice {
+  std::string suffix;
+  std::map<std::string, std::string> flags;
+};
+
+// placement: dep | {mode: mep, model: dtd, d: 100, scv: 1, ca2: 1, rates: [1, 2, 4], label: mep-d100}
+// (label: the suffix of the run's label, the mode's name by default). Checked as the
+// master checks its flags (sched::PlacementConfigFromFlags).
+Result<PlacementChoice> ParsePlacementChoice(const YamlNode& node) {
+  PlacementChoice c;
+  std::optional<YamlNode> mode_node = node;
+  if (node.IsMap()) {
+    MR_RETURN_IF_ERROR(node.CheckMap({"mode", "model", "d", "scv", "ca2", "rates", "label"}));
+    MR_ASSIGN_OR_RETURN(mode_node, node.Require("mode"));
+  }
+  MR_ASSIGN_OR_RETURN(std::string mode, mode_node->Text());
+  if (!sched::ParsePlacementMode(mode).ok()) {
+    return mode_node->Error("unknown placement '" + mode + "' (known: " + sched::PlacementModeList() + ")");
+  }
+  c.flags["placement"] = mode;
+  c.suffix = mode;
+  if (node.IsMap()) {
+    static constexpr std::pair<const char*, const char*> kKeys[] = {
+        {"model", "placement-model"}, {"d", "placement-d"}, {"scv", "placement-scv"},
+        {"ca2", "placement-ca2"}, {"rates", "placement-rates"}};
+    for (const auto& [key, flag] : kKeys) {
+      auto v = node.Get(key);
+      if (!v) continue;
+      MR_ASSIGN_OR_RETURN(c.flags[flag], ListText(*v));
+      std::map<std::string, std::string, std::less<>> one(c.flags.begin(), c.flags.end());
+      if (Result<sched::PlacementConfig> r = sched::PlacementConfigFromFlags(one); !r.ok()) {
+        return v->Error(r.status().message());
+      }
+    }
+    if (auto v = node.Get("label")) {
+      MR_ASSIGN_OR_RETURN(c.suffix, PlainName(*v));
+    }
+  }
+  std::map<std::string, std::string, std::less<>> all(c.flags.begin(), c.flags.end());
+  if (Result<sched::PlacementConfig> r = sched::PlacementConfigFromFlags(all); !r.ok()) {
+    return node.Error(r.status().message());
+  }
+  if (c.flags["placement"] == "pull") c.flags.clear();  // pull: no flags, as a plain run
+  return c;
+}
+
 Result<PolicyRun> ParsePolicy(const YamlNode& node, const std::string& source_path) {
   PolicyRun run;
   std::optional<YamlNode> name_node = node;
   if (node.IsMap()) {
-    MR_RETURN_IF_ERROR(node.CheckMap({"policy", "options", "label"}));
+    MR_RETURN_IF_ERROR(node.CheckMap({"policy", "options", "label", "placement"}));
     MR_ASSIGN_OR_RETURN(name_node, node.Require("policy"));
   }
   MR_ASSIGN_OR_RETURN(run.policy, name_node->Text());
@@ -201,21 +281,50 @@ Result<PolicyRun> ParsePolicy(const YamlNode& node, const std::string& source_pa
   if (auto resolved = sched::ResolvePolicyOptions(run.policy, given); !resolved.ok()) {
     return node.Error(resolved.status().message());
   }
+  if (auto v = node.Get("placement")) {
+    MR_ASSIGN_OR_RETURN(PlacementChoice c, ParsePlacementChoice(*v));
+    run.placement = std::move(c.flags);
+  }
   return run;
 }
 
-Result<std::vector<PolicyRun>> ParsePolicies(const YamlNode& node, const std::string& source_path) {
+// policies, each run once per entry of the top-level `placements` list (when present) that
+// its own `placement` key does not override: label LABEL-SUFFIX (fifo-dep, fifo-mep, ...).
+Result<std::vector<PolicyRun>> ParsePolicies(const YamlNode& node, const std::string& source_path,
+                                             const std::optional<YamlNode>& placements) {
   MR_ASSIGN_OR_RETURN(std::vector<YamlNode> items, node.Items());
   if (items.empty()) return node.Error("needs at least one policy");
+  std::vector<PlacementChoice> choices;
+  if (placements) {
+    MR_ASSIGN_OR_RETURN(std::vector<YamlNode> list, placements->Items());
+    if (list.empty()) return placements->Error("needs at least one placement (e.g. [pull, dep, sep, mep])");
+    for (const YamlNode& p : list) {
+      MR_ASSIGN_OR_RETURN(PlacementChoice c, ParsePlacementChoice(p));
+      choices.push_back(std::move(c));
+    }
+  }
   std::vector<PolicyRun> runs;
   std::set<std::string> labels;
   for (const YamlNode& item : items) {
     MR_ASSIGN_OR_RETURN(PolicyRun run, ParsePolicy(item, source_path));
-    if (!labels.insert(run.label).second) {
-      return item.Error("'" + run.label +
-                        "' is already in the list: give each run of a policy its own label");
+    std::vector<PolicyRun> expanded;
+    if (choices.empty() || (item.IsMap() && item.Get("placement"))) {
+      expanded.push_back(std::move(run));
+    } else {
+      for (const PlacementChoice& c : choices) {
+        PolicyRun r = run;
+        r.placement = c.flags;
+        r.label = run.label + "-" + c.suffix;
+        expanded.push_back(std::move(r));
+      }
     }
-    runs.push_back(std::move(run));
+    for (PolicyRun& r : expanded) {
+      if (!labels.insert(r.label).second) {
+        return item.Error("'" + r.label +
+                          "' is already in the list: give each run of a policy its own label");
+      }
+      runs.push_back(std::move(r));
+    }
   }
   return runs;
 }
@@ -259,7 +368,8 @@ Result<ReportSpec> ParseReport(const YamlNode& node) {
 Result<Experiment> ParseRoot(const YamlNode& root, const std::string& source_path) {
   if (!root.IsMap())
     return root.Error("an experiment file is a map (name, cluster, workload, policies, ...)");
-  MR_RETURN_IF_ERROR(root.CheckMap({"name", "cluster", "workload", "policies", "repetitions", "report"}));
+  MR_RETURN_IF_ERROR(
+      root.CheckMap({"name", "cluster", "workload", "policies", "placements", "repetitions", "report"}));
   Experiment e;
   e.source_path = source_path;
   MR_ASSIGN_OR_RETURN(YamlNode name, root.Require("name"));
@@ -269,7 +379,7 @@ Result<Experiment> ParseRoot(const YamlNode& root, const std::string& source_pat
   MR_ASSIGN_OR_RETURN(YamlNode workload, root.Require("workload"));
   MR_ASSIGN_OR_RETURN(e.workload, ParseWorkload(workload, source_path));
   MR_ASSIGN_OR_RETURN(YamlNode policies, root.Require("policies"));
-  MR_ASSIGN_OR_RETURN(e.policies, ParsePolicies(policies, source_path));
+  MR_ASSIGN_OR_RETURN(e.policies, ParsePolicies(policies, source_path, root.Get("placements")));
   if (auto v = root.Get("repetitions")) {
     MR_ASSIGN_OR_RETURN(int64_t reps, v->Int(1, 100));
     e.repetitions = static_cast<int>(reps);

@@ -12,10 +12,15 @@ namespace mr::experiment {
 
 namespace {
 
+// Files written before the work and replay columns, and before the column `sojourn` was renamed
+// `since_planned` (it was never the straggling-mappers paper's sojourn time), still read.
 constexpr const char* kOldHeader =
     "policy,rep,job,arrival,maps,map_seconds,shuffle_bytes,reducers,measured,predicted,error,sojourn";
-constexpr const char* kHeader =
+constexpr const char* kSojournHeader =
     "policy,rep,job,arrival,maps,map_seconds,shuffle_bytes,reducers,measured,predicted,error,sojourn,work,"
+    "replayed,replay_error";
+constexpr const char* kHeader =
+    "policy,rep,job,arrival,maps,map_seconds,shuffle_bytes,reducers,measured,predicted,error,since_planned,work,"
     "replayed,replay_error";
 constexpr int kOldColumns = 12;
 constexpr int kColumns = 15;
@@ -42,7 +47,7 @@ Result<JobResult> ParseRow(std::string_view text, int line, int columns) {
   if (r.policy.empty()) return Status::InvalidArgument("jobs.csv line " + std::to_string(line) + ": empty policy");
   double v[11];
   static const char* kNames[] = {"rep", "job", "arrival", "maps", "map_seconds", "shuffle_bytes",
-                                 "reducers", "measured", "predicted", "error", "sojourn"};
+                                 "reducers", "measured", "predicted", "error", "since_planned"};
   for (int i = 0; i < 11; ++i) {
     MR_ASSIGN_OR_RETURN(v[i], ParseNumber(f[i + 1], line, kNames[i]));
   }
@@ -55,7 +60,7 @@ Result<JobResult> ParseRow(std::string_view text, int line, int columns) {
   r.reducers = static_cast<int>(v[6]);
   r.measured = v[7];
   r.predicted = v[8];
-  r.sojourn = v[10];  // the error columns are derived; they are recomputed, not trusted
+  r.since_planned = v[10];  // the error columns are derived; they are recomputed, not trusted
   if (columns > kOldColumns) {
     r.work = f[12];
     if (r.work != "burn" && r.work != "sleep") {
@@ -106,7 +111,7 @@ std::string JobsCsv(const std::vector<JobResult>& rows) {
     char line[512];
     std::snprintf(line, sizeof line, "%s,%d,%d,%.6g,%d,%.6g,%.6g,%d,%.6g,%.6g,%.6g,%.6g,%s,", r.policy.c_str(),
                   r.rep, r.job, r.arrival, r.maps, r.map_seconds, r.shuffle_bytes, r.reducers, r.measured,
-                  r.predicted, RelativeError(r.predicted, r.measured), r.sojourn, r.work.c_str());
+                  r.predicted, RelativeError(r.predicted, r.measured), r.since_planned, r.work.c_str());
     out += line;
     if (r.replayed) {
       std::snprintf(line, sizeof line, "%.6g,%.6g", *r.replayed, RelativeError(*r.replayed, r.measured));
@@ -129,7 +134,7 @@ Result<std::vector<JobResult>> ParseJobsCsv(std::string_view text) {
     if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
     if (line == 1) {
       if (l == kOldHeader) columns = kOldColumns;
-      if (l != kHeader && l != kOldHeader) {
+      if (l != kHeader && l != kOldHeader && l != kSojournHeader) {
         return Status::InvalidArgument("jobs.csv line 1: expected the header '" + std::string(kHeader) + "'");
       }
       continue;
@@ -167,7 +172,7 @@ std::vector<PolicySummary> Summarize(const std::vector<JobResult>& rows, double 
       auto [it, fresh] = runs.try_emplace(r->rep, std::array<double, 7>{r->arrival, 0, 0, 0, 0, 0, 1});
       auto& run = it->second;
       run[0] = std::min(run[0], r->arrival);
-      run[1] = std::max(run[1], r->arrival + r->sojourn);
+      run[1] = std::max(run[1], r->arrival + r->since_planned);
       run[2] = std::max(run[2], r->arrival + r->predicted);
       run[3] += r->measured;
       run[4] += r->predicted;
@@ -175,8 +180,8 @@ std::vector<PolicySummary> Summarize(const std::vector<JobResult>& rows, double 
         replayed.push_back(*r->replayed);
         replay_errors.push_back(std::abs(RelativeError(*r->replayed, r->measured)));
         // The replay starts each job at its actual submit: planned arrival plus the
-        // submission lag (sojourn - measured response).
-        run[5] = std::max(run[5], r->arrival + r->sojourn - r->measured + *r->replayed);
+        // submission lag (since_planned - measured response).
+        run[5] = std::max(run[5], r->arrival + r->since_planned - r->measured + *r->replayed);
       } else {
         run[6] = 0;
       }

@@ -25,7 +25,7 @@ struct JobResult {
   int reducers = 0;
   double measured = 0;   // response time, master's submit to end (s)
   double predicted = 0;  // the simulator's response time (s)
-  double sojourn = 0;    // measured end minus planned arrival (s): includes submission lag
+  double since_planned = 0;  // measured end minus planned arrival (s): includes submission lag
   std::string work = "burn";  // how the synthetic tasks spent their work (experiment.h WorkMode)
   // The run's own traces replayed through the simulator under the policy that ran
   // (experiment/replay_prediction.h): its response time (s). Empty when the run could not
@@ -56,7 +56,7 @@ struct PolicySummary {
   double measured_mean = 0, measured_median = 0, measured_tail = 0;
   double predicted_mean = 0;
   double error_median = 0, error_tail = 0;  // of |RelativeError| per job
-  // Per run: last (arrival + sojourn), resp. last (arrival + predicted), minus the first
+  // Per run: last (arrival + since_planned), resp. last (arrival + predicted), minus the first
   // arrival; averaged over runs. makespan_error is |predicted / measured - 1|.
   double measured_makespan = 0, predicted_makespan = 0, makespan_error = 0;
   // Total flow time: the sum of the run's response times, averaged over runs (the ASRPT

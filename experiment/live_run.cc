@@ -105,7 +105,7 @@ Result<std::vector<MeasuredJob>> PlayJobs(LiveCluster& cluster, const JobList& j
     m.id = sub.first;
     m.submitted = sub.second;
     m.response = s.end_time - s.submit_time;
-    m.sojourn = s.end_time - (start_wall + jobs[index].arrival);
+    m.since_planned = s.end_time - (start_wall + jobs[index].arrival);
     m.succeeded = s.succeeded;
     out.push_back(m);
   }
@@ -113,11 +113,11 @@ Result<std::vector<MeasuredJob>> PlayJobs(LiveCluster& cluster, const JobList& j
 }
 
 std::string MeasuredCsv(const std::vector<MeasuredJob>& jobs) {
-  std::string out = "job,id,submitted,response,sojourn,ok\n";
+  std::string out = "job,id,submitted,response,since_planned,ok\n";
   for (const MeasuredJob& m : jobs) {
     char line[256];
     std::snprintf(line, sizeof line, "%d,%llu,%.6f,%.6f,%.6f,%d\n", m.job, static_cast<unsigned long long>(m.id),
-                  m.submitted, m.response, m.sojourn, m.succeeded ? 1 : 0);
+                  m.submitted, m.response, m.since_planned, m.succeeded ? 1 : 0);
     out += line;
   }
   return out;
@@ -138,7 +138,7 @@ Result<std::vector<MeasuredJob>> ParseMeasuredCsv(std::string_view text) {
       m.id = std::stoull(f[1]);
       m.submitted = std::stod(f[2]);
       m.response = std::stod(f[3]);
-      m.sojourn = std::stod(f[4]);
+      m.since_planned = std::stod(f[4]);
       m.succeeded = f[5] == "1";
     } catch (const std::exception&) {
       return Status::InvalidArgument("measured.csv line " + std::to_string(line) + ": not a number");

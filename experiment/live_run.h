@@ -22,7 +22,7 @@ struct MeasuredJob {
   uint64_t id = 0;
   double submitted = 0;  // seconds after the run's start the submit returned
   double response = 0;   // master's end - submit
-  double sojourn = 0;    // master's end - (run start + planned arrival)
+  double since_planned = 0;  // master's end - (run start + planned arrival)
   bool succeeded = false;
 };
 
@@ -35,7 +35,7 @@ using ProgressFn = std::function<void(int done, int total, double elapsed)>;
 Result<std::vector<MeasuredJob>> PlayJobs(LiveCluster& cluster, const JobList& jobs, const std::string& prefix,
                                           double timeout, const ProgressFn& progress);
 
-// measured.csv: job,id,submitted,response,sojourn,ok.
+// measured.csv: job,id,submitted,response,since_planned,ok.
 std::string MeasuredCsv(const std::vector<MeasuredJob>& jobs);
 Result<std::vector<MeasuredJob>> ParseMeasuredCsv(std::string_view text);
 

@@ -11,6 +11,7 @@
 #include "experiment/experiment_file.h"
 #include "experiment/replay_prediction.h"
 #include "experiment/trace_replay.h"
+#include "scheduler/placement_program_options.h"
 #include "scheduler/policy_flags.h"
 #include "scheduler/policy_program_options.h"
 #include "scheduler/policy_table.h"
@@ -75,6 +76,7 @@ po::options_description PredictOptions(PredictFlags& f) {
       ("decision-latency", po::value(&f.cluster.decision_latency)->default_value(0),
        "seconds from an event to the scheduling round that reacts to it");
   sched::AddPolicyOptionFlags(desc);
+  sched::AddPlacementFlags(desc);  // the run's --placement: replayed with the same stage
   return desc;
 }
 
@@ -130,7 +132,9 @@ int PredictMain(int argc, char** argv) {
   if (!run.ok()) return Fail(run.status());
   Result<model::ClusterSpec> cluster = ResolveCluster(f, vm, *run);
   if (!cluster.ok()) return Fail(cluster.status());
-  Result<Prediction> prediction = PredictRun(*run, f.policy, *options, *cluster);
+  Result<sched::PlacementConfig> placement = sched::PlacementConfigFromVm(vm);
+  if (!placement.ok()) return Fail(placement.status());
+  Result<Prediction> prediction = PredictRun(*run, f.policy, *options, *cluster, *placement);
   if (!prediction.ok()) return Fail(prediction.status());
   WritePrediction(*run, *prediction, std::cout);
   if (f.bandwidth == "measured") {

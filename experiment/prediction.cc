@@ -4,6 +4,7 @@
 
 #include "model/task_sim.h"
 #include "scheduler/policy_flags.h"
+#include "scheduler/placed_scheduler.h"
 #include "scheduler/scheduler.h"
 
 namespace mr::experiment {
@@ -16,7 +17,10 @@ Result<sched::PolicyOptions> OptionsOf(const PolicyRun& policy) {
 Result<std::vector<double>> PredictResponses(const JobList& jobs, const ClusterShape& shape,
                                              const Calibration& calibration, const PolicyRun& policy) {
   MR_ASSIGN_OR_RETURN(sched::PolicyOptions options, OptionsOf(policy));
-  MR_ASSIGN_OR_RETURN(std::unique_ptr<sched::Scheduler> scheduler, sched::CreateScheduler(policy.policy, options));
+  MR_ASSIGN_OR_RETURN(std::unique_ptr<sched::Scheduler> chosen, sched::CreateScheduler(policy.policy, options));
+  std::map<std::string, std::string, std::less<>> flags(policy.placement.begin(), policy.placement.end());
+  MR_ASSIGN_OR_RETURN(sched::PlacementConfig placement, sched::PlacementConfigFromFlags(flags));
+  MR_ASSIGN_OR_RETURN(std::unique_ptr<sched::Scheduler> scheduler, sched::WithPlacement(std::move(chosen), placement));
   MR_ASSIGN_OR_RETURN(model::ClusterSpec cluster, CalibratedCluster(shape, calibration));
   JobList calibrated = CalibratedJobs(jobs, shape, calibration);
   MR_ASSIGN_OR_RETURN(model::TaskSimResult sim, model::SimulateTasks(calibrated, cluster, *scheduler));

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "scheduler/placed_scheduler.h"
 #include "scheduler/scheduler.h"
 
 namespace mr::experiment {
@@ -35,9 +36,11 @@ void FillErrors(const RecordedRun& run, Prediction& p) {
 }  // namespace
 
 Result<Prediction> PredictRun(const RecordedRun& run, const std::string& policy,
-                              const sched::PolicyOptions& options, const model::ClusterSpec& cluster) {
+                              const sched::PolicyOptions& options, const model::ClusterSpec& cluster,
+                              const sched::PlacementConfig& placement) {
   if (run.jobs.empty()) return Status::InvalidArgument("the recorded run has no job to replay");
-  MR_ASSIGN_OR_RETURN(std::unique_ptr<sched::Scheduler> scheduler, sched::CreateScheduler(policy, options));
+  MR_ASSIGN_OR_RETURN(std::unique_ptr<sched::Scheduler> chosen, sched::CreateScheduler(policy, options));
+  MR_ASSIGN_OR_RETURN(std::unique_ptr<sched::Scheduler> scheduler, sched::WithPlacement(std::move(chosen), placement));
   Prediction p;
   p.policy = policy;
   p.what_if = policy != run.policy;
@@ -60,13 +63,13 @@ Result<Prediction> PredictRun(const RecordedRun& run, const std::string& policy,
 }
 
 void WritePrediction(const RecordedRun& run, const Prediction& p, std::ostream& out) {
-  out << "job,name,arrival,maps,reducers,measured,predicted,error,sojourn\n";
+  out << "job,name,arrival,maps,reducers,measured,predicted,error,shuffle_done\n";
   for (size_t i = 0; i < run.jobs.size(); ++i) {
     const RecordedJob& m = run.measured[i];
     const std::string error = p.what_if ? "" : Format("%.4f", p.error[i]);
     out << Format("%s,%s,%.3f,%d,%d,%.3f,%.3f,%s,%.3f\n", m.id.c_str(), m.name.c_str(), m.arrival,
                   run.jobs[i].maps, run.jobs[i].reducers, m.response, p.sim.response[i], error.c_str(),
-                  m.sojourn);
+                  m.shuffle_done);
   }
   const char* mode = p.what_if ? "what-if" : "prediction";
   out << Format("# mode=%s policy=%s recorded_policy=%s jobs=%zu excluded=%zu\n", mode, p.policy.c_str(),

@@ -13,6 +13,7 @@
 #include "common/status.h"
 #include "experiment/trace_replay.h"
 #include "model/task_sim.h"
+#include "scheduler/map_placement.h"
 #include "scheduler/policy_options.h"
 
 namespace mr::experiment {
@@ -38,12 +39,14 @@ struct Prediction {
 // Replays `run` on `cluster` under `policy` with `options`. NotFound / InvalidArgument for
 // an unknown policy, bad options, an empty run or a cluster the simulator refuses
 // (shuffle_bandwidth must be > 0: resolve "measured" with MeasuredShuffleRate first);
-// Internal when the policy makes an invalid decision.
+// Internal when the policy makes an invalid decision. `placement`: the map placement the
+// run had (--placement; pull by default), applied in the simulator as in the master.
 Result<Prediction> PredictRun(const RecordedRun& run, const std::string& policy,
-                              const sched::PolicyOptions& options, const model::ClusterSpec& cluster);
+                              const sched::PolicyOptions& options, const model::ClusterSpec& cluster,
+                              const sched::PlacementConfig& placement = {});
 
-// The per-job CSV — job,name,arrival,maps,reducers,measured,predicted,error,sojourn
-// (measured and predicted response times; error empty for a what-if; sojourn measured) —
+// The per-job CSV — job,name,arrival,maps,reducers,measured,predicted,error,shuffle_done
+// (measured and predicted response times; error empty for a what-if; shuffle_done measured: submit to the last fetch) —
 // then '#' summary lines: the mode, means, error quantiles, makespans, the cluster, the
 // attempts not replayed and every excluded job with its reason.
 void WritePrediction(const RecordedRun& run, const Prediction& p, std::ostream& out);

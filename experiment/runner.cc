@@ -14,6 +14,7 @@
 #include "experiment/report.h"
 #include "experiment/cluster_shape.h"
 #include "experiment/trace_replay.h"
+#include "scheduler/map_placement.h"
 #include "scheduler/policy_table.h"
 #include "web/trace_reader.h"
 
@@ -95,7 +96,9 @@ Result<std::map<uint64_t, double>> ReplayRun(const ClusterShape& shape, const Po
   }
   MR_ASSIGN_OR_RETURN(model::ClusterSpec cluster, ToClusterSpec(replay_shape));
   MR_ASSIGN_OR_RETURN(sched::PolicyOptions options, OptionsOf(policy));
-  MR_ASSIGN_OR_RETURN(Prediction replay, PredictRun(run, policy.policy, options, cluster));
+  std::map<std::string, std::string, std::less<>> flags(policy.placement.begin(), policy.placement.end());
+  MR_ASSIGN_OR_RETURN(sched::PlacementConfig placement, sched::PlacementConfigFromFlags(flags));
+  MR_ASSIGN_OR_RETURN(Prediction replay, PredictRun(run, policy.policy, options, cluster, placement));
   std::map<uint64_t, double> out;
   for (size_t i = 0; i < run.measured.size() && i < replay.sim.response.size(); ++i) {
     if (std::optional<uint64_t> id = ParseJobId(run.measured[i].id)) out[*id] = replay.sim.response[i];
@@ -123,7 +126,7 @@ Status AppendRows(const Experiment& e, size_t p, const JobList& jobs, const std:
       }
       const model::TaskJob& j = jobs[m.job];
       JobResult r{label, rep, m.job, j.arrival, j.maps, j.map_seconds, j.map_bytes * j.maps, j.reducers,
-                  m.response, predicted[m.job], m.sojourn, WorkModeName(e.cluster.work), std::nullopt};
+                  m.response, predicted[m.job], m.since_planned, WorkModeName(e.cluster.work), std::nullopt};
       if (replayed.ok()) {
         auto it = replayed->find(m.id);
         if (it != replayed->end()) r.replayed = it->second;
@@ -210,10 +213,14 @@ Result<Calibration> Calibrate(const ClusterShape& shape, const RunnerOptions& o,
   PolicyRun fifo;
   fifo.policy = fifo.label = "fifo";
   MR_RETURN_IF_ERROR(MakeDirs(scratch_dir));
-  MR_ASSIGN_OR_RETURN(std::unique_ptr<LiveCluster> cluster, o.factory(shape, fifo, JoinPath(scratch_dir, "cluster")));
+  // Injected stragglers are not the cluster's speed: the calibration measures without them
+  // (the simulator injects the same delays on its own).
+  ClusterShape plain = shape;
+  for (WorkerGroup& g : plain.groups) g.straggler = StragglerSpec{};
+  MR_ASSIGN_OR_RETURN(std::unique_ptr<LiveCluster> cluster, o.factory(plain, fifo, JoinPath(scratch_dir, "cluster")));
   std::vector<Calibration> rounds;
   for (int round = 0; round < kCalibrationRounds; ++round) {
-    MR_ASSIGN_OR_RETURN(Calibration c, CalibrateOnce(*cluster, shape, o, round));
+    MR_ASSIGN_OR_RETURN(Calibration c, CalibrateOnce(*cluster, plain, o, round));
     rounds.push_back(std::move(c));
   }
   return MedianCalibration(rounds);

@@ -196,7 +196,7 @@ std::pair<model::TaskJob, RecordedJob> ReplayJob(const JobTrace& job, std::vecto
       if (a.status == "ok") shuffle_end = std::max(shuffle_end, a.end);
     }
   }
-  m.sojourn = std::isfinite(shuffle_end) ? shuffle_end - job.submit : job.response;
+  m.shuffle_done = std::isfinite(shuffle_end) ? shuffle_end - job.submit : job.response;
   CountAttempts(job.maps_ended, m);
   CountAttempts(job.reduces_ended, m);
   return {std::move(t), std::move(m)};

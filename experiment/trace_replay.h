@@ -1,7 +1,7 @@
 // A recorded run read back from its job traces (docs/trace-format.md) as (a) the jobs the
 // task-level simulator replays — each job's arrival, its maps' and reduces' MEASURED
 // durations, its map output bytes and the size hint the policy saw — and (b) what the run
-// measured per job (response time, sojourn time). docs/model.md, "Replaying a recorded run",
+// measured per job (response time, time to the end of its shuffle). docs/model.md, "Replaying a recorded run",
 // states the rules: only a task's successful attempt counts (failed, killed and lost attempts
 // are counted, not replayed); a job without a successful job_end is excluded and reported.
 // Pure functions except ReadRecordedRun (reads files); thread-safe.
@@ -29,7 +29,7 @@ struct RecordedJob {
   double response = 0;  // job_end's response_time (submit to job end)
   // Submit to the end of the job's shuffle: its last successful fetch_end, or its last
   // successful map's end when it fetched nothing — when the tandem model's job departs.
-  double sojourn = 0;
+  double shuffle_done = 0;
   int failed_attempts = 0;  // attempt_end status failed (all tasks)
   int killed_attempts = 0;  // status killed: a losing backup, a kill, a reduce sent back to fetch
   int lost_attempts = 0;    // status lost: its worker was lost

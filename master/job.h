@@ -131,6 +131,10 @@ struct JobRecord {
   double submit_time = 0;
   double start_time = 0;   // first task assigned
   double end_time = 0;
+  // When the master learned that the job's last map finished, i.e. every map output is
+  // available to the reducers (0 = not yet, or a map runs again): the job's sojourn time
+  // in the straggling-mappers paper's sense is maps_done_time - submit_time.
+  double maps_done_time = 0;
   std::vector<MapTask> maps;
   std::vector<ReduceTask> reduces;
   bool slow_start_reached = false;                   // reducers may be placed

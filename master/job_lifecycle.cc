@@ -11,6 +11,7 @@
 
 namespace mr::master {
 
+using nlohmann::json;
 using sched::TaskKind;
 
 namespace {
@@ -126,8 +127,10 @@ void JobLifecycle::FinishJob(JobRecord& job, JobState state, const std::string& 
     w.outbox_finished.push_back(job.id);
   }
   const char* status = state == JobState::kSucceeded ? "ok" : state == JobState::kKilled ? "killed" : "failed";
-  Trace(job, {{"event", "job_end"}, {"t", job.end_time}, {"status", status},
-              {"error", error}, {"response_time", job.end_time - job.submit_time}, {"counters", job.counters}});
+  json end = {{"event", "job_end"}, {"t", job.end_time}, {"status", status},
+              {"error", error}, {"response_time", job.end_time - job.submit_time}, {"counters", job.counters}};
+  if (job.maps_done_time > 0) end["sojourn"] = job.maps_done_time - job.submit_time;
+  Trace(job, std::move(end));
   Status flushed = job.trace->Flush();
   if (state == JobState::kSucceeded) {
     Status s = WriteStringToFile(JoinPath(job.spec.output(), "_SUCCESS"), "");
@@ -163,6 +166,10 @@ void JobLifecycle::CompleteMap(JobRecord& job, MapTask& m, const proto::MapDone&
   job.map_input_bytes += done.bytes_in();
   m.counters = counters;
   job.AddCounters(m.counters, +1);
+  if (job.maps_done == static_cast<int>(job.maps.size())) {
+    job.maps_done_time = state_.Now();
+    Trace(job, {{"event", "maps_done"}, {"t", job.maps_done_time}, {"sojourn", job.maps_done_time - job.submit_time}});
+  }
 }
 
 void JobLifecycle::ReexecuteMap(JobRecord& job, int index, const std::string& why) {
@@ -170,6 +177,7 @@ void JobLifecycle::ReexecuteMap(JobRecord& job, int index, const std::string& wh
   if (m.state != MapTask::State::kDone) return;
   m.state = MapTask::State::kPending;
   job.maps_done--;
+  job.maps_done_time = 0;  // the reducers wait for the re-run: the sojourn ends later
   job.map_seconds_done = std::max(0.0, job.map_seconds_done - std::max(0.0, m.end_time - m.start_time));
   job.map_output_bytes -= std::min(job.map_output_bytes, m.bytes_out);
   job.map_input_bytes -= std::min(job.map_input_bytes, m.bytes_in);

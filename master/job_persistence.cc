@@ -48,6 +48,7 @@ void JobPersistence::PersistJob(const JobRecord& job, bool sync) {
     t->set_shuffle_first_start(job.shuffle_first_start);
     t->set_shuffle_last_end(job.shuffle_last_end);
     t->set_fetch_bytes(job.fetch_bytes);
+    t->set_maps_done_time(job.maps_done_time);
   }
   Status st = store_->PutJob(s, sync);
   if (!st.ok()) MR_LOG_ERROR("{}", st.ToString());

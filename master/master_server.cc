@@ -14,6 +14,7 @@
 #include "master/request_handler.h"
 #include "master/status_provider.h"
 #include "mr.pb.h"
+#include "scheduler/placed_scheduler.h"
 
 namespace mr::master {
 
@@ -307,11 +308,14 @@ class MasterServerImpl final : public MasterServer, public StatusProvider {
 Result<std::unique_ptr<MasterServer>> MasterServer::Create(const MasterOptions& options) {
   if (options.state_dir.empty()) return Status::InvalidArgument("master needs --state DIR");
   // The policy first: a refused one must leave no state directory behind.
-  MR_ASSIGN_OR_RETURN(auto scheduler, sched::CreateScheduler(options.policy, options.scheduler));
+  MR_ASSIGN_OR_RETURN(auto policy, sched::CreateScheduler(options.policy, options.scheduler));
+  MR_ASSIGN_OR_RETURN(auto scheduler, sched::WithPlacement(std::move(policy), options.placement));
   MR_RETURN_IF_ERROR(MakeDirs(JoinPath(options.state_dir, "traces")));
   MR_ASSIGN_OR_RETURN(auto store, StateStore::Open(JoinPath(options.state_dir, "db")));
+  TrackerOptions tracker_options = options.tracker;
+  tracker_options.placement = std::string(sched::PlacementModeName(options.placement.mode));
   auto tracker = std::make_unique<JobTracker>(SystemClock::Get(), std::move(scheduler), options.policy,
-                                              AbsolutePath(options.state_dir), std::move(store), options.tracker);
+                                              AbsolutePath(options.state_dir), std::move(store), tracker_options);
   MR_RETURN_IF_ERROR(tracker->Recover());
   auto server = std::make_unique<MasterServerImpl>(options, std::move(tracker));
   MR_RETURN_IF_ERROR(server->Bind());

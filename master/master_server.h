@@ -11,6 +11,7 @@
 #include "common/status.h"
 #include "common/units.h"
 #include "master/job_tracker.h"
+#include "scheduler/map_placement.h"
 #include "scheduler/scheduler.h"
 
 namespace mr::master {
@@ -20,6 +21,7 @@ struct MasterOptions {
   std::string state_dir;        // traces, later the RocksDB store
   std::string policy{sched::DefaultPolicy()};
   sched::PolicyOptions scheduler;  // the policy's options (scheduler/policy_table.h)
+  sched::PlacementConfig placement;  // --placement and its parameters (scheduler/map_placement.h)
   std::string addr_file;        // if set, the bound host:port is written here
   std::string http_addr_file;   // if set (and http is), the status page's bound host:port is written here
   std::optional<HostPort> http; // status page address

@@ -31,6 +31,7 @@ void RestoreTotals(const proto::StoredJob& s, JobRecord& rec) {
   rec.shuffle_first_start = t.shuffle_first_start();
   rec.shuffle_last_end = t.shuffle_last_end();
   rec.fetch_bytes = t.fetch_bytes();
+  rec.maps_done_time = t.maps_done_time();
   if (s.has_totals()) {
     sched::SizeEstimate e;
     e.source = ParseEstimateSource(t.estimate_source());

@@ -27,6 +27,7 @@ nlohmann::json JobStatusToJson(const proto::JobStatus& st) {
                       {"shuffle_rate", st.shuffle_rate()},
                       {"shuffle_rate_mean", st.shuffle_rate_mean()},
                       {"policy", st.policy()},
+                      {"sojourn_time", st.sojourn_time()},
                       {"estimate",
                        {{"source", st.estimate_source()},
                         {"map_seconds", st.est_map_seconds()},

@@ -49,6 +49,7 @@ proto::JobStatus StatusView::MakeStatus(const JobRecord& job) const {
   st.set_est_reduce_seconds(e.reduce_seconds_total);
   st.set_reduce_estimate_source(sched::EstimateSourceName(e.reduce_source));
   st.set_policy(job.policy);
+  if (job.maps_done_time > 0) st.set_sojourn_time(job.maps_done_time - job.submit_time);
   st.set_trace_path(job.trace_path);
   st.set_shuffle_rate(job.finished() ? 0.0 : job.RecentShuffleRate(state_.Now()));
   st.set_shuffle_rate_mean(job.MeanShuffleRate());
@@ -64,6 +65,23 @@ Result<proto::StatusReply> StatusView::GetStatus(uint64_t job_id) const {
   proto::StatusReply reply;
   reply.set_workers(static_cast<uint32_t>(state_.workers.size()));
   reply.set_policy(state_.policy);
+  reply.set_placement(state_.options.placement);
+  const std::map<WorkerId, int> queued = QueuedMaps();
+  for (const auto& [id, w] : state_.workers) {
+    proto::WorkerRow* row = reply.add_worker_rows();
+    row->set_id(id);
+    row->set_host(w.info.host());
+    row->set_map_slots(w.info.map_slots());
+    row->set_reduce_slots(w.info.reduce_slots());
+    row->set_unified_slots(w.info.unified_slots());
+    row->set_running_map(static_cast<uint32_t>(w.running_map));
+    row->set_running_reduce(static_cast<uint32_t>(w.running_reduce));
+    row->set_running_unified(static_cast<uint32_t>(w.running_unified));
+    row->set_speed(w.info.speed());
+    auto it = queued.find(id);
+    row->set_queued_maps(it == queued.end() ? 0 : static_cast<uint32_t>(it->second));
+    row->set_map_task_rate(w.map_rate.Rate());
+  }
   if (job_id != 0) {
     auto it = state_.jobs.find(job_id);
     if (it == state_.jobs.end()) return mr::Status::NotFound("no job " + JobIdString(job_id));
@@ -74,8 +92,20 @@ Result<proto::StatusReply> StatusView::GetStatus(uint64_t job_id) const {
   return reply;
 }
 
+std::map<WorkerId, int> StatusView::QueuedMaps() const {
+  std::map<WorkerId, int> queued;
+  for (const auto& [id, job] : state_.jobs) {
+    if (job->finished()) continue;
+    for (const MapTask& m : job->maps) {
+      if (m.state == MapTask::State::kPending && m.queued_at != 0) queued[m.queued_at]++;
+    }
+  }
+  return queued;
+}
+
 std::string StatusView::ClusterJson() const {
-  json c = {{"policy", state_.policy}, {"workers", state_.workers.size()}, {"heartbeats", state_.heartbeats}};
+  json c = {{"policy", state_.policy}, {"placement", state_.options.placement}, {"workers", state_.workers.size()},
+            {"heartbeats", state_.heartbeats}};
   int ms = 0, mb = 0, rs = 0, rb = 0, us = 0, ub = 0;
   double sent = 0, cap = 0;
   for (const auto& [id, w] : state_.workers) {
@@ -95,13 +125,15 @@ std::string StatusView::ClusterJson() const {
 
 std::string StatusView::WorkersJson() const {
   json arr = json::array();
+  const std::map<WorkerId, int> queued = QueuedMaps();
   for (const auto& [id, w] : state_.workers) {
     arr.push_back({{"id", id}, {"host", w.info.host()}, {"shuffle_port", w.info.shuffle_port()},
                    {"map_slots", w.info.map_slots()}, {"reduce_slots", w.info.reduce_slots()},
                    {"unified_slots", w.info.unified_slots()}, {"running_map", w.running_map},
                    {"running_reduce", w.running_reduce}, {"running_unified", w.running_unified},
                    {"speed", w.info.speed()}, {"shuffle_bandwidth", w.info.shuffle_bandwidth()},
-                   {"shuffle_bytes_sent", w.shuffle_bytes_sent}, {"last_heartbeat", w.last_heartbeat}});
+                   {"shuffle_bytes_sent", w.shuffle_bytes_sent}, {"last_heartbeat", w.last_heartbeat},
+                   {"queued_maps", queued.contains(id) ? queued.at(id) : 0}, {"map_task_rate", w.map_rate.Rate()}});
     if (w.info.has_straggler()) {
       const proto::StragglerInjection& s = w.info.straggler();
       json st = {{"offset", s.offset()}, {"rate", s.rate()}, {"tail", s.tail()}, {"seed", s.seed()}};

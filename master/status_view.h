@@ -3,6 +3,7 @@
 // Read-only.
 #pragma once
 
+#include <map>
 #include <string>
 #include <string_view>
 
@@ -25,6 +26,8 @@ class StatusView {
  private:
   std::string ClusterJson() const;
   std::string WorkersJson() const;
+  // Maps waiting in each worker's queue (--placement), over the unfinished jobs.
+  std::map<WorkerId, int> QueuedMaps() const;
 
   const TrackerState& state_;
 };

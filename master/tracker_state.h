@@ -58,6 +58,7 @@ struct TrackerOptions {
   double task_timeout = 600;      // seconds without progress before a worker kills an attempt
   size_t history_jobs = 1000;     // finished jobs kept (store, traces, status page)
   double history_max_age = 0;     // seconds after its end a finished job is dropped; 0 = never
+  std::string placement = "pull"; // the --placement mode's name, for status (the stage is the scheduler's)
   // LATE's thresholds (mr master --speculative-*); a job opts out with --speculative off.
   sched::SpeculatorOptions speculation;
 };

@@ -21,6 +21,7 @@
 #include "model/tandem_policy.h"
 #include "model/task_workload.h"
 #include "model/workload.h"
+#include "scheduler/placement_program_options.h"
 #include "scheduler/policy_flags.h"
 #include "scheduler/policy_program_options.h"
 #include "scheduler/policy_table.h"
@@ -241,12 +242,16 @@ int RunTaskSim(const std::vector<std::string>& args) {
       ("no-hints", "give the policy no size hints (it probes, then estimates online)")
       ("k", po::value<std::string>(), "k of klps (the same as --klps-k)");
   sched::AddPolicyOptionFlags(desc);
+  sched::AddPlacementFlags(desc);
   po::variables_map vm;
   int code = 0;
   if (!ParseModelArgs(args, desc, vm, code)) return code;
   Result<sched::PolicyOptions> policy_options = PolicyOptionsFromArgs(vm, o.policy);
   if (!policy_options.ok()) return Fail(policy_options.status());
   o.policy_options = std::move(*policy_options);
+  Result<sched::PlacementConfig> placement_config = sched::PlacementConfigFromVm(vm);
+  if (!placement_config.ok()) return Fail(placement_config.status());
+  o.placement = std::move(*placement_config);
   o.shape.hints = vm.count("no-hints") == 0;
   Result<double> rate = ParseRate(bandwidth);
   if (!rate.ok()) return Fail(rate.status().WithContext("--shuffle-bandwidth"));

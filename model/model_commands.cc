@@ -11,6 +11,7 @@
 #include "model/cli_args.h"
 #include "model/lower_bound.h"
 #include "model/tandem_policy.h"
+#include "scheduler/placed_scheduler.h"
 #include "scheduler/policy_table.h"
 #include "scheduler/scheduler.h"
 
@@ -196,8 +197,9 @@ Result<double> FluidMean(std::span<const TaskJob> jobs, const TaskSimOptions& o)
 }  // namespace
 
 Status RunTaskSimCommand(const TaskSimOptions& o, std::ostream& out) {
+  MR_ASSIGN_OR_RETURN(std::unique_ptr<sched::Scheduler> policy, sched::CreateScheduler(o.policy, o.policy_options));
   MR_ASSIGN_OR_RETURN(std::unique_ptr<sched::Scheduler> scheduler,
-                      sched::CreateScheduler(o.policy, o.policy_options));
+                      sched::WithPlacement(std::move(policy), o.placement));
   MR_ASSIGN_OR_RETURN(std::vector<TaskJob> jobs, LoadTaskWorkload(o.workload, o.cluster, o.shape));
   if (o.map_time.kind != MapTimeDist::Kind::kClusterDefault) {
     for (TaskJob& j : jobs) j.map_time = o.map_time;
@@ -205,22 +207,23 @@ Status RunTaskSimCommand(const TaskSimOptions& o, std::ostream& out) {
   sched::Speculator late{sched::SpeculatorOptions{}};
   MR_ASSIGN_OR_RETURN(TaskSimResult sim, SimulateTasks(jobs, o.cluster, *scheduler, o.speculate ? &late : nullptr));
   MR_ASSIGN_OR_RETURN(double fluid, FluidMean(jobs, o));
-  out << "job,arrival,x,y,completion,response\n";
+  out << "job,arrival,x,y,completion,response,sojourn\n";
   for (size_t i = 0; i < jobs.size(); ++i) {
     TandemJob f = FluidSizes(jobs[i], o.cluster);
     char line[256];
-    std::snprintf(line, sizeof line, "%zu,%.6g,%.6g,%.6g,%.6g,%.6g\n", i, f.arrival, f.x, f.y,
-                  sim.completion[i], sim.response[i]);
+    std::snprintf(line, sizeof line, "%zu,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g\n", i, f.arrival, f.x, f.y,
+                  sim.completion[i], sim.response[i], sim.sojourn[i]);
     out << line;
   }
   char tail[320];
   std::snprintf(tail, sizeof tail,
                 "# policy=%s jobs=%zu mean_response=%.6g fluid_mean_response=%.6g ratio=%.4f "
-                "schedule_calls=%lld assignments=%lld\n",
+                "schedule_calls=%lld assignments=%lld placement=%s mean_sojourn=%.6g\n",
                 o.policy.c_str(), jobs.size(), sim.mean_response, fluid,
                 fluid > 0 ? sim.mean_response / fluid : std::nan(""),
                 static_cast<long long>(sim.schedule_calls),
-                static_cast<long long>(sim.assignments));
+                static_cast<long long>(sim.assignments),
+                std::string(sched::PlacementModeName(o.placement.mode)).c_str(), sim.mean_sojourn);
   out << tail;
   int64_t failed_jobs = std::count(sim.failed.begin(), sim.failed.end(), true);
   if (failed_jobs + sim.failed_attempts + sim.backups + sim.kills > 0) {

@@ -12,6 +12,7 @@
 #include "model/task_sim.h"
 #include "model/task_workload.h"
 #include "model/workload.h"
+#include "scheduler/map_placement.h"
 #include "scheduler/policy_options.h"
 
 namespace mr::model {
@@ -63,6 +64,7 @@ struct TaskSimOptions {
   ClusterSpec cluster;
   TaskShape shape;
   MapTimeDist map_time;    // given to every job (kClusterDefault: leave them as loaded)
+  sched::PlacementConfig placement;  // --placement (pull: none)
   bool speculate = false;  // run the LATE speculator (default thresholds) after the policy
 };
 // Runs the live policy on the task-level simulator and, for comparison, the

@@ -126,8 +126,11 @@ Result<TaskSimResult> TaskSimulator::Run() {
   result_.completion.assign(jobs.size(), 0);
   result_.response.assign(jobs.size(), 0);
   result_.failed.assign(jobs.size(), false);
-  double total = 0;
+  result_.sojourn.assign(jobs.size(), 0);
+  double total = 0, total_sojourn = 0;
   for (const SimJob& j : jobs) {
+    result_.sojourn[j.input_index] = std::max(0.0, j.maps_done_time - j.spec->arrival);
+    total_sojourn += result_.sojourn[j.input_index];
     result_.completion[j.input_index] = j.completion;
     result_.response[j.input_index] = j.completion - j.spec->arrival;
     result_.failed[j.input_index] = j.failed;
@@ -135,6 +138,7 @@ Result<TaskSimResult> TaskSimulator::Run() {
     result_.makespan = std::max(result_.makespan, j.completion);
   }
   result_.mean_response = jobs.empty() ? 0 : total / static_cast<double>(jobs.size());
+  result_.mean_sojourn = jobs.empty() ? 0 : total_sojourn / static_cast<double>(jobs.size());
   const TaskLifecycle::Counters& c = tasks_.counters();
   result_.assignments = c.assignments;
   result_.backups = c.backups;

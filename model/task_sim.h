@@ -143,7 +143,11 @@ double ShuffleCapacity(const ClusterSpec& cluster);
 struct TaskSimResult {
   std::vector<double> completion;  // per job, in input order
   std::vector<double> response;    // completion - arrival
+  // Sojourn time (the straggling-mappers paper's): from arrival until the job's last map
+  // finished, i.e. every map output is available to the reducers (as the master's).
+  std::vector<double> sojourn;
   double mean_response = 0;
+  double mean_sojourn = 0;
   double makespan = 0;
   int64_t events = 0;          // steps of the event loop
   int64_t schedule_calls = 0;  // Scheduler::Schedule() rounds

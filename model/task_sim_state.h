@@ -89,6 +89,7 @@ struct SimJob {
   std::vector<double> backlog;  // per worker: output there not yet fetched
   double share = 0;             // from the last decision
   double completion = 0;
+  double maps_done_time = 0;    // when the last map finished (the sojourn's end)
 
   bool HasPendingMap() const { return maps_done + maps_running + maps_queued < spec->maps; }
 };

@@ -73,7 +73,7 @@ void TaskLifecycle::Succeeded(SimJob& job, TaskKind kind, int index, const Attem
   if (kind == TaskKind::kMap) {
     job.maps[index].state = MapState::kDone;
     --job.maps_running;
-    ++job.maps_done;
+    if (++job.maps_done == job.spec->maps) job.maps_done_time = state_.now;
     job.map_seconds_done += took;
     job.backlog[a.worker] += job.spec->map_bytes;
     job.produced += job.spec->map_bytes;

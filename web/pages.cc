@@ -128,6 +128,7 @@ std::string WorkerRows(const json& workers, double now) {
     rows += "<tr>" + Cell("w" + Text(w, "id")) + Cell(Text(w, "host") + ":" + Text(w, "shuffle_port")) +
             Cell(Of(w, "running_map", "map_slots"), true) + Cell(Of(w, "running_reduce", "reduce_slots"), true) +
             Cell(Of(w, "running_unified", "unified_slots"), true) + Cell(Text(w, "speed"), true) +
+            Cell(Text(w, "queued_maps"), true) +
             Cell(bw > 0 ? FormatBytes(bw) + "/s" : "unlimited", true) + Cell(Bytes(w, "shuffle_bytes_sent"), true) +
             Cell(hb > 0 ? Fixed(std::max(0.0, now - hb), 1) + " s ago" : "-", true) + "</tr>\n";
   }
@@ -177,6 +178,9 @@ std::string JobSummary(const json& job) {
   s += Card(Escape(rate > 0 ? FormatBytes(rate) + "/s" : "-"),
             live ? "shuffle rate (last 2 s)" : "shuffle rate (mean)", "shuffle-rate");
   s += Card(Escape(ResponseTime(job)), "response time");
+  // The straggling-mappers paper's sojourn: submit to the last map output available.
+  const double sojourn = Number(job, "sojourn_time");
+  s += Card(Escape(sojourn > 0 ? FormatSeconds(sojourn) : "-"), "sojourn time (to last map output)");
   s += "</div>\n<table>";
   json est = job.is_object() && job.contains("estimate") ? job["estimate"] : json::object();
   s += "<tr><th>job</th>" + Cell(Text(job, "job")) + "</tr><tr><th>policy</th>" + Cell(Text(job, "policy")) +
@@ -227,11 +231,12 @@ bool JobIsLive(const json& job) {
 }
 
 std::string ClusterPageHtml(const json& cluster, const json& workers, const json& jobs, double now) {
-  std::string c = "<h1>Cluster <span class=\"muted\">policy " + Escape(Text(cluster, "policy")) + "</span></h1>\n";
+  std::string c = "<h1>Cluster <span class=\"muted\">policy " + Escape(Text(cluster, "policy")) + ", placement " +
+                  Escape(Text(cluster, "placement")) + "</span></h1>\n";
   c += ClusterCards(cluster);
   c += "<h2>Workers</h2>\n<table id=\"workers\">" +
-       Header({"worker", "shuffle server", "map busy", "reduce busy", "unified busy", "speed", "shuffle cap",
-               "shuffle sent", "heartbeat"}) +
+       Header({"worker", "shuffle server", "map busy", "reduce busy", "unified busy", "speed", "queued maps",
+               "shuffle cap", "shuffle sent", "heartbeat"}) +
        WorkerRows(workers, now) + "</table>\n";
   c += "<h2>Jobs</h2>\n<table id=\"jobs\">" +
        Header({"job", "name", "state", "phase", "maps", "reduces", "shuffle", "share", "policy", "response"}) +

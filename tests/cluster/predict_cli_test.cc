@@ -48,7 +48,7 @@ TEST(PredictCliTest, ReplaysARecordedFifoRun) {
   ASSERT_EQ(own.exit_code, 0) << own.err;
   std::vector<std::string> lines = Lines(own.out);
   ASSERT_GE(lines.size(), 5u) << own.out;
-  EXPECT_EQ(lines[0], "job,name,arrival,maps,reducers,measured,predicted,error,sojourn");
+  EXPECT_EQ(lines[0], "job,name,arrival,maps,reducers,measured,predicted,error,shuffle_done");
   const std::regex row(R"(job-00000([123]),synthetic,[0-9.]+,([345]),1,[0-9.]+,[0-9.]+,-?[0-9.]+,[0-9.]+)");
   for (int i = 1; i <= 3; ++i) {
     std::smatch m;

@@ -76,7 +76,11 @@ TEST(StatusTableTest, TableAndJsonShowTheMeasuredShuffleRate) {
   EXPECT_LT(mean, 2 * kCap);
   auto table = Sh(MrBin() + " status" + master);
   ASSERT_EQ(table.exit_code, 0) << table.err;
-  EXPECT_NE(table.out.find("policy fifo, 2 workers, 1 jobs\n"), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("policy fifo, placement pull, 2 workers, 1 jobs\n"), std::string::npos) << table.out;
+  // The workers table: slots busy/total, speed, measured map rate, maps queued (none: pull).
+  EXPECT_TRUE(std::regex_search(table.out, std::regex(
+      R"(\nWORKER +HOST +MAP +REDUCE +UNIFIED +SPEED +MAP RATE +QUEUED\n1 +127\.0\.0\.1 +0/1 +0/1 +0/0 +1 +[0-9.]+/s +0\n2 )")))
+      << table.out;
   EXPECT_TRUE(std::regex_search(table.out, std::regex(
       R"(\nJOB +NAME +STATE +PHASE +MAPS +REDUCES +SHUFFLE +SHARE +RATE +ESTIMATE \(x, y\) +TIME\n)")))
       << table.out;

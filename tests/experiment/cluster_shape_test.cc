@@ -36,6 +36,25 @@ TEST(ClusterShapeTest, UnifiedSlotsReachTheSimulator) {
   EXPECT_EQ(model::MapCapacity(*spec), 2 * 2 + 1 + 1);
 }
 
+TEST(ClusterShapeTest, StragglersReachTheSimulatorWithOneSeedPerWorker) {
+  ClusterShape shape;
+  WorkerGroup plain{1, 1, 1, 1.0, 10e6};
+  WorkerGroup slow{2, 1, 1, 0.5, 10e6};
+  slow.straggler.enabled = true;
+  slow.straggler.offset = 2;
+  slow.straggler.rate = 0.5;
+  slow.straggler.seed = 7;
+  shape.groups = {plain, slow};
+  auto spec = ToClusterSpec(shape);
+  ASSERT_TRUE(spec.ok()) << spec.status().ToString();
+  ASSERT_EQ(spec->worker_specs.size(), 3u);
+  EXPECT_FALSE(spec->worker_specs[0].straggler.enabled);
+  EXPECT_TRUE(spec->worker_specs[1].straggler.enabled);
+  EXPECT_EQ(spec->worker_specs[1].straggler.offset, 2);
+  EXPECT_EQ(spec->worker_specs[1].straggler.seed, 7u);  // worker k of the group: seed + k
+  EXPECT_EQ(spec->worker_specs[2].straggler.seed, 8u);
+}
+
 TEST(ClusterShapeTest, RefusesWhatCannotBeSimulated) {
   ClusterShape empty;
   EXPECT_FALSE(ToClusterSpec(empty).ok());

@@ -1,5 +1,5 @@
 // Every experiment file in examples/experiments/ parses and makes its jobs, and the
-// task-level simulator runs those jobs to completion under each of its policies, so an
+// task-level simulator runs those jobs to completion under each of its policies (and placements), so an
 // example cannot rot when the schema, the policy table or a workload source changes.
 #include <gtest/gtest.h>
 
@@ -12,6 +12,7 @@
 #include "experiment/experiment_file.h"
 #include "experiment/workload_import.h"
 #include "model/task_sim.h"
+#include "scheduler/placed_scheduler.h"
 #include "scheduler/policy_table.h"
 
 namespace mr::experiment {
@@ -53,7 +54,12 @@ TEST(ExampleExperimentsTest, EveryFileParsesAndMakesItsJobs) {
       }
       auto options = sched::ResolvePolicyOptions(run.policy, given);
       ASSERT_TRUE(options.ok()) << options.status().ToString();
-      auto scheduler = sched::CreateScheduler(run.policy, *options);
+      auto policy = sched::CreateScheduler(run.policy, *options);
+      ASSERT_TRUE(policy.ok()) << policy.status().ToString();
+      std::map<std::string, std::string, std::less<>> flags(run.placement.begin(), run.placement.end());
+      auto placement = sched::PlacementConfigFromFlags(flags);
+      ASSERT_TRUE(placement.ok()) << placement.status().ToString();
+      auto scheduler = sched::WithPlacement(std::move(*policy), *placement);
       ASSERT_TRUE(scheduler.ok()) << scheduler.status().ToString();
       auto result = model::SimulateTasks(*jobs, *cluster, **scheduler);
       ASSERT_TRUE(result.ok()) << result.status().ToString();

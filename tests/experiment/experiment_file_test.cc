@@ -184,13 +184,75 @@ TEST(ExperimentFileTest, RelativePolicyPathsAreAnchoredAtTheFile) {
   EXPECT_EQ(e->policies[0].options.at("pools"), "/exp/pools.txt");
 }
 
-TEST(ExperimentFileTest, FeaturesNotBuiltYetAreRefusedNamingTheirIssue) {
-  std::string m =
-      ErrorOf(With(kGood, "  slow_start: 0.5", "  slow_start: 0.5\n  stragglers: {fraction: 0.1}"));
-  EXPECT_CONTAINS(m, ":8: cluster.stragglers: ");
-  EXPECT_CONTAINS(m, "straggling-mappers issue");
-  m = ErrorOf(With(kGood, "speed: 1,", "speed: 1, stragglers: 1,"));
-  EXPECT_CONTAINS(m, ":4: cluster.workers[0].stragglers: ");
+TEST(ExperimentFileTest, StragglersPerWorkerGroup) {
+  Result<Experiment> e = ParseExperiment(
+      With(kGood, "speed: 0.5,", "speed: 0.5, straggler: {offset: 500ms, rate: 2, tail: pareto, shape: 2.5, seed: 9},"),
+      "/exp/x.yaml");
+  ASSERT_TRUE(e.ok()) << e.status().ToString();
+  EXPECT_FALSE(e->cluster.groups[0].straggler.enabled);
+  const StragglerSpec& s = e->cluster.groups[1].straggler;
+  EXPECT_TRUE(s.enabled);
+  EXPECT_DOUBLE_EQ(s.offset, 0.5);
+  EXPECT_DOUBLE_EQ(s.rate, 2);
+  EXPECT_EQ(s.tail, StragglerTail::kPareto);
+  EXPECT_DOUBLE_EQ(s.shape, 2.5);
+  EXPECT_EQ(s.seed, 9u);
+  // Defaults: exp tail, seed 1.
+  e = ParseExperiment(With(kGood, "speed: 1,", "speed: 1, straggler: {offset: 2s, rate: 0.5},"), "/exp/x.yaml");
+  ASSERT_TRUE(e.ok()) << e.status().ToString();
+  EXPECT_EQ(e->cluster.groups[0].straggler.tail, StragglerTail::kExp);
+  EXPECT_EQ(e->cluster.groups[0].straggler.seed, 1u);
+
+  std::string m = ErrorOf(With(kGood, "speed: 1,", "speed: 1, straggler: {offset: 2s},"));
+  EXPECT_CONTAINS(m, ":4: cluster.workers[0].straggler");
+  EXPECT_CONTAINS(m, "rate");
+  m = ErrorOf(With(kGood, "speed: 1,", "speed: 1, straggler: {offset: 2s, rate: 1, tail: weibull},"));
+  EXPECT_CONTAINS(m, ":4: cluster.workers[0].straggler.tail: must be exp or pareto, got 'weibull'");
+  m = ErrorOf(With(kGood, "speed: 1,", "speed: 1, straggler: {offset: 2s, rate: 1, shape: 2},"));
+  EXPECT_CONTAINS(m, "cluster.workers[0].straggler.shape: shape applies to the pareto tail only");
+  m = ErrorOf(With(kGood, "speed: 1,", "speed: 1, straggler: {offset: 2s, rate: 1, fraction: 0.1},"));
+  EXPECT_CONTAINS(m, ":4: cluster.workers[0].straggler");
+  EXPECT_CONTAINS(m, "fraction");
+  m = ErrorOf(With(kGood, "speed: 1,", "speed: 1, straggler: {offset: 2s, rate: 0},"));
+  EXPECT_CONTAINS(m, "cluster.workers[0].straggler.rate");
+}
+
+TEST(ExperimentFileTest, PlacementsExpandEveryPolicyIntoOneRunEach) {
+  Result<Experiment> e = ParseExperiment(
+      With(kGood, "policies: [fifo, {policy: klps, label: klps-2, options: {klps-k: 2}}, {policy: klps}]",
+           "policies: [fifo, {policy: fair, placement: {mode: mep, model: dtd, d: 100, label: mep100}}]\n"
+           "placements: [pull, dep, {mode: mep, model: gg1, scv: [0.5, 1, 2], ca2: 0.3}]"),
+      "/exp/x.yaml");
+  ASSERT_TRUE(e.ok()) << e.status().ToString();
+  ASSERT_EQ(e->policies.size(), 4u);
+  EXPECT_EQ(e->policies[0].label, "fifo-pull");
+  EXPECT_TRUE(e->policies[0].placement.empty());  // pull: no flags at all
+  EXPECT_EQ(e->policies[1].label, "fifo-dep");
+  EXPECT_EQ(e->policies[1].placement, (std::map<std::string, std::string>{{"placement", "dep"}}));
+  EXPECT_EQ(e->policies[2].label, "fifo-mep");
+  EXPECT_EQ(e->policies[2].placement,
+            (std::map<std::string, std::string>{{"placement", "mep"}, {"placement-model", "gg1"},
+                                                {"placement-scv", "0.5,1,2"}, {"placement-ca2", "0.3"}}));
+  // Its own placement: not expanded, label as given.
+  EXPECT_EQ(e->policies[3].label, "fair");
+  EXPECT_EQ(e->policies[3].placement,
+            (std::map<std::string, std::string>{{"placement", "mep"}, {"placement-model", "dtd"}, {"placement-d", "100"}}));
+}
+
+TEST(ExperimentFileTest, BadPlacementsNameKeyAndLine) {
+  std::string m = ErrorOf(With(kGood, "repetitions: 3", "repetitions: 3\nplacements: [pull, fastest]"));
+  EXPECT_CONTAINS(m, ":14: placements[1]: unknown placement 'fastest' (known: pull, even, dep, sep, mep)");
+  m = ErrorOf(With(kGood, "repetitions: 3", "repetitions: 3\nplacements: [{mode: dep, d: 3}]"));
+  EXPECT_CONTAINS(m, "placements[0].d: --placement-d applies to --placement mep only");
+  m = ErrorOf(With(kGood, "repetitions: 3", "repetitions: 3\nplacements: [{mode: mep, d: -1}]"));
+  EXPECT_CONTAINS(m, "placements[0].d: --placement-d '-1'");
+  m = ErrorOf(With(kGood, "repetitions: 3", "repetitions: 3\nplacements: [{mode: mep, speed: 2}]"));
+  EXPECT_CONTAINS(m, ":14: placements[0]");
+  EXPECT_CONTAINS(m, "speed");
+  m = ErrorOf(With(kGood, "repetitions: 3", "repetitions: 3\nplacements: [dep, dep]"));
+  EXPECT_CONTAINS(m, "'fifo-dep' is already in the list");
+  m = ErrorOf(With(kGood, "{policy: klps}]", "{policy: fair, placement: sideways}]"));
+  EXPECT_CONTAINS(m, ":12: policies[2].placement: unknown placement 'sideways'");
 }
 
 TEST(ExperimentFileTest, UnifiedSlotsAndTheWorkMode) {

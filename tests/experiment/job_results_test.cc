@@ -15,7 +15,7 @@ TEST(JobResultsTest, QuantileInterpolatesLikeNumpy) {
 
 TEST(JobResultsTest, SummaryByHand) {
   // Policy a, one run: measured 2, 4, 10; predicted 2.2, 3, 10 -> errors 10%, 25%, 0%.
-  // Completions: measured arrival + sojourn = 2.5, 5.5, 13; predicted 2.2, 4, 13.
+  // Completions: measured arrival + since_planned = 2.5, 5.5, 13; predicted 2.2, 4, 13.
   std::vector<JobResult> rows = {
       {"a", 1, 0, 0, 1, 1, 0, 1, 2, 2.2, 2.5},
       {"a", 1, 1, 1, 1, 1, 0, 1, 4, 3, 4.5},
@@ -67,7 +67,7 @@ TEST(JobResultsTest, TotalFlowIsTheMeanOverRunsOfEachRunsSum) {
 
 TEST(JobResultsTest, ReplaySummarizedApartFromThePrediction) {
   // Measured 2, 4 and 10 replayed as 2.1, 4.4 and 10: |errors| 5%, 10%, 0%. Submission lag
-  // (sojourn - measured) 0.5 for every job, so the replayed completions are
+  // (since_planned - measured) 0.5 for every job, so the replayed completions are
   // 0 + 0.5 + 2.1 = 2.6, 1 + 0.5 + 4.4 = 5.9 and 3 + 0.5 + 10 = 13.5 against measured
   // 2.5, 5.5 and 13.5: makespan 13.5 both, error 0. Policy b's one job has no replay.
   std::vector<JobResult> rows = {

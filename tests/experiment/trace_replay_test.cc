@@ -96,11 +96,11 @@ TEST(TraceReplayTest, HandWrittenRunGivesTheMeasuredJobsAndOutcomes) {
   ASSERT_EQ(run.measured.size(), 2u);
   EXPECT_EQ(run.measured[0].id, "job-000001");
   EXPECT_DOUBLE_EQ(run.measured[0].response, 5.7);
-  EXPECT_NEAR(run.measured[0].sojourn, 5.0, 1e-9);  // last fetch_end - submit
+  EXPECT_NEAR(run.measured[0].shuffle_done, 5.0, 1e-9);  // last fetch_end - submit
   EXPECT_EQ(run.measured[0].failed_attempts, 1);
   EXPECT_EQ(run.measured[1].id, "job-000002");
   EXPECT_DOUBLE_EQ(run.measured[1].response, 7.0);
-  EXPECT_NEAR(run.measured[1].sojourn, 5.8, 1e-9);
+  EXPECT_NEAR(run.measured[1].shuffle_done, 5.8, 1e-9);
   EXPECT_EQ(run.measured[1].killed_attempts, 1);
 
   ASSERT_EQ(run.excluded.size(), 1u);
@@ -185,7 +185,7 @@ TEST(ReplayPredictionTest, OwnPolicyOnExactDurationsGivesTheHandComputedPredicti
   std::ostringstream out;
   WritePrediction(run, *p, out);
   const std::string csv = out.str();
-  EXPECT_EQ(csv.rfind("job,name,arrival,maps,reducers,measured,predicted,error,sojourn\n"
+  EXPECT_EQ(csv.rfind("job,name,arrival,maps,reducers,measured,predicted,error,shuffle_done\n"
                       "job-000001,a,0.000,2,1,5.700,6.500,0.1404,5.000\n"
                       "job-000002,b,1.000,1,1,7.000,7.500,0.0714,5.800\n",
                       0),

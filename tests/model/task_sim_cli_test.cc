@@ -58,8 +58,9 @@ TEST(TaskSimCliTest, ReplayedJsonOnWorkersOfDifferentSpeeds) {
   Status st = RunTaskSimCommand(o, out);
   ASSERT_TRUE(st.ok()) << st.ToString();
   std::vector<std::string> row = Row(out.str(), 0);
-  ASSERT_EQ(row.size(), 6u) << out.str();
+  ASSERT_EQ(row.size(), 7u) << out.str();
   EXPECT_EQ(row[4], "2") << out.str();
+  EXPECT_EQ(row[6], "2") << out.str();  // sojourn: the reduce takes no time
 
   auto jobs = ParseBenchWorkloadJson(
       R"({"job_list": [{"arrival": 0, "maps": 2, "map_bytes": 0, "reducers": 1,
@@ -81,6 +82,43 @@ TEST(TaskSimCliTest, ReplayedJsonOnWorkersOfDifferentSpeeds) {
               StatusCode::kInvalidArgument)
         << bad;
   }
+}
+
+// --placement in the simulator: one job of four 1-s maps on workers of speed 1 and 3 (one
+// map slot each). Pull: the fast worker takes m1, m2, m3 at 1/3, 2/3, 1 while the slow one
+// runs m0 until 1: the last map ends (the sojourn) at 1. Even: two maps per worker at
+// arrival, so the slow worker's second map ends at 2 and the sojourn is 2.
+TEST(TaskSimCliTest, PlacementDecidesWhereMapsRun) {
+  TempDir dir("tasksim-cli");
+  const std::string path = JoinPath(dir.path(), "four.json");
+  ASSERT_TRUE(WriteFileAtomically(path, R"({"job_list": [{"arrival": 0, "maps": 4, "map_bytes": 0,
+      "reducers": 1, "hint_map_seconds": 4, "hint_shuffle_bytes": 0, "map_durations": [1, 1, 1, 1],
+      "reduce_durations": [0]}]})")
+                  .ok());
+  TaskSimOptions o;
+  o.workload = path;
+  o.policy = "fifo";
+  o.cluster.workers = 2;
+  o.cluster.shuffle_bandwidth = 1e6;
+  o.cluster.speeds = {1, 3};
+  std::ostringstream pull;
+  Status st = RunTaskSimCommand(o, pull);
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  EXPECT_EQ(Row(pull.str(), 0).at(6), "1") << pull.str();
+  EXPECT_NE(pull.str().find(" placement=pull mean_sojourn=1\n"), std::string::npos) << pull.str();
+  o.placement.mode = sched::PlacementMode::kEven;
+  std::ostringstream even;
+  ASSERT_TRUE(RunTaskSimCommand(o, even).ok());
+  EXPECT_EQ(Row(even.str(), 0).at(6), "2") << even.str();
+  EXPECT_NE(even.str().find(" placement=even mean_sojourn=2\n"), std::string::npos) << even.str();
+  // The same through the command line, and a bad mode names the flag.
+  EXPECT_EQ(RunTaskSimCli({"--workload", path, "--policy", "fifo", "--workers", "2", "--map-slots", "1",
+                           "--reduce-slots", "1", "--shuffle-bandwidth", "1MB/s", "--speeds", "1,3", "--placement",
+                           "dep"}),
+            0);
+  EXPECT_EQ(RunTaskSimCli({"--workload", path, "--policy", "fifo", "--workers", "2", "--map-slots", "1",
+                           "--reduce-slots", "1", "--shuffle-bandwidth", "1MB/s", "--placement", "nearest"}),
+            2);
 }
 
 // Failures and backups are counted on a second '#' line, only when there were any

@@ -83,7 +83,7 @@ FakeProvider::FakeProvider(std::vector<json> trace, std::string state) : trace_(
           {"maps_running", 0}, {"reduces_total", 3}, {"reduces_done", 3}, {"reduces_running", 0},
           {"shuffle_bytes_total", 16550446}, {"shuffle_bytes_fetched", 16550446}, {"submit_time", 1000.0},
           {"start_time", 1000.05}, {"end_time", 1003.51}, {"error", ""}, {"output", "/tmp/wc"}, {"share", 1.0},
-          {"policy", "fifo"}, {"estimate", {{"source", "none"}, {"map_seconds", 0.0}, {"shuffle_bytes", 0.0}}},
+          {"policy", "fifo"}, {"sojourn_time", 2.25}, {"estimate", {{"source", "none"}, {"map_seconds", 0.0}, {"shuffle_bytes", 0.0}}},
           {"counters", {{"map.records_in", 186494}, {"reduce.records_out", 276305}}}, {"trace", "/tmp/t.jsonl"}};
   for (const auto& ev : trace_) {
     if (ev.value("event", "") == "job_end" && ev.contains("counters")) job_["counters"] = ev["counters"];
@@ -92,7 +92,7 @@ FakeProvider::FakeProvider(std::vector<json> trace, std::string state) : trace_(
 
 Result<std::string> FakeProvider::Get(std::string_view path) {
   if (path == "/api/cluster") {
-    return json{{"policy", "fifo"}, {"workers", 3}, {"map_slots", 3}, {"map_busy", 1}, {"reduce_slots", 3},
+    return json{{"policy", "fifo"}, {"placement", "dep"}, {"workers", 3}, {"map_slots", 3}, {"map_busy", 1}, {"reduce_slots", 3},
                 {"reduce_busy", 0}, {"unified_slots", 0}, {"unified_busy", 0}, {"shuffle_bytes_sent", 286822},
                 {"shuffle_capacity", 6e6}}
         .dump();
@@ -103,7 +103,8 @@ Result<std::string> FakeProvider::Get(std::string_view path) {
       ws.push_back({{"id", i}, {"host", "127.0.0.1"}, {"shuffle_port", 40000 + i}, {"map_slots", 1},
                     {"reduce_slots", 1}, {"unified_slots", 0}, {"running_map", i == 1 ? 1 : 0},
                     {"running_reduce", 0}, {"running_unified", 0}, {"speed", 1.0}, {"shuffle_bandwidth", 2e6},
-                    {"shuffle_bytes_sent", 95000 + i}, {"last_heartbeat", 1000.0}});
+                    {"shuffle_bytes_sent", 95000 + i}, {"last_heartbeat", 1000.0},
+                    {"queued_maps", 10 * i + 7}});
     }
     return ws.dump();
   }

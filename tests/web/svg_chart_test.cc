@@ -76,6 +76,7 @@ TEST(PagesTest, JobPageEmbedsChartDecisionsAndCounters) {
   EXPECT_NE(html.find("id=\"decisions\""), std::string::npos);
   EXPECT_NE(html.find("map_output_records"), std::string::npos);
   EXPECT_NE(html.find("data-live=\"0\""), std::string::npos);  // SUCCEEDED: no refresh
+  EXPECT_NE(html.find("<b>2.25 s</b><small>sojourn time (to last map output)</small>"), std::string::npos);
   EXPECT_EQ(Count(html, "http://"), Count(html, "http://www.w3.org/2000/svg"));  // nothing fetched from elsewhere
   EXPECT_EQ(Count(html, "https://"), 0u);
 }
@@ -89,6 +90,10 @@ TEST(PagesTest, ClusterPageListsWorkersAndLinksJobs) {
   EXPECT_NE(html.find("1 / 3"), std::string::npos);  // map slots busy
   EXPECT_NE(html.find("3.0 s ago"), std::string::npos);
   EXPECT_NE(html.find("data-live=\"1\""), std::string::npos);
+  // Queued maps per worker (17, 27, 37 from the fake /api/workers) and the placement mode.
+  EXPECT_NE(html.find("<th>queued maps</th>"), std::string::npos);
+  for (const char* q : {">17<", ">27<", ">37<"}) EXPECT_NE(html.find(q), std::string::npos) << q;
+  EXPECT_NE(html.find("policy fifo, placement dep"), std::string::npos);
   EXPECT_TRUE(JobIsLive(get("/api/jobs/1")));
 }
 

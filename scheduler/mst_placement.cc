@@ -1,4 +1,4 @@
-#include "model/mst_placement.h"
+#include "scheduler/mst_placement.h"
 
 #include <algorithm>
 #include <cmath>
