@@ -155,7 +155,9 @@ proto::TaskReport RunAttempt(const proto::Assignment& a, const AttemptContext& c
     status = Status::Aborted("killed by the master");
   }
   if (!status.ok()) {
-    report.set_error(SanitizeUtf8(status.ToString()));
+    // For the user (mr status, the page, the job's reason): the message, not the internal
+    // status-code name; the log below keeps both.
+    report.set_error(SanitizeUtf8(status.message()));
     MR_LOG_WARN("{} {}/{} attempt {} {}: {}", a.kind() == proto::MAP ? "map" : "reduce", a.job_id(), a.index(),
                 a.attempt(), report.state() == proto::KILLED ? "killed" : "failed", status.ToString());
   }

@@ -377,7 +377,7 @@ bool FetchScheduler::StillWantedLocked(const Item& item) const {
 void FetchScheduler::FailReducerLocked(Reducer& r, uint32_t reduce, const Status& why) {
   if (r.failed) return;
   r.failed = true;
-  r.error = fmt::format("reduce r-{:05d} failed on its worker's disk ({}): {}", reduce, r.dir, why.ToString());
+  r.error = fmt::format("reduce r-{:05d} failed on its worker's disk ({}): {}", reduce, r.dir, why.message());
   r.progress_dirty = true;
   urgent_ = true;
   Status rm = RemoveAll(r.dir);  // under mu_: a new placement's MakeDirs cannot interleave

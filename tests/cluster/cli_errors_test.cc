@@ -140,6 +140,10 @@ TEST_F(CliErrorsTest, FailedJobLeavesNoOutput) {
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.err.find("failed"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("exit"), std::string::npos) << "the cause is not named: " << r.err;
+  // The reason is for the user: no internal status-code names (issue 16).
+  for (const char* code : {"FailedPrecondition", "Internal:", "IoError", "InvalidArgument", "Aborted:"}) {
+    EXPECT_EQ(r.err.find(code), std::string::npos) << code << " in " << r.err;
+  }
   EXPECT_FALSE(PathExists(out_)) << "a failed job left " << Snapshot(out_);
   EXPECT_EQ(Snapshot(tmp_.path()), before);
 }
