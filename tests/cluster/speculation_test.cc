@@ -68,7 +68,7 @@ TEST(SpeculationTest, BackupOfTheSlowWorkersMapWinsAndTheOutputIsExact) {
       "--reducers 3 --output ";
   CommandResult off = c.Mr(job + d + "/off --speculative off");
   ASSERT_EQ(off.exit_code, 0) << off.err;
-  CommandResult on = c.Mr(job + d + "/on");
+  CommandResult on = c.Mr(job + d + "/on --speculative on");
   ASSERT_EQ(on.exit_code, 0) << on.err;
 
   // Byte-exact, and only the parts, _SUCCESS and the trace: no temporary or second copy.
@@ -146,9 +146,9 @@ TEST(SpeculationTest, MasterRestartDuringABackupLeavesExactOutput) {
   const std::string job =
       "run synthetic --quiet --maps 8 --map-seconds 1 --map-bytes 200KB --work sleep "
       "--reducers 3 --output ";
-  CommandResult ref = c.Mr(job + d + "/ref");
+  CommandResult ref = c.Mr(job + d + "/ref --speculative on");
   ASSERT_EQ(ref.exit_code, 0) << ref.err;
-  auto run = std::async(std::launch::async, [&c, &job, d] { return c.Mr(job + d + "/out"); });
+  auto run = std::async(std::launch::async, [&c, &job, d] { return c.Mr(job + d + "/out --speculative on"); });
   const bool backed_up = WaitForStatus(
       c.addr(), "job-000002",
       [](const nlohmann::json& j) {

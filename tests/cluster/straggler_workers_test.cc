@@ -70,7 +70,7 @@ TEST(StragglerWorkersTest, HalfSpeedWorkerTakesAboutTwiceAsLongOnRealInput) {
   c.StartWorker({"--map-slots", "1", "--reduce-slots", "1", "--speed", "0.5"});
   ASSERT_TRUE(WaitForWorkers(c, 2)) << c.MasterLogs();
   CommandResult r = c.Mr("run wordcount --quiet --input " + d + "/in.txt --output " + d +
-                         "/wc --split-size 1MiB --reducers 1");
+                         "/wc --split-size 1MiB --reducers 1 --speculative on");
   ASSERT_EQ(r.exit_code, 0) << r.err;  // (the output's correctness: the straggler test below)
 
   std::vector<double> slow_times, fast_times;
