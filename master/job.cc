@@ -49,6 +49,62 @@ const char* JobRecord::phase() const {
   return "reduce";
 }
 
+namespace {
+double Fraction(double done, double total) { return total > 0 ? std::clamp(done / total, 0.0, 1.0) : 0.0; }
+}  // namespace
+
+PhaseProgress JobRecord::Progress() const {
+  PhaseProgress p;
+  p.input_bytes = input_bytes;
+  double maps_progress = 0;  // in tasks: done ones 1, running ones their reported progress
+  for (const MapTask& m : maps) {
+    double f = 0;
+    if (m.state == MapTask::State::kDone) {
+      f = 1;
+    } else if (m.state == MapTask::State::kRunning) {
+      f = std::clamp(std::max(m.progress, m.backup ? m.backup->progress : 0.0), 0.0, 1.0);
+    }
+    maps_progress += f;
+    p.input_bytes_read += f * static_cast<double>(m.split.length);
+  }
+  const bool maps_all_done = maps_done == static_cast<int>(maps.size());
+  p.map = input_bytes > 0 ? Fraction(p.input_bytes_read, static_cast<double>(input_bytes))
+                          : Fraction(maps_progress, static_cast<double>(maps.size()));
+  if (maps_all_done) p.map = 1;
+  // Expected map output: what the done maps wrote, scaled up by the input (or the maps) they
+  // have not read yet.
+  double out = static_cast<double>(map_output_bytes);
+  if (maps_all_done) {
+    p.shuffle_bytes_expected = out;
+  } else if (map_input_bytes > 0 && input_bytes > 0) {
+    p.shuffle_bytes_expected = out * static_cast<double>(input_bytes) / static_cast<double>(map_input_bytes);
+  } else if (maps_done > 0) {
+    p.shuffle_bytes_expected = out * static_cast<double>(maps.size()) / maps_done;
+  }
+  p.shuffle_bytes_expected = std::max(p.shuffle_bytes_expected, out);
+  double reduces_progress = 0;
+  for (const ReduceTask& r : reduces) {
+    double f = r.state == ReduceTask::State::kDone      ? 1.0
+               : r.state == ReduceTask::State::kRunning ? std::clamp(r.progress, 0.0, 1.0)
+                                                        : 0.0;
+    reduces_progress += f;
+    p.reduce_bytes_merged += f * static_cast<double>(r.shuffle_bytes);
+  }
+  if (maps_all_done && out == 0) {
+    p.shuffle = 1;  // nothing to fetch
+  } else if (p.shuffle_bytes_expected > 0) {
+    p.shuffle = Fraction(static_cast<double>(shuffle_bytes_fetched), p.shuffle_bytes_expected);
+  }
+  if (maps_all_done && out > 0) {
+    p.reduce = Fraction(p.reduce_bytes_merged, out);
+  } else {
+    p.reduce = Fraction(reduces_progress, static_cast<double>(reduces.size()));
+  }
+  if (reduces_done == static_cast<int>(reduces.size())) p.reduce = 1;
+  if (state == JobState::kSucceeded) p.map = p.shuffle = p.reduce = 1;
+  return p;
+}
+
 // Sizes as in docs/policies.md ("Size units"): x in slot-seconds, y in bytes (sched::EstimateSize).
 sched::SizeEstimate JobRecord::Estimate(double now) const {
   sched::EstimateInputs in;

@@ -123,6 +123,20 @@ std::optional<JobState> ParseJobState(const std::string& name);
 // The error a job killed by `mr kill` reports (status, trace, store).
 inline constexpr const char* kKilledByUser = "killed by user";
 
+// A job's progress by bytes (docs/web.md, "Progress"). Map: input read over all splits'
+// bytes (tasks when the job reads no input, as synthetic jobs). Shuffle: bytes fetched over
+// the map output expected — the output so far extrapolated, by input bytes (or maps), to the
+// maps still to run, so it never reads "all fetched" while maps are pending. Reduce: the
+// reduces' input merged over the whole map output (tasks when there is none). Each in [0, 1];
+// a succeeded job is 1 everywhere; failed and killed jobs keep what they reached.
+struct PhaseProgress {
+  uint64_t input_bytes = 0;
+  double input_bytes_read = 0;
+  double shuffle_bytes_expected = 0;
+  double reduce_bytes_merged = 0;
+  double map = 0, shuffle = 0, reduce = 0;
+};
+
 struct JobRecord {
   uint64_t id = 0;
   proto::JobSpec spec;
@@ -183,6 +197,7 @@ struct JobRecord {
   // counters += sign * c (sign is +1 when an attempt commits, -1 when it is superseded).
   void AddCounters(const google::protobuf::RepeatedPtrField<proto::Counter>& c, int64_t sign);
   const char* phase() const;
+  PhaseProgress Progress() const;
   // Size estimate (docs/policies.md, "Size estimates"): online once sched::kOnlineAfterMaps maps have
   // finished (or all have), else the user's hint, else the job-name profile.
   sched::SizeEstimate Estimate(double now) const;

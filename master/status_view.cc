@@ -34,6 +34,14 @@ proto::JobStatus StatusView::MakeStatus(const JobRecord& job) const {
   }
   st.set_maps_progress(maps_progress);
   st.set_reduces_progress(reduces_progress);
+  const PhaseProgress p = job.Progress();
+  st.set_input_bytes(p.input_bytes);
+  st.set_input_bytes_read(p.input_bytes_read);
+  st.set_shuffle_bytes_expected(p.shuffle_bytes_expected);
+  st.set_reduce_bytes_merged(p.reduce_bytes_merged);
+  st.set_map_progress(p.map);
+  st.set_shuffle_progress(p.shuffle);
+  st.set_reduce_progress(p.reduce);
   st.set_shuffle_bytes_total(job.map_output_bytes);
   st.set_shuffle_bytes_fetched(job.shuffle_bytes_fetched);
   st.set_submit_time(job.submit_time);
