@@ -8,6 +8,10 @@
 # OUT bench/mst/out/placements) and deletes each run's state and outputs once read.
 #   bench/mst/placements.sh [JOBS [RATE [SEEDS [PLACEMENTS]]]]
 #   defaults: 100 jobs, 0.8 jobs/s, seeds "1 2 3", placements "pull even dep sep mep"
+# MASTER_ARGS (env) adds master options to every run; MEP_ARGS (env) to the mep runs only,
+# default "--placement-d 100": these maps sleep a fixed work plus a short straggler tail, a
+# deterministic share of 0.7-0.9 of their service time (`mr model mst-trace`), which the paper
+# classes as CPU-bound and models with D = 100 (docs/mst.md, "Choosing D").
 # About JOBS/RATE + 10 s per run. The tasks sleep their work (and the stragglers' delays), so
 # the runs do not need an idle machine, but they do need one without heavy I/O.
 set -euo pipefail
@@ -27,7 +31,9 @@ for seed in $SEEDS; do
   for p in $PLACEMENTS; do
     run=$OUT/seed$seed-$p
     echo "== seed $seed, placement $p" >&2
-    OUT=$run PLACEMENT=$p MR_BIN=$MR_BIN "$here/live_trace.sh" "$JOBS" "$RATE" "$seed" >/dev/null
+    args=${MASTER_ARGS:-}
+    if [[ $p == mep ]]; then args="$args ${MEP_ARGS---placement-d 100}"; fi
+    OUT=$run PLACEMENT=$p MASTER_ARGS=$args MR_BIN=$MR_BIN "$here/live_trace.sh" "$JOBS" "$RATE" "$seed" >/dev/null
     python3 - "$run/mst-trace.json" "$seed" "$p" >>"$csv" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
