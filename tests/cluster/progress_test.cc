@@ -138,6 +138,20 @@ TEST(ProgressTest, PlainLinesWhenPipedAndTheJobPage) {
   EXPECT_EQ(piped.err.find("done"), std::string::npos) << piped.err;
 }
 
+// mr run --http belongs to the embedded cluster: a bad address or one given with --master
+// is a usage error (exit 2) before anything starts.
+TEST(ProgressTest, RunHttpIsCheckedBeforeAnythingStarts) {
+  TempDir tmp("mr-progress-test");
+  const std::string run = MrBin() + " run wordcount --input /dev/null --output " + tmp.path() + "/out";
+  auto bad = Sh(run + " --http nonsense");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--http: address 'nonsense' is not host:port"), std::string::npos) << bad.err;
+  auto remote = Sh(run + " --http 127.0.0.1:0 --master 127.0.0.1:1");
+  EXPECT_EQ(remote.exit_code, 2);
+  EXPECT_NE(remote.err.find("--http sets up the embedded cluster"), std::string::npos) << remote.err;
+  EXPECT_FALSE(PathExists(tmp.path() + "/out"));
+}
+
 // `mr submit` to a cluster started with --http prints a URL that serves the job's page.
 TEST(ProgressTest, SubmitPrintsAJobPageTheMasterServes) {
   TempDir tmp("mr-progress-test");
