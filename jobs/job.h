@@ -92,6 +92,11 @@ class Mapper {
   virtual bool MapBlock(const InputBlock& block, Emitter& out) { return false; }
   // Called once after the last record (also for jobs without input).
   virtual Status Finish(Emitter& out) { return Status::Ok(); }
+  // True for a mapper whose work happens in Finish rather than as records arrive
+  // (streaming buffers its split, then runs its command over it): it reports its share
+  // done through TaskContext::SetFraction, and the worker does not count reading the split
+  // as progress (it would read 100% while the real work has not begun).
+  virtual bool ReportsFraction() const { return false; }
 };
 
 class ValueIterator {

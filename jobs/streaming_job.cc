@@ -31,12 +31,16 @@ class StreamingMapper final : public Mapper {
     input_.append(record.line);
     input_.push_back('\n');
   }
+  // The command's work is the map's: its progress is the share of the split it has read.
+  bool ReportsFraction() const override { return true; }
   Status Finish(Emitter& out) override {
+    FilterHooks hooks = HooksOf(ctx_);
+    if (ctx_ != nullptr) hooks.fed = [ctx = ctx_](double share) { ctx->SetFraction(share); };
     Status s = RunFilter(command_, input_, [&out](std::string_view line) {
       size_t tab = line.find('\t');
       if (tab == std::string_view::npos) out.Emit(line, {});
       else out.Emit(line.substr(0, tab), line.substr(tab + 1));
-    }, HooksOf(ctx_));
+    }, hooks);
     input_.clear();
     return s.ok() ? s : s.WithContext("streaming mapper");
   }
