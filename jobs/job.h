@@ -114,6 +114,9 @@ class Reducer {
   virtual Status Setup(TaskContext& ctx) { return Status::Ok(); }
   virtual void Reduce(std::string_view key, ValueIterator& values, Emitter& out) = 0;
   virtual Status Finish(Emitter& out) { return Status::Ok(); }
+  // As Mapper::ReportsFraction, for a reducer whose work happens in Finish: the worker then
+  // does not count the merge of its input as its progress.
+  virtual bool ReportsFraction() const { return false; }
 };
 
 class Partitioner {
