@@ -28,9 +28,9 @@ std::string FormatDuration(double seconds);
 // The terminal line, shorter than `columns` (the last column stays free: a full line wraps
 // on some terminals). When everything does not fit, fields go in a fixed order — job id,
 // bar, the moving phase's bytes, its rate, elapsed time, then the phases shrink to
-// "m100% s62% r10%", the time left goes, the phases shrink to the overall percent — and
-// none is ever cut; the state is kept last ("" if even it does not fit). No control
-// characters.
+// "m100% s62% r10%", the time left goes, the phases shrink to the overall percent, then
+// go (kLadder in the .cc) — and none is ever cut; the state is kept last ("" if even it
+// does not fit). No control characters.
 std::string ProgressBar(const proto::JobStatus& st, const ProgressExtras& x, int columns);
 
 // The piped form: every field but the bar, at full length.
