@@ -1,7 +1,6 @@
 // `mr run`, `mr submit`, `mr status` and `mr kill`: the client side of jobs.
 #include <signal.h>
 #include <stdlib.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -133,23 +132,16 @@ Result<proto::JobStatus> FetchStatus(client::MasterClient& client, uint64_t id, 
   return reply.status_reply().jobs(0);
 }
 
-// The terminal's width for the bar (80 when it does not say).
-int TerminalColumns() {
-  struct winsize ws {};
-  if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
-  return 80;
-}
-
 // Waits until the job ends (long polls of wait_ms, so progress is drawn and an
-// interrupt is seen between them); draws a progress bar on a terminal, plain lines
-// otherwise. If the master goes away (a restart), reconnects for up to
-// reconnect_seconds and goes on waiting for the same job.
+// interrupt is seen between them); shows its progress on stderr unless quiet
+// (ProgressDisplay: a line in place on a terminal, plain lines otherwise). If the master
+// goes away (a restart), reconnects for up to reconnect_seconds and goes on waiting for
+// the same job.
 Result<proto::JobStatus> WaitForJob(std::unique_ptr<client::MasterClient> client, const HostPort& address,
                                     const auth::ClusterToken& token, uint64_t id, bool quiet,
                                     double reconnect_seconds = 120) {
   bool tty = isatty(STDERR_FILENO);
-  double start = MonotonicSeconds(), last_line = 0;
-  std::string last_phase;
+  ProgressDisplay display(stderr, tty, MonotonicSeconds());
   int poll_ms = 2;
   const uint32_t wait_ms = tty && !quiet ? 100 : 250;
   for (;;) {
@@ -170,19 +162,8 @@ Result<proto::JobStatus> WaitForJob(std::unique_ptr<client::MasterClient> client
       continue;
     }
     MR_ASSIGN_OR_RETURN(proto::JobStatus st, std::move(polled));
-    double elapsed = MonotonicSeconds() - start;
     bool done = IsEnded(st);
-    if (!quiet) {
-      if (tty) {
-        // One line, rewritten in place: carriage return, erase to the end of the line.
-        std::fprintf(stderr, "\r\033[K%s", ProgressBar(st, elapsed, TerminalColumns()).c_str());
-        if (done) std::fprintf(stderr, "\n");
-      } else if (done || st.phase() != last_phase || elapsed - last_line >= 5) {
-        std::fprintf(stderr, "%s\n", ProgressLine(st, elapsed).c_str());
-        last_line = elapsed;
-      }
-      last_phase = st.phase();
-    }
+    if (!quiet) display.Show(st, MonotonicSeconds());
     if (done) return st;
     if (client->HasFeature(kFeatureWaitJob)) continue;  // the master held the request: no sleep
     // An older master: short jobs finish in milliseconds, so poll fast at first, then back off.
@@ -208,13 +189,22 @@ int Report(const proto::JobStatus& st) {
   return kExitOk;
 }
 
-Result<uint64_t> Submit(client::MasterClient& client, const proto::JobSpec& spec) {
+// Submits spec; prints its page's URL on stderr when the master serves a status page (and
+// print_page). Returns the job id.
+Result<uint64_t> Submit(client::MasterClient& client, const proto::JobSpec& spec, const HostPort& master,
+                        bool print_page) {
   proto::Envelope req;
   *req.mutable_submit()->mutable_spec() = spec;
-  DeferInterrupts defer;  // the id must come back: an interrupt then kills the job
-  MR_ASSIGN_OR_RETURN(proto::Envelope reply, client.Call(req));
+  proto::Envelope reply;
+  {
+    DeferInterrupts defer;  // the id must come back: an interrupt then kills the job
+    MR_ASSIGN_OR_RETURN(reply, client.Call(req));
+  }
   if (!reply.has_submit_reply()) return Status::ProtocolError("unexpected reply to submit");
-  return reply.submit_reply().job_id();
+  const proto::SubmitReply& r = reply.submit_reply();
+  std::string url = JobPageUrl(r.page_address(), master.host, r.job_id());
+  if (print_page && !url.empty()) std::fprintf(stderr, "job page: %s\n", url.c_str());
+  return r.job_id();
 }
 
 // Asks the master to kill job `id`; returns its status after the kill. Errors: NotFound,
@@ -283,7 +273,9 @@ int RunMain(int argc, char** argv) {
   po::options_description embedded("embedded cluster (only without --master)");
   embedded.add_options()("workers", po::value<int>()->default_value(
                                         static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))),
-                         "worker processes (default: one per core)");
+                         "worker processes (default: one per core)")
+      ("http", po::value<std::string>(), "serve the status page on this address while the job runs, "
+                                         "e.g. 127.0.0.1:0 (mr run prints the job's page)");
   po::options_description sched_group = SchedulerOptionGroup(), slot_group = WorkerSlotOptionGroup();
   embedded.add(sched_group).add(slot_group);
   desc.add(embedded);
@@ -306,6 +298,11 @@ int RunMain(int argc, char** argv) {
     if (vm.count("detach-on-interrupt")) {
       return UsageError("--detach-on-interrupt needs --master: the embedded cluster stops with mr run");
     }
+    if (vm.count("http")) {
+      if (auto http = ParseHostPort(vm["http"].as<std::string>()); !http.ok()) {
+        return UsageError("--http: " + http.status().message());
+      }
+    }
   }
   auto token = TokenOption(vm);
   if (!token.ok()) return UsageError(token.status().message());
@@ -325,6 +322,7 @@ int RunMain(int argc, char** argv) {
     co.dir = tmp->path();
     co.workers = vm["workers"].as<int>();
     co.master_args = ExplicitArgs(vm, sched_group);
+    if (vm.count("http")) co.master_args.insert(co.master_args.end(), {"--http", vm["http"].as<std::string>()});
     co.worker_args = ExplicitArgs(vm, slot_group);
     PassTokenFile(vm, &co);
     cluster = std::make_unique<LocalCluster>(co);
@@ -341,7 +339,7 @@ int RunMain(int argc, char** argv) {
   }
   auto client = client::MasterClient::Connect(address, "client", *token);
   if (!client.ok()) return ClientError(client.status());
-  auto id = Submit(**client, *spec);
+  auto id = Submit(**client, *spec, address, vm.count("quiet") == 0);
   if (!id.ok()) return ClientError(id.status());
   auto st = WaitForJob(std::move(client).value(), address, *token, *id, vm.count("quiet") > 0);
   if (st.ok()) return Report(*st);
@@ -372,9 +370,11 @@ int SubmitMain(int argc, char** argv) {
   }
   auto spec = BuildJobSpec(vm);
   if (!spec.ok()) return UsageError(spec.status().message());
+  auto master = MasterAddress(vm);
+  if (!master.ok()) return ClientError(master.status());
   auto client = ConnectClient(vm);
   if (!client.ok()) return ClientError(client.status());
-  auto id = Submit(**client, *spec);
+  auto id = Submit(**client, *spec, *master, true);
   if (!id.ok()) return ClientError(id.status());
   std::printf("%s\n", JobIdString(*id).c_str());
   return kExitOk;

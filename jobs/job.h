@@ -92,6 +92,11 @@ class Mapper {
   virtual bool MapBlock(const InputBlock& block, Emitter& out) { return false; }
   // Called once after the last record (also for jobs without input).
   virtual Status Finish(Emitter& out) { return Status::Ok(); }
+  // True for a mapper whose work happens in Finish rather than as records arrive
+  // (streaming buffers its split, then runs its command over it): it reports its share
+  // done through TaskContext::SetFraction, and the worker does not count reading the split
+  // as progress (it would read 100% while the real work has not begun).
+  virtual bool ReportsFraction() const { return false; }
 };
 
 class ValueIterator {
@@ -109,6 +114,9 @@ class Reducer {
   virtual Status Setup(TaskContext& ctx) { return Status::Ok(); }
   virtual void Reduce(std::string_view key, ValueIterator& values, Emitter& out) = 0;
   virtual Status Finish(Emitter& out) { return Status::Ok(); }
+  // As Mapper::ReportsFraction, for a reducer whose work happens in Finish: the worker then
+  // does not count the merge of its input as its progress.
+  virtual bool ReportsFraction() const { return false; }
 };
 
 class Partitioner {

@@ -17,6 +17,8 @@ FilterHooks HooksOf(TaskContext* ctx) {
   if (ctx == nullptr) return h;
   h.progress = [ctx] { ctx->Progress(); };
   h.cancelled = [ctx] { return ctx->Cancelled(); };
+  // The command does the task's work: the share of its input it has read is the task's.
+  h.fed = [ctx](double share) { ctx->SetFraction(share); };
   return h;
 }
 
@@ -31,6 +33,8 @@ class StreamingMapper final : public Mapper {
     input_.append(record.line);
     input_.push_back('\n');
   }
+  // The command's work is the map's: its progress is the share of the split it has read.
+  bool ReportsFraction() const override { return true; }
   Status Finish(Emitter& out) override {
     Status s = RunFilter(command_, input_, [&out](std::string_view line) {
       size_t tab = line.find('\t');
@@ -65,6 +69,8 @@ class StreamingReducer final : public Reducer {
       input_.push_back('\n');
     }
   }
+  // The command's work is the reduce's: its progress is the share of the input it has read.
+  bool ReportsFraction() const override { return true; }
   Status Finish(Emitter& out) override {
     Status s = RunFilter(command_, input_, [&out](std::string_view line) { out.Emit(line, {}); }, HooksOf(ctx_));
     input_.clear();

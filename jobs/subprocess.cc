@@ -30,6 +30,7 @@ Status SysError(const std::string& what) {
 // without touching the process-wide signal disposition. A cancel shuts the socket
 // down, which ends a blocked send.
 void FeedAndClose(int fd, std::string_view input, const FilterHooks* hooks) {
+  const double total = static_cast<double>(input.size());
   while (!input.empty()) {
     size_t chunk = std::min<size_t>(input.size(), 1u << 20);
     ssize_t n = ::send(fd, input.data(), chunk, MSG_NOSIGNAL);
@@ -37,6 +38,7 @@ void FeedAndClose(int fd, std::string_view input, const FilterHooks* hooks) {
     if (n <= 0) break;
     input.remove_prefix(static_cast<size_t>(n));
     if (hooks->progress) hooks->progress();
+    if (hooks->fed) hooks->fed(1 - static_cast<double>(input.size()) / total);
   }
   ::shutdown(fd, SHUT_WR);
 }

@@ -18,10 +18,13 @@ namespace mr::jobs {
 // Optional hooks for the task running the filter. `progress` is called (from two threads)
 // whenever bytes move to or from the child; `cancelled` is polled at least every
 // kFilterPollMs while the child runs, and once it returns true the child's whole process
-// group (the child leads its own) is killed and RunFilter returns Aborted.
+// group (the child leads its own) is killed and RunFilter returns Aborted; `fed` is called
+// (from the thread feeding stdin) after each write with the share of `input` the child has
+// taken so far, in (0, 1].
 struct FilterHooks {
   std::function<void()> progress;
   std::function<bool()> cancelled;
+  std::function<void(double share)> fed;
 };
 inline constexpr int kFilterPollMs = 50;
 

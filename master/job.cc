@@ -101,7 +101,13 @@ PhaseProgress JobRecord::Progress() const {
     p.reduce = Fraction(reduces_progress, static_cast<double>(reduces.size()));
   }
   if (reduces_done == static_cast<int>(reduces.size())) p.reduce = 1;
-  if (state == JobState::kSucceeded) p.map = p.shuffle = p.reduce = 1;
+  if (state == JobState::kSucceeded) {
+    // Whole by definition: a finished job restored after a master restart has its totals
+    // but not its tasks' states, so the sums above would read 0.
+    p.map = p.shuffle = p.reduce = 1;
+    p.input_bytes_read = static_cast<double>(input_bytes);
+    p.reduce_bytes_merged = static_cast<double>(map_output_bytes);
+  }
   return p;
 }
 

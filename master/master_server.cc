@@ -250,6 +250,7 @@ class MasterServerImpl final : public MasterServer, public StatusProvider {
   Status StartHttp() {
     if (!options_.http) return Status::Ok();
     MR_ASSIGN_OR_RETURN(http_, HttpServer::Start(*options_.http, this));
+    handler_.set_page_address(http_->address().ToString());  // before Run: no request is served yet
     MR_LOG_INFO("status page on http://{}/", http_->address().ToString());
     return Status::Ok();
   }

@@ -141,6 +141,7 @@ HandlerOutcome RequestHandler::HandleRequest(PeerConnection& conn, const proto::
       auto r = tracker_->Submit(in.submit().spec());
       if (!r.ok()) return Reply(ErrorReply(r.status()));
       out.mutable_submit_reply()->set_job_id(*r);
+      out.mutable_submit_reply()->set_page_address(page_address_);
       return Reply(std::move(out));
     }
     case proto::Envelope::kWaitJob: {

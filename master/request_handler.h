@@ -72,6 +72,8 @@ class RequestHandler {
   // The heartbeat interval every worker is told (RegisterReply, HeartbeatReply): grows with
   // the worker count so idle heartbeats stay under max_heartbeats_per_second.
   uint32_t HeartbeatMs() const;
+  // The status page's bound host:port, told to clients in every SubmitReply; "" = none.
+  void set_page_address(std::string address) { page_address_ = std::move(address); }
 
  private:
   HandlerOutcome HandleHello(PeerConnection& conn, const proto::Envelope& in);
@@ -80,6 +82,7 @@ class RequestHandler {
 
   JobTracker* tracker_;
   RequestHandlerOptions options_;
+  std::string page_address_;
 };
 
 }  // namespace mr::master

@@ -1,63 +1,34 @@
-// `mr run`'s progress: a bar rewritten in place (\r) when stderr is a terminal — run
-// under a pseudo-terminal here — and plain lines without \r when piped. Plus the bar's
-// text on hand-built statuses.
+// `mr run`'s progress on real jobs: the line rewritten in place (\r, erase line) when stderr
+// is a terminal — a pseudo-terminal of 80 columns here — with rate and time left and nothing
+// cut; plain lines with the same fields and no control characters when piped; the job's
+// page URL on stderr when the master serves a status page. The line's layout at each width
+// is tested on hand-built statuses in tests/cli/progress_line_test.cc.
+#include <gtest/gtest.h>
 #include <pty.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
-#include <fstream>
 #include <regex>
 
-#include <gtest/gtest.h>
-
-#include "cli/progress.h"
 #include "common/clock.h"
 #include "common/file_util.h"
 #include "tests/cluster/cluster_fixture.h"
+#include "tests/web/http_client.h"
 
 namespace mr::testing {
 namespace {
 
-proto::JobStatus Status(uint32_t maps_done, uint64_t fetched, uint64_t total, uint32_t reduces_done) {
-  proto::JobStatus st;
-  st.set_job_id(1);
-  st.set_state("RUNNING");
-  st.set_phase("shuffle");
-  st.set_maps_total(16);
-  st.set_maps_done(maps_done);
-  st.set_reduces_total(4);
-  st.set_reduces_done(reduces_done);
-  st.set_shuffle_bytes_fetched(fetched);
-  st.set_shuffle_bytes_total(total);
-  return st;
-}
-
-TEST(ProgressBarTest, FillsWithMapsShuffleAndReduces) {
-  EXPECT_EQ(cli::ProgressBar(Status(0, 0, 0, 0), 0.3, 200),
-            "[........................]   0%  maps 0/16  shuffle 0 B/0 B  reduces 0/4  0.3s");
-  // A third each: maps 3/4, shuffle 1/2 of the known output scaled by the maps' 3/4,
-  // reduces 1/4: (0.75 + 0.375 + 0.25) / 3 = 45.8%, 11 of 24 marks.
-  std::string mid = cli::ProgressBar(Status(12, 2u << 20, 4u << 20, 1), 2.3, 200);
-  EXPECT_EQ(mid, "[###########.............]  45%  maps 12/16  shuffle 2.0 MiB/4.0 MiB  reduces 1/4  2.3s");
-  proto::JobStatus done = Status(16, 4u << 20, 4u << 20, 4);
-  done.set_state("SUCCEEDED");
-  EXPECT_EQ(cli::ProgressBar(done, 3, 200).substr(0, 31), "[########################] 100%");
-  // Never as wide as the terminal: a full line would wrap and break the rewrite.
-  EXPECT_EQ(cli::ProgressBar(done, 3, 40).size(), 39u);
-  EXPECT_DOUBLE_EQ(cli::ProgressFraction(done), 1.0);
-}
-
-// Runs `mr ARGS` with a pseudo-terminal as its stdin, stdout and stderr; returns all
-// it wrote and sets *exit_code.
-std::string RunOnTerminal(const std::vector<std::string>& args, int* exit_code) {
+// Runs `mr ARGS` with a pseudo-terminal of `columns` columns as its stdin, stdout and
+// stderr; returns all it wrote and sets *exit_code.
+std::string RunOnTerminal(const std::vector<std::string>& args, int columns, int* exit_code) {
   std::string bin = MrBin();
   std::vector<std::string> copy = args;
   std::vector<char*> argv = {bin.data()};
   for (auto& a : copy) argv.push_back(a.data());
   argv.push_back(nullptr);
   struct winsize ws {};
-  ws.ws_col = 120;
+  ws.ws_col = static_cast<unsigned short>(columns);
   ws.ws_row = 40;
   int fd = -1;
   pid_t pid = forkpty(&fd, nullptr, nullptr, &ws);
@@ -68,7 +39,7 @@ std::string RunOnTerminal(const std::vector<std::string>& args, int* exit_code) 
   std::string out;
   if (pid < 0) return out;
   char buf[4096];
-  double deadline = MonotonicSeconds() + 60;
+  double deadline = MonotonicSeconds() + 180;
   for (;;) {
     ssize_t n = read(fd, buf, sizeof buf);
     if (n > 0) {
@@ -87,36 +58,122 @@ std::string RunOnTerminal(const std::vector<std::string>& args, int* exit_code) 
   return out;
 }
 
-TEST(ProgressTest, BarOnATerminalPlainLinesWhenPiped) {
-  TempDir tmp("mr-progress-test");
-  const std::string d = tmp.path();
-  {
-    std::ofstream in(d + "/in.txt");
-    for (int i = 0; i < 2000; ++i) in << "the quick brown fox " << i << " jumps\n";
+// Each drawing of the line: what follows a "\r\033[K" up to the next \r or \n.
+std::vector<std::string> DrawnLines(const std::string& tty) {
+  std::vector<std::string> lines;
+  const std::string mark = "\r\033[K";
+  for (size_t at = tty.find(mark); at != std::string::npos; at = tty.find(mark, at + 1)) {
+    size_t start = at + mark.size();
+    size_t end = tty.find_first_of("\r\n", start);
+    lines.push_back(tty.substr(start, end == std::string::npos ? std::string::npos : end - start));
   }
-  const std::vector<std::string> run = {"run", "wordcount", "--input", d + "/in.txt", "--workers", "1",
-                                        "--reducers", "2", "--split-size", "16KiB"};
-  int code = -1;
-  std::vector<std::string> tty_args = run;
-  tty_args.insert(tty_args.end(), {"--output", d + "/tty"});
-  std::string tty = RunOnTerminal(tty_args, &code);
-  ASSERT_EQ(code, 0) << tty;
-  EXPECT_NE(tty.find('\r'), std::string::npos) << tty;
-  EXPECT_NE(tty.find("\033[K"), std::string::npos);
-  // The last drawing of the bar: full, with every count final.
-  EXPECT_TRUE(std::regex_search(tty, std::regex(
-      R"(\[#{24}\] 100%  maps ([0-9]+)/\1  shuffle [0-9.]+ (B|KiB)/[0-9.]+ (B|KiB)  reduces 2/2  [0-9.]+s)")))
-      << tty;
+  return lines;
+}
 
-  auto piped = Sh(MrBin() + " run wordcount --input " + d + "/in.txt --workers 1 --reducers 2 --split-size 16KiB "
-                  "--output " + d + "/piped");
+// A whole line of the 80-column kind: state (the bar too when there is room, as on the
+// shorter final line), the three phases, the moving phase's bytes or
+// rate (or both), time left while running, elapsed time — ending with a whole field.
+const std::regex kWholeLine(
+    R"(^(RUNNING|SUCCEEDED)  (\[[#.]{20}\]  )?map +[0-9]+% shuffle +[0-9]+% reduce +[0-9]+%)"
+    R"((  (read|fetch|merge)( [0-9.]+/[0-9.]+ (B|KiB|MiB|GiB))?( (at )?[0-9.]+ (B|KiB|MiB|GiB)/s)?)?)"
+    R"((  ETA (--|[0-9]+:[0-9]{2}(:[0-9]{2})?))?  [0-9]+:[0-9]{2}(:[0-9]{2})?$)");
+const std::regex kRate(R"( (read|fetch|merge) [0-9.]+ (B|KiB|MiB|GiB)/s  )");
+const std::regex kTimeLeft(R"(  ETA [0-9]+:[0-9]{2}  )");
+
+// Acceptance of issue 16: at 80 columns the line shows a rate and the time left, is never
+// cut, and ends on the state SUCCEEDED. The job is held by real work: three maps burning
+// a second of CPU each on one map slot, 2 MB of output each to fetch.
+TEST(ProgressTest, EightyColumnsShowRateAndTimeLeftAndNothingIsCut) {
+  TempDir tmp("mr-progress-test");
+  int code = -1;
+  std::string tty = RunOnTerminal(
+      {"run", "synthetic", "--maps", "3", "--map-seconds", "1", "--map-bytes", "2MB", "--reducers",
+       "2", "--workers", "1", "--map-slots", "1", "--output", tmp.path() + "/out"},
+      80, &code);
+  ASSERT_EQ(code, 0) << tty;
+  std::vector<std::string> lines = DrawnLines(tty);
+  ASSERT_GE(lines.size(), 5u) << tty;
+  bool rate = false, left = false;
+  for (const std::string& line : lines) {
+    EXPECT_LT(line.size(), 80u) << line;
+    EXPECT_TRUE(std::regex_match(line, kWholeLine)) << "not whole: '" << line << "'";
+    rate = rate || std::regex_search(line, kRate);
+    left = left || std::regex_search(line, kTimeLeft);
+  }
+  EXPECT_TRUE(rate) << tty;
+  EXPECT_TRUE(left) << tty;
+  EXPECT_TRUE(std::regex_match(
+      lines.back(),
+      std::regex(R"(SUCCEEDED  (\[#{20}\]  )?map 100% shuffle 100% reduce 100%  [0-9]+:[0-9]{2})")))
+      << lines.back();
+}
+
+// Piped: plain lines with the same fields (job id first), no \r, no escape codes, no bar,
+// on a job long enough to be seen running (two maps of a CPU second each); with --http the embedded
+// cluster's master serves a page and mr run names the job's.
+TEST(ProgressTest, PlainLinesWhenPipedAndTheJobPage) {
+  TempDir tmp("mr-progress-test");
+  auto piped =
+      Sh(MrBin() +
+         " run synthetic --maps 2 --map-seconds 1 --map-bytes 1MB --reducers 2 --workers 1 "
+         "--map-slots 1 --http 127.0.0.1:0 --output " +
+         tmp.path() + "/piped");
   ASSERT_EQ(piped.exit_code, 0) << piped.err;
   EXPECT_EQ(piped.err.find('\r'), std::string::npos) << piped.err;
   EXPECT_EQ(piped.err.find('\033'), std::string::npos) << piped.err;
   EXPECT_EQ(piped.err.find("[#"), std::string::npos) << piped.err;
-  EXPECT_TRUE(std::regex_search(piped.err, std::regex(
-      R"(job-000001  done +maps ([0-9]+)/\1  shuffle [0-9.]+ (B|KiB)  reduces 2/2  [0-9.]+s\n)")))
+  EXPECT_TRUE(std::regex_search(
+      piped.err, std::regex(R"(^job page: http://127\.0\.0\.1:[0-9]+/jobs/job-000001\n)")))
       << piped.err;
+  EXPECT_TRUE(std::regex_search(
+      piped.err,
+      std::regex(
+          R"(\njob-000001  RUNNING  map +[0-9]+% shuffle +[0-9]+% reduce +[0-9]+%  (fetch [0-9.]+/[0-9.]+ (B|KiB|MiB)[^\n]*  )?ETA [-0-9:]+  [0-9]+:[0-9]{2}\n)")))
+      << piped.err;
+  EXPECT_TRUE(std::regex_search(
+      piped.err,
+      std::regex(
+          R"(\njob-000001  SUCCEEDED  map 100% shuffle 100% reduce 100%  [0-9]+:[0-9]{2}\n)")))
+      << piped.err;
+  EXPECT_EQ(piped.err.find("done"), std::string::npos) << piped.err;
+}
+
+// mr run --http belongs to the embedded cluster: a bad address or one given with --master
+// is a usage error (exit 2) before anything starts.
+TEST(ProgressTest, RunHttpIsCheckedBeforeAnythingStarts) {
+  TempDir tmp("mr-progress-test");
+  const std::string run = MrBin() + " run wordcount --input /dev/null --output " + tmp.path() + "/out";
+  auto bad = Sh(run + " --http nonsense");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--http: address 'nonsense' is not host:port"), std::string::npos) << bad.err;
+  auto remote = Sh(run + " --http 127.0.0.1:0 --master 127.0.0.1:1");
+  EXPECT_EQ(remote.exit_code, 2);
+  EXPECT_NE(remote.err.find("--http sets up the embedded cluster"), std::string::npos) << remote.err;
+  EXPECT_FALSE(PathExists(tmp.path() + "/out"));
+}
+
+// `mr submit` to a cluster started with --http prints a URL that serves the job's page.
+TEST(ProgressTest, SubmitPrintsAJobPageTheMasterServes) {
+  TempDir tmp("mr-progress-test");
+  const std::string d = tmp.path();
+  WriteCorpus(d + "/in.txt", 64 * 1024, 7);
+  auto start = Sh(MrBin() + " cluster start --workers 1 --http 127.0.0.1:0 --dir " + d + "/c");
+  ASSERT_EQ(start.exit_code, 0) << start.err;
+  const std::string master = start.out.substr(0, start.out.find('\n'));
+  auto submit = Sh(MrBin() + " submit wordcount --input " + d + "/in.txt --output " + d +
+                   "/out --master " + master);
+  std::smatch m;
+  bool printed = std::regex_search(
+      submit.err, m, std::regex(R"(job page: http://(127\.0\.0\.1):([0-9]+)(/jobs/job-000001)\n)"));
+  EXPECT_EQ(submit.out, "job-000001\n");
+  if (printed) {
+    webtest::HttpReply page =
+        webtest::Get(HostPort{m[1], static_cast<uint16_t>(std::stoi(m[2]))}, m[3]);
+    EXPECT_EQ(page.status, 200) << page.headers;
+    EXPECT_NE(page.body.find("job-000001"), std::string::npos);
+  }
+  Sh(MrBin() + " cluster stop --dir " + d + "/c");
+  EXPECT_TRUE(printed) << submit.err;
 }
 
 }  // namespace

@@ -78,6 +78,21 @@ TEST(RunFilterTest, BytesBothWaysCountAsProgress) {
   EXPECT_GE(progress, 2);  // the input sent, the output read
 }
 
+// `fed` follows the share of stdin the child has taken: rising, ending at 1.
+TEST(RunFilterTest, FedReportsTheShareOfInputTaken) {
+  std::vector<double> shares;
+  FilterHooks hooks;
+  hooks.fed = [&shares](double s) { shares.push_back(s); };  // the feeding thread only
+  std::string input(8u << 20, 'x');
+  input += "\n";
+  Status s = RunFilter("cat >/dev/null", input, [](std::string_view) {}, hooks);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  ASSERT_GE(shares.size(), 8u) << "8 MiB in writes of at most 1 MiB";
+  for (size_t i = 1; i < shares.size(); ++i) EXPECT_LT(shares[i - 1], shares[i]);
+  EXPECT_GT(shares.front(), 0);
+  EXPECT_DOUBLE_EQ(shares.back(), 1.0);
+}
+
 // A line far longer than the read buffer comes back whole (and in linear time: only new
 // bytes are searched for the newline).
 TEST(RunFilterTest, HugeLineComesBackWhole) {
@@ -110,7 +125,7 @@ TEST(RunFilterTest, CancelKillsTheCommandAndWhatItStarted) {
         grandchild = static_cast<pid_t>(std::stol(std::string(line)));
         cancel.store(true);
       },
-      FilterHooks{{}, [&cancel] { return cancel.load(); }});
+      FilterHooks{{}, [&cancel] { return cancel.load(); }, {}});
   EXPECT_EQ(s.code(), StatusCode::kAborted) << s.ToString();
   ASSERT_GT(grandchild, 0);
   EXPECT_TRUE(mr::testing::WaitUntil([&] { return !Alive(grandchild); }, 5, 0.05))

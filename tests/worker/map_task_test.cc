@@ -293,6 +293,25 @@ TEST_F(MapTaskTest, FractionFollowsTheInputConsumed) {
   EXPECT_DOUBLE_EQ(fraction.load(), 1.0);
 }
 
+// A streaming map's fraction is the share of its split its command has read, not the
+// buffering of the split before the command starts (which read 100% at once, issue 16:
+// "stays at 0% until whole maps finish", then 100% while the command still ran). This
+// command reads 100 KB of 8 MiB and exits: the map succeeds, far from "all read".
+TEST_F(MapTaskTest, StreamingFractionIsWhatTheCommandRead) {
+  std::string big;
+  while (big.size() < (8u << 20)) big += text_;
+  ASSERT_TRUE(WriteStringToFile(input_, big).ok());
+  auto job = jobs::CreateJob("streaming", {{"mapper", "head -c 100000 >/dev/null"}, {"reducer", "cat"}});
+  ASSERT_TRUE(job.ok()) << job.status().ToString();
+  MapTaskSpec spec = Spec(job->get(), 64 << 20);
+  spec.split.length = big.size();
+  std::atomic<double> fraction{0};
+  spec.fraction = &fraction;
+  auto r = RunMapTask(spec, nullptr);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_LT(fraction.load(), 0.5) << "the split's buffering counted as the map's progress";
+}
+
 TEST(SyntheticTaskTest, FractionIsTheShareOfTheBurnDone) {
   auto job = jobs::CreateJob("synthetic", {{"map_seconds", "0.05"}});
   ASSERT_TRUE(job.ok());

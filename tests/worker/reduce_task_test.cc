@@ -131,5 +131,32 @@ TEST_F(ReduceChecksumTest, RefetchThatFailsEndsTheAttemptWithItsError) {
   EXPECT_NE(r.status().message().find("refetching the run of map 1"), std::string::npos) << r.status().ToString();
 }
 
+// A streaming reduce's fraction is the share of its input its command has read, not the
+// merge that buffers that input first (which read 100% before the command began, issue
+// 16). This command reads 100 KB of about 8 MiB and exits: the reduce succeeds, far from 1.
+TEST(StreamingReduceTest, FractionIsWhatTheCommandRead) {
+  TempDir dir("reduce-fraction");
+  auto job = jobs::CreateJob("streaming", {{"mapper", "cat"}, {"reducer", "head -c 100000 >/dev/null"}});
+  ASSERT_TRUE(job.ok()) << job.status().ToString();
+  std::string run;
+  const std::string value(100, 'v');
+  for (int i = 0; run.size() < (8u << 20); ++i) {
+    char key[16];
+    std::snprintf(key, sizeof key, "key%08d", i);
+    shuffle::AppendRecord(key, value, &run);
+  }
+  ReduceTaskSpec spec;
+  spec.job = job->get();
+  spec.run_files = {JoinPath(dir.path(), "m0.run")};
+  spec.run_crcs = {crc32c::Value(run)};
+  ASSERT_TRUE(WriteStringToFile(spec.run_files[0], run).ok());
+  spec.output_path = JoinPath(dir.path(), "out/part-r-00000");
+  std::atomic<double> fraction{0};
+  spec.fraction = &fraction;
+  auto r = RunReduceTask(spec, nullptr);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_LT(fraction.load(), 0.5) << "the merge counted as the reduce's progress";
+}
+
 }  // namespace
 }  // namespace mr::worker

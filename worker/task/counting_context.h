@@ -16,9 +16,17 @@ namespace mr::worker {
 
 class CountingContext final : public jobs::TaskContext {
  public:
+  // fraction_scale: what SetFraction(1) stores (a slow worker's work is only that share of
+  // its run: worker/task/slot_hold.h).
   CountingContext(TaskCounters* counters, double speed, std::atomic<uint64_t>* progress = nullptr,
-                  const std::atomic<bool>* cancel = nullptr, std::atomic<double>* fraction = nullptr)
-      : counters_(counters), speed_(speed), progress_(progress), cancel_(cancel), fraction_(fraction) {}
+                  const std::atomic<bool>* cancel = nullptr, std::atomic<double>* fraction = nullptr,
+                  double fraction_scale = 1.0)
+      : counters_(counters),
+        speed_(speed),
+        progress_(progress),
+        cancel_(cancel),
+        fraction_(fraction),
+        fraction_scale_(fraction_scale) {}
   void IncrementCounter(std::string_view name, int64_t delta) override {
     counters_->user[std::string(name)] += delta;
   }
@@ -28,7 +36,7 @@ class CountingContext final : public jobs::TaskContext {
   }
   const std::atomic<bool>* cancel_flag() const override { return cancel_; }
   void SetFraction(double done) override {
-    if (fraction_ != nullptr) fraction_->store(done, std::memory_order_relaxed);
+    if (fraction_ != nullptr) fraction_->store(done * fraction_scale_, std::memory_order_relaxed);
   }
 
  private:
@@ -37,6 +45,7 @@ class CountingContext final : public jobs::TaskContext {
   std::atomic<uint64_t>* progress_;
   const std::atomic<bool>* cancel_;
   std::atomic<double>* fraction_;
+  double fraction_scale_;
 };
 
 }  // namespace mr::worker

@@ -106,7 +106,9 @@ Status MapSplit(const MapTaskSpec& spec, jobs::Mapper& mapper, MapOutputCollecto
   counters->bytes_in = data.size();
   bool block_mode = false;
   const double scale = WorkFractionScale(spec.speed, true);
-  MR_RETURN_IF_ERROR(MapSplitBlocks(split, data, mapper, out, counters, cancel, spec.progress, spec.fraction, scale,
+  // A mapper that works in Finish reports its own fraction; reading is not its progress.
+  std::atomic<double>* fraction = mapper.ReportsFraction() ? nullptr : spec.fraction;
+  MR_RETURN_IF_ERROR(MapSplitBlocks(split, data, mapper, out, counters, cancel, spec.progress, fraction, scale,
                                     &block_mode));
   if (block_mode) return out.status();
   jobs::InputRecord rec;
@@ -122,12 +124,12 @@ Status MapSplit(const MapTaskSpec& spec, jobs::Mapper& mapper, MapOutputCollecto
     pos = end + 1;
     if ((++counters->records_in & 1023) == 0 || rec.line.size() > (1u << 20)) {
       Tick(spec.progress);
-      SetFraction(spec.fraction, pos, data.size(), scale);
+      SetFraction(fraction, pos, data.size(), scale);
       if (Cancelled(cancel)) return Status::Aborted("map task cancelled");
       MR_RETURN_IF_ERROR(out.status());
     }
   }
-  SetFraction(spec.fraction, data.size(), data.size(), scale);
+  SetFraction(fraction, data.size(), data.size(), scale);
   return out.status();
 }
 
@@ -148,7 +150,8 @@ Result<MapTaskResult> RunMapTaskImpl(const MapTaskSpec& spec, const std::atomic<
   if (spec.num_reduces == 0) return Status::InvalidArgument("map task with 0 reducers");
   MapTaskResult result;
   TaskCounters& counters = result.counters;
-  CountingContext ctx(&counters, spec.speed, spec.progress, cancel, spec.fraction);
+  CountingContext ctx(&counters, spec.speed, spec.progress, cancel, spec.fraction,
+                      WorkFractionScale(spec.speed, !spec.split.path.empty()));
   MR_ASSIGN_OR_RETURN(std::unique_ptr<jobs::Mapper> mapper, spec.job->NewMapper());
   std::unique_ptr<jobs::Reducer> combiner = spec.job->NewCombiner();
   MR_RETURN_IF_ERROR(mapper->Setup(ctx));

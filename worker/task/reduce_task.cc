@@ -72,8 +72,10 @@ Status MergeStatus(const ReduceTaskSpec& spec, const shuffle::RunMerger& merger,
 Status ReduceRuns(const ReduceTaskSpec& spec, const std::vector<std::string_view>& runs,
                   FileWriter* out, TaskCounters* counters, const std::atomic<bool>* cancel,
                   std::vector<uint32_t>* corrupt) {
-  CountingContext ctx(counters, spec.speed, spec.progress, cancel);
+  CountingContext ctx(counters, spec.speed, spec.progress, cancel, spec.fraction);
   MR_ASSIGN_OR_RETURN(std::unique_ptr<jobs::Reducer> reducer, spec.job->NewReducer());
+  // A reducer that works in Finish reports its own fraction; the merge is not its progress.
+  std::atomic<double>* fraction = reducer->ReportsFraction() ? nullptr : spec.fraction;
   MR_RETURN_IF_ERROR(reducer->Setup(ctx));
   OutputEmitter emitter(out, spec.job->output_format());
   shuffle::RunMerger merger(runs, spec.run_crcs);
@@ -85,8 +87,8 @@ Status ReduceRuns(const ReduceTaskSpec& spec, const std::vector<std::string_view
     reducer->Reduce(merger.key(), values, emitter);
     if ((++keys & 1023) == 0) {
       ctx.Progress();
-      if (spec.fraction != nullptr && total > 0) {
-        spec.fraction->store(static_cast<double>(merger.bytes_consumed()) / static_cast<double>(total),
+      if (fraction != nullptr && total > 0) {
+        fraction->store(static_cast<double>(merger.bytes_consumed()) / static_cast<double>(total),
                              std::memory_order_relaxed);
       }
       if (cancel != nullptr && cancel->load(std::memory_order_relaxed)) {
@@ -96,7 +98,7 @@ Status ReduceRuns(const ReduceTaskSpec& spec, const std::vector<std::string_view
     }
   }
   MR_RETURN_IF_ERROR(MergeStatus(spec, merger, corrupt));
-  if (spec.fraction != nullptr) spec.fraction->store(1.0, std::memory_order_relaxed);  // every run consumed
+  if (fraction != nullptr) fraction->store(1.0, std::memory_order_relaxed);  // every run consumed
   MR_RETURN_IF_ERROR(reducer->Finish(emitter));
   counters->records_out = emitter.records();
   return out->status();

@@ -31,7 +31,8 @@ struct ReduceTaskSpec {
   std::string output_path;  // parent directories are created
   double speed = 1.0;
   std::atomic<uint64_t>* progress = nullptr;  // ticked as keys are reduced (may be null)
-  // Set as keys are reduced: merge input bytes consumed / all runs' bytes, in [0, 1].
+  // Set as keys are reduced: merge input bytes consumed / all runs' bytes, in [0, 1]; for a
+  // reducer that reports its own (jobs::Reducer::ReportsFraction), what it reports.
   // May be null.
   std::atomic<double>* fraction = nullptr;
 };
