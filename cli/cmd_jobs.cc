@@ -415,27 +415,59 @@ void PrintTable(const proto::StatusReply& r) {
   std::printf("policy %s, placement %s, %u workers, %d jobs\n", r.policy().c_str(),
               r.placement().empty() ? "pull" : r.placement().c_str(), r.workers(), r.jobs_size());
   PrintWorkers(r);
-  std::printf("%-11s %-10s %-9s %-7s %9s %9s %10s %6s %12s %-22s %9s\n", "JOB", "NAME", "STATE", "PHASE", "MAPS",
-              "REDUCES", "SHUFFLE", "SHARE", "RATE", "ESTIMATE (x, y)", "TIME");
+  // State and phase progress kept apart (docs/web.md, "State and phase"): MAP, SHUFFLE and
+  // REDUCE are the master's per-phase progress, the same numbers as the API and the page.
+  std::printf("%-11s %-10s %-9s %4s %7s %6s %10s %6s %12s %-22s %9s\n", "JOB", "NAME", "STATE", "MAP", "SHUFFLE",
+              "REDUCE", "SHUFFLED", "SHARE", "RATE", "ESTIMATE (x, y)", "TIME");
   double now = SystemClock::Get()->Now();
   for (const auto& st : r.jobs()) {
-    char maps[32], reds[32], est[64], time[32];
-    std::snprintf(maps, sizeof maps, "%u/%u", st.maps_done(), st.maps_total());
-    std::snprintf(reds, sizeof reds, "%u/%u", st.reduces_done(), st.reduces_total());
+    char est[64], time[32];
     std::snprintf(est, sizeof est, "%s %.1fs %s", st.estimate_source().c_str(), st.est_map_seconds(),
                   FormatBytes(st.est_shuffle_bytes()).c_str());
     double end = st.end_time() > 0 ? st.end_time() : now;
     std::snprintf(time, sizeof time, "%.2fs", end - st.submit_time());
-    std::printf("%-11s %-10.10s %-9s %-7s %9s %9s %10s %6.2f %12s %-22s %9s\n", JobIdString(st.job_id()).c_str(),
-                st.name().c_str(), st.state().c_str(), st.phase().c_str(), maps, reds,
+    std::printf("%-11s %-10.10s %-9s %4s %7s %6s %10s %6.2f %12s %-22s %9s\n", JobIdString(st.job_id()).c_str(),
+                st.name().c_str(), st.state().c_str(), FormatPercent(st.map_progress()).c_str(),
+                FormatPercent(st.shuffle_progress()).c_str(), FormatPercent(st.reduce_progress()).c_str(),
                 FormatBytes(static_cast<double>(st.shuffle_bytes_fetched())).c_str(), st.share(),
                 RateCell(st).c_str(), est, time);
     if (!st.error().empty()) std::printf("            error: %s\n", st.error().c_str());
   }
 }
 
-// `mr status JOB`: below its row, the job's counters and combine ratio.
+// `mr status JOB`: the latest failed attempt, its error and the tail of its stderr.
+void PrintFailedAttempt(const proto::JobStatus& st) {
+  if (!st.has_last_failed_attempt()) return;
+  const proto::FailedAttempt& f = st.last_failed_attempt();
+  std::printf("\nlast failed attempt: %s attempt %u on worker %u, +%.2fs after submit\n  error: %s\n",
+              f.task().c_str(), f.attempt(), f.worker(), f.time() - st.submit_time(), f.error().c_str());
+  if (f.stderr_tail().empty()) {
+    std::printf("  stderr: (nothing)\n");
+    return;
+  }
+  std::printf("  stderr (last lines):\n");
+  size_t pos = 0;
+  const std::string& tail = f.stderr_tail();
+  while (pos < tail.size()) {
+    size_t nl = tail.find('\n', pos);
+    if (nl == std::string::npos) nl = tail.size();
+    std::printf("    | %.*s\n", static_cast<int>(nl - pos), tail.data() + pos);
+    pos = nl + 1;
+  }
+}
+
+// `mr status JOB`: below its row, its phases and tasks, the latest failed attempt, the
+// sojourn time, the counters and the combine ratio.
 void PrintDetail(const proto::JobStatus& st) {
+  std::printf("\n%s %s", JobIdString(st.job_id()).c_str(), st.state().c_str());
+  if (!st.phase().empty()) std::printf(", in %s", st.phase().c_str());
+  std::printf(": map %s (%u/%u maps, %u running), shuffle %s (%s of %s expected), reduce %s (%u/%u reduces, %u running)\n",
+              FormatPercent(st.map_progress()).c_str(), st.maps_done(), st.maps_total(), st.maps_running(),
+              FormatPercent(st.shuffle_progress()).c_str(),
+              FormatBytes(static_cast<double>(st.shuffle_bytes_fetched())).c_str(),
+              FormatBytes(st.shuffle_bytes_expected()).c_str(), FormatPercent(st.reduce_progress()).c_str(),
+              st.reduces_done(), st.reduces_total(), st.reduces_running());
+  PrintFailedAttempt(st);
   if (st.sojourn_time() > 0) {
     std::printf("\nsojourn time %.3fs (submit to the last map output available to the reducers)\n",
                 st.sojourn_time());

@@ -17,6 +17,7 @@ FilterHooks HooksOf(TaskContext* ctx) {
   if (ctx == nullptr) return h;
   h.progress = [ctx] { ctx->Progress(); };
   h.cancelled = [ctx] { return ctx->Cancelled(); };
+  h.stderr_tail = [ctx](std::string tail) { ctx->SetStderrTail(std::move(tail)); };
   return h;
 }
 

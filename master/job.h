@@ -192,11 +192,16 @@ struct JobRecord {
   double shuffle_first_start = 0;
   double shuffle_last_end = 0;
   uint64_t fetch_bytes = 0;
+  // The latest failed attempt (map or reduce) with its error and stderr tail, for `mr
+  // status JOB` and the page; persisted with the job.
+  std::optional<proto::FailedAttempt> last_failed_attempt;
 
   bool finished() const { return state != JobState::kRunning; }
   // counters += sign * c (sign is +1 when an attempt commits, -1 when it is superseded).
   void AddCounters(const google::protobuf::RepeatedPtrField<proto::Counter>& c, int64_t sign);
-  const char* phase() const;
+  // While running, the active phases joined by '+' ("map", "map+shuffle",
+  // "shuffle+reduce"); "" once the job has ended (docs/web.md, "State and phase").
+  std::string phase() const;
   PhaseProgress Progress() const;
   // Size estimate (docs/policies.md, "Size estimates"): online once sched::kOnlineAfterMaps maps have
   // finished (or all have), else the user's hint, else the job-name profile.

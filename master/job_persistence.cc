@@ -30,6 +30,7 @@ void JobPersistence::PersistJob(const JobRecord& job, bool sync) {
   }
   s.set_trace_path(job.trace_path);
   s.set_policy(job.policy);
+  if (job.last_failed_attempt) *s.mutable_last_failed_attempt() = *job.last_failed_attempt;
   if (job.finished()) {
     proto::JobTotals* t = s.mutable_totals();
     t->set_maps_done(static_cast<uint32_t>(job.maps_done));

@@ -53,6 +53,7 @@ std::unique_ptr<JobRecord> RestoreJob(const proto::StoredJob& s, const std::stri
   rec->submit_time = s.submit_time();
   rec->start_time = s.start_time();
   rec->end_time = s.end_time();
+  if (s.has_last_failed_attempt()) rec->last_failed_attempt = s.last_failed_attempt();
   // A finished job's counters are final. A resumed job re-runs its maps, so none of
   // theirs carry over; those of reduces committed before the restart come back from
   // their task records (docs/reliability.md).

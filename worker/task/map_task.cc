@@ -148,7 +148,7 @@ Result<MapTaskResult> RunMapTaskImpl(const MapTaskSpec& spec, const std::atomic<
   if (spec.num_reduces == 0) return Status::InvalidArgument("map task with 0 reducers");
   MapTaskResult result;
   TaskCounters& counters = result.counters;
-  CountingContext ctx(&counters, spec.speed, spec.progress, cancel, spec.fraction);
+  CountingContext ctx(&counters, spec.speed, spec.progress, cancel, spec.fraction, spec.stderr_tail);
   MR_ASSIGN_OR_RETURN(std::unique_ptr<jobs::Mapper> mapper, spec.job->NewMapper());
   std::unique_ptr<jobs::Reducer> combiner = spec.job->NewCombiner();
   MR_RETURN_IF_ERROR(mapper->Setup(ctx));

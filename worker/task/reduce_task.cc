@@ -72,7 +72,7 @@ Status MergeStatus(const ReduceTaskSpec& spec, const shuffle::RunMerger& merger,
 Status ReduceRuns(const ReduceTaskSpec& spec, const std::vector<std::string_view>& runs,
                   FileWriter* out, TaskCounters* counters, const std::atomic<bool>* cancel,
                   std::vector<uint32_t>* corrupt) {
-  CountingContext ctx(counters, spec.speed, spec.progress, cancel);
+  CountingContext ctx(counters, spec.speed, spec.progress, cancel, nullptr, spec.stderr_tail);
   MR_ASSIGN_OR_RETURN(std::unique_ptr<jobs::Reducer> reducer, spec.job->NewReducer());
   MR_RETURN_IF_ERROR(reducer->Setup(ctx));
   OutputEmitter emitter(out, spec.job->output_format());

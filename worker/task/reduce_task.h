@@ -34,6 +34,7 @@ struct ReduceTaskSpec {
   // Set as keys are reduced: merge input bytes consumed / all runs' bytes, in [0, 1].
   // May be null.
   std::atomic<double>* fraction = nullptr;
+  std::string* stderr_tail = nullptr;  // a child process's stderr tail (TaskContext); may be null
 };
 
 struct ReduceTaskResult {
