@@ -73,6 +73,13 @@ class Writer {
     if (l_.response_time >= 0) sub += " · response time " + FormatSeconds(l_.response_time);
     else sub += " · " + FormatSeconds(l_.duration) + " so far";
     if (!l_.error.empty()) sub += " · " + l_.error;
+    // The subtitle is one line of the image: a long error is cut (the page prints it whole).
+    constexpr size_t kMaxSubtitle = 170;
+    if (sub.size() > kMaxSubtitle) {
+      size_t cut = kMaxSubtitle;
+      while (cut > 0 && (static_cast<unsigned char>(sub[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 char
+      sub = sub.substr(0, cut) + "…";
+    }
     s_ << "<text class=\"title\" x=\"12\" y=\"24\" font-size=\"17\" font-weight=\"bold\">" << Escape(title)
        << "</text>\n";
     s_ << "<text class=\"subtitle\" x=\"12\" y=\"44\" font-size=\"12\" fill=\"#444444\">" << Escape(sub)
