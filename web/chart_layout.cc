@@ -350,6 +350,9 @@ ChartLayout BuildChartLayout(const std::vector<json>& events, int rate_buckets, 
       out.kind = Str(ev, "kind");
       out.policy = Str(ev, "policy");
     } else if (e == "job_end") {
+      // The chart ends with the job: reports that arrive after it (the last `served`
+      // interval) do not stretch the axis.
+      last_t = Num(ev, "t");
       out.status = Str(ev, "status", "done");
       out.error = Str(ev, "error");
       out.response_time = Num(ev, "response_time", Num(ev, "t") - out.origin);

@@ -118,6 +118,14 @@ TEST(SvgChartTest, LiveChartRunsUntilNow) {
   EXPECT_NEAR(l.duration, 9.0, 1e-9);
 }
 
+// A `served` report can follow job_end (docs/trace-format.md); it must not stretch the
+// axis past the job's end (the docs picture ran 4x longer than its job).
+TEST(SvgChartTest, EndedChartStopsAtJobEnd) {
+  auto trace = webtest::HandBuiltTrace();
+  trace.push_back({{"event", "served"}, {"t", 1014.0}, {"start", 1003.0}, {"worker", 1}, {"bytes", 10}});
+  EXPECT_NEAR(BuildChartLayout(trace).duration, 3.6, 1e-9);
+}
+
 nlohmann::json JobDoc(const std::string& state) {
   webtest::FakeProvider p(webtest::HandBuiltTrace(), state);
   return nlohmann::json::parse(*p.Get("/api/jobs/1"));
