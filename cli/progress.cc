@@ -25,9 +25,12 @@ double ProgressFraction(const proto::JobStatus& st) {
 }
 
 std::string ProgressLine(const proto::JobStatus& st, double elapsed) {
+  // phase is "" once the job ended (docs/web.md, "State and phase"); this line keeps its
+  // old word until the progress line moves onto state + phase progress (branch prog10).
+  const std::string phase = st.phase().empty() ? "done" : st.phase();
   char buf[256];
   std::snprintf(buf, sizeof buf, "%s  %-7s maps %u/%u  shuffle %s  reduces %u/%u  %.1fs", JobIdString(st.job_id()).c_str(),
-                st.phase().c_str(), st.maps_done(), st.maps_total(),
+                phase.c_str(), st.maps_done(), st.maps_total(),
                 FormatBytes(static_cast<double>(st.shuffle_bytes_fetched())).c_str(), st.reduces_done(),
                 st.reduces_total(), elapsed);
   return buf;
