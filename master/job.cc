@@ -64,6 +64,7 @@ double Fraction(double done, double total) { return total > 0 ? std::clamp(done 
 }  // namespace
 
 PhaseProgress JobRecord::Progress() const {
+  if (final_progress) return *final_progress;
   PhaseProgress p;
   p.input_bytes = input_bytes;
   double maps_progress = 0;  // in tasks: done ones 1, running ones their reported progress

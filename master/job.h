@@ -180,6 +180,9 @@ struct JobRecord {
   std::string policy;              // the policy it runs (ran) under
   // Frozen at the end, so a finished job's status does not move with later profiles.
   std::optional<sched::SizeEstimate> final_estimate;
+  // Frozen at the end too (and persisted): a restarted master has no task states to
+  // compute it from, and the page must read the same before and after.
+  std::optional<PhaseProgress> final_progress;
   // The measured shuffle rate (docs/web.md). Recent: the source servers' `served` reports
   // (bytes sent in [start, end]) of the last kShuffleRateWindow seconds. Mean: the
   // successful fetches' span and bytes.

@@ -111,6 +111,7 @@ void JobLifecycle::FinishJob(JobRecord& job, JobState state, const std::string& 
   // What status shows from now on, and after a restart (PersistJob stores it): the
   // estimate as it stood, and nothing running or holding a share.
   job.final_estimate = job.Estimate(job.end_time);
+  job.final_progress = job.Progress();
   job.maps_running = 0;
   job.reduces_running = 0;
   // An ended job holds no share. Traced, so the chart's share line drops where status

@@ -41,6 +41,11 @@ void RestoreTotals(const proto::StoredJob& s, JobRecord& rec) {
     e.reduce_seconds_total = t.est_reduce_seconds();
     rec.final_estimate = e;
   }
+  if (t.has_progress()) {
+    const proto::FrozenProgress& f = t.progress();
+    rec.final_progress = PhaseProgress{f.input_bytes(), f.input_bytes_read(), f.shuffle_bytes_expected(),
+                                       f.reduce_bytes_merged(), f.map(), f.shuffle(), f.reduce()};
+  }
 }
 
 // The job as stored, before its tasks' records are applied.
