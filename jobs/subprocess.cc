@@ -10,8 +10,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cerrno>
 #include <cstring>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -95,8 +97,9 @@ Status DrainLines(int fd, pid_t pgid, int in_fd, const FilterHooks& hooks,
 }
 
 // Copies the child's stderr to ours and keeps its last bytes. Stops at EOF or, once
-// `stop` is set (the child has exited), as soon as nothing more is waiting: a grandchild
-// that keeps stderr open must not hold the task.
+// Finish() says the child has exited, as soon as nothing more is waiting or at the latest
+// kDrainAfterExitMs later: a grandchild that keeps stderr open (and writing) must not hold
+// the task.
 class StderrPump {
  public:
   explicit StderrPump(int fd) : fd_(fd), thread_([this] { Run(); }) {}
@@ -109,9 +112,16 @@ class StderrPump {
   }
 
  private:
+  static constexpr int kDrainAfterExitMs = 200;
+
   void Run() {
     std::vector<char> buf(16 * 1024);
+    std::optional<std::chrono::steady_clock::time_point> stop_by;
     for (;;) {
+      if (!stop_by && stop_.load()) {
+        stop_by = std::chrono::steady_clock::now() + std::chrono::milliseconds(kDrainAfterExitMs);
+      }
+      if (stop_by && std::chrono::steady_clock::now() >= *stop_by) return;
       struct pollfd p{fd_, POLLIN, 0};
       int ready = ::poll(&p, 1, kFilterPollMs);
       if (ready < 0 && errno != EINTR) return;

@@ -148,6 +148,25 @@ TEST(RunFilterTest, StderrTailIsBounded) {
   EXPECT_NE(tail.find("err line 4999\n"), std::string::npos);
 }
 
+// A grandchild that outlives the command and keeps writing to the inherited stderr does
+// not hold RunFilter: the stderr pump stops shortly after the command exits.
+TEST(RunFilterTest, StderrOfALingeringGrandchildDoesNotHoldTheTask) {
+  std::string tail;
+  pid_t grandchild = 0;
+  FilterHooks hooks;
+  hooks.stderr_tail = [&](std::string t) { tail = std::move(t); };
+  auto start = std::chrono::steady_clock::now();
+  Status s = RunFilter("(while :; do echo spam >&2; sleep 0.01; done) >/dev/null & echo $!; echo last >&2", "",
+                       [&](std::string_view line) { grandchild = static_cast<pid_t>(std::stol(std::string(line))); },
+                       hooks);
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_GT(grandchild, 0);
+  ::kill(grandchild, SIGKILL);
+  EXPECT_TRUE(s.ok()) << s.ToString();
+  EXPECT_LT(seconds, 20.0) << "RunFilter waited for the grandchild";  // a hang bound, not a speed test
+  EXPECT_NE(tail.find("last"), std::string::npos) << tail;
+}
+
 TEST(StderrTailTest, CutsToWholeLinesAndBytes) {
   EXPECT_EQ(StderrTail(""), "");
   EXPECT_EQ(StderrTail("no newline"), "no newline");
