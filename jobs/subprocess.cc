@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -97,9 +98,9 @@ Status DrainLines(int fd, pid_t pgid, int in_fd, const FilterHooks& hooks,
 }
 
 // Copies the child's stderr to ours and keeps its last bytes. Stops at EOF or, once
-// Finish() says the child has exited, as soon as nothing more is waiting or at the latest
-// kDrainAfterExitMs later: a grandchild that keeps stderr open (and writing) must not hold
-// the task.
+// Finish() says the child has exited, as soon as nothing more is waiting, or once it has
+// read what was in the pipe at that moment (the child's last words) and kDrainAfterExitMs
+// have passed: a grandchild that keeps stderr open, and writing, must not hold the task.
 class StderrPump {
  public:
   explicit StderrPump(int fd) : fd_(fd), thread_([this] { Run(); }) {}
@@ -117,11 +118,14 @@ class StderrPump {
   void Run() {
     std::vector<char> buf(16 * 1024);
     std::optional<std::chrono::steady_clock::time_point> stop_by;
+    size_t left_at_exit = 0;  // bytes in the pipe when the child had exited, still to read
     for (;;) {
       if (!stop_by && stop_.load()) {
         stop_by = std::chrono::steady_clock::now() + std::chrono::milliseconds(kDrainAfterExitMs);
+        int pending = 0;
+        if (::ioctl(fd_, FIONREAD, &pending) == 0 && pending > 0) left_at_exit = static_cast<size_t>(pending);
       }
-      if (stop_by && std::chrono::steady_clock::now() >= *stop_by) return;
+      if (stop_by && left_at_exit == 0 && std::chrono::steady_clock::now() >= *stop_by) return;
       struct pollfd p{fd_, POLLIN, 0};
       int ready = ::poll(&p, 1, kFilterPollMs);
       if (ready < 0 && errno != EINTR) return;
@@ -132,6 +136,7 @@ class StderrPump {
       ssize_t n = ::read(fd_, buf.data(), buf.size());
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) return;
+      if (stop_by) left_at_exit -= std::min(left_at_exit, static_cast<size_t>(n));
       Keep(buf.data(), static_cast<size_t>(n));
       PassThrough(buf.data(), static_cast<size_t>(n));
     }
