@@ -17,6 +17,7 @@
 #include "cli/job_options.h"
 #include "cli/local_cluster.h"
 #include "cli/progress.h"
+#include "cli/status_table.h"
 #include "common/auth.h"
 #include "common/clock.h"
 #include "common/file_util.h"
@@ -380,78 +381,6 @@ int SubmitMain(int argc, char** argv) {
   return kExitOk;
 }
 
-namespace {
-// The measured shuffle rate: of the last 2 s while the job runs, the mean over its whole
-// shuffle once it has ended ("-": nothing fetched).
-std::string RateCell(const proto::JobStatus& st) {
-  bool done = IsEnded(st);
-  double rate = done ? st.shuffle_rate_mean() : st.shuffle_rate();
-  if (rate <= 0) return done || st.shuffle_bytes_fetched() == 0 ? "-" : "0 B/s";
-  return FormatBytes(rate) + "/s";
-}
-
-// The workers table: slots busy/total, speed, measured map rate per slot, queued maps.
-void PrintWorkers(const proto::StatusReply& r) {
-  if (r.worker_rows_size() == 0) return;
-  std::printf("%-7s %-16s %9s %9s %9s %6s %10s %7s\n", "WORKER", "HOST", "MAP", "REDUCE", "UNIFIED", "SPEED",
-              "MAP RATE", "QUEUED");
-  for (const auto& w : r.worker_rows()) {
-    char map[24], red[24], uni[24], rate[24];
-    std::snprintf(map, sizeof map, "%u/%u", w.running_map(), w.map_slots());
-    std::snprintf(red, sizeof red, "%u/%u", w.running_reduce(), w.reduce_slots());
-    std::snprintf(uni, sizeof uni, "%u/%u", w.running_unified(), w.unified_slots());
-    if (w.map_task_rate() > 0) {
-      std::snprintf(rate, sizeof rate, "%.3g/s", w.map_task_rate());
-    } else {
-      std::snprintf(rate, sizeof rate, "-");
-    }
-    std::printf("%-7u %-16.16s %9s %9s %9s %6.3g %10s %7u\n", w.id(), w.host().c_str(), map, red, uni, w.speed(),
-                rate, w.queued_maps());
-  }
-  std::printf("\n");
-}
-
-void PrintTable(const proto::StatusReply& r) {
-  std::printf("policy %s, placement %s, %u workers, %d jobs\n", r.policy().c_str(),
-              r.placement().empty() ? "pull" : r.placement().c_str(), r.workers(), r.jobs_size());
-  PrintWorkers(r);
-  std::printf("%-11s %-10s %-9s %-7s %9s %9s %10s %6s %12s %-22s %9s\n", "JOB", "NAME", "STATE", "PHASE", "MAPS",
-              "REDUCES", "SHUFFLE", "SHARE", "RATE", "ESTIMATE (x, y)", "TIME");
-  double now = SystemClock::Get()->Now();
-  for (const auto& st : r.jobs()) {
-    char maps[32], reds[32], est[64], time[32];
-    std::snprintf(maps, sizeof maps, "%u/%u", st.maps_done(), st.maps_total());
-    std::snprintf(reds, sizeof reds, "%u/%u", st.reduces_done(), st.reduces_total());
-    std::snprintf(est, sizeof est, "%s %.1fs %s", st.estimate_source().c_str(), st.est_map_seconds(),
-                  FormatBytes(st.est_shuffle_bytes()).c_str());
-    double end = st.end_time() > 0 ? st.end_time() : now;
-    std::snprintf(time, sizeof time, "%.2fs", end - st.submit_time());
-    std::printf("%-11s %-10.10s %-9s %-7s %9s %9s %10s %6.2f %12s %-22s %9s\n", JobIdString(st.job_id()).c_str(),
-                st.name().c_str(), st.state().c_str(), st.phase().c_str(), maps, reds,
-                FormatBytes(static_cast<double>(st.shuffle_bytes_fetched())).c_str(), st.share(),
-                RateCell(st).c_str(), est, time);
-    if (!st.error().empty()) std::printf("            error: %s\n", st.error().c_str());
-  }
-}
-
-// `mr status JOB`: below its row, the job's counters and combine ratio.
-void PrintDetail(const proto::JobStatus& st) {
-  if (st.sojourn_time() > 0) {
-    std::printf("\nsojourn time %.3fs (submit to the last map output available to the reducers)\n",
-                st.sojourn_time());
-  } else {
-    std::printf("\nsojourn time - (some map has not finished)\n");
-  }
-  std::printf("\ncounters of %s:\n", JobIdString(st.job_id()).c_str());
-  for (const auto& c : st.counters()) {
-    std::printf("  %-28s %lld\n", c.name().c_str(), static_cast<long long>(c.value()));
-  }
-  if (auto ratio = master::CombineRatio(st)) {
-    std::printf("  %-28s %.3f (combine.records_out / combine.records_in)\n", "combine ratio", *ratio);
-  }
-}
-}  // namespace
-
 int StatusMain(int argc, char** argv) {
   po::options_description desc("status options");
   po::positional_options_description positional;
@@ -493,8 +422,8 @@ int StatusMain(int argc, char** argv) {
     }
     std::printf("%s\n", out.dump(2).c_str());
   } else {
-    PrintTable(r);
-    if (id != 0 && r.jobs_size() == 1) PrintDetail(r.jobs(0));
+    PrintStatusTable(r);
+    if (id != 0 && r.jobs_size() == 1) PrintJobDetail(r.jobs(0));
   }
   return kExitOk;
 }

@@ -1,5 +1,6 @@
 #include "common/units.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -98,6 +99,13 @@ std::string FormatBytes(double bytes) {
   char buf[32];
   std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.1f %s", bytes, units[u]);
   return buf;
+}
+
+std::string FormatPercent(double fraction) {
+  if (!std::isfinite(fraction)) fraction = 0;
+  // The epsilon keeps 0.29 (stored as 0.28999...) at 29%.
+  int pct = static_cast<int>(std::floor(std::clamp(fraction, 0.0, 1.0) * 100 + 1e-9));
+  return std::to_string(pct) + "%";
 }
 
 Result<HostPort> ParseHostPort(std::string_view text) {

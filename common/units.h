@@ -15,6 +15,9 @@ Result<uint64_t> ParseBytes(std::string_view text);
 // Bytes per second: a byte size optionally followed by "/s". "0" or "unlimited" -> 0.
 Result<double> ParseRate(std::string_view text);
 std::string FormatBytes(double bytes);
+// A fraction in [0, 1] as a whole percentage, rounded down so that "100%" means done:
+// 0.999 -> "99%". Every view of a job's phase progress prints it this way.
+std::string FormatPercent(double fraction);
 // `v` printed by snprintf with `format` (one double conversion, "%g" by default): the one
 // number formatter of tables and messages.
 std::string FormatNumber(double v, const char* format = "%g");

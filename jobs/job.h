@@ -61,6 +61,10 @@ class TaskContext {
   // cancelled. Any thread of the task.
   virtual const std::atomic<bool>* cancel_flag() const { return nullptr; }
   bool Cancelled() const { return IsCancelled(cancel_flag()); }
+  // The last lines a child process of the task wrote to stderr (jobs/subprocess.h): a
+  // failed attempt's report carries them to `mr status JOB` and the job page. The task
+  // thread; a later call replaces an earlier one.
+  virtual void SetStderrTail(std::string /*tail*/) {}
 };
 
 // One input record: a line without its '\n', where it came from.

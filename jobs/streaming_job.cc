@@ -19,6 +19,7 @@ FilterHooks HooksOf(TaskContext* ctx) {
   h.cancelled = [ctx] { return ctx->Cancelled(); };
   // The command does the task's work: the share of its input it has read is the task's.
   h.fed = [ctx](double share) { ctx->SetFraction(share); };
+  h.stderr_tail = [ctx](std::string tail) { ctx->SetStderrTail(std::move(tail)); };
   return h;
 }
 

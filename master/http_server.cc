@@ -81,8 +81,9 @@ std::string JobPage(StatusProvider& p, const std::string& id, int* status) {
   if (auto text = p.Get("/api/jobs/" + id + "/trace"); text.ok()) {
     if (auto events = web::ParseTraceArray(*text); events.ok()) trace = std::move(*events);
   }
+  double now = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
   *status = 200;
-  return web::JobPageHtml(*job, trace);
+  return web::JobPageHtml(*job, trace, now);
 }
 
 }  // namespace

@@ -38,15 +38,25 @@ void JobRecord::AddCounters(const google::protobuf::RepeatedPtrField<proto::Coun
   for (const auto& x : c) counters[x.name()] += sign * x.value();
 }
 
-const char* JobRecord::phase() const {
-  if (state == JobState::kKilled) return "killed";
-  if (state != JobState::kRunning) return "done";
-  if (maps_done < static_cast<int>(maps.size())) return "map";
-  if (reduces_running > 0) return "reduce";
+// The phases the job is in now, like Hadoop's: a job's state (RUNNING, SUCCEEDED, ...)
+// says whether it ended, its phases what runs, and they overlap (reducers fetch while maps
+// run), so this is a list. Ended jobs have no phase: their state and the three progress
+// numbers say how far they got.
+std::string JobRecord::phase() const {
+  if (finished()) return "";
+  const bool maps_left = maps_done < static_cast<int>(maps.size());
+  bool fetching = false, reducing = false;
   for (const auto& r : reduces) {
-    if (r.state == ReduceTask::State::kFetching || r.state == ReduceTask::State::kUnplaced) return "shuffle";
+    if (r.state == ReduceTask::State::kFetching || (!maps_left && r.state == ReduceTask::State::kUnplaced)) {
+      fetching = true;
+    }
+    if (r.state == ReduceTask::State::kReady || r.state == ReduceTask::State::kRunning) reducing = true;
   }
-  return "reduce";
+  std::string p;
+  for (auto [active, name] : {std::pair{maps_left, "map"}, {fetching, "shuffle"}, {reducing, "reduce"}}) {
+    if (active) p += (p.empty() ? "" : "+") + std::string(name);
+  }
+  return p.empty() ? "reduce" : p;  // all reduces committed, the job ends in this round
 }
 
 namespace {
@@ -54,6 +64,7 @@ double Fraction(double done, double total) { return total > 0 ? std::clamp(done 
 }  // namespace
 
 PhaseProgress JobRecord::Progress() const {
+  if (final_progress) return *final_progress;
   PhaseProgress p;
   p.input_bytes = input_bytes;
   double maps_progress = 0;  // in tasks: done ones 1, running ones their reported progress

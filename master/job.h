@@ -180,6 +180,9 @@ struct JobRecord {
   std::string policy;              // the policy it runs (ran) under
   // Frozen at the end, so a finished job's status does not move with later profiles.
   std::optional<sched::SizeEstimate> final_estimate;
+  // Frozen at the end too (and persisted): a restarted master has no task states to
+  // compute it from, and the page must read the same before and after.
+  std::optional<PhaseProgress> final_progress;
   // The measured shuffle rate (docs/web.md). Recent: the source servers' `served` reports
   // (bytes sent in [start, end]) of the last kShuffleRateWindow seconds. Mean: the
   // successful fetches' span and bytes.
@@ -192,11 +195,16 @@ struct JobRecord {
   double shuffle_first_start = 0;
   double shuffle_last_end = 0;
   uint64_t fetch_bytes = 0;
+  // The latest failed attempt (map or reduce) with its error and stderr tail, for `mr
+  // status JOB` and the page; persisted with the job.
+  std::optional<proto::FailedAttempt> last_failed_attempt;
 
   bool finished() const { return state != JobState::kRunning; }
   // counters += sign * c (sign is +1 when an attempt commits, -1 when it is superseded).
   void AddCounters(const google::protobuf::RepeatedPtrField<proto::Counter>& c, int64_t sign);
-  const char* phase() const;
+  // While running, the active phases joined by '+' ("map", "map+shuffle",
+  // "shuffle+reduce"); "" once the job has ended (docs/web.md, "State and phase").
+  std::string phase() const;
   PhaseProgress Progress() const;
   // Size estimate (docs/policies.md, "Size estimates"): online once sched::kOnlineAfterMaps maps have
   // finished (or all have), else the user's hint, else the job-name profile.

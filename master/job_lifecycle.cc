@@ -111,8 +111,13 @@ void JobLifecycle::FinishJob(JobRecord& job, JobState state, const std::string& 
   // What status shows from now on, and after a restart (PersistJob stores it): the
   // estimate as it stood, and nothing running or holding a share.
   job.final_estimate = job.Estimate(job.end_time);
+  job.final_progress = job.Progress();
   job.maps_running = 0;
   job.reduces_running = 0;
+  // An ended job holds no share. Traced, so the chart's share line drops where status
+  // does: without it the line ran on at the last share the policy gave (often 1) while
+  // the page's card read 0.
+  if (job.share != 0) Trace(job, {{"event", "share"}, {"t", job.end_time}, {"share", 0.0}});
   job.share = 0;
   state_.shares.erase(job.id);
   for (auto& [id, w] : state_.workers) {

@@ -30,6 +30,7 @@ void JobPersistence::PersistJob(const JobRecord& job, bool sync) {
   }
   s.set_trace_path(job.trace_path);
   s.set_policy(job.policy);
+  if (job.last_failed_attempt) *s.mutable_last_failed_attempt() = *job.last_failed_attempt;
   if (job.finished()) {
     proto::JobTotals* t = s.mutable_totals();
     t->set_maps_done(static_cast<uint32_t>(job.maps_done));
@@ -49,6 +50,17 @@ void JobPersistence::PersistJob(const JobRecord& job, bool sync) {
     t->set_shuffle_last_end(job.shuffle_last_end);
     t->set_fetch_bytes(job.fetch_bytes);
     t->set_maps_done_time(job.maps_done_time);
+    if (job.final_progress) {
+      const PhaseProgress& p = *job.final_progress;
+      proto::FrozenProgress* f = t->mutable_progress();
+      f->set_input_bytes(p.input_bytes);
+      f->set_input_bytes_read(p.input_bytes_read);
+      f->set_shuffle_bytes_expected(p.shuffle_bytes_expected);
+      f->set_reduce_bytes_merged(p.reduce_bytes_merged);
+      f->set_map(p.map);
+      f->set_shuffle(p.shuffle);
+      f->set_reduce(p.reduce);
+    }
   }
   Status st = store_->PutJob(s, sync);
   if (!st.ok()) MR_LOG_ERROR("{}", st.ToString());

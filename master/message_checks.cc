@@ -4,6 +4,7 @@
 #include <map>
 
 #include "common/auth.h"
+#include "jobs/subprocess.h"
 #include "master/job_tracker.h"
 
 namespace mr::master {
@@ -104,7 +105,8 @@ Status CheckReportNumbers(const proto::TaskReport& r) {
   }
   if (r.attempt() > kMaxAttemptId) return Bad("report attempt id out of range");
   if (r.slot() > kMaxWorkerSlots * 3) return Bad("report slot out of range");
-  return CheckText("report error", r.error(), kMaxErrorBytes);
+  MR_RETURN_IF_ERROR(CheckText("report error", r.error(), kMaxErrorBytes));
+  return CheckText("report stderr tail", r.stderr_tail(), jobs::kStderrTailBytes);
 }
 
 }  // namespace

@@ -41,6 +41,11 @@ void RestoreTotals(const proto::StoredJob& s, JobRecord& rec) {
     e.reduce_seconds_total = t.est_reduce_seconds();
     rec.final_estimate = e;
   }
+  if (t.has_progress()) {
+    const proto::FrozenProgress& f = t.progress();
+    rec.final_progress = PhaseProgress{f.input_bytes(), f.input_bytes_read(), f.shuffle_bytes_expected(),
+                                       f.reduce_bytes_merged(), f.map(), f.shuffle(), f.reduce()};
+  }
 }
 
 // The job as stored, before its tasks' records are applied.
@@ -53,6 +58,7 @@ std::unique_ptr<JobRecord> RestoreJob(const proto::StoredJob& s, const std::stri
   rec->submit_time = s.submit_time();
   rec->start_time = s.start_time();
   rec->end_time = s.end_time();
+  if (s.has_last_failed_attempt()) rec->last_failed_attempt = s.last_failed_attempt();
   // A finished job's counters are final. A resumed job re-runs its maps, so none of
   // theirs carry over; those of reduces committed before the restart come back from
   // their task records (docs/reliability.md).

@@ -45,6 +45,12 @@ nlohmann::json JobStatusToJson(const proto::JobStatus& st) {
                       {"trace", st.trace_path()},
                       {"counters", nlohmann::json::object()}};
   for (const auto& c : st.counters()) j["counters"][c.name()] = c.value();
+  j["last_failed_attempt"] = nlohmann::json();
+  if (st.has_last_failed_attempt()) {
+    const proto::FailedAttempt& f = st.last_failed_attempt();
+    j["last_failed_attempt"] = {{"task", f.task()},   {"attempt", f.attempt()}, {"worker", f.worker()},
+                                {"time", f.time()},   {"error", f.error()},     {"stderr_tail", f.stderr_tail()}};
+  }
   std::optional<double> ratio = CombineRatio(st);
   j["combine_ratio"] = ratio ? nlohmann::json(*ratio) : nlohmann::json();
   return j;

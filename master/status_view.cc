@@ -59,6 +59,7 @@ proto::JobStatus StatusView::MakeStatus(const JobRecord& job) const {
   st.set_policy(job.policy);
   if (job.maps_done_time > 0) st.set_sojourn_time(job.maps_done_time - job.submit_time);
   st.set_trace_path(job.trace_path);
+  if (job.last_failed_attempt) *st.mutable_last_failed_attempt() = *job.last_failed_attempt;
   st.set_shuffle_rate(job.finished() ? 0.0 : job.RecentShuffleRate(state_.Now()));
   st.set_shuffle_rate_mean(job.MeanShuffleRate());
   for (const auto& [name, v] : job.counters) {

@@ -50,9 +50,7 @@ void TaskReports::HandleMapReport(WorkerRecord& w, JobRecord& job, const proto::
   w.ReleaseSlot(false, m.unified);
   json ev = AttemptEndEvent(r, w.id, m.unified ? "unified" : "map");
   if (r.state() == proto::FAILED) {
-    ev["status"] = "failed";
-    ev["error"] = r.error();
-    Trace(job, ev);
+    RecordFailure(w, job, r, ev);
     if (m.backup) {
       m.PromoteBackup();  // the task runs on in its other attempt
     } else {
@@ -145,6 +143,20 @@ void TaskReports::ReturnReduceToFetching(WorkerRecord& w, JobRecord& job, const 
   t.maps_fetched = std::min<uint32_t>(r.maps_fetched(), static_cast<uint32_t>(job.maps.size()) - 1);
 }
 
+void TaskReports::RecordFailure(const WorkerRecord& w, JobRecord& job, const proto::TaskReport& r, json& ev) {
+  ev["status"] = "failed";
+  ev["error"] = r.error();
+  if (!r.stderr_tail().empty()) ev["stderr_tail"] = r.stderr_tail();
+  Trace(job, ev);
+  proto::FailedAttempt& f = job.last_failed_attempt.emplace();
+  f.set_task(TaskIdString(r.kind() == proto::MAP ? TaskKind::kMap : TaskKind::kReduce, static_cast<int>(r.index())));
+  f.set_attempt(r.attempt());
+  f.set_worker(w.id);
+  f.set_time(state_.Now());
+  f.set_error(r.error());
+  f.set_stderr_tail(r.stderr_tail());
+}
+
 void TaskReports::HandleReduceEnd(WorkerRecord& w, JobRecord& job, const proto::TaskReport& r) {
   ReduceTask& t = job.reduces[r.index()];
   if (t.state != ReduceTask::State::kRunning || r.attempt() != t.attempt) return;
@@ -152,9 +164,7 @@ void TaskReports::HandleReduceEnd(WorkerRecord& w, JobRecord& job, const proto::
   job.reduces_running--;
   json ev = AttemptEndEvent(r, w.id, t.unified ? "unified" : "reduce");
   if (r.state() == proto::FAILED) {
-    ev["status"] = "failed";
-    ev["error"] = r.error();
-    Trace(job, ev);
+    RecordFailure(w, job, r, ev);
     t.failures++;
     job.counters[kFailedReducesCounter]++;
     registry_.CountFailure(job, w.id);

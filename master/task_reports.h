@@ -36,6 +36,9 @@ class TaskReports {
   // A running reduce whose input must be fetched again (KILLED report): back to fetching.
   void ReturnReduceToFetching(WorkerRecord& w, JobRecord& job, const proto::TaskReport& r);
   void HandleFetch(WorkerRecord& w, const proto::FetchEvent& f);
+  // A FAILED attempt report: traced (status "failed", its error and stderr tail) and kept
+  // as the job's latest failed attempt.
+  void RecordFailure(const WorkerRecord& w, JobRecord& job, const proto::TaskReport& r, nlohmann::json& ev);
   // A SUCCEEDED map report the tracker did not accept: its output is deleted unless it
   // is the attempt that counts.
   void DeleteIfSuperseded(WorkerRecord& w, const JobRecord& job, const proto::TaskReport& r);

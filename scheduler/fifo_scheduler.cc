@@ -15,9 +15,10 @@ Decision FifoScheduler::Schedule(const Snapshot& snap) {
   if (order_.empty()) {
     d.note = "fifo: no jobs";
   } else {
-    d.note = Format("fifo: job %llu first (arrived %.3fs)",
-                    static_cast<unsigned long long>(snap.jobs[order_[0]].id),
-                    snap.jobs[order_[0]].submit_time);
+    // No submit time in the note: it is an absolute clock on a live cluster, and the job
+    // page shows times relative to each job's submission (its decision rows have one).
+    d.note = Format("fifo: job %llu first (submitted first of %zu)",
+                    static_cast<unsigned long long>(snap.jobs[order_[0]].id), snap.jobs.size());
   }
   return d;
 }

@@ -328,7 +328,7 @@ std::vector<int> PackIntervals(const std::vector<std::pair<double, double>>& int
   return lane;
 }
 
-ChartLayout BuildChartLayout(const std::vector<json>& events, int rate_buckets) {
+ChartLayout BuildChartLayout(const std::vector<json>& events, int rate_buckets, double until) {
   ChartLayout out;
   out.status = "running";
   bool have_origin = false;
@@ -339,6 +339,7 @@ ChartLayout BuildChartLayout(const std::vector<json>& events, int rate_buckets) 
     last_t = i == 0 ? t : std::max(last_t, t);
   }
   out.origin = first_t;
+  if (!events.empty()) last_t = std::max(last_t, until);
   for (const auto& ev : events) {
     std::string e = Str(ev, "event");
     if (out.job.empty()) out.job = Str(ev, "job");
@@ -349,6 +350,9 @@ ChartLayout BuildChartLayout(const std::vector<json>& events, int rate_buckets) 
       out.kind = Str(ev, "kind");
       out.policy = Str(ev, "policy");
     } else if (e == "job_end") {
+      // The chart ends with the job: reports that arrive after it (the last `served`
+      // interval) do not stretch the axis.
+      last_t = Num(ev, "t");
       out.status = Str(ev, "status", "done");
       out.error = Str(ev, "error");
       out.response_time = Num(ev, "response_time", Num(ev, "t") - out.origin);

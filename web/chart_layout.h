@@ -68,8 +68,10 @@ struct ChartLayout {
 };
 
 // Builds the layout. Events need "event" and numeric "t"; other missing
-// fields get defaults, so a partial (live) trace still draws.
-ChartLayout BuildChartLayout(const std::vector<nlohmann::json>& events, int rate_buckets = 100);
+// fields get defaults, so a partial (live) trace still draws. Open bars and the time
+// axis run to the last event, or to `until` (absolute, e.g. now for a live job's page)
+// when that is later.
+ChartLayout BuildChartLayout(const std::vector<nlohmann::json>& events, int rate_buckets = 100, double until = 0);
 
 // Interval partitioning: assigns each [start, end) interval a lane so that
 // intervals in one lane do not overlap, using the fewest lanes (the maximum

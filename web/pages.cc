@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <ctime>
+#include <vector>
 #include <sstream>
 
 #include "common/units.h"
@@ -29,7 +31,9 @@ th{background:#f4f6f8} td.num{text-align:right;font-variant-numeric:tabular-nums
 .card{border:1px solid #dde2e6;border-radius:6px;padding:8px 14px;min-width:120px}
 .card b{display:block;font-size:20px} .card small{color:#667}
 .state-RUNNING{color:#1f6fb2;font-weight:bold} .state-SUCCEEDED{color:#2e7d32;font-weight:bold}
-.state-FAILED{color:#c62828;font-weight:bold}
+.state-FAILED{color:#c62828;font-weight:bold} .state-KILLED{color:#8d6e00;font-weight:bold}
+.pct{display:block;height:4px;background:#e3e6e9;margin-top:4px} .pct i{display:block;height:4px;background:#4e79a7}
+pre.stderr{background:#f8f0f0;border:1px solid #e8c8c8;padding:6px 10px;font-size:12px;max-width:1100px;overflow-x:auto;white-space:pre-wrap}
 .chart{overflow-x:auto;border:1px solid #e3e6e9;margin:6px 0}
 .bar:hover{stroke:#000;stroke-width:1}
 .muted{color:#778}
@@ -45,6 +49,8 @@ const char kScript[] = R"JS(
     var d = Number(newEl.dataset.bytes) - Number(oldEl.dataset.bytes);
     var out = document.getElementById("shuffle-rate");
     if (out && d >= 0) out.textContent = (d / dt / 1e6).toFixed(2) + " MB/s";
+    var label = document.getElementById("shuffle-rate-label");
+    if (label && d >= 0) label.textContent = "shuffle rate, last " + dt.toFixed(1) + " s";
   }
   function refresh(){
     var before = document.getElementById("shuffle-sent");
@@ -111,11 +117,13 @@ std::string ClusterCards(const json& c) {
   cards += Card(Escape(Of(c, "map_busy", "map_slots")), "map slots busy");
   cards += Card(Escape(Of(c, "reduce_busy", "reduce_slots")), "reduce slots busy");
   if (Number(c, "unified_slots") > 0) cards += Card(Escape(Of(c, "unified_busy", "unified_slots")), "unified slots busy");
+  // The rate needs two samples: the page's script fills it in from the bytes sent at two
+  // refreshes; until then the card says so, next to what is known now.
   double cap = Number(c, "shuffle_capacity");
   cards += "<div class=\"card\" id=\"shuffle-sent\" data-bytes=\"" + Fixed(Number(c, "shuffle_bytes_sent"), 0) +
-           "\"><b id=\"shuffle-rate\">" + Escape(FormatBytes(Number(c, "shuffle_bytes_sent"))) +
-           "</b><small>shuffle sent (rate after the next refresh) of " +
-           Escape(cap > 0 ? FormatBytes(cap) + "/s capacity" : "unlimited capacity") + "</small></div>";
+           "\"><b id=\"shuffle-rate\">measuring…</b><small><span id=\"shuffle-rate-label\">shuffle rate</span>, " +
+           Escape(cap > 0 ? "of " + FormatBytes(cap) + "/s capacity" : "no cap (--shuffle-bandwidth unset)") +
+           "; " + Escape(FormatBytes(Number(c, "shuffle_bytes_sent"))) + " sent in all</small></div>";
   return "<div class=\"cards\">" + cards + "</div>\n";
 }
 
@@ -145,33 +153,121 @@ std::string StateCell(const json& job) {
   return "<td class=\"state-" + Escape(state) + "\">" + Escape(state) + "</td>";
 }
 
+// Seconds after the job's submission, the one time base of a job page: "+12.3 s".
+std::string SinceSubmit(const json& job, double t) {
+  double submit = Number(job, "submit_time");
+  return t > 0 && submit > 0 ? "+" + FormatSeconds(std::max(0.0, t - submit)) : "-";
+}
+
+// Epoch seconds as a UTC clock time, "22:41:07" ("-" for none).
+std::string ClockTime(double t) {
+  if (t <= 0) return "-";
+  time_t secs = static_cast<time_t>(t);
+  struct tm tm{};
+  gmtime_r(&secs, &tm);
+  char clock[32];
+  std::strftime(clock, sizeof clock, "%H:%M:%S", &tm);
+  return clock;
+}
+
+// The cluster list's submit time: the clock time and its age, "22:41:07 (3.00 s ago)".
+std::string ClockAndAge(double t, double now) {
+  if (t <= 0) return "-";
+  return ClockTime(t) + " (" + FormatSeconds(std::max(0.0, now - t)) + " ago)";
+}
+
+// A phase's progress, from the master's "progress" object (never recomputed here).
+double PhaseFraction(const json& job, const char* phase) {
+  return job.is_object() && job.contains("progress") ? Number(job["progress"], phase) : 0;
+}
+
 std::string ResponseTime(const json& job) {
   double submit = Number(job, "submit_time"), end = Number(job, "end_time");
   return end > 0 && submit > 0 ? FormatSeconds(end - submit) : "-";
 }
 
-std::string JobRows(const json& jobs) {
+// Newest first (by submit time; the API lists by id), as Hadoop's job lists do.
+std::string JobRows(const json& jobs, double now) {
   std::string rows;
   if (!jobs.is_array()) return rows;
-  for (const auto& j : jobs) {
-    rows += "<tr><td>" + JobLink(j) + "</td>" + Cell(Text(j, "name")) + StateCell(j) + Cell(Text(j, "phase")) +
-            Cell(Of(j, "maps_done", "maps_total") + " (" + Text(j, "maps_running") + " running)", true) +
-            Cell(Of(j, "reduces_done", "reduces_total") + " (" + Text(j, "reduces_running") + " running)", true) +
-            Cell(Bytes(j, "shuffle_bytes_fetched") + " / " + Bytes(j, "shuffle_bytes_total"), true) +
-            Cell(Text(j, "share"), true) + Cell(Text(j, "policy")) + Cell(ResponseTime(j), true) + "</tr>\n";
+  std::vector<const json*> order;
+  for (const auto& j : jobs) order.push_back(&j);
+  std::stable_sort(order.begin(), order.end(),
+                   [](const json* a, const json* b) { return Number(*a, "submit_time") > Number(*b, "submit_time"); });
+  for (const json* p : order) {
+    const json& j = *p;
+    rows += "<tr data-job=\"" + Escape(Text(j, "id")) + "\"><td>" + JobLink(j) + "</td>" + Cell(Text(j, "name")) +
+            StateCell(j) + Cell(ClockAndAge(Number(j, "submit_time"), now), true);
+    for (const char* phase : {"map", "shuffle", "reduce"}) {
+      rows += "<td class=\"num\" data-phase=\"" + std::string(phase) + "\">" +
+              Escape(FormatPercent(PhaseFraction(j, phase))) + "</td>";
+    }
+    rows += Cell(Bytes(j, "shuffle_bytes_fetched"), true) + Cell(Text(j, "share"), true) + Cell(Text(j, "policy")) +
+            Cell(ResponseTime(j), true) + "</tr>\n";
   }
   return rows;
 }
 
-std::string JobSummary(const json& job) {
-  std::string s = "<div class=\"cards\">";
-  s += Card("<span class=\"state-" + Escape(Text(job, "state")) + "\">" + Escape(Text(job, "state")) + "</span>",
-            "phase " + Text(job, "phase"));
-  s += Card(Escape(Of(job, "maps_done", "maps_total")), "maps done, " + Text(job, "maps_running") + " running");
-  s += Card(Escape(Of(job, "reduces_done", "reduces_total")),
-            "reduces done, " + Text(job, "reduces_running") + " running");
-  s += Card(Escape(Bytes(job, "shuffle_bytes_fetched")), "shuffled of " + Bytes(job, "shuffle_bytes_total"));
-  s += Card(Escape(Text(job, "share")), "shuffle share");
+// A phase's card: its percentage (the master's number, rounded down) and what it counts.
+std::string PhaseCard(const json& job, const char* phase, const std::string& detail) {
+  double f = PhaseFraction(job, phase);
+  return "<div class=\"card\" data-phase=\"" + std::string(phase) + "\"><b>" + Escape(FormatPercent(f)) +
+         "</b><small>" + Escape(std::string(phase) + ": " + detail) + "</small><span class=\"pct\"><i style=\"width:" +
+         Fixed(std::clamp(f, 0.0, 1.0) * 100, 1) + "%\"></i></span></div>";
+}
+
+std::string ProgressCards(const json& job) {
+  std::string map = Of(job, "maps_done", "maps_total") + " maps done, " + Text(job, "maps_running") + " running";
+  if (Number(job, "input_bytes") > 0) {
+    map = Bytes(job, "input_bytes_read") + " of " + Bytes(job, "input_bytes") + " read; " + map;
+  }
+  // Expected, not "so far": the map output is extrapolated to the maps still to run, so
+  // the card cannot read "all shuffled" in the middle of the map phase.
+  const bool maps_pending = JobIsLive(job) && Number(job, "maps_done") < Number(job, "maps_total");
+  std::string shuffle =
+      maps_pending && Number(job, "maps_done") == 0
+          ? "nothing to fetch before the first map ends"
+          : Bytes(job, "shuffle_bytes_fetched") + " fetched of " + Bytes(job, "shuffle_bytes_expected") +
+                (maps_pending ? " expected" : "");
+  std::string reduce =
+      Of(job, "reduces_done", "reduces_total") + " reduces done, " + Text(job, "reduces_running") + " running";
+  return PhaseCard(job, "map", map) + PhaseCard(job, "shuffle", shuffle) + PhaseCard(job, "reduce", reduce);
+}
+
+// State, kept apart from the phases: what runs now while RUNNING, when it ended after.
+std::string StateCard(const json& job) {
+  std::string state = Text(job, "state");
+  std::string phase = Text(job, "phase");
+  std::string label = JobIsLive(job) ? (phase == "-" ? "starting" : "in " + phase)
+                                     : "ended " + SinceSubmit(job, Number(job, "end_time"));
+  return "<div class=\"card\"><b id=\"job-state\" class=\"state-" + Escape(state) + "\">" + Escape(state) +
+         "</b><small id=\"job-phase\">" + Escape(label) + "</small></div>";
+}
+
+// The time-weighted mean of the share steps the chart draws, over the time they cover
+// (-1 when the trace has none): policies switch a job's share often (FIFO gives 1 only
+// while the job has map output waiting), so "now" alone says little.
+double MeanShare(const ChartLayout& l) {
+  if (l.shares.empty() || l.duration <= l.shares.front().first) return -1;
+  double area = 0;
+  for (size_t i = 0; i < l.shares.size(); ++i) {
+    double until = i + 1 < l.shares.size() ? l.shares[i + 1].first : l.duration;
+    area += l.shares[i].second * std::max(0.0, until - l.shares[i].first);
+  }
+  return area / (l.duration - l.shares.front().first);
+}
+
+// The share card: the status's share, which the chart's dashed line ends at (an ended job
+// holds none: the master traces its drop to 0), and the line's mean.
+std::string ShareCard(const json& job, const ChartLayout& l) {
+  double mean = MeanShare(l);
+  return "<div class=\"card\"><b id=\"job-share\">" + Escape(Fixed(Number(job, "share"), 2)) + "</b><small>" +
+         (JobIsLive(job) ? "shuffle share now" : "shuffle share (ended: none)") +
+         (mean >= 0 ? "; mean " + Fixed(mean, 2) + " over the dashed line" : std::string()) + "</small></div>";
+}
+
+std::string JobSummary(const json& job, const ChartLayout& layout) {
+  std::string s = "<div class=\"cards\">" + StateCard(job) + ProgressCards(job) + ShareCard(job, layout);
   // Measured, not modelled: the last 2 s while the job runs, the whole shuffle's mean after.
   bool live = JobIsLive(job);
   double rate = Number(job, live ? "shuffle_rate" : "shuffle_rate_mean");
@@ -181,10 +277,16 @@ std::string JobSummary(const json& job) {
   // The straggling-mappers paper's sojourn: submit to the last map output available.
   const double sojourn = Number(job, "sojourn_time");
   s += Card(Escape(sojourn > 0 ? FormatSeconds(sojourn) : "-"), "sojourn time (to last map output)");
-  s += "</div>\n<table>";
+  s += "</div>\n<table id=\"job-facts\">";
   json est = job.is_object() && job.contains("estimate") ? job["estimate"] : json::object();
   s += "<tr><th>job</th>" + Cell(Text(job, "job")) + "</tr><tr><th>policy</th>" + Cell(Text(job, "policy")) +
-       "</tr><tr><th>output</th>" + Cell(Text(job, "output")) + "</tr><tr><th>estimate</th>" +
+       "</tr><tr><th>output</th>" + Cell(Text(job, "output")) + "</tr>";
+  // Times on this page count from the submission; the submission itself is a clock time.
+  s += "<tr><th>submitted</th><td id=\"job-submitted\">" + Escape(ClockTime(Number(job, "submit_time"))) +
+       " UTC</td></tr><tr><th>started</th><td id=\"job-started\">" + Escape(SinceSubmit(job, Number(job, "start_time"))) +
+       "</td></tr><tr><th>ended</th><td id=\"job-ended\">" + Escape(SinceSubmit(job, Number(job, "end_time"))) +
+       "</td></tr>";
+  s += "<tr><th>estimate</th>" +
        Cell(Text(est, "source") + ": map " + FormatSeconds(Number(est, "map_seconds")) + ", shuffle " +
             Bytes(est, "shuffle_bytes")) +
        "</tr>";
@@ -192,20 +294,34 @@ std::string JobSummary(const json& job) {
     s += "<tr><th>combine ratio</th>" + Cell(Fixed(Number(job, "combine_ratio"), 3) + " (combine.records_out / "
          "combine.records_in)") + "</tr>";
   }
-  if (Text(job, "error") != "-") s += "<tr><th>error</th>" + Cell(Text(job, "error")) + "</tr>";
+  if (Text(job, "error") != "-") s += "<tr><th>error</th><td id=\"job-error\">" + Escape(Text(job, "error")) + "</td></tr>";
   return s + "</table>\n";
+}
+
+// The latest failed attempt: where and when, its error and the tail of its stderr
+// (escaped: it is whatever the user's program printed).
+std::string FailedAttemptSection(const json& job) {
+  if (!job.is_object() || !job.contains("last_failed_attempt") || !job["last_failed_attempt"].is_object()) return "";
+  const json& f = job["last_failed_attempt"];
+  std::string s = "<h2>Last failed attempt</h2>\n<p id=\"failed-attempt\">" + Escape(Text(f, "task")) + " attempt " +
+                  Escape(Text(f, "attempt")) + " on w" + Escape(Text(f, "worker")) + ", " +
+                  Escape(SinceSubmit(job, Number(f, "time"))) + ": " + Escape(Text(f, "error")) + "</p>\n";
+  std::string tail = f.contains("stderr_tail") && f["stderr_tail"].is_string() ? f["stderr_tail"].get<std::string>() : "";
+  if (tail.empty()) return s + "<p class=\"muted\">its stderr was empty</p>\n";
+  return s + "<p class=\"muted\">the last lines it wrote to stderr:</p>\n<pre class=\"stderr\" id=\"failed-stderr\">" +
+         Escape(tail) + "</pre>\n";
 }
 
 std::string DecisionsTable(const ChartLayout& l) {
   constexpr size_t kMaxRows = 300;
   if (l.decisions.empty()) return "<p class=\"muted\">no decisions recorded yet</p>\n";
-  std::string s = "<table id=\"decisions\">" + Header({"t", "worker", "policy", "tasks", "note"});
+  std::string s = "<table id=\"decisions\">" + Header({"since submit", "worker", "policy", "tasks", "note"});
   size_t first = l.decisions.size() > kMaxRows ? l.decisions.size() - kMaxRows : 0;
   for (size_t i = first; i < l.decisions.size(); ++i) {
     const Decision& d = l.decisions[i];
     std::string tasks;
     for (const auto& t : d.tasks) tasks += (tasks.empty() ? "" : " ") + t;
-    s += "<tr>" + Cell(Fixed(d.t, 3) + " s", true) + Cell("w" + std::to_string(d.worker)) + Cell(d.policy) +
+    s += "<tr>" + Cell("+" + FormatSeconds(d.t), true) + Cell("w" + std::to_string(d.worker)) + Cell(d.policy) +
          Cell(tasks) + Cell(d.note) + "</tr>\n";
   }
   s += "</table>\n";
@@ -239,18 +355,20 @@ std::string ClusterPageHtml(const json& cluster, const json& workers, const json
                "shuffle cap", "shuffle sent", "heartbeat"}) +
        WorkerRows(workers, now) + "</table>\n";
   c += "<h2>Jobs</h2>\n<table id=\"jobs\">" +
-       Header({"job", "name", "state", "phase", "maps", "reduces", "shuffle", "share", "policy", "response"}) +
-       JobRows(jobs) + "</table>\n";
+       Header({"job", "name", "state", "submitted (UTC)", "map", "shuffle", "reduce", "shuffled", "share", "policy",
+               "response"}) +
+       JobRows(jobs, now) + "</table>\n";
   if (!jobs.is_array() || jobs.empty()) c += "<p class=\"muted\">no jobs yet</p>\n";
   return Page("mrlab cluster", c, true);
 }
 
-std::string JobPageHtml(const json& job, const std::vector<json>& trace) {
-  ChartLayout layout = BuildChartLayout(trace);
+std::string JobPageHtml(const json& job, const std::vector<json>& trace, double now) {
+  ChartLayout layout = BuildChartLayout(trace, 100, JobIsLive(job) ? now : 0);
   std::string id = Text(job, "id");
   std::string c = "<h1 id=\"job-id\">" + Escape(id) + " <span class=\"muted\">" + Escape(Text(job, "name")) +
                   "</span></h1>\n";
-  c += JobSummary(job);
+  c += JobSummary(job, layout);
+  c += FailedAttemptSection(job);
   c += "<h2>Tasks and shuffle over time</h2>\n<p class=\"muted\">one row per slot (map, reduce) and per shuffle "
        "link (source worker → reducer's worker); hover a bar for details; below, the job's shuffle rate and "
        "its share (dashed)</p>\n<div class=\"chart\">" +

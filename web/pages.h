@@ -19,8 +19,9 @@ std::string ClusterPageHtml(const nlohmann::json& cluster, const nlohmann::json&
                             const nlohmann::json& jobs, double now);
 
 // `/jobs/<id>`: job summary, Gantt chart + shuffle rate (inline SVG), the
-// decisions table and the counters.
-std::string JobPageHtml(const nlohmann::json& job, const std::vector<nlohmann::json>& trace);
+// decisions table and the counters. `now` (epoch seconds; 0 = unknown) extends a live
+// job's chart to the present, so its running bars and axis show how long it has run.
+std::string JobPageHtml(const nlohmann::json& job, const std::vector<nlohmann::json>& trace, double now = 0);
 
 // A short page for errors (404 and the like).
 std::string ErrorPageHtml(int code, const std::string& message);

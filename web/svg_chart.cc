@@ -32,16 +32,17 @@ double TickStep(double span, int target) {
   return 10 * p;
 }
 
+// Seconds since the job's submission, as every time on the job page: "+3.5 s".
 std::string TickLabel(double t, double step) {
   int digits = step >= 1 ? 0 : static_cast<int>(std::ceil(-std::log10(step) - 1e-9));
-  return Fixed(t, digits) + " s";
+  return "+" + Fixed(t, digits) + " s";
 }
 
 class Writer {
  public:
   Writer(const ChartLayout& l, const SvgOptions& o) : l_(l), o_(o) {
     span_ = std::max(l.duration, 1e-3);
-    plot_w_ = std::max(100, o.width - o.label_width - 30);
+    plot_w_ = std::max(100, o.width - o.label_width - 50);  // room for the share scale
     gantt_top_ = 78;
     gantt_h_ = static_cast<int>(l.lanes.size()) * o.lane_height;
     axis_y_ = gantt_top_ + gantt_h_ + 4;
@@ -72,21 +73,47 @@ class Writer {
     if (l_.response_time >= 0) sub += " · response time " + FormatSeconds(l_.response_time);
     else sub += " · " + FormatSeconds(l_.duration) + " so far";
     if (!l_.error.empty()) sub += " · " + l_.error;
+    // The subtitle is one line of the image: a long error is cut (the page prints it whole).
+    constexpr size_t kMaxSubtitle = 170;
+    if (sub.size() > kMaxSubtitle) {
+      size_t cut = kMaxSubtitle;
+      while (cut > 0 && (static_cast<unsigned char>(sub[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 char
+      sub = sub.substr(0, cut) + "…";
+    }
     s_ << "<text class=\"title\" x=\"12\" y=\"24\" font-size=\"17\" font-weight=\"bold\">" << Escape(title)
        << "</text>\n";
     s_ << "<text class=\"subtitle\" x=\"12\" y=\"44\" font-size=\"12\" fill=\"#444444\">" << Escape(sub)
        << "</text>\n";
   }
 
+  // One entry for every kind of mark the chart draws: the four bar colours, a running
+  // (paler) bar, the decision ticks under the axis, the rate area and the share line.
   void Legend() {
     int x = o_.label_width;
+    auto entry = [&](const std::string& cls, const std::string& swatch, const std::string& name) {
+      s_ << "<g class=\"legend " << cls << "\">" << swatch << "<text x=\"" << x + 16 << "\" y=\"65\">" << name
+         << "</text></g>\n";
+      x += 30 + static_cast<int>(name.size()) * 7;
+    };
+    auto box = [&](const char* fill, const char* extra) {
+      return "<rect x=\"" + std::to_string(x) + "\" y=\"56\" width=\"12\" height=\"10\" fill=\"" + fill + "\"" +
+             extra + "/>";
+    };
     for (BarKind k : {BarKind::kMap, BarKind::kReduce, BarKind::kFetch, BarKind::kFailed}) {
       std::string name(BarKindName(k));
       if (k == BarKind::kFetch) name = "shuffle fetch";
-      s_ << "<rect class=\"legend " << BarKindName(k) << "\" x=\"" << x << "\" y=\"56\" width=\"12\" height=\"10\" fill=\""
-         << Colour(k) << "\"/><text x=\"" << x + 16 << "\" y=\"65\">" << name << "</text>\n";
-      x += 30 + static_cast<int>(name.size()) * 7;
+      entry(std::string(BarKindName(k)), box(Colour(k), ""), name);
     }
+    entry("running", box(Colour(BarKind::kMap), " fill-opacity=\"0.55\""), "running (paler)");
+    const std::string mid = std::to_string(x + 6);
+    entry("decision",
+          "<line x1=\"" + mid + "\" y1=\"57\" x2=\"" + mid + "\" y2=\"65\" stroke=\"#7f3c8d\" stroke-width=\"1.5\"/>",
+          "decision (tick below axis)");
+    entry("rate", box("#f28e2b", " fill-opacity=\"0.45\" stroke=\"#d0701a\""), "shuffle rate");
+    entry("share",
+          "<line x1=\"" + std::to_string(x) + "\" y1=\"61\" x2=\"" + std::to_string(x + 12) +
+              "\" y2=\"61\" stroke=\"#7f3c8d\" stroke-width=\"1.5\" stroke-dasharray=\"4 3\"/>",
+          "share (dashed, 0..1)");
   }
 
   void Lanes() {
@@ -139,7 +166,7 @@ class Writer {
     if (!decisions) return;
     for (const Decision& d : l_.decisions) {
       std::string x = Fixed(X(d.t));
-      std::string tip = Fixed(d.t, 3) + " s, worker " + std::to_string(d.worker) + ": " + d.note;
+      std::string tip = "+" + Fixed(d.t, 3) + " s, worker " + std::to_string(d.worker) + ": " + d.note;
       for (const auto& t : d.tasks) tip += "\n" + t;
       s_ << "<line class=\"decision\" x1=\"" << x << "\" y1=\"" << y + 20 << "\" x2=\"" << x << "\" y2=\"" << y + 27
          << "\" stroke=\"#7f3c8d\" stroke-width=\"1.5\"><title>" << Escape(tip) << "</title></line>\n";
@@ -189,12 +216,14 @@ class Writer {
         << Fixed(X(l_.shares[i].first)) << "," << y(l_.shares[i].second);
     }
     d << " L" << Fixed(X(span_)) << "," << y(l_.shares.back().second);
-    s_ << "<path class=\"share\" d=\"" << d.str()
+    s_ << "<path class=\"share\" data-last=\"" << Fixed(l_.shares.back().second) << "\" d=\"" << d.str()
        << "\" fill=\"none\" stroke=\"#7f3c8d\" stroke-width=\"1.5\" stroke-dasharray=\"4 3\"><title>the job's shuffle "
           "share (0 at the bottom, 1 at the top)</title></path>\n";
-    s_ << "<text x=\"" << o_.label_width + plot_w_ + 4 << "\" y=\"" << top + 10 << "\" fill=\"#7f3c8d\">1</text>"
-       << "<text x=\"" << o_.label_width + 4 << "\" y=\"" << top + 12
-       << "\" fill=\"#7f3c8d\">- - share</text>\n";
+    // The share's own scale on the right (the rate's is on the left): labelled as a scale,
+    // so "1" at the top is not read as the share's value.
+    s_ << "<text class=\"share-scale\" x=\"" << o_.label_width + plot_w_ + 4 << "\" y=\"" << top + 10
+       << "\" fill=\"#7f3c8d\">share 1</text><text class=\"share-scale\" x=\"" << o_.label_width + plot_w_ + 4
+       << "\" y=\"" << bottom << "\" fill=\"#7f3c8d\">share 0</text>\n";
   }
 
   const ChartLayout& l_;

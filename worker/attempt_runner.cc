@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -86,6 +87,7 @@ Status MapBody(const proto::Assignment& a, const AttemptContext& ctx, AttemptWat
   spec.straggler = ctx.straggler;
   spec.progress = watch.progress();
   spec.fraction = watch.fraction();
+  spec.stderr_tail = report->mutable_stderr_tail();
   auto result = RunMapTask(spec, watch.cancel());
   if (!result.ok()) return result.status();
   for (const auto& p : result->index.partitions) report->add_partition_bytes(p.length);
@@ -103,6 +105,7 @@ Status ReduceBody(const proto::Assignment& a, const AttemptContext& ctx, Attempt
   spec.speed = ctx.speed;
   spec.progress = watch.progress();
   spec.fraction = watch.fraction();
+  spec.stderr_tail = report->mutable_stderr_tail();
   for (uint32_t m = 0; m < a.num_maps(); ++m) {
     spec.run_files.push_back(shuffle::ReducerRunPath(ctx.work_dir, a.job_id(), a.index(), m));
   }
@@ -144,6 +147,7 @@ proto::TaskReport RunAttempt(const proto::Assignment& a, const AttemptContext& c
     status = Status::Aborted(why);
   }
   report.set_end_time(ctx.clock->Now());
+  if (status.ok()) report.clear_stderr_tail();  // only a failure's tail is news
   report.set_state(status.ok() ? proto::SUCCEEDED : proto::FAILED);
   // A reduce whose input must be fetched again (a run's source is gone) is not at fault:
   // it gives its slot back and waits for the run (the master puts it back to fetching).
@@ -158,6 +162,10 @@ proto::TaskReport RunAttempt(const proto::Assignment& a, const AttemptContext& c
     // For the user (mr status, the page, the job's reason): the message, not the internal
     // status-code name; the log below keeps both.
     report.set_error(SanitizeUtf8(status.message()));
+    // The master refuses a NUL in text fields (master/message_checks.cc): a child may write one.
+    std::string tail = SanitizeUtf8(report.stderr_tail());
+    std::replace(tail.begin(), tail.end(), '\0', '?');
+    report.set_stderr_tail(std::move(tail));
     MR_LOG_WARN("{} {}/{} attempt {} {}: {}", a.kind() == proto::MAP ? "map" : "reduce", a.job_id(), a.index(),
                 a.attempt(), report.state() == proto::KILLED ? "killed" : "failed", status.ToString());
   }

@@ -29,6 +29,7 @@
 #include "common/framing.h"
 #include "common/version.h"
 #include "client/master_client.h"
+#include "jobs/subprocess.h"
 #include "master/message_checks.h"
 #include "mr.pb.h"
 #include "shuffle/net/fetcher.h"
@@ -626,6 +627,20 @@ TEST(MessageChecksTest, ReportsAgainstTheJobShape) {
   r.set_maps_fetched(1);
   r.add_counters()->set_name(std::string(300, 'c'));
   EXPECT_FALSE(master::CheckTaskReport(r, master::JobShape{10, 4}).ok());
+}
+
+// A failed attempt's stderr tail is bounded (the worker keeps at most kStderrTailBytes) and
+// must be clean text: a peer cannot make the master keep and persist more through it.
+TEST(MessageChecksTest, StderrTailIsBoundedText) {
+  proto::TaskReport r;
+  r.set_kind(proto::MAP);
+  r.set_state(proto::FAILED);
+  r.set_stderr_tail(std::string(jobs::kStderrTailBytes, 'e'));
+  EXPECT_TRUE(master::CheckTaskReport(r, std::nullopt).ok());
+  r.set_stderr_tail(std::string(jobs::kStderrTailBytes + 1, 'e'));
+  EXPECT_FALSE(master::CheckTaskReport(r, std::nullopt).ok());
+  r.set_stderr_tail(std::string("a\0b", 3));
+  EXPECT_FALSE(master::CheckTaskReport(r, std::nullopt).ok());
 }
 
 TEST(MessageChecksTest, GateKeepsRolesApart) {

@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <thread>
@@ -131,6 +132,69 @@ TEST(RunFilterTest, CancelKillsTheCommandAndWhatItStarted) {
   EXPECT_TRUE(mr::testing::WaitUntil([&] { return !Alive(grandchild); }, 5, 0.05))
       << "the command's child outlived the cancel";
   if (Alive(grandchild)) ::kill(grandchild, SIGKILL);
+}
+
+// A failing command's last stderr lines come back through the hook (the user sees them in
+// `mr status JOB`), while its stdout is still passed on as lines.
+TEST(RunFilterTest, StderrTailOfAFailingCommand) {
+  std::string tail = "unset";
+  FilterHooks hooks;
+  hooks.stderr_tail = [&](std::string t) { tail = std::move(t); };
+  std::vector<std::string> lines;
+  Status s = RunFilter("cat >/dev/null; echo out; echo 'first problem' >&2; echo 'bad record 7' >&2; exit 3", "x\n",
+                       [&](std::string_view l) { lines.emplace_back(l); }, hooks);
+  EXPECT_NE(s.message().find("code 3"), std::string::npos) << s.ToString();
+  EXPECT_EQ(lines, std::vector<std::string>{"out"});
+  EXPECT_EQ(tail, "first problem\nbad record 7\n");
+}
+
+// Much stderr: only the last kStderrTailLines lines (within kStderrTailBytes) are kept,
+// however much was written.
+TEST(RunFilterTest, StderrTailIsBounded) {
+  std::string tail;
+  FilterHooks hooks;
+  hooks.stderr_tail = [&](std::string t) { tail = std::move(t); };
+  Status s = RunFilter("i=0; while [ $i -lt 5000 ]; do echo \"err line $i\" >&2; i=$((i+1)); done", "",
+                       [](std::string_view) {}, hooks);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_LE(tail.size(), kStderrTailBytes);
+  EXPECT_EQ(std::count(tail.begin(), tail.end(), '\n'), kStderrTailLines);
+  EXPECT_EQ(tail.rfind("err line 4980\n", 0), 0u) << tail;
+  EXPECT_NE(tail.find("err line 4999\n"), std::string::npos);
+}
+
+// A grandchild that outlives the command and keeps writing to the inherited stderr does
+// not hold RunFilter: the stderr pump stops shortly after the command exits.
+TEST(RunFilterTest, StderrOfALingeringGrandchildDoesNotHoldTheTask) {
+  std::string tail;
+  pid_t grandchild = 0;
+  FilterHooks hooks;
+  hooks.stderr_tail = [&](std::string t) { tail = std::move(t); };
+  auto start = std::chrono::steady_clock::now();
+  Status s = RunFilter("(while :; do echo spam >&2; sleep 0.01; done) >/dev/null & echo $!; echo last >&2", "",
+                       [&](std::string_view line) { grandchild = static_cast<pid_t>(std::stol(std::string(line))); },
+                       hooks);
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_GT(grandchild, 0);
+  ::kill(grandchild, SIGKILL);
+  EXPECT_TRUE(s.ok()) << s.ToString();
+  EXPECT_LT(seconds, 20.0) << "RunFilter waited for the grandchild";  // a hang bound, not a speed test
+  // What the tail holds depends on how much spam came in the drain: only that it is there.
+  EXPECT_FALSE(tail.empty());
+}
+
+TEST(StderrTailTest, CutsToWholeLinesAndBytes) {
+  EXPECT_EQ(StderrTail(""), "");
+  EXPECT_EQ(StderrTail("no newline"), "no newline");
+  std::string many;
+  for (int i = 0; i < 30; ++i) many += "l" + std::to_string(i) + "\n";
+  std::string t = StderrTail(many);
+  EXPECT_EQ(t.rfind("l10\n", 0), 0u) << t;
+  // One line longer than the window: its last kStderrTailBytes bytes.
+  std::string huge(3 * kStderrTailBytes, 'x');
+  EXPECT_EQ(StderrTail(huge), std::string(kStderrTailBytes, 'x'));
+  // A line start inside the window: the tail begins there.
+  EXPECT_EQ(StderrTail(std::string(kStderrTailBytes, 'y') + "\nshort\n"), "short\n");
 }
 
 }  // namespace

@@ -98,5 +98,28 @@ TEST(PhaseProgressTest, AFailedJobKeepsWhatItReached) {
   EXPECT_DOUBLE_EQ(job.Progress().map, 0.1);
 }
 
+// State and phase kept apart (issue 16: a failed job showed phase "done"): while RUNNING
+// the phase lists what is active, overlapping; once ended it is empty for every state.
+TEST(JobPhaseTest, RunningJobsListTheirActivePhasesEndedJobsNone) {
+  JobRecord job = FourMaps();
+  EXPECT_EQ(job.phase(), "map");
+  job.maps[0].state = MapTask::State::kDone;
+  job.maps_done = 1;
+  job.reduces[0].state = ReduceTask::State::kFetching;
+  EXPECT_EQ(job.phase(), "map+shuffle");
+  job.reduces[1].state = ReduceTask::State::kReady;  // all its data local, waiting for a slot
+  EXPECT_EQ(job.phase(), "map+shuffle+reduce");
+  for (auto& m : job.maps) m.state = MapTask::State::kDone;
+  job.maps_done = 4;
+  job.reduces[1].state = ReduceTask::State::kRunning;
+  EXPECT_EQ(job.phase(), "shuffle+reduce");
+  job.reduces[0].state = ReduceTask::State::kUnplaced;  // maps done, not yet placed: still to fetch
+  EXPECT_EQ(job.phase(), "shuffle+reduce");
+  for (JobState ended : {JobState::kSucceeded, JobState::kFailed, JobState::kKilled}) {
+    job.state = ended;
+    EXPECT_EQ(job.phase(), "") << JobStateName(ended);
+  }
+}
+
 }  // namespace
 }  // namespace mr::master

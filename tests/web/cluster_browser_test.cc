@@ -1,8 +1,12 @@
 // End to end on a real cluster: `mr cluster start --workers 3 --http`, a word
 // count job, then the master's own job page loaded in headless Chromium. The DOM
 // must show the job and one bar per map attempt, reduce attempt and shuffle
-// transfer of its trace; a screenshot is kept as a test artifact.
+// transfer of its trace; a screenshot is kept as a test artifact. And (issue 16) four
+// jobs — running, succeeded, failed, killed — whose pages must show the state, the three
+// phase percentages, the share and the times of /api/jobs/ID.
 #include <algorithm>
+#include <ctime>
+#include <fstream>
 #include <filesystem>
 #include <regex>
 #include <thread>
@@ -10,8 +14,11 @@
 #include <gtest/gtest.h>
 
 #include "common/file_util.h"
+#include "common/units.h"
 #include "tests/cluster/cluster_fixture.h"
 #include "tests/web/chromium.h"
+#include "tests/web/http_client.h"
+#include "web/markup.h"
 
 namespace mr::testing {
 namespace {
@@ -31,6 +38,20 @@ bool FetchBarBeforeLastMapEnd(const std::string& dom) {
   return last_map_end > 0 && first_fetch < last_map_end;
 }
 
+// The master logs the status page's address (port 0 = any free port): "http://host:port",
+// or "" if it did not within 5 s.
+std::string StatusPageUrl(const std::string& cluster_dir) {
+  std::string http;
+  std::regex re("status page on (http://[0-9.:]+)/");
+  WaitUntil([&] {
+    std::smatch m;
+    std::string log = ReadFile(cluster_dir + "/master.log");
+    if (std::regex_search(log, m, re)) http = m[1];
+    return !http.empty();
+  }, 5, 0.05);
+  return http;
+}
+
 TEST(ClusterBrowserTest, LiveJobPageShowsOverlappingLanes) {
   std::string chromium = webtest::FindChromium();
   ASSERT_FALSE(chromium.empty()) << "chromium is not installed: run scripts/install-deps.sh";
@@ -39,15 +60,7 @@ TEST(ClusterBrowserTest, LiveJobPageShowsOverlappingLanes) {
   WriteCorpus(d + "/in.txt", 4u << 20, 41);
   ClusterProcess cluster(d + "/cluster", 3, "--http 127.0.0.1:0");
   ASSERT_TRUE(cluster.ok()) << cluster.start_error();
-  // The master logs the status page's address (port 0 = any free port).
-  std::string http;
-  std::regex re("status page on (http://[0-9.:]+)/");
-  WaitUntil([&] {
-    std::smatch m;
-    std::string log = ReadFile(d + "/cluster/master.log");
-    if (std::regex_search(log, m, re)) http = m[1];
-    return !http.empty();
-  }, 5, 0.05);
+  std::string http = StatusPageUrl(d + "/cluster");
   ASSERT_FALSE(http.empty()) << ReadFile(d + "/cluster/master.log");
   auto run = Sh(MrBin() + " run wordcount --quiet --input " + d + "/in.txt --output " + d +
                 "/wc --reducers 3 --split-size 256KiB --master " + cluster.address());
@@ -92,6 +105,167 @@ TEST(ClusterBrowserTest, LiveJobPageShowsOverlappingLanes) {
   webtest::RunChromium(chromium, profile, "--screenshot=" + shot + " --window-size=1400,1000 " + http + "/jobs/1");
   ASSERT_TRUE(fs::exists(shot));
   EXPECT_GT(fs::file_size(shot), 20000u);
+}
+
+// The text of the element with id="ID" in a DOM dump ("" if absent).
+std::string ById(const std::string& dom, const std::string& id) {
+  std::smatch m;
+  if (!std::regex_search(dom, m, std::regex("id=\"" + id + "\"[^>]*>([^<]*)<"))) return "";
+  return m[1];
+}
+
+// The percentage a phase card shows (-1 if absent).
+int PhasePercent(const std::string& dom, const std::string& phase) {
+  std::smatch m;
+  if (!std::regex_search(dom, m, std::regex("data-phase=\"" + phase + "\"><b>([0-9]+)%</b>"))) return -1;
+  return std::stoi(m[1]);
+}
+
+int Percent(const nlohmann::json& job, const char* phase) {
+  return std::stoi(FormatPercent(job.at("progress").at(phase).get<double>()));
+}
+
+std::string UtcClock(double t) {
+  time_t secs = static_cast<time_t>(t);
+  struct tm tm{};
+  gmtime_r(&secs, &tm);
+  char buf[16];
+  std::strftime(buf, sizeof buf, "%H:%M:%S", &tm);
+  return buf;
+}
+
+std::string SinceSubmit(const nlohmann::json& job, const char* field) {
+  double t = job.at(field).get<double>();
+  return t > 0 ? "+" + web::FormatSeconds(t - job.at("submit_time").get<double>()) : "-";
+}
+
+class FourJobs : public ::testing::Test {
+ protected:
+  nlohmann::json Api(int id) {
+    auto addr = ParseHostPort(http_.substr(std::string("http://").size()));
+    EXPECT_TRUE(addr.ok());
+    return nlohmann::json::parse(webtest::Get(*addr, "/api/jobs/" + std::to_string(id)).body, nullptr, false);
+  }
+  std::string Dom(const std::string& path) { return webtest::RunChromium(chromium_, profile_, "--dump-dom " + http_ + path); }
+  void Shot(const std::string& path, const std::string& name) {
+    std::string artifacts = MR_WEB_TEST_ARTIFACT_DIR;
+    fs::create_directories(artifacts);
+    webtest::RunChromium(chromium_, profile_, "--screenshot=" + artifacts + "/" + name +
+                                                  " --window-size=1400,1100 " + http_ + path);
+  }
+
+  // The page of an ended job against its API document: nothing moves any more, so every
+  // field must be equal.
+  void ExpectEndedPageMatches(int id, const std::string& state) {
+    nlohmann::json api = Api(id);
+    ASSERT_EQ(api.value("state", ""), state) << api.dump();
+    EXPECT_EQ(api.value("phase", "?"), "") << "an ended job has no phase";
+    std::string dom = Dom("/jobs/" + std::to_string(id));
+    ASSERT_FALSE(dom.empty());
+    EXPECT_EQ(ById(dom, "job-state"), state);
+    EXPECT_EQ(ById(dom, "job-phase"), "ended " + SinceSubmit(api, "end_time"));
+    for (const char* phase : {"map", "shuffle", "reduce"}) {
+      EXPECT_EQ(PhasePercent(dom, phase), Percent(api, phase)) << state << " " << phase;
+    }
+    EXPECT_EQ(ById(dom, "job-share"), web::Fixed(api.at("share").get<double>(), 2));
+    EXPECT_EQ(ById(dom, "job-submitted"), UtcClock(api.at("submit_time").get<double>()) + " UTC");
+    EXPECT_EQ(ById(dom, "job-started"), SinceSubmit(api, "start_time"));
+    EXPECT_EQ(ById(dom, "job-ended"), SinceSubmit(api, "end_time"));
+    // The chart's dashed share line ends at the card's value.
+    std::smatch m;
+    if (std::regex_search(dom, m, std::regex("class=\"share\" data-last=\"([0-9.]+)\""))) {
+      EXPECT_EQ(m[1].str(), web::Fixed(api.at("share").get<double>(), 2)) << state;
+    }
+  }
+
+  std::string chromium_ = webtest::FindChromium();
+  TempDir tmp_{"mr-four-jobs-test"};
+  std::string d_ = tmp_.path();
+  std::string profile_ = d_ + "/chromium-profile";
+  std::string http_;
+};
+
+TEST_F(FourJobs, PagesShowStatePhaseProgressShareAndTimesOfTheApi) {
+  ASSERT_FALSE(chromium_.empty()) << "chromium is not installed: run scripts/install-deps.sh";
+  ClusterProcess cluster(d_ + "/cluster", 2, "--http 127.0.0.1:0");
+  ASSERT_TRUE(cluster.ok()) << cluster.start_error();
+  http_ = StatusPageUrl(d_ + "/cluster");
+  ASSERT_FALSE(http_.empty()) << ReadFile(d_ + "/cluster/master.log");
+  const std::string master = " --master " + cluster.address();
+  {
+    std::ofstream(d_ + "/in.txt") << "a b\nc d\n";
+  }
+  // 1 succeeds; 2 fails (its streaming mapper writes to stderr and exits 3); 3 is killed
+  // while its map burns CPU; 4 is held running by a slow synthetic map (real CPU work).
+  auto ok = Sh(MrBin() + " run synthetic --quiet --maps 4 --map-seconds 0.05 --map-bytes 256KB --reducers 2 --output " +
+               d_ + "/ok" + master);
+  ASSERT_EQ(ok.exit_code, 0) << ok.err;
+  auto failed = Sh(MrBin() + " run streaming --quiet --mapper " +
+                   ShellQuote("cat >/dev/null; echo 'oops: bad record' >&2; exit 3") + " --input " + d_ +
+                   "/in.txt --output " + d_ + "/failed" + master);
+  ASSERT_EQ(failed.exit_code, 1) << failed.err;
+  const std::string slow = " --maps 1 --map-seconds 60 --map-bytes 1KB --reducers 1 --slow-start 0";
+  ASSERT_EQ(Sh(MrBin() + " submit synthetic" + slow + " --output " + d_ + "/killed" + master).exit_code, 0);
+  ASSERT_TRUE(WaitForStatus(cluster.address(), "job-000003",
+                            [](const nlohmann::json& j) { return j.at("maps_running").get<int>() == 1; }, 20));
+  ASSERT_EQ(Sh(MrBin() + " kill job-000003" + master).exit_code, 0);
+  ASSERT_EQ(Sh(MrBin() + " submit synthetic" + slow + " --output " + d_ + "/running" + master).exit_code, 0);
+  // Running, a few percent into its map, so the page has a phase and map progress to show.
+  ASSERT_TRUE(WaitForStatus(cluster.address(), "job-000004", [](const nlohmann::json& j) {
+    return j.at("progress").at("map").get<double>() >= 0.03;
+  }, 40));
+
+  // The running job moves while the page loads: each field must lie between what the API
+  // said just before and just after (progress only grows).
+  nlohmann::json before = Api(4);
+  std::string dom = Dom("/jobs/4");
+  nlohmann::json after = Api(4);
+  ASSERT_EQ(after.value("state", ""), "RUNNING") << after.dump();
+  EXPECT_EQ(ById(dom, "job-state"), "RUNNING");
+  const std::string phase = ById(dom, "job-phase");
+  EXPECT_TRUE(phase == "in " + before.value("phase", "?") || phase == "in " + after.value("phase", "?")) << phase;
+  EXPECT_NE(phase.find("map"), std::string::npos) << phase;
+  for (const char* p : {"map", "shuffle", "reduce"}) {
+    int shown = PhasePercent(dom, p);
+    EXPECT_GE(shown, Percent(before, p)) << p;
+    EXPECT_LE(shown, Percent(after, p)) << p;
+  }
+  std::string share = ById(dom, "job-share");
+  EXPECT_TRUE(share == web::Fixed(before.at("share").get<double>(), 2) ||
+              share == web::Fixed(after.at("share").get<double>(), 2)) << share;
+  EXPECT_EQ(ById(dom, "job-submitted"), UtcClock(after.at("submit_time").get<double>()) + " UTC");
+  EXPECT_EQ(ById(dom, "job-started"), SinceSubmit(after, "start_time"));
+  EXPECT_EQ(ById(dom, "job-ended"), "-");
+  Shot("/jobs/4", "four-jobs-running.png");
+
+  ExpectEndedPageMatches(1, "SUCCEEDED");
+  ExpectEndedPageMatches(2, "FAILED");
+  ExpectEndedPageMatches(3, "KILLED");
+  std::string failed_dom = Dom("/jobs/2");
+  EXPECT_NE(ById(failed_dom, "failed-stderr").find("oops: bad record"), std::string::npos) << failed_dom;
+  EXPECT_EQ(ById(failed_dom, "job-error").find("FailedPrecondition"), std::string::npos);
+  Shot("/jobs/2", "four-jobs-failed.png");
+
+  // The front page: newest first, each row's state and percentages as the API's.
+  std::string front = Dom("/");
+  size_t last = 0;
+  for (int id : {4, 3, 2, 1}) {
+    std::string jid = "job-00000" + std::to_string(id);
+    size_t at = front.find("data-job=\"" + jid + "\"");
+    ASSERT_NE(at, std::string::npos) << jid;
+    EXPECT_GT(at, last) << jid << " out of order (newest first)";
+    last = at;
+    if (id == 4) continue;  // still moving
+    nlohmann::json api = Api(id);
+    std::string row = front.substr(at, front.find("</tr>", at) - at);
+    EXPECT_NE(row.find(">" + api.at("state").get<std::string>() + "<"), std::string::npos) << row;
+    for (const char* p : {"map", "shuffle", "reduce"}) {
+      EXPECT_NE(row.find("data-phase=\"" + std::string(p) + "\">" + FormatPercent(api.at("progress").at(p).get<double>())),
+                std::string::npos) << row;
+    }
+  }
+  Shot("/", "four-jobs-cluster.png");
+  Sh(MrBin() + " kill job-000004" + master);  // stop the burn before the cluster goes
 }
 
 }  // namespace

@@ -79,7 +79,9 @@ std::vector<json> RealTrace() {
 
 FakeProvider::FakeProvider(std::vector<json> trace, std::string state) : trace_(std::move(trace)) {
   job_ = {{"id", "job-000001"}, {"name", "wordcount"}, {"job", "wordcount"}, {"state", state},
-          {"phase", state == "RUNNING" ? "shuffle" : "done"}, {"maps_total", 16}, {"maps_done", 16},
+          {"phase", state == "RUNNING" ? "shuffle" : ""},
+          {"progress", {{"map", 1.0}, {"shuffle", state == "RUNNING" ? 0.5 : 1.0}, {"reduce", state == "RUNNING" ? 0.0 : 1.0}}},
+          {"shuffle_bytes_expected", 16550446.0}, {"maps_total", 16}, {"maps_done", 16},
           {"maps_running", 0}, {"reduces_total", 3}, {"reduces_done", 3}, {"reduces_running", 0},
           {"shuffle_bytes_total", 16550446}, {"shuffle_bytes_fetched", 16550446}, {"submit_time", 1000.0},
           {"start_time", 1000.05}, {"end_time", 1003.51}, {"error", ""}, {"output", "/tmp/wc"}, {"share", 1.0},

@@ -36,7 +36,7 @@ TEST(SvgChartTest, HasLanesBarsClassesAndTooltips) {
   EXPECT_NE(svg.find("response time 3.60 s"), std::string::npos);
   EXPECT_NE(svg.find("class=\"rate-area\""), std::string::npos);
   EXPECT_NE(svg.find("class=\"share\""), std::string::npos);
-  EXPECT_NE(svg.find(">3.5 s</text>"), std::string::npos);  // an axis tick
+  EXPECT_NE(svg.find(">+3.5 s</text>"), std::string::npos);  // an axis tick, since submit
 }
 
 TEST(SvgChartTest, IsDeterministicAndEscapesText) {
@@ -95,6 +95,113 @@ TEST(PagesTest, ClusterPageListsWorkersAndLinksJobs) {
   for (const char* q : {">17<", ">27<", ">37<"}) EXPECT_NE(html.find(q), std::string::npos) << q;
   EXPECT_NE(html.find("policy fifo, placement dep"), std::string::npos);
   EXPECT_TRUE(JobIsLive(get("/api/jobs/1")));
+}
+
+// Issue 16: the purple decision ticks had no legend entry. Every kind of mark the chart
+// draws has one: the bar kinds, running bars, decision ticks, the rate area, the share line.
+TEST(SvgChartTest, LegendNamesEveryMark) {
+  std::string svg = RenderSvgChart(BuildChartLayout(webtest::HandBuiltTrace()));
+  for (const char* mark : {"map", "reduce", "fetch", "failed", "running", "decision", "rate", "share"}) {
+    EXPECT_NE(svg.find("<g class=\"legend " + std::string(mark) + "\">"), std::string::npos) << mark;
+  }
+  EXPECT_NE(svg.find("class=\"decision\""), std::string::npos);  // the ticks the entry names
+  // The share's scale is labelled as a scale, not as a lone "1" that reads like a value.
+  EXPECT_NE(svg.find(">share 1</text>"), std::string::npos);
+  EXPECT_EQ(svg.find("- - share"), std::string::npos);
+}
+
+// A live job's chart runs to the present, not to its last event.
+TEST(SvgChartTest, LiveChartRunsUntilNow) {
+  auto trace = webtest::HandBuiltTrace();
+  trace.pop_back();  // no job_end: still running; its last event is at +3.5 s
+  ChartLayout l = BuildChartLayout(trace, 100, 1000.0 + 9.0);
+  EXPECT_NEAR(l.duration, 9.0, 1e-9);
+}
+
+// A `served` report can follow job_end (docs/trace-format.md); it must not stretch the
+// axis past the job's end (the docs picture ran 4x longer than its job).
+TEST(SvgChartTest, EndedChartStopsAtJobEnd) {
+  auto trace = webtest::HandBuiltTrace();
+  trace.push_back({{"event", "served"}, {"t", 1014.0}, {"start", 1003.0}, {"worker", 1}, {"bytes", 10}});
+  EXPECT_NEAR(BuildChartLayout(trace).duration, 3.6, 1e-9);
+}
+
+nlohmann::json JobDoc(const std::string& state) {
+  webtest::FakeProvider p(webtest::HandBuiltTrace(), state);
+  return nlohmann::json::parse(*p.Get("/api/jobs/1"));
+}
+
+// Issue 16, the job page: state kept apart from the phases; the master's three progress
+// numbers; times since submission (no epoch seconds); the share card's number is the
+// status's, which the chart's share line ends at.
+TEST(PagesTest, JobPageShowsStatePhaseProgressAndRelativeTimes) {
+  nlohmann::json job = JobDoc("FAILED");
+  job["error"] = "map m-00003 failed 4 times";
+  job["share"] = 0.0;
+  std::string html = JobPageHtml(job, webtest::HandBuiltTrace());
+  EXPECT_NE(html.find("<b id=\"job-state\" class=\"state-FAILED\">FAILED</b><small id=\"job-phase\">ended +3.51 s"),
+            std::string::npos) << html;
+  EXPECT_EQ(html.find(">done<"), std::string::npos);
+  for (const char* phase : {"map", "shuffle", "reduce"}) {
+    EXPECT_NE(html.find("data-phase=\"" + std::string(phase) + "\"><b>100%</b>"), std::string::npos) << phase;
+  }
+  EXPECT_NE(html.find("<td id=\"job-started\">+0.050 s</td>"), std::string::npos);
+  EXPECT_NE(html.find("<td id=\"job-submitted\">00:16:40 UTC</td>"), std::string::npos);  // epoch 1000
+  // No epoch time in the text (the trace's clock starts at 1000 s): outside the chart's
+  // coordinates, nothing reads "100x.y".
+  std::string text = html.substr(0, html.find("<svg")) + html.substr(html.find("</svg>"));
+  EXPECT_FALSE(std::regex_search(text, std::regex("100[0-9]\\.[0-9]"))) << text;
+  EXPECT_NE(html.find("<td class=\"num\">+0.100 s</td>"), std::string::npos);  // the decision's row
+  EXPECT_NE(html.find("<b id=\"job-share\">0.00</b>"), std::string::npos);
+  job["state"] = "RUNNING";
+  job["phase"] = "map+shuffle";
+  job["progress"] = {{"map", 0.999}, {"shuffle", 0.29}, {"reduce", 0.0}};
+  html = JobPageHtml(job, webtest::HandBuiltTrace());
+  EXPECT_NE(html.find("<small id=\"job-phase\">in map+shuffle</small>"), std::string::npos);
+  EXPECT_NE(html.find("data-phase=\"map\"><b>99%</b>"), std::string::npos) << "99.9% is not done";
+  EXPECT_NE(html.find("data-phase=\"shuffle\"><b>29%</b>"), std::string::npos);
+}
+
+// "shuffled 15.6 MiB of 15.6 MiB" appeared mid-map-phase: the card divides by the map
+// output expected, not the output so far.
+TEST(PagesTest, ShuffleCardUsesTheExpectedBytes) {
+  nlohmann::json job = JobDoc("RUNNING");
+  job["maps_done"] = 4;
+  job["shuffle_bytes_fetched"] = 1048576;
+  job["shuffle_bytes_total"] = 1048576;
+  job["shuffle_bytes_expected"] = 4194304.0;
+  std::string html = JobPageHtml(job, webtest::HandBuiltTrace());
+  EXPECT_NE(html.find("shuffle: 1.0 MiB fetched of 4.0 MiB expected"), std::string::npos) << html;
+}
+
+// A failed attempt's stderr is the user's program's text: escaped, never markup.
+TEST(PagesTest, FailedAttemptTailIsEscaped) {
+  nlohmann::json job = JobDoc("FAILED");
+  job["last_failed_attempt"] = {{"task", "m-00000"}, {"attempt", 4}, {"worker", 2}, {"time", 1001.5},
+                                {"error", "exited with code 3"}, {"stderr_tail", "<img src=x onerror=alert(1)>\nbad & worse\n"}};
+  std::string html = JobPageHtml(job, webtest::HandBuiltTrace());
+  EXPECT_NE(html.find("m-00000 attempt 4 on w2, +1.50 s: exited with code 3"), std::string::npos) << html;
+  EXPECT_NE(html.find("&lt;img src=x onerror=alert(1)&gt;\nbad &amp; worse"), std::string::npos);
+  EXPECT_EQ(html.find("<img"), std::string::npos);
+}
+
+// The front page: newest jobs first with their submit time; the shuffle card says what it
+// knows before the first refresh instead of "(rate after the next refresh)".
+TEST(PagesTest, ClusterPageListsNewestFirstWithSubmitTimes) {
+  nlohmann::json a = JobDoc("SUCCEEDED"), b = a;
+  b["id"] = "job-000002";
+  b["submit_time"] = 1002.0;
+  webtest::FakeProvider p(webtest::HandBuiltTrace(), "RUNNING");
+  auto get = [&](const char* path) { return nlohmann::json::parse(*p.Get(path)); };
+  std::string html = ClusterPageHtml(get("/api/cluster"), get("/api/workers"), nlohmann::json::array({a, b}), 1012.0);
+  size_t first = html.find("data-job=\"job-000002\""), second = html.find("data-job=\"job-000001\"");
+  ASSERT_NE(first, std::string::npos);
+  ASSERT_NE(second, std::string::npos);
+  EXPECT_LT(first, second) << "newest first";
+  EXPECT_NE(html.find("00:16:42 (10.00 s ago)"), std::string::npos) << html;
+  EXPECT_NE(html.find("<b id=\"shuffle-rate\">measuring…</b>"), std::string::npos);
+  EXPECT_NE(html.find("of 5.7 MiB/s capacity; 280.1 KiB sent in all"), std::string::npos) << html;
+  EXPECT_EQ(html.find("rate after the next refresh"), std::string::npos);
 }
 
 }  // namespace

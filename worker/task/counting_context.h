@@ -1,7 +1,8 @@
 // The TaskContext given to a task's mapper, combiner and reducer: user counters
 // land in the task's TaskCounters (task thread only); Progress() ticks the attempt's
 // progress counter, SetFraction() sets its share of work done, and Cancelled() reads its
-// cancel flag (any thread; each may be null).
+// cancel flag (any thread; each may be null); SetStderrTail() keeps a child's stderr tail
+// for the attempt's report (task thread; may be null).
 #pragma once
 
 #include <atomic>
@@ -20,13 +21,14 @@ class CountingContext final : public jobs::TaskContext {
   // its run: worker/task/slot_hold.h).
   CountingContext(TaskCounters* counters, double speed, std::atomic<uint64_t>* progress = nullptr,
                   const std::atomic<bool>* cancel = nullptr, std::atomic<double>* fraction = nullptr,
-                  double fraction_scale = 1.0)
+                  double fraction_scale = 1.0, std::string* stderr_tail = nullptr)
       : counters_(counters),
         speed_(speed),
         progress_(progress),
         cancel_(cancel),
         fraction_(fraction),
-        fraction_scale_(fraction_scale) {}
+        fraction_scale_(fraction_scale),
+        stderr_tail_(stderr_tail) {}
   void IncrementCounter(std::string_view name, int64_t delta) override {
     counters_->user[std::string(name)] += delta;
   }
@@ -38,6 +40,9 @@ class CountingContext final : public jobs::TaskContext {
   void SetFraction(double done) override {
     if (fraction_ != nullptr) fraction_->store(done * fraction_scale_, std::memory_order_relaxed);
   }
+  void SetStderrTail(std::string tail) override {
+    if (stderr_tail_ != nullptr) *stderr_tail_ = std::move(tail);
+  }
 
  private:
   TaskCounters* counters_;
@@ -46,6 +51,7 @@ class CountingContext final : public jobs::TaskContext {
   const std::atomic<bool>* cancel_;
   std::atomic<double>* fraction_;
   double fraction_scale_;
+  std::string* stderr_tail_;
 };
 
 }  // namespace mr::worker

@@ -151,7 +151,7 @@ Result<MapTaskResult> RunMapTaskImpl(const MapTaskSpec& spec, const std::atomic<
   MapTaskResult result;
   TaskCounters& counters = result.counters;
   CountingContext ctx(&counters, spec.speed, spec.progress, cancel, spec.fraction,
-                      WorkFractionScale(spec.speed, !spec.split.path.empty()));
+                      WorkFractionScale(spec.speed, !spec.split.path.empty()), spec.stderr_tail);
   MR_ASSIGN_OR_RETURN(std::unique_ptr<jobs::Mapper> mapper, spec.job->NewMapper());
   std::unique_ptr<jobs::Reducer> combiner = spec.job->NewCombiner();
   MR_RETURN_IF_ERROR(mapper->Setup(ctx));

@@ -37,6 +37,7 @@ struct MapTaskSpec {
   // Set as input is read: bytes consumed / split length, in [0, 1]; a map without input
   // (synthetic) sets it through TaskContext::SetFraction. May be null.
   std::atomic<double>* fraction = nullptr;
+  std::string* stderr_tail = nullptr;  // a child process's stderr tail (TaskContext); may be null
 };
 
 struct MapTaskResult {

@@ -72,7 +72,7 @@ Status MergeStatus(const ReduceTaskSpec& spec, const shuffle::RunMerger& merger,
 Status ReduceRuns(const ReduceTaskSpec& spec, const std::vector<std::string_view>& runs,
                   FileWriter* out, TaskCounters* counters, const std::atomic<bool>* cancel,
                   std::vector<uint32_t>* corrupt) {
-  CountingContext ctx(counters, spec.speed, spec.progress, cancel, spec.fraction);
+  CountingContext ctx(counters, spec.speed, spec.progress, cancel, spec.fraction, 1.0, spec.stderr_tail);
   MR_ASSIGN_OR_RETURN(std::unique_ptr<jobs::Reducer> reducer, spec.job->NewReducer());
   // A reducer that works in Finish reports its own fraction; the merge is not its progress.
   std::atomic<double>* fraction = reducer->ReportsFraction() ? nullptr : spec.fraction;

@@ -35,6 +35,7 @@ struct ReduceTaskSpec {
   // reducer that reports its own (jobs::Reducer::ReportsFraction), what it reports.
   // May be null.
   std::atomic<double>* fraction = nullptr;
+  std::string* stderr_tail = nullptr;  // a child process's stderr tail (TaskContext); may be null
 };
 
 struct ReduceTaskResult {
