@@ -161,7 +161,7 @@ void DecisionApplier::StartReduce(Round& round, WorkerRecord& target, JobRecord&
   if (a.backup) return;  // backups are for maps: a reducer's fetched data is on one worker
   if (a.index < 0 || a.index >= static_cast<int>(job.reduces.size())) return;
   ReduceTask& t = job.reduces[a.index];
-  if (t.state != ReduceTask::State::kReady || t.worker != target.id) return;
+  if (!job.ReduceMayStart(t) || t.worker != target.id) return;
   const bool unified = a.slot == sched::SlotKind::kUnified;
   // Its placement (the same spec) was sent already, so it fits an empty reply. Sized as
   // it stands before this attempt (the budget has slack for the attempt number).

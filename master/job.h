@@ -180,6 +180,13 @@ struct JobRecord {
   uint64_t fetch_bytes = 0;
 
   bool finished() const { return state != JobState::kRunning; }
+  // A reduce starts only once every map of its job is done, even when its reducer already
+  // holds every run: a map that runs again (its output lost with a worker, or unserved)
+  // finishes before any reduce starts, so a succeeded job always has a committed attempt of
+  // every map in its counters and no map attempt ends after one of its reduces started.
+  bool ReduceMayStart(const ReduceTask& t) const {
+    return t.state == ReduceTask::State::kReady && maps_done == static_cast<int>(maps.size());
+  }
   // counters += sign * c (sign is +1 when an attempt commits, -1 when it is superseded).
   void AddCounters(const google::protobuf::RepeatedPtrField<proto::Counter>& c, int64_t sign);
   const char* phase() const;

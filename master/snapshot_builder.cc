@@ -82,8 +82,12 @@ sched::Snapshot SnapshotBuilder::Build(WorkerId only_free, bool every_worker_fre
     v.reduces_done = job->reduces_done;
     for (size_t i = 0; i < job->reduces.size(); ++i) {
       const ReduceTask& t = job->reduces[i];
-      if (t.state == ReduceTask::State::kFetching) v.reduces_fetching++;
-      if (t.state == ReduceTask::State::kReady) v.ready_reduces.push_back({static_cast<int>(i), t.worker});
+      // A reducer holding every run while a map of its job runs again still waits, as one fetching.
+      if (job->ReduceMayStart(t)) {
+        v.ready_reduces.push_back({static_cast<int>(i), t.worker});
+      } else if (t.state == ReduceTask::State::kFetching || t.state == ReduceTask::State::kReady) {
+        v.reduces_fetching++;
+      }
       if (t.state == ReduceTask::State::kRunning) {
         v.running.push_back({sched::TaskKind::kReduce, static_cast<int>(i), t.attempt, t.worker,
                              t.unified ? sched::SlotKind::kUnified : sched::SlotKind::kReduce, t.start_time,
@@ -113,7 +117,7 @@ bool SnapshotBuilder::HasAssignableWork(const WorkerRecord& w) const {
     if ((free_map || free_unified) && job->maps_done + job->maps_running < static_cast<int>(job->maps.size())) return true;
     if (free_reduce || free_unified) {
       for (const auto& t : job->reduces) {
-        if (t.state == ReduceTask::State::kReady && t.worker == w.id) return true;
+        if (job->ReduceMayStart(t) && t.worker == w.id) return true;
       }
     }
   }
