@@ -39,6 +39,7 @@ sched::Snapshot SnapshotBuilder::Build(WorkerId only_free, bool every_worker_fre
     v.speed = w.info.speed();
     v.shuffle_bandwidth = w.info.shuffle_bandwidth();
     v.map_task_rate = w.map_rate.Rate();
+    v.reduce_task_rate = w.reduce_rate.Rate();
     if (v.shuffle_bandwidth > 0) s.shuffle_capacity += v.shuffle_bandwidth;
     else unlimited = true;
     s.workers.push_back(v);
@@ -92,6 +93,14 @@ sched::Snapshot SnapshotBuilder::Build(WorkerId only_free, bool every_worker_fre
         v.running.push_back({sched::TaskKind::kReduce, static_cast<int>(i), t.attempt, t.worker,
                              t.unified ? sched::SlotKind::kUnified : sched::SlotKind::kReduce, t.start_time,
                              t.progress, /*backup=*/false});
+        if (t.backup && t.backup->attempt != 0) {
+          const ReduceTask::Backup& b = *t.backup;
+          v.running.push_back({sched::TaskKind::kReduce, static_cast<int>(i), b.attempt, b.worker,
+                               b.unified ? sched::SlotKind::kUnified : sched::SlotKind::kReduce, b.start_time,
+                               b.progress, /*backup=*/true});
+        } else if (t.backup) {
+          v.reduce_backups_fetching.push_back(static_cast<int>(i));
+        }
       }
     }
     double produced = static_cast<double>(job->map_output_bytes);
