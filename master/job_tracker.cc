@@ -148,7 +148,9 @@ void JobTracker::Speculate(WorkerRecord& w, proto::HeartbeatReply* reply) {
   MR_LOG_INFO("speculation: {}", d.note);
   decisions_.Apply(w, d, /*cluster_scope=*/false, reply);
   // A reduce backup's worker learns where the map outputs are (with its next heartbeat).
-  for (auto& [id, job] : state_.jobs) placer_.QueueLocations(*job);
+  for (auto& [id, job] : state_.jobs) {
+    if (!job->finished()) placer_.QueueLocations(*job);
+  }
 }
 
 // A reduce backup that holds every run starts in the slot it has held since it was placed,
