@@ -57,10 +57,11 @@ po::options_description MasterOptionGroup() {
       ("http", po::value<std::string>(), "serve the status page and JSON API on this address, e.g. 127.0.0.1:7080")
       ("handshake-timeout", po::value<double>()->default_value(10), "seconds a peer has to complete the handshake")
       ("speculative-slow-task", po::value<double>()->default_value(25),
-       "speculation (LATE): a running map whose progress rate is below this percentile of the maps' rates "
-       "may be backed up (jobs opt out with --speculative off)")
+       "speculation (LATE): a running map (reduce) whose progress rate is below this percentile of the maps' "
+       "(reduces') rates may be backed up (jobs opt out with --speculative off)")
       ("speculative-slow-node", po::value<double>()->default_value(25),
-       "speculation: a worker whose measured map rate is below this percentile of the workers' gets no backup")
+       "speculation: a worker whose measured map (reduce) rate is below this percentile of the workers' gets no "
+       "map (reduce) backup")
       ("speculative-cap", po::value<double>()->default_value(0.1, "0.1"),
        "speculation: at most max(1, this fraction of the cluster's slots) backups run at once")
       ("speculative-min-age", po::value<std::string>()->default_value("0.5s"),

@@ -21,7 +21,7 @@ std::string Num(double v) {
 
 // `mr submit synthetic` flags for one job, parsed by the same code as the command line.
 Result<proto::JobSpec> SyntheticSpec(const model::TaskJob& j, const std::string& name, const std::string& output,
-                                     double slow_start, experiment::WorkMode work) {
+                                     double slow_start, experiment::WorkMode work, bool speculative) {
   std::vector<std::string> args = {
       "submit", "synthetic", "--name", name, "--output", output, "--maps", std::to_string(j.maps),
       "--map-seconds", Num(j.map_seconds), "--map-bytes", std::to_string(static_cast<uint64_t>(j.map_bytes)),
@@ -32,9 +32,9 @@ Result<proto::JobSpec> SyntheticSpec(const model::TaskJob& j, const std::string&
       "--pool", j.pool, "--weight", Num(j.weight), "--metric", j.metric,
       "--min-slots", std::to_string(j.min_slots), "--max-slots", std::to_string(j.max_slots),
       "--work", experiment::WorkModeName(work),
-      // Experiments measure policies and placements; their predictions and replays do not
-      // model backups yet, so the live runs do not speculate (docs/experiments.md).
-      "--speculative", "off"};
+      // The experiment file's `speculative:` (default off); its predictions run the
+      // speculator exactly when the live jobs may be backed up (docs/experiments.md).
+      "--speculative", speculative ? "on" : "off"};
   if (j.deadline_seconds > 0) {
     args.push_back("--deadline");
     args.push_back(Num(j.deadline_seconds) + "s");
@@ -57,8 +57,8 @@ Result<proto::JobSpec> SyntheticSpec(const model::TaskJob& j, const std::string&
 
 class ExperimentCluster final : public experiment::LiveCluster {
  public:
-  ExperimentCluster(LocalClusterOptions o, double slow_start, experiment::WorkMode work)
-      : dir_(o.dir), slow_start_(slow_start), work_(work), cluster_(std::move(o)) {}
+  ExperimentCluster(LocalClusterOptions o, double slow_start, experiment::WorkMode work, bool speculative)
+      : dir_(o.dir), slow_start_(slow_start), work_(work), speculative_(speculative), cluster_(std::move(o)) {}
 
   Status Start() {
     MR_RETURN_IF_ERROR(cluster_.Start());
@@ -70,7 +70,7 @@ class ExperimentCluster final : public experiment::LiveCluster {
 
   Result<uint64_t> Submit(const model::TaskJob& job, const std::string& name) override {
     MR_ASSIGN_OR_RETURN(proto::JobSpec spec,
-                        SyntheticSpec(job, name, JoinPath(JoinPath(dir_, "outputs"), name), slow_start_, work_));
+                        SyntheticSpec(job, name, JoinPath(JoinPath(dir_, "outputs"), name), slow_start_, work_, speculative_));
     proto::Envelope req;
     *req.mutable_submit()->mutable_spec() = spec;
     std::lock_guard<std::mutex> lock(submit_mu_);
@@ -115,6 +115,7 @@ class ExperimentCluster final : public experiment::LiveCluster {
   std::string dir_;
   double slow_start_;
   experiment::WorkMode work_;
+  bool speculative_;  // every job's --speculative
   LocalCluster cluster_;  // embedded: stops with this object
   std::mutex submit_mu_;  // guards submitter_
   std::unique_ptr<client::MasterClient> submitter_;
@@ -161,7 +162,7 @@ Result<std::unique_ptr<experiment::LiveCluster>> StartExperimentCluster(const ex
     }
   }
   if (o.workers == 0) return Status::InvalidArgument("the cluster has no workers");
-  auto cluster = std::make_unique<ExperimentCluster>(std::move(o), shape.slow_start, shape.work);
+  auto cluster = std::make_unique<ExperimentCluster>(std::move(o), shape.slow_start, shape.work, policy.speculative);
   MR_RETURN_IF_ERROR(cluster->Start());
   return std::unique_ptr<experiment::LiveCluster>(std::move(cluster));
 }

@@ -71,8 +71,9 @@ void AddJobOptions(po::options_description& desc, po::positional_options_descrip
       ("deadline", po::value<std::string>(), "finish within this long after submission, e.g. 30m (docs/jobs.md)")
       ("min-slots", po::value<uint32_t>()->default_value(0), "fewest slots the job should hold (0 = none)")
       ("max-slots", po::value<uint32_t>()->default_value(0), "most slots the job may hold (0 = no cap)")
-      ("speculative", po::value<std::string>()->default_value("off"),
-       "on: a slow running map may get a backup attempt on another worker (LATE, docs/speculation.md); off: never");
+      ("speculative", po::value<std::string>()->default_value("on"),
+       "on: a slow running map or reduce may get a backup attempt on another worker (LATE, docs/speculation.md); "
+       "off: never");
   for (const JobFlagEntry& e : JobFlagEntries()) {
     const jobs::JobFlag& f = *e.flag;
     std::string help = e.jobs + ": " + f.help;

@@ -67,6 +67,10 @@ struct PolicyRun {
   // The master's --placement flags (name without "--" -> text, e.g. placement -> dep,
   // placement-d -> 100; scheduler/map_placement.h); empty = pull.
   std::map<std::string, std::string> placement;
+  // `speculative: on|off` (default off): the live jobs are submitted with --speculative on
+  // and the predictions run the LATE speculator (map backups; the simulator has no reduce
+  // backups) after the policy, with the master's default thresholds.
+  bool speculative = false;
 };
 
 // What the report shows (the file's `report:` key; docs/experiments.md, "Report"). Stored

@@ -244,11 +244,20 @@ Result<PlacementChoice> ParsePlacementChoice(const YamlNode& node) {
   return c;
 }
 
-Result<PolicyRun> ParsePolicy(const YamlNode& node, const std::string& source_path) {
+// speculative: on | off
+Result<bool> ParseSpeculative(const YamlNode& node) {
+  MR_ASSIGN_OR_RETURN(std::string text, node.Text());
+  if (text == "on" || text == "true") return true;
+  if (text == "off" || text == "false") return false;
+  return node.Error("speculative must be on or off, not '" + text + "'");
+}
+
+Result<PolicyRun> ParsePolicy(const YamlNode& node, const std::string& source_path, bool speculative) {
   PolicyRun run;
+  run.speculative = speculative;
   std::optional<YamlNode> name_node = node;
   if (node.IsMap()) {
-    MR_RETURN_IF_ERROR(node.CheckMap({"policy", "options", "label", "placement"}));
+    MR_RETURN_IF_ERROR(node.CheckMap({"policy", "options", "label", "placement", "speculative"}));
     MR_ASSIGN_OR_RETURN(name_node, node.Require("policy"));
   }
   MR_ASSIGN_OR_RETURN(run.policy, name_node->Text());
@@ -285,13 +294,16 @@ Result<PolicyRun> ParsePolicy(const YamlNode& node, const std::string& source_pa
     MR_ASSIGN_OR_RETURN(PlacementChoice c, ParsePlacementChoice(*v));
     run.placement = std::move(c.flags);
   }
+  if (auto v = node.Get("speculative")) {
+    MR_ASSIGN_OR_RETURN(run.speculative, ParseSpeculative(*v));
+  }
   return run;
 }
 
 // policies, each run once per entry of the top-level `placements` list (when present) that
 // its own `placement` key does not override: label LABEL-SUFFIX (fifo-dep, fifo-mep, ...).
 Result<std::vector<PolicyRun>> ParsePolicies(const YamlNode& node, const std::string& source_path,
-                                             const std::optional<YamlNode>& placements) {
+                                             const std::optional<YamlNode>& placements, bool speculative) {
   MR_ASSIGN_OR_RETURN(std::vector<YamlNode> items, node.Items());
   if (items.empty()) return node.Error("needs at least one policy");
   std::vector<PlacementChoice> choices;
@@ -306,7 +318,7 @@ Result<std::vector<PolicyRun>> ParsePolicies(const YamlNode& node, const std::st
   std::vector<PolicyRun> runs;
   std::set<std::string> labels;
   for (const YamlNode& item : items) {
-    MR_ASSIGN_OR_RETURN(PolicyRun run, ParsePolicy(item, source_path));
+    MR_ASSIGN_OR_RETURN(PolicyRun run, ParsePolicy(item, source_path, speculative));
     std::vector<PolicyRun> expanded;
     if (choices.empty() || (item.IsMap() && item.Get("placement"))) {
       expanded.push_back(std::move(run));
@@ -369,7 +381,7 @@ Result<Experiment> ParseRoot(const YamlNode& root, const std::string& source_pat
   if (!root.IsMap())
     return root.Error("an experiment file is a map (name, cluster, workload, policies, ...)");
   MR_RETURN_IF_ERROR(
-      root.CheckMap({"name", "cluster", "workload", "policies", "placements", "repetitions", "report"}));
+      root.CheckMap({"name", "cluster", "workload", "policies", "placements", "speculative", "repetitions", "report"}));
   Experiment e;
   e.source_path = source_path;
   MR_ASSIGN_OR_RETURN(YamlNode name, root.Require("name"));
@@ -379,7 +391,11 @@ Result<Experiment> ParseRoot(const YamlNode& root, const std::string& source_pat
   MR_ASSIGN_OR_RETURN(YamlNode workload, root.Require("workload"));
   MR_ASSIGN_OR_RETURN(e.workload, ParseWorkload(workload, source_path));
   MR_ASSIGN_OR_RETURN(YamlNode policies, root.Require("policies"));
-  MR_ASSIGN_OR_RETURN(e.policies, ParsePolicies(policies, source_path, root.Get("placements")));
+  bool speculative = false;  // the file's default for its policy entries
+  if (auto v = root.Get("speculative")) {
+    MR_ASSIGN_OR_RETURN(speculative, ParseSpeculative(*v));
+  }
+  MR_ASSIGN_OR_RETURN(e.policies, ParsePolicies(policies, source_path, root.Get("placements"), speculative));
   if (auto v = root.Get("repetitions")) {
     MR_ASSIGN_OR_RETURN(int64_t reps, v->Int(1, 100));
     e.repetitions = static_cast<int>(reps);

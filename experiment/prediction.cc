@@ -6,6 +6,7 @@
 #include "scheduler/policy_flags.h"
 #include "scheduler/placed_scheduler.h"
 #include "scheduler/scheduler.h"
+#include "scheduler/speculator.h"
 
 namespace mr::experiment {
 
@@ -23,7 +24,9 @@ Result<std::vector<double>> PredictResponses(const JobList& jobs, const ClusterS
   MR_ASSIGN_OR_RETURN(std::unique_ptr<sched::Scheduler> scheduler, sched::WithPlacement(std::move(chosen), placement));
   MR_ASSIGN_OR_RETURN(model::ClusterSpec cluster, CalibratedCluster(shape, calibration));
   JobList calibrated = CalibratedJobs(jobs, shape, calibration);
-  MR_ASSIGN_OR_RETURN(model::TaskSimResult sim, model::SimulateTasks(calibrated, cluster, *scheduler));
+  const sched::Speculator speculator(sched::SpeculatorOptions{});  // the master's defaults
+  MR_ASSIGN_OR_RETURN(model::TaskSimResult sim, model::SimulateTasks(calibrated, cluster, *scheduler,
+                                                                     policy.speculative ? &speculator : nullptr));
   return sim.response;
 }
 

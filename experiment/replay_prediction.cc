@@ -37,7 +37,7 @@ void FillErrors(const RecordedRun& run, Prediction& p) {
 
 Result<Prediction> PredictRun(const RecordedRun& run, const std::string& policy,
                               const sched::PolicyOptions& options, const model::ClusterSpec& cluster,
-                              const sched::PlacementConfig& placement) {
+                              const sched::PlacementConfig& placement, const sched::Speculator* speculator) {
   if (run.jobs.empty()) return Status::InvalidArgument("the recorded run has no job to replay");
   MR_ASSIGN_OR_RETURN(std::unique_ptr<sched::Scheduler> chosen, sched::CreateScheduler(policy, options));
   MR_ASSIGN_OR_RETURN(std::unique_ptr<sched::Scheduler> scheduler, sched::WithPlacement(std::move(chosen), placement));
@@ -48,7 +48,7 @@ Result<Prediction> PredictRun(const RecordedRun& run, const std::string& policy,
   // As live, the first round is the run's first (a batch's first decision sees the jobs
   // submitted by then; docs/model.md, "Replaying a recorded run").
   p.cluster.first_round = std::max(p.cluster.first_round, run.first_assignment);
-  MR_ASSIGN_OR_RETURN(p.sim, model::SimulateTasks(run.jobs, p.cluster, *scheduler));
+  MR_ASSIGN_OR_RETURN(p.sim, model::SimulateTasks(run.jobs, p.cluster, *scheduler, speculator));
   double sum = 0;
   for (const RecordedJob& m : run.measured) {
     sum += m.response;

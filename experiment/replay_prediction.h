@@ -43,7 +43,8 @@ struct Prediction {
 // run had (--placement; pull by default), applied in the simulator as in the master.
 Result<Prediction> PredictRun(const RecordedRun& run, const std::string& policy,
                               const sched::PolicyOptions& options, const model::ClusterSpec& cluster,
-                              const sched::PlacementConfig& placement = {});
+                              const sched::PlacementConfig& placement = {},
+                              const sched::Speculator* speculator = nullptr);
 
 // The per-job CSV — job,name,arrival,maps,reducers,measured,predicted,error,shuffle_done
 // (measured and predicted response times; error empty for a what-if; shuffle_done measured: submit to the last fetch) —

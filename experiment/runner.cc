@@ -16,6 +16,7 @@
 #include "experiment/trace_replay.h"
 #include "scheduler/map_placement.h"
 #include "scheduler/policy_table.h"
+#include "scheduler/speculator.h"
 #include "web/trace_reader.h"
 
 namespace mr::experiment {
@@ -98,7 +99,9 @@ Result<std::map<uint64_t, double>> ReplayRun(const ClusterShape& shape, const Po
   MR_ASSIGN_OR_RETURN(sched::PolicyOptions options, OptionsOf(policy));
   std::map<std::string, std::string, std::less<>> flags(policy.placement.begin(), policy.placement.end());
   MR_ASSIGN_OR_RETURN(sched::PlacementConfig placement, sched::PlacementConfigFromFlags(flags));
-  MR_ASSIGN_OR_RETURN(Prediction replay, PredictRun(run, policy.policy, options, cluster, placement));
+  const sched::Speculator speculator(sched::SpeculatorOptions{});  // the master's defaults
+  MR_ASSIGN_OR_RETURN(Prediction replay, PredictRun(run, policy.policy, options, cluster, placement,
+                                                    policy.speculative ? &speculator : nullptr));
   std::map<uint64_t, double> out;
   for (size_t i = 0; i < run.measured.size() && i < replay.sim.response.size(); ++i) {
     if (std::optional<uint64_t> id = ParseJobId(run.measured[i].id)) out[*id] = replay.sim.response[i];

@@ -39,11 +39,47 @@ bool AttemptKiller::Kill(const sched::Kill& k) {
   }
   if (k.index >= static_cast<int>(job->reduces.size())) return false;
   ReduceTask& t = job->reduces[k.index];
-  if (t.state != ReduceTask::State::kRunning || t.attempt != k.attempt) return false;
+  if (t.state != ReduceTask::State::kRunning) return false;
+  if (t.backup && t.backup->attempt != 0 && t.backup->attempt == k.attempt) {
+    DropReduceBackup(*job, k.index, reason);
+    return true;
+  }
+  if (t.attempt != k.attempt) return false;
+  EndAttempt(*job, k.kind, k.index, k.attempt, t.worker, t.unified, t.start_time, reason);
+  if (t.backup && PromoteReduceBackup(*job, k.index, reason)) return true;
   t.state = ReduceTask::State::kReady;  // its fetched data is still on the worker
   t.progress = 0;
   job->reduces_running--;
-  EndAttempt(*job, k.kind, k.index, k.attempt, t.worker, t.unified, t.start_time, reason);
+  return true;
+}
+
+void AttemptKiller::DropReduceBackup(JobRecord& job, int index, const std::string& reason) {
+  ReduceTask& t = job.reduces[index];
+  const ReduceTask::Backup b = *t.backup;
+  t.backup.reset();
+  if (b.attempt != 0) {
+    EndAttempt(job, TaskKind::kReduce, index, b.attempt, b.worker, b.unified, b.start_time, reason);
+    return;
+  }
+  if (WorkerRecord* w = state_.FindWorker(b.worker)) w->ReleaseSlot(true, b.unified);
+  Trace(job, {{"event", "reduce_backup_dropped"}, {"t", state_.Now()}, {"task", TaskIdString(TaskKind::kReduce, index)},
+              {"worker", b.worker}, {"maps_fetched", b.maps_fetched}, {"reason", reason}});
+}
+
+bool AttemptKiller::PromoteReduceBackup(JobRecord& job, int index, const std::string& why) {
+  ReduceTask& t = job.reduces[index];
+  if (t.backup->attempt == 0) {
+    DropReduceBackup(job, index, "the attempt it backed up ended: " + why);
+    return false;
+  }
+  const ReduceTask::Backup b = *t.backup;
+  t.backup.reset();
+  t.worker = b.worker;
+  t.unified = b.unified;
+  t.attempt = b.attempt;
+  t.start_time = b.start_time;
+  t.progress = b.progress;
+  t.maps_fetched = static_cast<uint32_t>(job.maps.size());
   return true;
 }
 

@@ -26,6 +26,14 @@ class AttemptKiller {
   // the kill. The caller updates the task's own state.
   void EndAttempt(JobRecord& job, sched::TaskKind kind, int index, uint32_t attempt, WorkerId worker, bool unified,
                   double start_time, const std::string& reason);
+  // Ends reduce `index`'s backup (REQUIRES: it has one): a running backup is killed like any
+  // attempt; one still fetching gives its slot back (its fetched runs go with the job).
+  void DropReduceBackup(JobRecord& job, int index, const std::string& reason);
+  // Reduce `index`'s attempt ended without committing (failed, killed, lost, sent back to
+  // fetch). A running backup becomes the task's attempt (true: the task runs on in it); a
+  // backup still fetching is dropped (false). The caller has released the ended attempt's
+  // slot and fixes the task's state when this returns false.
+  bool PromoteReduceBackup(JobRecord& job, int index, const std::string& why);
 
  private:
   // Withdraws the undelivered assignment, or queues a KillTask for the worker.

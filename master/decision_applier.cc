@@ -158,10 +158,13 @@ void DecisionApplier::StartMap(Round& round, WorkerRecord& target, JobRecord& jo
 }
 
 void DecisionApplier::StartReduce(Round& round, WorkerRecord& target, JobRecord& job, const sched::Assignment& a) {
-  if (a.backup) return;  // backups are for maps: a reducer's fetched data is on one worker
-  if (a.index < 0 || a.index >= static_cast<int>(job.reduces.size())) return;
+  if (a.index >= 0 && a.index < static_cast<int>(job.reduces.size()) && a.backup) {
+    PlaceReduceBackup(round, target, job, a);
+    return;
+  }
+  if (a.backup || a.index < 0 || a.index >= static_cast<int>(job.reduces.size())) return;
   ReduceTask& t = job.reduces[a.index];
-  if (t.state != ReduceTask::State::kReady || t.worker != target.id) return;
+  if (!job.ReduceMayStart(t) || t.worker != target.id) return;
   const bool unified = a.slot == sched::SlotKind::kUnified;
   // Its placement (the same spec) was sent already, so it fits an empty reply. Sized as
   // it stands before this attempt (the budget has slack for the attempt number).
@@ -179,6 +182,31 @@ void DecisionApplier::StartReduce(Round& round, WorkerRecord& target, JobRecord&
   (unified ? target.running_unified : target.running_reduce)++;
   persistence_.PersistTask(job, true, a.index, false, false);
   Started(round, target, job, a, attempt);
+}
+
+// A reduce backup starts as a placement on its worker, holding the slot it will run in: it
+// fetches the partition there (the master queues the map locations) and runs once it holds
+// every run (JobTracker::StartReadyReduceBackups).
+void DecisionApplier::PlaceReduceBackup(Round& round, WorkerRecord& target, JobRecord& job,
+                                        const sched::Assignment& a) {
+  ReduceTask& t = job.reduces[a.index];
+  if (t.state != ReduceTask::State::kRunning || t.backup || t.worker == target.id) return;
+  const bool unified = a.slot == sched::SlotKind::kUnified;
+  t.backup = ReduceTask::Backup{target.id, unified, false, 0, 0, round.now, 0};
+  proto::Assignment place = MakeReduceBackupAssignment(job, a.index);
+  const size_t bytes = place.ByteSizeLong() + kAssignmentOverheadBytes;
+  if (!Deliver(round, target, std::move(place), bytes)) {
+    t.backup.reset();
+    return;
+  }
+  (unified ? target.running_unified : target.running_reduce)++;
+  job.counters[kBackupReducesCounter]++;
+  // The worker learns every done map's location (again, if it hosts another reducer of
+  // the job: FetchScheduler::Place enqueues the ones it kept).
+  job.locations_sent.try_emplace(target.id, std::vector<bool>(job.maps.size(), false));
+  Trace(job, {{"event", "reduce_place"}, {"t", round.now}, {"task", TaskIdString(TaskKind::kReduce, a.index)},
+              {"worker", target.id}, {"maps_done", job.maps_done}, {"backup", true}});
+  round.per_job[a.job]["tasks"].push_back(TaskIdString(a.kind, a.index));
 }
 
 void DecisionApplier::Started(Round& round, const WorkerRecord& target, JobRecord& job, const sched::Assignment& a,

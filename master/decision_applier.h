@@ -57,6 +57,7 @@ class DecisionApplier {
     std::map<uint64_t, nlohmann::json> per_job;  // the `decision` trace events
   };
   void StartMap(Round& round, WorkerRecord& target, JobRecord& job, const sched::Assignment& a);
+  void PlaceReduceBackup(Round& round, WorkerRecord& target, JobRecord& job, const sched::Assignment& a);
   void StartReduce(Round& round, WorkerRecord& target, JobRecord& job, const sched::Assignment& a);
   // Into the reply (the heartbeating worker, if it fits: else false) or target's outbox.
   bool Deliver(Round& round, WorkerRecord& target, proto::Assignment sent, size_t bytes);

@@ -99,6 +99,21 @@ struct ReduceTask {
   double start_time = 0;
   double end_time = 0;
   double progress = 0;  // of the running attempt, from its RUNNING reports ([0, 1])
+  // A second attempt on another worker (speculation: a policy's backup Assignment of a
+  // running reduce). It holds its slot from the start, fetches the partition again there,
+  // and runs once it holds every run and every map is done (attempt 0 until then). The first
+  // of the two to succeed commits and the other is killed. Only while state is kRunning;
+  // never stored: a master restart re-runs the reduce from its placement.
+  struct Backup {
+    WorkerId worker = 0;
+    bool unified = false;
+    bool ready = false;      // holds every run
+    uint32_t attempt = 0;    // 0 while fetching
+    uint32_t maps_fetched = 0;
+    double start_time = 0;   // placed, then started
+    double progress = 0;
+  };
+  std::optional<Backup> backup;
 };
 
 // Job counters that count attempts rather than records (Hadoop's NUM_FAILED_MAPS etc.):
@@ -106,11 +121,14 @@ struct ReduceTask {
 inline constexpr const char* kFailedMapsCounter = "job.failed_maps";
 inline constexpr const char* kFailedReducesCounter = "job.failed_reduces";
 inline constexpr const char* kKilledMapsCounter = "job.killed_maps";        // lost with a worker, or superseded
-inline constexpr const char* kKilledReducesCounter = "job.killed_reduces";  // lost with a worker
+inline constexpr const char* kKilledReducesCounter = "job.killed_reduces";  // lost with a worker, or superseded
 // Speculative execution (scheduler/speculator.h): backup map attempts started, and those that
 // succeeded first (the attempt they backed up is then killed, counted in job.killed_maps).
 inline constexpr const char* kBackupMapsCounter = "job.backup_maps";
 inline constexpr const char* kBackupMapsWonCounter = "job.backup_maps_won";
+// The same for reduces; a losing reduce attempt is counted in job.killed_reduces.
+inline constexpr const char* kBackupReducesCounter = "job.backup_reduces";
+inline constexpr const char* kBackupReducesWonCounter = "job.backup_reduces_won";
 
 // The measured shuffle rate in status covers fetches of this many recent seconds.
 inline constexpr double kShuffleRateWindow = 2.0;
@@ -200,6 +218,13 @@ struct JobRecord {
   std::optional<proto::FailedAttempt> last_failed_attempt;
 
   bool finished() const { return state != JobState::kRunning; }
+  // A reduce starts only once every map of its job is done, even when its reducer already
+  // holds every run: a map that runs again (its output lost with a worker, or unserved)
+  // finishes before any reduce starts, so a succeeded job always has a committed attempt of
+  // every map in its counters and no map attempt ends after one of its reduces started.
+  bool ReduceMayStart(const ReduceTask& t) const {
+    return t.state == ReduceTask::State::kReady && maps_done == static_cast<int>(maps.size());
+  }
   // counters += sign * c (sign is +1 when an attempt commits, -1 when it is superseded).
   void AddCounters(const google::protobuf::RepeatedPtrField<proto::Counter>& c, int64_t sign);
   // While running, the active phases joined by '+' ("map", "map+shuffle",

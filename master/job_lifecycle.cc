@@ -127,7 +127,9 @@ void JobLifecycle::FinishJob(JobRecord& job, JobState state, const std::string& 
       if (m.backup && m.backup->worker == id) w.ReleaseSlot(false, m.backup->unified);
     }
     for (const auto& t : job.reduces) {
-      if (t.state == ReduceTask::State::kRunning && t.worker == id) w.ReleaseSlot(true, t.unified);
+      if (t.state != ReduceTask::State::kRunning) continue;
+      if (t.worker == id) w.ReleaseSlot(true, t.unified);
+      if (t.backup && t.backup->worker == id) w.ReleaseSlot(true, t.backup->unified);
     }
     w.outbox_finished.push_back(job.id);
   }
@@ -264,23 +266,13 @@ void JobLifecycle::LoseWorker(WorkerId id, const std::string& why) {
       Trace(*job, {{"event", "attempt_end"}, {"t", now}, {"task", task},
                    {"attempt", lost_attempt}, {"worker", id}, {"start", lost_start}, {"status", "lost"}});
     }
-    for (size_t i = 0; i < job->reduces.size(); ++i) {
-      ReduceTask& t = job->reduces[i];
-      if (t.worker != id || t.state == ReduceTask::State::kUnplaced || t.state == ReduceTask::State::kDone) continue;
-      if (t.state == ReduceTask::State::kRunning) {
-        job->reduces_running--;
-        job->counters[kKilledReducesCounter]++;
-        Trace(*job, {{"event", "attempt_end"}, {"t", now},
-                     {"task", TaskIdString(TaskKind::kReduce, static_cast<int>(i))}, {"attempt", t.attempt},
-                     {"worker", id}, {"status", "lost"}});
-      }
-      ResetReduce(*job, static_cast<int>(i));
-    }
+    for (size_t i = 0; i < job->reduces.size(); ++i) LoseReduceAttempts(*job, static_cast<int>(i), id);
     job->locations_sent.erase(id);
-    // Completed map outputs on the lost worker are re-run if some reducer has
-    // not fetched them yet (Hadoop's rule; we do not track which reducer has).
+    // Completed map outputs on the lost worker are re-run if some reducer (or a reduce's
+    // backup) has not fetched them yet (Hadoop's rule; we do not track which reducer has).
     bool needed = std::any_of(job->reduces.begin(), job->reduces.end(), [](const ReduceTask& t) {
-      return t.state == ReduceTask::State::kUnplaced || t.state == ReduceTask::State::kFetching;
+      return t.state == ReduceTask::State::kUnplaced || t.state == ReduceTask::State::kFetching ||
+             (t.backup && t.backup->attempt == 0);
     });
     for (size_t i = 0; needed && i < job->maps.size(); ++i) {
       if (job->maps[i].state == MapTask::State::kDone && job->maps[i].worker == id) {
@@ -289,6 +281,53 @@ void JobLifecycle::LoseWorker(WorkerId id, const std::string& why) {
     }
   }
   for (auto& [jid, job] : state_.jobs) placer_.PlaceReduces(*job);
+}
+
+// Reduce `index`'s attempts on lost worker `id`: a backup there ends; an attempt there runs
+// on in its backup if that runs, or else the reducer is placed again (a backup still
+// fetching then becomes the placement, and gives back the slot it held).
+void JobLifecycle::LoseReduceAttempts(JobRecord& job, int index, WorkerId id) {
+  ReduceTask& t = job.reduces[index];
+  const double now = state_.Now();
+  const std::string task = TaskIdString(TaskKind::kReduce, index);
+  if (t.backup && t.backup->worker == id) {
+    if (t.backup->attempt != 0) {
+      job.counters[kKilledReducesCounter]++;
+      Trace(job, {{"event", "attempt_end"}, {"t", now}, {"task", task}, {"attempt", t.backup->attempt},
+                  {"worker", id}, {"status", "lost"}});
+    }
+    t.backup.reset();
+  }
+  if (t.worker != id || t.state == ReduceTask::State::kUnplaced || t.state == ReduceTask::State::kDone) return;
+  if (t.state == ReduceTask::State::kRunning) {
+    job.counters[kKilledReducesCounter]++;
+    Trace(job, {{"event", "attempt_end"}, {"t", now}, {"task", task}, {"attempt", t.attempt}, {"worker", id},
+                {"status", "lost"}});
+    if (t.backup && t.backup->attempt != 0) {
+      const ReduceTask::Backup b = *t.backup;
+      t.backup.reset();
+      t.worker = b.worker;
+      t.unified = b.unified;
+      t.attempt = b.attempt;
+      t.start_time = b.start_time;
+      t.progress = b.progress;
+      return;  // runs on in its backup
+    }
+    job.reduces_running--;
+    if (t.backup) {  // fetching elsewhere already: that is its placement now
+      const ReduceTask::Backup b = *t.backup;
+      t.backup.reset();
+      if (WorkerRecord* w = state_.FindWorker(b.worker)) w->ReleaseSlot(true, b.unified);
+      ResetReduce(job, index);
+      t.state = b.ready ? ReduceTask::State::kReady : ReduceTask::State::kFetching;
+      t.worker = b.worker;
+      t.maps_fetched = b.maps_fetched;
+      Trace(job, {{"event", "reduce_place"}, {"t", now}, {"task", task}, {"worker", b.worker},
+                  {"maps_done", job.maps_done}});
+      return;
+    }
+  }
+  ResetReduce(job, index);
 }
 
 // Finished jobs stay browsable (status, page, trace) until more than

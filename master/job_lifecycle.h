@@ -41,6 +41,8 @@ class JobLifecycle {
   void CommitReduce(JobRecord& job, int index, const proto::TaskReport& r);
   // A reducer back to unplaced (its fetched bytes no longer count).
   void ResetReduce(JobRecord& job, int index);
+  // A lost worker's attempts of reduce `index` (LoseWorker).
+  void LoseReduceAttempts(JobRecord& job, int index, WorkerId id);
   // A worker is gone: its running attempts end as lost, its reducers are placed again and
   // its done maps re-run while a reducer still needs them.
   void LoseWorker(WorkerId id, const std::string& why);

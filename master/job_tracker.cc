@@ -83,6 +83,7 @@ Result<proto::HeartbeatReply> JobTracker::Heartbeat(const proto::Heartbeat& hb) 
   w.last_heartbeat = state_.Now();
   w.shuffle_bytes_sent = hb.shuffle_bytes_sent();
   reports_.Apply(w, hb);
+  StartReadyReduceBackups(w);
 
   // Queued placements and locations go first (they are older); the rest of the reply's
   // size budget (kMaxReplyBytes) is the round's.
@@ -124,18 +125,20 @@ bool JobTracker::HasAssignableWork(const WorkerRecord& w, bool cluster) const {
 }
 
 bool JobTracker::MaySpeculate(const WorkerRecord& w) const {
-  if (static_cast<int>(w.info.map_slots()) <= w.running_map &&
-      static_cast<int>(w.info.unified_slots()) <= w.running_unified) {
-    return false;
-  }
-  bool running = false;
+  const bool unified_free = static_cast<int>(w.info.unified_slots()) > w.running_unified;
+  const bool map_free = unified_free || static_cast<int>(w.info.map_slots()) > w.running_map;
+  const bool reduce_free = unified_free || static_cast<int>(w.info.reduce_slots()) > w.running_reduce;
+  if (!map_free && !reduce_free) return false;
+  bool maps = false, reduces = false;
   for (const auto& [id, job] : state_.jobs) {
     if (job->finished()) continue;
     // New work first: a map neither running nor done means no backup.
     if (job->maps_done + job->maps_running < static_cast<int>(job->maps.size())) return false;
-    running = running || (job->maps_running > 0 && !job->spec.speculation_off());
+    if (job->spec.speculation_off()) continue;
+    maps = maps || job->maps_running > 0;
+    reduces = reduces || job->reduces_running > 0;
   }
-  return running;
+  return (map_free && maps) || (reduce_free && reduces);
 }
 
 void JobTracker::Speculate(WorkerRecord& w, proto::HeartbeatReply* reply) {
@@ -144,6 +147,31 @@ void JobTracker::Speculate(WorkerRecord& w, proto::HeartbeatReply* reply) {
   if (d.assignments.empty()) return;
   MR_LOG_INFO("speculation: {}", d.note);
   decisions_.Apply(w, d, /*cluster_scope=*/false, reply);
+  // A reduce backup's worker learns where the map outputs are (with its next heartbeat).
+  for (auto& [id, job] : state_.jobs) {
+    if (!job->finished()) placer_.QueueLocations(*job);
+  }
+}
+
+// A reduce backup that holds every run starts in the slot it has held since it was placed,
+// once every map of its job is done (the rule JobRecord::ReduceMayStart states for reduces).
+void JobTracker::StartReadyReduceBackups(WorkerRecord& w) {
+  const double now = state_.Now();
+  for (auto& [id, job] : state_.jobs) {
+    if (job->finished() || job->maps_done < static_cast<int>(job->maps.size())) continue;
+    for (size_t i = 0; i < job->reduces.size(); ++i) {
+      ReduceTask& t = job->reduces[i];
+      if (!t.backup || t.backup->worker != w.id || t.backup->attempt != 0 || !t.backup->ready) continue;
+      ReduceTask::Backup& b = *t.backup;
+      b.attempt = t.next_attempt++;
+      b.start_time = now;
+      w.outbox_assignments.push_back(MakeReduceBackupAssignment(*job, static_cast<int>(i)));
+      persistence_.PersistTask(*job, true, static_cast<int>(i), false, false);  // the attempt id is used
+      Trace(*job, {{"event", "attempt_start"}, {"t", now}, {"task", TaskIdString(sched::TaskKind::kReduce, static_cast<int>(i))},
+                   {"attempt", b.attempt}, {"worker", w.id}, {"slot", b.unified ? "unified" : "reduce"},
+                   {"backup", true}});
+    }
+  }
 }
 
 Result<proto::StatusReply> JobTracker::GetStatus(uint64_t job_id) const { return status_.GetStatus(job_id); }

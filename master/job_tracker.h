@@ -88,6 +88,7 @@ class JobTracker {
   // unfinished job has a map that is neither running nor done (one queued at another worker
   // counts too: conservative), and a job that allows speculation has a running map. Keeps
   // heartbeats without a candidate cheap.
+  void StartReadyReduceBackups(WorkerRecord& w);
   bool MaySpeculate(const WorkerRecord& w) const;
   // The speculator's round on the slots w has free after the policy's: backups into reply.
   void Speculate(WorkerRecord& w, proto::HeartbeatReply* reply);

@@ -39,6 +39,7 @@ sched::Snapshot SnapshotBuilder::Build(WorkerId only_free, bool every_worker_fre
     v.speed = w.info.speed();
     v.shuffle_bandwidth = w.info.shuffle_bandwidth();
     v.map_task_rate = w.map_rate.Rate();
+    v.reduce_task_rate = w.reduce_rate.Rate();
     if (v.shuffle_bandwidth > 0) s.shuffle_capacity += v.shuffle_bandwidth;
     else unlimited = true;
     s.workers.push_back(v);
@@ -82,12 +83,24 @@ sched::Snapshot SnapshotBuilder::Build(WorkerId only_free, bool every_worker_fre
     v.reduces_done = job->reduces_done;
     for (size_t i = 0; i < job->reduces.size(); ++i) {
       const ReduceTask& t = job->reduces[i];
-      if (t.state == ReduceTask::State::kFetching) v.reduces_fetching++;
-      if (t.state == ReduceTask::State::kReady) v.ready_reduces.push_back({static_cast<int>(i), t.worker});
+      // A reducer holding every run while a map of its job runs again still waits, as one fetching.
+      if (job->ReduceMayStart(t)) {
+        v.ready_reduces.push_back({static_cast<int>(i), t.worker});
+      } else if (t.state == ReduceTask::State::kFetching || t.state == ReduceTask::State::kReady) {
+        v.reduces_fetching++;
+      }
       if (t.state == ReduceTask::State::kRunning) {
         v.running.push_back({sched::TaskKind::kReduce, static_cast<int>(i), t.attempt, t.worker,
                              t.unified ? sched::SlotKind::kUnified : sched::SlotKind::kReduce, t.start_time,
                              t.progress, /*backup=*/false});
+        if (t.backup && t.backup->attempt != 0) {
+          const ReduceTask::Backup& b = *t.backup;
+          v.running.push_back({sched::TaskKind::kReduce, static_cast<int>(i), b.attempt, b.worker,
+                               b.unified ? sched::SlotKind::kUnified : sched::SlotKind::kReduce, b.start_time,
+                               b.progress, /*backup=*/true});
+        } else if (t.backup) {
+          v.reduce_backups_fetching.push_back(static_cast<int>(i));
+        }
       }
     }
     double produced = static_cast<double>(job->map_output_bytes);
@@ -113,7 +126,7 @@ bool SnapshotBuilder::HasAssignableWork(const WorkerRecord& w) const {
     if ((free_map || free_unified) && job->maps_done + job->maps_running < static_cast<int>(job->maps.size())) return true;
     if (free_reduce || free_unified) {
       for (const auto& t : job->reduces) {
-        if (t.state == ReduceTask::State::kReady && t.worker == w.id) return true;
+        if (job->ReduceMayStart(t) && t.worker == w.id) return true;
       }
     }
   }

@@ -41,6 +41,14 @@ proto::Assignment MakeReduceAssignment(const JobRecord& job, int index, bool pla
   return a;
 }
 
+proto::Assignment MakeReduceBackupAssignment(const JobRecord& job, int index) {
+  const ReduceTask::Backup& b = *job.reduces[index].backup;
+  proto::Assignment a = BaseAssignment(job, proto::REDUCE, index, b.attempt, b.unified);
+  a.set_place_only(b.attempt == 0);
+  if (b.attempt != 0) a.set_temp_output(ReduceAttemptFile(job.spec, index, b.attempt));
+  return a;
+}
+
 size_t ReplyBudget(const proto::HeartbeatReply& reply) {
   size_t used = reply.ByteSizeLong();
   return used >= kMaxReplyBytes ? 0 : kMaxReplyBytes - used;

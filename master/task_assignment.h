@@ -24,6 +24,9 @@ proto::Assignment MakeMapAssignment(const JobRecord& job, int index, bool unifie
 // Reduce `index` as attempt t.attempt: a placement (place_only: start fetching) or a run
 // (writes its output to ReduceAttemptFile).
 proto::Assignment MakeReduceAssignment(const JobRecord& job, int index, bool place_only);
+// Reduce `index`'s backup: its placement while it has no attempt yet, then its run.
+// REQUIRES: job.reduces[index].backup.
+proto::Assignment MakeReduceBackupAssignment(const JobRecord& job, int index);
 // Bytes still free in a heartbeat reply under kMaxReplyBytes.
 size_t ReplyBudget(const proto::HeartbeatReply& reply);
 

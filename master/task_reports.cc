@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <string>
 
+#include "common/file_util.h"
+#include "common/log.h"
+#include "master/job_paths.h"
 #include "master/job_trace.h"
 
 namespace mr::master {
@@ -100,7 +103,14 @@ void TaskReports::HandleMapReport(WorkerRecord& w, JobRecord& job, const proto::
 
 void TaskReports::HandleReduceReport(WorkerRecord& w, JobRecord& job, const proto::TaskReport& r) {
   ReduceTask& t = job.reduces[r.index()];
-  if (t.worker != w.id) return;
+  if (t.backup && t.backup->worker == w.id) {
+    HandleReduceBackupReport(w, job, r);
+    return;
+  }
+  if (t.worker != w.id) {
+    RemoveSupersededReduce(job, r);
+    return;
+  }
   if (r.state() == proto::RUNNING) {
     if (t.state == ReduceTask::State::kRunning && r.attempt() == t.attempt) t.progress = std::clamp(r.progress(), 0.0, 1.0);
     return;
@@ -133,12 +143,13 @@ void TaskReports::ReturnReduceToFetching(WorkerRecord& w, JobRecord& job, const 
   ReduceTask& t = job.reduces[r.index()];
   if (t.state != ReduceTask::State::kRunning || r.attempt() != t.attempt) return;
   w.ReleaseSlot(true, t.unified);
-  job.reduces_running--;
   job.counters[kKilledReducesCounter]++;
   json ev = AttemptEndEvent(r, w.id, t.unified ? "unified" : "reduce");
   ev["status"] = "killed";
   ev["error"] = r.error();
   Trace(job, ev);
+  if (t.backup && killer_.PromoteReduceBackup(job, static_cast<int>(r.index()), r.error())) return;
+  job.reduces_running--;
   t.state = ReduceTask::State::kFetching;
   t.maps_fetched = std::min<uint32_t>(r.maps_fetched(), static_cast<uint32_t>(job.maps.size()) - 1);
 }
@@ -159,19 +170,25 @@ void TaskReports::RecordFailure(const WorkerRecord& w, JobRecord& job, const pro
 
 void TaskReports::HandleReduceEnd(WorkerRecord& w, JobRecord& job, const proto::TaskReport& r) {
   ReduceTask& t = job.reduces[r.index()];
-  if (t.state != ReduceTask::State::kRunning || r.attempt() != t.attempt) return;
+  if (t.state != ReduceTask::State::kRunning || r.attempt() != t.attempt) {
+    RemoveSupersededReduce(job, r);
+    return;
+  }
   w.ReleaseSlot(true, t.unified);
-  job.reduces_running--;
   json ev = AttemptEndEvent(r, w.id, t.unified ? "unified" : "reduce");
   if (r.state() == proto::FAILED) {
     RecordFailure(w, job, r, ev);
     t.failures++;
     job.counters[kFailedReducesCounter]++;
     registry_.CountFailure(job, w.id);
+    const bool runs_on = t.backup && killer_.PromoteReduceBackup(job, static_cast<int>(r.index()), r.error());
+    if (!runs_on) job.reduces_running--;
     if (t.failures >= state_.options.max_attempts) {
       lifecycle_.FinishJob(job, JobState::kFailed, "reduce " + TaskIdString(TaskKind::kReduce, r.index()) +
                                                        " failed " + std::to_string(t.failures) +
                                                        " times; last error: " + r.error());
+    } else if (runs_on) {
+      // the task runs on in its backup
     } else if (registry_.Blacklisted(job, w.id, TaskKindFilter::kReduce)) {
       lifecycle_.ResetReduce(job, r.index());  // fetch again on a healthier worker
       placer_.PlaceReduces(job);
@@ -180,9 +197,84 @@ void TaskReports::HandleReduceEnd(WorkerRecord& w, JobRecord& job, const proto::
     }
     return;
   }
+  job.reduces_running--;
+  if (t.backup) {  // the first attempt to succeed commits: the other is killed
+    killer_.DropReduceBackup(job, static_cast<int>(r.index()), "attempt " + std::to_string(r.attempt()) + " succeeded first");
+  }
+  w.reduce_rate.Record(r.end_time() - r.start_time());
   ev["status"] = "ok";
   Trace(job, ev);
   lifecycle_.CommitReduce(job, r.index(), r);
+}
+
+// Reports of a reduce's backup (task_reports.h). A backup that wins becomes the task's
+// attempt and commits; one that fails, or must fetch again, ends and the task runs on in
+// its other attempt (a backup never counts against --max-attempts).
+void TaskReports::HandleReduceBackupReport(WorkerRecord& w, JobRecord& job, const proto::TaskReport& r) {
+  const int index = static_cast<int>(r.index());
+  ReduceTask& t = job.reduces[index];
+  ReduceTask::Backup& b = *t.backup;
+  const bool mine = b.attempt != 0 && r.attempt() == b.attempt;
+  switch (r.state()) {
+    case proto::RUNNING:
+      if (mine) b.progress = std::clamp(r.progress(), 0.0, 1.0);
+      return;
+    case proto::FETCHING:
+    case proto::READY:
+      if (b.attempt != 0) return;
+      b.maps_fetched = r.maps_fetched();
+      b.ready = r.state() == proto::READY && b.maps_fetched == job.maps.size();
+      return;
+    case proto::FAILED:
+      if (b.attempt == 0) {  // its fetch failed on its own worker
+        job.counters[kFailedReducesCounter]++;
+        killer_.DropReduceBackup(job, index, "fetching failed: " + r.error());
+        return;
+      }
+      break;
+    case proto::KILLED:
+    case proto::SUCCEEDED:
+      break;
+    default:
+      return;
+  }
+  if (!mine) return;
+  json ev = AttemptEndEvent(r, w.id, b.unified ? "unified" : "reduce");
+  if (r.state() != proto::SUCCEEDED) {
+    ev["status"] = r.state() == proto::KILLED ? "killed" : "failed";
+    ev["error"] = r.error();
+    Trace(job, ev);
+    job.counters[r.state() == proto::KILLED ? kKilledReducesCounter : kFailedReducesCounter]++;
+    if (r.state() == proto::FAILED) registry_.CountFailure(job, w.id);
+    w.ReleaseSlot(true, b.unified);
+    t.backup.reset();
+    return;
+  }
+  // The backup succeeded first: the attempt it backed up is killed and it commits.
+  killer_.EndAttempt(job, TaskKind::kReduce, index, t.attempt, t.worker, t.unified, t.start_time,
+                     "attempt " + std::to_string(r.attempt()) + " succeeded first");
+  w.ReleaseSlot(true, b.unified);
+  t.backup.reset();
+  t.worker = w.id;
+  t.attempt = r.attempt();
+  job.reduces_running--;
+  job.counters[kBackupReducesWonCounter]++;
+  w.reduce_rate.Record(r.end_time() - r.start_time());
+  ev["status"] = "ok";
+  Trace(job, ev);
+  lifecycle_.CommitReduce(job, index, r);
+}
+
+// A reduce attempt that no longer counts (it lost to its backup or the other way round, or
+// ran on after it was killed) and still finished: its file under _temporary goes now rather
+// than with the job. The committed attempt's file was renamed away already.
+void TaskReports::RemoveSupersededReduce(const JobRecord& job, const proto::TaskReport& r) {
+  if (r.state() != proto::SUCCEEDED) return;
+  const ReduceTask& t = job.reduces[r.index()];
+  if (t.state == ReduceTask::State::kRunning && r.attempt() == t.attempt) return;
+  const std::string file = ReduceAttemptFile(job.spec, static_cast<int>(r.index()), r.attempt());
+  Status s = RemoveAll(file.substr(0, file.rfind('/')));
+  if (!s.ok()) MR_LOG_WARN("{}: removing a superseded reduce attempt: {}", JobIdString(job.id), s.ToString());
 }
 
 void TaskReports::HandleFetch(WorkerRecord& w, const proto::FetchEvent& f) {
@@ -194,7 +286,7 @@ void TaskReports::HandleFetch(WorkerRecord& w, const proto::FetchEvent& f) {
                {"src_worker", f.src_worker()}});
   json end = {{"event", "fetch_end"}, {"t", f.end_time()}, {"task", task}, {"map", map},
               {"src_worker", f.src_worker()}, {"start", f.start_time()}, {"bytes", f.bytes()},
-              {"status", f.ok() ? "ok" : "failed"}, {"worker", job->reduces[f.reduce_index()].worker}};
+              {"status", f.ok() ? "ok" : "failed"}, {"worker", w.id}};  // the fetching worker (a backup's too)
   if (!f.ok()) {
     end["error"] = f.error();
     end["cause"] = FetchCauseName(f.cause());

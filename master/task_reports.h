@@ -33,6 +33,8 @@ class TaskReports {
   void HandleMapReport(WorkerRecord& w, JobRecord& job, const proto::TaskReport& r);
   void HandleReduceReport(WorkerRecord& w, JobRecord& job, const proto::TaskReport& r);
   void HandleReduceEnd(WorkerRecord& w, JobRecord& job, const proto::TaskReport& r);
+  void HandleReduceBackupReport(WorkerRecord& w, JobRecord& job, const proto::TaskReport& r);
+  void RemoveSupersededReduce(const JobRecord& job, const proto::TaskReport& r);
   // A running reduce whose input must be fetched again (KILLED report): back to fetching.
   void ReturnReduceToFetching(WorkerRecord& w, JobRecord& job, const proto::TaskReport& r);
   void HandleFetch(WorkerRecord& w, const proto::FetchEvent& f);

@@ -35,7 +35,8 @@ struct WorkerRecord {
   std::vector<uint64_t> outbox_finished;
   std::vector<proto::HeldMapOutput> outbox_delete_outputs;  // superseded map outputs it holds
   std::vector<proto::KillTask> outbox_kills;                // attempts it must end (AttemptKiller)
-  sched::MapRateMeter map_rate;  // its accepted map attempts (worker clock)
+  sched::MapRateMeter map_rate;     // its accepted map attempts (worker clock)
+  sched::MapRateMeter reduce_rate;  // its committed reduce attempts (the same meter)
 
   // An attempt that held a slot of this kind ended.
   void ReleaseSlot(bool reduce, bool unified) {

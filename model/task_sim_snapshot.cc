@@ -103,6 +103,7 @@ sched::JobView JobViewOf(const SimJob& job, double now) {
 sched::Snapshot BuildSnapshot(const SimState& state, int offered) {
   sched::Snapshot s;
   s.now = state.now;
+  s.reduce_backups = false;  // no model of a backup's second fetch (docs/speculation.md)
   s.heartbeating = offered >= 0 ? IdOf(offered) : 0;
   for (int i = 0; i < static_cast<int>(state.workers.size()); ++i) {
     const SimWorker& w = state.workers[i];

@@ -34,6 +34,9 @@ struct WorkerView {
   // time, i.e. 1 / the mean duration of its last finished map attempts (MapRateMeter in
   // scheduler/map_rate.h; 0 = none finished yet).
   double map_task_rate = 0;
+  // The same for reduce tasks (its last finished reduce attempts; 0 = none finished yet):
+  // the speculator's estimate of a fresh reduce attempt here.
+  double reduce_task_rate = 0;
   int queued_maps = 0;     // maps queued at this worker (Decision::queue), all jobs
 };
 
@@ -113,6 +116,9 @@ struct JobView {
   int reduces_running = 0;                  // holding a reduce slot
   int reduces_done = 0;
   std::vector<ReadyReduce> ready_reduces;   // waiting for a reduce slot
+  // Reduce indices whose backup (speculation) is still fetching its partition on another
+  // worker: it holds a slot there and counts against SpeculativeCap, but is not running yet.
+  std::vector<int> reduce_backups_fetching;
   double shuffle_bytes_available = 0;       // produced by finished maps, not yet fetched
   SizeEstimate estimate;
 };
@@ -123,14 +129,18 @@ struct Snapshot {
   std::vector<WorkerView> workers;
   std::vector<JobView> jobs;             // unfinished jobs, in arrival order
   double shuffle_capacity = 0;           // sum of worker caps (bytes/s); 0 = unlimited
+  // Whether the driver runs reduce backups (the live master does; the task-level simulator
+  // does not model a backup's second fetch of its partition, so the speculator offers it none).
+  bool reduce_backups = true;
 };
 
 // Start a task on a free slot of `worker`. The task is a pending map, a map queued at
 // `worker`, a ready reduce on `worker`, or (backup = true) a task that is running now and has
 // no backup yet: a second attempt starts, the first to succeed counts and the other is
 // killed (speculative execution: scheduler/speculator.h places them after the policy's
-// decision). Backups are of maps only (a reducer's fetched data is on one worker) and on
-// another worker than the attempt they back up; the master and the simulator refuse any other.
+// decision). A backup is on another worker than the attempt it backs up. A reduce backup is
+// of a running reduce: it takes the slot at once, fetches its partition again on its worker
+// and runs when it holds every run. The task-level simulator refuses reduce backups.
 struct Assignment {
   JobId job = 0;
   TaskKind kind = TaskKind::kMap;

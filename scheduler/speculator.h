@@ -2,11 +2,12 @@
 // in Heterogeneous Environments", OSDI 2008) as a policy-side stage. After the policy's
 // decision of a round, the driver (the live master, the task-level simulator, a unit test)
 // shows it a Snapshot whose free slots are those the policy left free; it returns backup
-// Assignments (and nothing else) for the heartbeating worker: the running map with the
+// Assignments (and nothing else) for the heartbeating worker: the running map (on its free
+// map or unified slots) and the running reduce (on its free reduce or unified slots) with the
 // longest estimated time left whose progress rate is below the SlowTaskThreshold percentile
-// and whose time left exceeds a fresh attempt's expected duration on the asking worker,
-// never while a map is pending, never on a slow worker, within SpeculativeCap running
-// backups. docs/speculation.md describes the rule and its defaults. Stateless: Speculate() is
+// of its kind and whose time left exceeds a fresh attempt's expected duration on the asking
+// worker, never while a map is pending (nor a reduce while one is ready on that worker),
+// never on a worker slow at that kind, within SpeculativeCap backups of both kinds. docs/speculation.md describes the rule and its defaults. Stateless: Speculate() is
 // const and safe to call from several threads, each on its own snapshot.
 #pragma once
 
@@ -45,13 +46,17 @@ class Speculator {
   explicit Speculator(SpeculatorOptions options) : options_(options) {}
   const SpeculatorOptions& options() const { return options_; }
 
-  // Backups for snap.heartbeating's free map (or unified) slots; Decision::note says why
+  // Backups for snap.heartbeating's free slots; Decision::note says why
   // each was chosen ("" when none). Jobs with JobView::speculative false are left alone.
   Decision Speculate(const Snapshot& snap) const;
   // SpeculativeCap of the snapshot's cluster.
   int Cap(const Snapshot& snap) const;
 
  private:
+  struct Round;
+  // One kind's pass (maps first, then reduces) on the slots and cap left in `round`.
+  void SpeculateKind(const Snapshot& snap, TaskKind kind, Round& round, Decision* d) const;
+
   SpeculatorOptions options_;
 };
 

@@ -181,6 +181,123 @@ TEST(SpeculationTest, MasterRestartDuringABackupLeavesExactOutput) {
   EXPECT_EQ(restarts, 1);
 }
 
+// Reduce backups: worker 1 runs the maps and a reducer; worker 2 has a reduce slot only and
+// runs at --speed 0.05, so its reducer (0.2 s of reduce work) takes 4 s. Once worker 1's own
+// reducer has committed (its measured reduce rate is the yardstick), its free reduce slot
+// backs the slow one up: the backup fetches the partition again on worker 1, runs, wins and
+// commits; the slow attempt is killed. The output is byte-identical to a run without
+// speculation, each partition committed once.
+class ReduceSpeculationTest : public ::testing::Test {
+ protected:
+  void StartCluster(const std::vector<std::string>& master_flags) {
+    ASSERT_TRUE(MakeDirs(d_ + "/cluster").ok());
+    ASSERT_TRUE(c_.StartMaster(master_flags)) << c_.MasterLogs();
+    c_.StartWorker({"--map-slots", "2", "--reduce-slots", "1", "--master-timeout", "60"});
+    ASSERT_TRUE(WaitForWorkers(c_, 1)) << c_.MasterLogs();  // worker 1 first
+    c_.StartWorker({"--map-slots", "0", "--reduce-slots", "1", "--speed", "0.05", "--master-timeout", "60"});
+    ASSERT_TRUE(WaitForWorkers(c_, 2)) << c_.MasterLogs();
+  }
+  std::string Job(const std::string& out) const {
+    return "run synthetic --quiet --maps 4 --map-seconds 0.05 --map-bytes 100KB --work sleep --reducers 2 "
+           "--reduce-seconds 0.2 --output " + d_ + "/" + out;
+  }
+  void ExpectSameParts(const std::string& ref, const std::string& out) {
+    std::map<std::string, std::string> a = Parts(d_ + "/" + ref), b = Parts(d_ + "/" + out);
+    std::set<std::string> names;
+    for (const auto& [name, bytes] : b) names.insert(name);
+    EXPECT_EQ(names, (std::set<std::string>{"_SUCCESS", "_trace.jsonl", "part-r-00000", "part-r-00001"}));
+    for (const char* part : {"part-r-00000", "part-r-00001"}) {
+      EXPECT_FALSE(b[part].empty()) << part;
+      EXPECT_TRUE(a[part] == b[part]) << part << " differs from the reference run";
+    }
+  }
+
+  TempDir tmp_{"mr-speculation-reduce"};
+  std::string d_ = tmp_.path();
+  DirectCluster c_{d_ + "/cluster"};
+};
+
+TEST_F(ReduceSpeculationTest, BackupOfTheSlowWorkersReduceWinsAndTheOutputIsExact) {
+  ASSERT_NO_FATAL_FAILURE(StartCluster({"--heartbeat-ms", "50"}));
+  CommandResult off = c_.Mr(Job("off") + " --speculative off");
+  ASSERT_EQ(off.exit_code, 0) << off.err;
+  CommandResult on = c_.Mr(Job("on"));  // speculation is on by default
+  ASSERT_EQ(on.exit_code, 0) << on.err << c_.MasterLogs();
+  ExpectSameParts("off", "on");
+
+  // The trace: the slow reducer's backup placed on worker 1, started, ended ok and committed;
+  // the attempt it backed up killed ("succeeded first"); one commit per partition.
+  std::set<std::pair<std::string, int>> backups;
+  std::map<std::string, int> commits;
+  int placed = 0, won = 0, killed = 0, failed = 0;
+  for (const auto& e : ReadTrace(d_ + "/on/_trace.jsonl")) {
+    const std::string ev = e.at("event");
+    const std::string task = e.value("task", "");
+    if (ev == "reduce_place" && e.value("backup", false)) {
+      placed++;
+      EXPECT_EQ(e.at("worker"), 1) << e.dump();
+    }
+    if (ev == "attempt_start" && e.value("backup", false)) {
+      EXPECT_EQ(task[0], 'r') << "no map backups here: " << e.dump();
+      backups.insert({task, e.at("attempt").get<int>()});
+    }
+    if (ev == "commit") {
+      commits[task]++;
+      won += backups.count({task, e.at("attempt").get<int>()});
+    }
+    if (ev != "attempt_end") continue;
+    if (e.at("status") == "failed") failed++;
+    if (e.at("status") == "killed") {
+      killed++;
+      EXPECT_EQ(e.at("worker"), 2) << e.dump();
+      EXPECT_NE(e.value("error", "").find("succeeded first"), std::string::npos) << e.dump();
+    }
+  }
+  EXPECT_EQ(placed, 1);
+  EXPECT_EQ(backups.size(), 1u);
+  EXPECT_EQ(won, 1) << "the backup committed";
+  EXPECT_EQ(killed, 1);
+  EXPECT_EQ(failed, 0);
+  EXPECT_EQ(commits, (std::map<std::string, int>{{"r-00000", 1}, {"r-00001", 1}}));
+  for (const auto& e : ReadTrace(d_ + "/off/_trace.jsonl")) {
+    EXPECT_FALSE(e.value("backup", false)) << "a backup with --speculative off: " << e.dump();
+  }
+  nlohmann::json counters = Counters(c_, "job-000002");
+  EXPECT_EQ(counters.value("job.backup_reduces", int64_t{0}), 1) << counters.dump();
+  EXPECT_EQ(counters.value("job.backup_reduces_won", int64_t{0}), 1) << counters.dump();
+  EXPECT_EQ(counters.value("job.killed_reduces", int64_t{0}), 1) << counters.dump();
+  EXPECT_EQ(counters.value("job.failed_reduces", int64_t{0}), 0) << counters.dump();
+  EXPECT_NE(c_.MasterLogs().find("LATE backup of r-"), std::string::npos);
+}
+
+// The master is SIGKILLed while a reduce backup is placed or runs and restarted on the same
+// state: backups are not stored, the reduce runs again, and the output is still every
+// partition once, byte-identical, with nothing left in _temporary.
+TEST_F(ReduceSpeculationTest, MasterRestartDuringAReduceBackupLeavesExactOutput) {
+  const std::vector<std::string> master_flags = {"--worker-timeout", "2", "--heartbeat-ms", "50"};
+  ASSERT_NO_FATAL_FAILURE(StartCluster(master_flags));
+  CommandResult ref = c_.Mr(Job("ref") + " --speculative off");
+  ASSERT_EQ(ref.exit_code, 0) << ref.err;
+  auto run = std::async(std::launch::async, [this] { return c_.Mr(Job("out")); });
+  const bool backed_up = WaitForStatus(
+      c_.addr(), "job-000002",
+      [](const nlohmann::json& j) { return j.at("counters").value("job.backup_reduces", int64_t{0}) >= 1; }, 60);
+  ASSERT_TRUE(backed_up) << c_.MasterLogs();
+  c_.FreezeWorkers();
+  ASSERT_EQ(c_.JobState("job-000002"), "RUNNING") << "the job ended before the kill: nothing to test";
+  c_.KillMaster();
+  c_.ThawWorkers();
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  ASSERT_TRUE(c_.StartMaster(master_flags)) << c_.MasterLogs();
+  CommandResult r = run.get();
+  ASSERT_EQ(r.exit_code, 0) << r.err << "\nmaster logs:\n" << c_.MasterLogs();
+  ExpectSameParts("ref", "out");
+  EXPECT_FALSE(PathExists(d_ + "/out/_temporary"));
+  int restarts = 0;
+  for (const auto& e : ReadTrace(d_ + "/out/_trace.jsonl")) restarts += e.at("event") == "master_restart";
+  EXPECT_EQ(restarts, 1);
+}
+
 TEST(SpeculationTest, BadSpeculativeValuesAreRefused) {
   auto r = Sh(MrBin() +
               " submit synthetic --maps 1 --map-seconds 0 --output /tmp/x --speculative maybe "

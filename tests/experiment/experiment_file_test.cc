@@ -239,6 +239,27 @@ TEST(ExperimentFileTest, PlacementsExpandEveryPolicyIntoOneRunEach) {
             (std::map<std::string, std::string>{{"placement", "mep"}, {"placement-model", "dtd"}, {"placement-d", "100"}}));
 }
 
+TEST(ExperimentFileTest, SpeculativeIsOffUnlessTheFileOrAPolicyEntrySaysOn) {
+  Result<Experiment> e = ParseExperiment(kGood, "/exp/x.yaml");
+  ASSERT_TRUE(e.ok()) << e.status().ToString();
+  for (const PolicyRun& run : e->policies) EXPECT_FALSE(run.speculative) << run.label;
+  // The file's default, and one entry that opts out again.
+  e = ParseExperiment(With(With(kGood, "repetitions: 3", "repetitions: 3\nspeculative: on"), "{policy: klps}]",
+                           "{policy: klps, speculative: off}]"),
+                      "/exp/x.yaml");
+  ASSERT_TRUE(e.ok()) << e.status().ToString();
+  ASSERT_EQ(e->policies.size(), 3u);
+  EXPECT_TRUE(e->policies[0].speculative);
+  EXPECT_TRUE(e->policies[1].speculative);
+  EXPECT_FALSE(e->policies[2].speculative);
+  e = ParseExperiment(With(kGood, "{policy: klps}]", "{policy: klps, label: k-spec, speculative: on}]"), "/exp/x.yaml");
+  ASSERT_TRUE(e.ok()) << e.status().ToString();
+  EXPECT_FALSE(e->policies[0].speculative);
+  EXPECT_TRUE(e->policies[2].speculative);
+  std::string m = ErrorOf(With(kGood, "repetitions: 3", "repetitions: 3\nspeculative: maybe"));
+  EXPECT_CONTAINS(m, ":14: speculative: speculative must be on or off, not 'maybe'");
+}
+
 TEST(ExperimentFileTest, BadPlacementsNameKeyAndLine) {
   std::string m = ErrorOf(With(kGood, "repetitions: 3", "repetitions: 3\nplacements: [pull, fastest]"));
   EXPECT_CONTAINS(m, ":14: placements[1]: unknown placement 'fastest' (known: pull, even, dep, sep, mep)");

@@ -2,7 +2,9 @@
 // TCP session drives it: a job from submit to commit, a lost worker, a restarted master
 // resuming a job from its store. The test plays client and workers (tracker_harness.h).
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
+#include <fstream>
 #include <memory>
 #include <set>
 #include <string>
@@ -164,6 +166,82 @@ TEST(JobTrackerTest, ALostWorkersRunningAndNeededDoneMapsRunAgainElsewhere) {
   EXPECT_EQ(on_b, (std::set<uint32_t>{0, 1, 2}));
   h.RunReduces(b);
   EXPECT_EQ(h.Status(job).state(), "SUCCEEDED");
+}
+
+// Regression (crash_test's map.records_in one split short, unified_slots_test's map ending ok
+// after a reduce started): a worker holding a done map's output is lost while a reducer that
+// already fetched that output is still fetching others. The map runs again; the reducer then
+// reports READY (it holds every run). It used to start at once and commit, and the job
+// succeeded with the map still running again: its counters, taken out at the re-execution,
+// never came back, and its attempt ended ok after the reduce had started. A reduce starts
+// only once every map of its job is done.
+TEST(JobTrackerTest, AReducerHoldingEveryRunWaitsForAMapRunningAgain) {
+  TempDir dir("mr-tracker-test");
+  TrackerHarness h(dir.path(), Fifo());
+  uint32_t a = h.AddWorker(/*map_slots=*/1, /*reduce_slots=*/0);
+  uint32_t b = h.AddWorker(/*map_slots=*/1, /*reduce_slots=*/1);
+  proto::JobSpec spec = h.SyntheticSpec(/*maps=*/2, /*reduces=*/1, /*slow_start=*/0);
+  uint64_t job = h.Submit(spec);
+  constexpr int64_t kRecordsPerMap = 10;
+  auto succeeded = [&](const proto::Assignment& m) {
+    proto::TaskReport r = TrackerHarness::MapReport(m, proto::SUCCEEDED);
+    proto::Counter* c = r.add_counters();
+    c->set_name("map.records_in");
+    c->set_value(kRecordsPerMap);
+    return r;
+  };
+  h.Beat(a);
+  h.Beat(b);
+  ASSERT_EQ(h.worker(a).maps.size(), 1u);
+  ASSERT_EQ(h.worker(b).maps.size(), 1u);
+  ASSERT_EQ(h.worker(b).placed.size(), 1u) << "slow start 0: the reducer is placed on b at once";
+  const proto::Assignment reducer = h.worker(b).placed[0];
+  const proto::Assignment on_b = h.worker(b).maps[0];
+  h.Beat(a, {succeeded(h.worker(a).maps[0])});
+  h.worker(a).maps.clear();
+  h.Beat(b, {h.ReduceReport(reducer, proto::FETCHING, /*maps_fetched=*/1)});  // a's output fetched
+
+  // a falls silent: its done map runs again (the fetching reducer might need it).
+  for (int i = 0; i < 12; ++i) {
+    h.clock().Advance(1);
+    h.Beat(b);
+    h.tracker().Tick();
+  }
+  ASSERT_EQ(h.tracker().worker_count(), 1u);
+  ASSERT_EQ(h.Status(job).maps_done(), 0u);
+
+  // b's own map ends and b takes the re-run; the reducer holds both runs.
+  h.Beat(b, {succeeded(on_b)});
+  ASSERT_EQ(h.worker(b).maps.size(), 2u);
+  const proto::Assignment rerun = h.worker(b).maps[1];
+  h.Beat(b, {h.ReduceReport(reducer, proto::READY, /*maps_fetched=*/2)});
+  h.Beat(b);
+  EXPECT_TRUE(h.worker(b).reduces.empty()) << "a reduce started while a map of its job runs again";
+  EXPECT_EQ(h.Status(job).state(), "RUNNING");
+
+  h.worker(b).maps.clear();
+  h.Beat(b, {succeeded(rerun)});
+  ASSERT_EQ(h.worker(b).reduces.size(), 1u) << "every map done: the reduce starts";
+  h.RunReduces(b, 2);
+  proto::JobStatus st = h.Status(job);
+  ASSERT_EQ(st.state(), "SUCCEEDED") << st.error();
+  int64_t records_in = -1;
+  for (const auto& c : st.counters()) {
+    if (c.name() == "map.records_in") records_in = c.value();
+  }
+  EXPECT_EQ(records_in, 2 * kRecordsPerMap) << "a committed attempt of every map counts once";
+  // In the order the master recorded them, no map attempt ends ok after a reduce started.
+  std::ifstream trace(JoinPath(spec.output(), "_trace.jsonl"));
+  bool reduce_started = false;
+  for (std::string line; std::getline(trace, line);) {
+    const nlohmann::json e = nlohmann::json::parse(line);
+    const std::string task = e.value("task", "");
+    if (e.at("event") == "attempt_start" && task[0] == 'r') reduce_started = true;
+    if (e.at("event") == "attempt_end" && task[0] == 'm' && e.value("status", "") == "ok") {
+      EXPECT_FALSE(reduce_started) << "map attempt ended ok after a reduce started: " << e.dump();
+    }
+  }
+  EXPECT_TRUE(reduce_started);
 }
 
 TEST(JobTrackerTest, ARestartedMasterResumesAJobFromItsStore) {

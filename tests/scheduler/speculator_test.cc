@@ -183,6 +183,103 @@ TEST(SpeculatorTest, JobOptOutAndNoFreeSlot) {
   EXPECT_EQ(d.assignments[0].slot, SlotKind::kUnified);
 }
 
+// Reduces: at t = 10 worker 4 asks with a free reduce slot only; workers 1, 2 and 4 have
+// finished reduces at 1/s, worker 3 none. Every map is done. Job 1 runs
+//   r0 on worker 3 since t=4, progress 0.1: rate 0.1/6 = 0.0167/s, time left 54 s;
+//   r1 on worker 1 since t=9, progress 0.5: rate 0.5/s, time left 1 s.
+// Reduce task rates {0.0167, 0.5, 1, 1, 1}: 25th percentile 0.5/s, so r0 is slow and r1 is
+// not. Worker rates {1, 1, 0.0167, 1}: 25th percentile 0.754; worker 4 (1/s) is not slow. A
+// fresh reduce on worker 4 takes 1 s, less than r0's 54 s left.
+RunningAttempt Reduce(int index, WorkerId worker, double start, double progress) {
+  RunningAttempt a = Map(index, worker, start, progress);
+  a.kind = TaskKind::kReduce;
+  return a;
+}
+
+Snapshot ReduceBase() {
+  Snapshot s;
+  s.now = 10;
+  s.heartbeating = 4;
+  s.workers = {Worker(1, false, 2), Worker(2, false, 2), Worker(3, false, 0), Worker(4, false, 2)};
+  for (WorkerView& w : s.workers) w.reduce_task_rate = w.id == 3 ? 0 : 1;
+  s.workers[3].free_reduce = 1;
+  JobView j;
+  j.id = 1;
+  j.maps_total = j.maps_done = 4;
+  j.reduces_total = 3;
+  j.reduces_running = 2;
+  j.running = {Reduce(0, 3, 4, 0.1), Reduce(1, 1, 9, 0.5)};
+  s.jobs.push_back(j);
+  return s;
+}
+
+TEST(SpeculatorTest, BacksUpASlowReduceOnAFreeReduceSlot) {
+  Decision d = Speculator({}).Speculate(ReduceBase());
+  ASSERT_EQ(d.assignments.size(), 1u) << d.note;
+  const Assignment& a = d.assignments[0];
+  EXPECT_EQ(a.kind, TaskKind::kReduce);
+  EXPECT_EQ(a.index, 0);
+  EXPECT_EQ(a.worker, 4u);
+  EXPECT_EQ(a.slot, SlotKind::kReduce);
+  EXPECT_TRUE(a.backup);
+  EXPECT_NE(d.note.find("LATE backup of r-00000 (attempt 1 on worker 3)"), std::string::npos) << d.note;
+}
+
+TEST(SpeculatorTest, AReduceBackupTakesAUnifiedSlotWhenNoReduceSlotIsFree) {
+  Snapshot s = ReduceBase();
+  s.workers[3].free_reduce = 0;
+  s.workers[3].unified_slots = 1;
+  s.workers[3].free_unified = 1;
+  Decision d = Speculator({}).Speculate(s);
+  ASSERT_EQ(d.assignments.size(), 1u) << d.note;
+  EXPECT_EQ(d.assignments[0].slot, SlotKind::kUnified);
+  s.workers[3].free_unified = 0;
+  EXPECT_TRUE(Speculator({}).Speculate(s).assignments.empty()) << "no free slot a reduce can use";
+}
+
+TEST(SpeculatorTest, NoReduceBackupWhileAReduceIsReadyOnTheAskingWorker) {
+  Snapshot s = ReduceBase();
+  s.jobs[0].ready_reduces.push_back({2, 4});
+  EXPECT_TRUE(Speculator({}).Speculate(s).assignments.empty()) << "new work first";
+  s.jobs[0].ready_reduces[0].worker = 2;  // ready elsewhere: this worker's slot is free to back up
+  EXPECT_EQ(Speculator({}).Speculate(s).assignments.size(), 1u);
+}
+
+TEST(SpeculatorTest, AReduceWhoseBackupStillFetchesGetsNoOtherAndCountsInTheCap) {
+  Snapshot s = ReduceBase();
+  s.jobs[0].reduce_backups_fetching = {0};
+  SpeculatorOptions o;
+  o.cap_fraction = 0.25;  // 8 slots: cap 2, so only "one backup per task" refuses
+  EXPECT_TRUE(Speculator(o).Speculate(s).assignments.empty());
+  // With the default cap (1), a fetching backup of another reduce fills it.
+  s = ReduceBase();
+  s.jobs[0].reduce_backups_fetching = {2};
+  EXPECT_TRUE(Speculator({}).Speculate(s).assignments.empty());
+}
+
+TEST(SpeculatorTest, MapAndReduceBackupsShareTheCap) {
+  Snapshot s = Base();  // m0 on worker 3 is a map candidate for worker 4
+  Snapshot r = ReduceBase();
+  s.workers[3].free_reduce = 1;
+  for (WorkerView& w : s.workers) w.reduce_task_rate = r.workers[w.id - 1].reduce_task_rate;
+  for (const RunningAttempt& a : r.jobs[0].running) s.jobs[0].running.push_back(a);
+  Decision d = Speculator({}).Speculate(s);
+  ASSERT_EQ(d.assignments.size(), 1u) << "cap 1: " << d.note;
+  EXPECT_EQ(d.assignments[0].kind, TaskKind::kMap) << "maps first";
+  SpeculatorOptions o;
+  o.cap_fraction = 0.25;
+  d = Speculator(o).Speculate(s);
+  ASSERT_EQ(d.assignments.size(), 2u) << d.note;
+  EXPECT_EQ(d.assignments[1].kind, TaskKind::kReduce);
+  EXPECT_EQ(d.assignments[1].slot, SlotKind::kReduce);
+}
+
+TEST(SpeculatorTest, NoReduceBackupForADriverWithoutThem) {
+  Snapshot s = ReduceBase();
+  s.reduce_backups = false;  // the task-level simulator
+  EXPECT_TRUE(Speculator({}).Speculate(s).assignments.empty());
+}
+
 TEST(SpeculatorTest, PercentileInterpolatesBetweenRanks) {
   const std::vector<double> five = {5, 1, 4, 2, 3};
   EXPECT_DOUBLE_EQ(Percentile(five, 25), 2);
