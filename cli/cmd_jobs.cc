@@ -181,6 +181,13 @@ int Report(const proto::JobStatus& st) {
   }
   if (st.state() != "SUCCEEDED") {
     std::cerr << "mr: " << JobIdString(st.job_id()) << " failed: " << st.error() << "\n";
+    // The command's own words say why more often than its exit code (Hadoop prints the
+    // failed task's diagnostics too); the whole record stays in `mr status JOB`.
+    const proto::FailedAttempt& f = st.last_failed_attempt();
+    if (!f.stderr_tail().empty()) {
+      std::cerr << "stderr of " << f.task() << " attempt " << f.attempt() << " (last lines):\n" << f.stderr_tail();
+      if (f.stderr_tail().back() != '\n') std::cerr << "\n";
+    }
     return kExitJobFailed;
   }
   std::printf("%s %s succeeded in %.2fs: %u maps, %u reduces\n", JobIdString(st.job_id()).c_str(), st.job().c_str(), secs,

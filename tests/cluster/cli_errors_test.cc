@@ -148,6 +148,15 @@ TEST_F(CliErrorsTest, FailedJobLeavesNoOutput) {
   EXPECT_EQ(Snapshot(tmp_.path()), before);
 }
 
+// A failed streaming command's last stderr lines come with mr run's failure report.
+TEST_F(CliErrorsTest, FailedJobShowsTheCommandsStderr) {
+  auto r = Sh(MrBin() + " run streaming --quiet --workers 1 --mapper 'cat >/dev/null; echo oops: bad record 7 >&2; exit 3'" +
+              " --input " + in_ + " --output " + out_);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("stderr of m-00000 attempt"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("oops: bad record 7\n"), std::string::npos) << r.err;
+}
+
 // `mr submit` checks the same things before anything reaches the master; the control at the
 // end shows the master is real and the refused jobs were never submitted.
 TEST(SubmitErrorsTest, BadInputNeverReachesTheMaster) {
