@@ -5,14 +5,16 @@
 # on/off, RUNS runs each; medians, spread (min-max) and the ratio on/off. Two cases: one
 # worker at --speed 0.1 (target ratio <= 0.7), and all four at speed 1 (target <= 1.05).
 #
-#   bench/speculation/run.sh [--runs 5] [--work sleep|burn] [--no-build]
+#   bench/speculation/run.sh [--runs 5] [--work sleep|burn] [--task map|reduce] [--no-build]
 #
 #   --runs N     runs per mode and case (default 5)
+#   --task       what straggles: map (default: 12 maps of 0.4 s, 1 reduce) or reduce (12 maps
+#                of 0.05 s, 4 reduces of 0.4 s each: the slow worker's reducer is the straggler)
 #   --work       the synthetic maps' work: sleep (default: the slot is held without CPU, so
 #                4 workers on a 2-core machine do not share cores) or burn (real CPU)
 #   --no-build   use $MR_BIN (default build/cli/mr) as it is
 #
-# Writes bench/speculation/results-WORK.md (and prints it). Run it on an idle machine: it times
+# Writes bench/speculation/results-WORK.md, or results-WORK-reduce.md (and prints it). Run it on an idle machine: it times
 # real processes (check `uptime` first).
 set -euo pipefail
 
@@ -20,12 +22,14 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 runs=5
 work=sleep
+task=map
 do_build=1
 usage() { sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 while (($#)); do
   case $1 in
     --runs) runs=${2:?--runs needs a number}; shift ;;
     --work) work=${2:?--work needs sleep or burn}; shift ;;
+    --task) task=${2:?--task needs map or reduce}; shift ;;
     --no-build) do_build=0 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "run.sh: unknown argument $1" >&2; usage >&2; exit 2 ;;
@@ -34,6 +38,14 @@ while (($#)); do
 done
 [[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: --runs must be a positive integer, not '$runs'" >&2; exit 2; }
 [[ $work == sleep || $work == burn ]] || { echo "run.sh: --work must be sleep or burn, not '$work'" >&2; exit 2; }
+[[ $task == map || $task == reduce ]] || { echo "run.sh: --task must be map or reduce, not '$task'" >&2; exit 2; }
+if [[ $task == map ]]; then
+  job_args=(--maps 12 --map-seconds 0.4 --reducers 1)
+  results=$here/results-$work.md
+else
+  job_args=(--maps 12 --map-seconds 0.05 --reducers 4 --reduce-seconds 0.4)
+  results=$here/results-$work-reduce.md
+fi
 
 log() { printf '[speculation %(%H:%M:%S)T] %s\n' -1 "$*" >&2; }
 die() { echo "run.sh: $*" >&2; exit 1; }
@@ -102,11 +114,11 @@ for case in slow even; do
     for mode in on off; do
       job=$((job + 1))
       id=$(printf 'job-%06d' "$job")
-      "$MR_BIN" run synthetic --quiet --maps 12 --map-seconds 0.4 --map-bytes 64KB --work "$work" \
-        --reducers 1 --speculative "$mode" --output "$scratch/out-$case-$job" --master "$addr" >/dev/null
+      "$MR_BIN" run synthetic --quiet "${job_args[@]}" --map-bytes 64KB --work "$work" \
+        --speculative "$mode" --output "$scratch/out-$case-$job" --master "$addr" >/dev/null
       secs=$(job_seconds "$addr" "$id")
       counts=$("$MR_BIN" status --json "$id" --master "$addr" |
-        python3 -c 'import json,sys; c=json.load(sys.stdin)["counters"]; print(c.get("job.backup_maps",0), c.get("job.backup_maps_won",0))')
+        python3 -c 'import json,sys; c=json.load(sys.stdin)["counters"]; k=sys.argv[1]; print(c.get(f"job.backup_{k}s",0), c.get(f"job.backup_{k}s_won",0))' "$task")
       echo "$case,$mode,$i,$secs,${counts% *},${counts#* }" >>"$csv"
       log "  $case $mode run $i: ${secs}s (backups, won: $counts)"
     done
@@ -114,12 +126,13 @@ for case in slow even; do
   stop_cluster
 done
 
-python3 - "$csv" "$work" "$runs" "$(uptime | sed 's/.*load average: //')" >"$here/results-$work.md" <<'PY'
+python3 - "$csv" "$work" "$runs" "$(uptime | sed 's/.*load average: //')" "$task" >"$results" <<'PY'
 import csv, statistics, sys
-path, work, runs, load = sys.argv[1:5]
+path, work, runs, load, task = sys.argv[1:6]
 rows = list(csv.DictReader(open(path)))
-print(f"# Speculation bench: 12 maps of 0.4 s ({work}), 4 workers x 1 map slot, {runs} alternating runs per mode\n")
-print("| case | mode | median s | min s | max s | backups (won) |")
+what = "12 maps of 0.4 s, 1 reduce" if task == "map" else "12 maps of 0.05 s, 4 reduces of 0.4 s"
+print(f"# Speculation bench ({task} backups): {what} ({work}), 4 workers x 1 map + 1 reduce slot, {runs} alternating runs per mode\n")
+print(f"| case | mode | median s | min s | max s | {task} backups (won) |")
 print("|---|---|---|---|---|---|")
 med = {}
 for case in ("slow", "even"):
@@ -134,4 +147,4 @@ print(f"- one worker at speed 0.1: median on / median off = {med['slow','on'] / 
 print(f"- all at speed 1: median on / median off = {med['even','on'] / med['even','off']:.3f} (target <= 1.05)")
 print(f"- load average at the end: {load}")
 PY
-cat "$here/results-$work.md"
+cat "$results"
