@@ -71,9 +71,13 @@ class CountReducer final : public Reducer {
   CountReducer(double seconds, SyntheticWork work) : seconds_(seconds), work_(work) {}
   Status Setup(TaskContext& ctx) override {
     double speed = ctx.speed() > 0 ? ctx.speed() : 1.0;
-    sink_ = DoSyntheticWork(work_, seconds_ / speed, sink_, ctx.cancel_flag());
+    // The work is the reduce's progress (SetFraction), as a synthetic map's is: without it
+    // the attempt read 0% until its merge, and LATE took every reduce past the minimum age
+    // for a straggler.
+    sink_ = DoSyntheticWork(work_, seconds_ / speed, sink_, ctx.cancel_flag(), &ctx);
     return IsCancelled(ctx.cancel_flag()) ? Cancelled("synthetic reduce") : Status::Ok();
   }
+  bool ReportsFraction() const override { return seconds_ > 0; }
   void Reduce(std::string_view key, ValueIterator& values, Emitter& out) override {
     uint64_t n = 0;
     std::string_view v;

@@ -2,6 +2,8 @@
 // longer matches the CRC it was fetched with is never merged; it is fetched again.
 #include "worker/task/reduce_task.h"
 
+#include <thread>
+
 #include <gtest/gtest.h>
 
 #include "common/crc32c.h"
@@ -156,6 +158,39 @@ TEST(StreamingReduceTest, FractionIsWhatTheCommandRead) {
   auto r = RunReduceTask(spec, nullptr);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_LT(fraction.load(), 0.5) << "the merge counted as the reduce's progress";
+}
+
+// A synthetic reduce's fraction follows its work (0.4 s here), as a synthetic map's does;
+// it read 0 until the merge at the end, so speculation saw every synthetic reduce stall.
+TEST(SyntheticReduceTest, FractionRisesWithItsWork) {
+  TempDir dir("reduce-synthetic-fraction");
+  auto job = jobs::CreateJob("synthetic", {{"reduce_seconds", "0.4"}, {"work", "sleep"}});
+  ASSERT_TRUE(job.ok()) << job.status().ToString();
+  std::string run;
+  shuffle::AppendRecord("k", "v", &run);
+  ReduceTaskSpec spec;
+  spec.job = job->get();
+  spec.run_files = {JoinPath(dir.path(), "m0.run")};
+  spec.run_crcs = {crc32c::Value(run)};
+  ASSERT_TRUE(WriteStringToFile(spec.run_files[0], run).ok());
+  spec.output_path = JoinPath(dir.path(), "out/part-r-00000");
+  std::atomic<double> fraction{0};
+  spec.fraction = &fraction;
+  std::atomic<bool> done{false};
+  std::vector<double> seen;
+  std::thread sampler([&] {
+    while (!done.load()) {
+      seen.push_back(fraction.load());
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  });
+  auto r = RunReduceTask(spec, nullptr);
+  done.store(true);
+  sampler.join();
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  int between = 0;
+  for (double f : seen) between += f > 0.1 && f < 0.9;
+  EXPECT_GE(between, 3) << "the fraction did not move during the work (" << seen.size() << " samples)";
 }
 
 }  // namespace
