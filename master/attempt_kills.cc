@@ -72,13 +72,7 @@ bool AttemptKiller::PromoteReduceBackup(JobRecord& job, int index, const std::st
     DropReduceBackup(job, index, "the attempt it backed up ended: " + why);
     return false;
   }
-  const ReduceTask::Backup b = *t.backup;
-  t.backup.reset();
-  t.worker = b.worker;
-  t.unified = b.unified;
-  t.attempt = b.attempt;
-  t.start_time = b.start_time;
-  t.progress = b.progress;
+  t.PromoteBackup();
   t.maps_fetched = static_cast<uint32_t>(job.maps.size());
   return true;
 }

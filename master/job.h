@@ -114,6 +114,17 @@ struct ReduceTask {
     double progress = 0;
   };
   std::optional<Backup> backup;
+  // The running backup becomes the attempt that counts (the other one ended). REQUIRES: a
+  // backup that runs (attempt != 0).
+  void PromoteBackup() {
+    const Backup b = *backup;
+    backup.reset();
+    worker = b.worker;
+    unified = b.unified;
+    attempt = b.attempt;
+    start_time = b.start_time;
+    progress = b.progress;
+  }
 };
 
 // Job counters that count attempts rather than records (Hadoop's NUM_FAILED_MAPS etc.):

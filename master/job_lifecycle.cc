@@ -304,13 +304,7 @@ void JobLifecycle::LoseReduceAttempts(JobRecord& job, int index, WorkerId id) {
     Trace(job, {{"event", "attempt_end"}, {"t", now}, {"task", task}, {"attempt", t.attempt}, {"worker", id},
                 {"status", "lost"}});
     if (t.backup && t.backup->attempt != 0) {
-      const ReduceTask::Backup b = *t.backup;
-      t.backup.reset();
-      t.worker = b.worker;
-      t.unified = b.unified;
-      t.attempt = b.attempt;
-      t.start_time = b.start_time;
-      t.progress = b.progress;
+      t.PromoteBackup();
       return;  // runs on in its backup
     }
     job.reduces_running--;
