@@ -27,10 +27,6 @@ int PhasesFull(const proto::JobStatus& st) {
   return (st.map_progress() >= 1) + (st.shuffle_progress() >= 1) + (st.reduce_progress() >= 1);
 }
 
-int Percent(double fraction) {
-  return static_cast<int>(std::floor(std::clamp(fraction, 0.0, 1.0) * 100));
-}
-
 // The line's fields in display order.
 enum Field { kJob, kState, kBar, kPhases, kMoving, kEta, kElapsed, kFieldCount };
 
@@ -60,31 +56,13 @@ std::string Bar(double fraction) {
   return "[" + std::string(filled, '#') + std::string(kBarWidth - filled, '.') + "]";
 }
 
-// "21.7/35.0 MiB": done and total in the total's unit, so the pair reads at a glance.
-std::string BytesOf(double done, double total) {
-  static constexpr const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  int u = 0;
-  double scale = 1;
-  while (total / scale >= 1024 && u < 4) {
-    scale *= 1024;
-    ++u;
-  }
-  char buf[64];
-  if (u == 0) {
-    std::snprintf(buf, sizeof buf, "%.0f/%.0f B", done, total);
-  } else {
-    std::snprintf(buf, sizeof buf, "%.1f/%.1f %s", done / scale, total / scale, kUnits[u]);
-  }
-  return buf;
-}
-
 std::vector<std::string> PhaseForms(const proto::JobStatus& st) {
-  int m = Percent(st.map_progress()), s = Percent(st.shuffle_progress()),
-      r = Percent(st.reduce_progress());
+  int m = PercentFloor(st.map_progress()), s = PercentFloor(st.shuffle_progress()),
+      r = PercentFloor(st.reduce_progress());
   char full[64], compact[32], overall[8];
   std::snprintf(full, sizeof full, "map %3d%% shuffle %3d%% reduce %3d%%", m, s, r);
   std::snprintf(compact, sizeof compact, "m%d%% s%d%% r%d%%", m, s, r);
-  std::snprintf(overall, sizeof overall, "%d%%", Percent(OverallProgress(st)));
+  std::snprintf(overall, sizeof overall, "%d%%", PercentFloor(OverallProgress(st)));
   return {full, compact, overall};
 }
 
@@ -94,7 +72,7 @@ std::vector<std::string> MovingForms(const proto::JobStatus& st, const ProgressE
   std::optional<RatePhase> phase = MovingPhase(st, &done, &total);
   if (Ended(st) || !phase) return {};
   const std::string verb = RateVerb(*phase);
-  const std::string bytes = verb + " " + BytesOf(done, total);
+  const std::string bytes = verb + " " + FormatBytesOf(done, total);
   if (!x.rate || x.rate->phase != *phase) return {bytes};
   const std::string rate = FormatBytes(x.rate->bytes_per_second) + "/s";
   return {bytes + " at " + rate, verb + " " + rate};

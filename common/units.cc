@@ -89,24 +89,44 @@ Result<double> ParseRate(std::string_view text) {
   return static_cast<double>(*r);
 }
 
-std::string FormatBytes(double bytes) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+namespace {
+constexpr const char* kByteUnitNames[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+// The binary unit FormatBytes prints `bytes` in: its index in kByteUnitNames and its size.
+int ByteUnitOf(double bytes, double* scale) {
   int u = 0;
-  while (bytes >= 1024 && u < 4) {
-    bytes /= 1024;
+  *scale = 1;
+  while (bytes / *scale >= 1024 && u < 4) {
+    *scale *= 1024;
     ++u;
   }
+  return u;
+}
+}  // namespace
+
+std::string FormatBytes(double bytes) {
+  double scale = 1;
+  const int u = ByteUnitOf(bytes, &scale);
   char buf[32];
-  std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.1f %s", bytes, units[u]);
+  std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.1f %s", bytes / scale, kByteUnitNames[u]);
   return buf;
 }
 
-std::string FormatPercent(double fraction) {
+std::string FormatBytesOf(double done, double total) {
+  double scale = 1;
+  const int u = ByteUnitOf(total, &scale);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, u == 0 ? "%.0f/%.0f %s" : "%.1f/%.1f %s", done / scale, total / scale,
+                kByteUnitNames[u]);
+  return buf;
+}
+
+int PercentFloor(double fraction) {
   if (!std::isfinite(fraction)) fraction = 0;
   // The epsilon keeps 0.29 (stored as 0.28999...) at 29%.
-  int pct = static_cast<int>(std::floor(std::clamp(fraction, 0.0, 1.0) * 100 + 1e-9));
-  return std::to_string(pct) + "%";
+  return static_cast<int>(std::floor(std::clamp(fraction, 0.0, 1.0) * 100 + 1e-9));
 }
+
+std::string FormatPercent(double fraction) { return std::to_string(PercentFloor(fraction)) + "%"; }
 
 Result<HostPort> ParseHostPort(std::string_view text) {
   size_t colon = text.rfind(':');

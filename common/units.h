@@ -15,8 +15,13 @@ Result<uint64_t> ParseBytes(std::string_view text);
 // Bytes per second: a byte size optionally followed by "/s". "0" or "unlimited" -> 0.
 Result<double> ParseRate(std::string_view text);
 std::string FormatBytes(double bytes);
-// A fraction in [0, 1] as a whole percentage, rounded down so that "100%" means done:
-// 0.999 -> "99%". Every view of a job's phase progress prints it this way.
+// "21.7/35.0 MiB": done and total in the total's unit (FormatBytes's), so the pair reads at
+// a glance; "512/900 B" below a KiB.
+std::string FormatBytesOf(double done, double total);
+// A fraction in [0, 1] as a whole percentage, rounded down so that 100 means done:
+// 0.999 -> 99. Every view of a job's phase progress prints it this way.
+int PercentFloor(double fraction);
+// PercentFloor with a "%": "99%".
 std::string FormatPercent(double fraction);
 // `v` printed by snprintf with `format` (one double conversion, "%g" by default): the one
 // number formatter of tables and messages.

@@ -9,6 +9,7 @@
 
 #include "cli/progress.h"
 #include "cli/progress_estimator.h"
+#include "common/units.h"
 
 namespace mr::cli {
 namespace {
@@ -126,6 +127,16 @@ TEST(ProgressLineTest, PipedLineHasEveryFieldButTheBar) {
   EXPECT_EQ(ProgressLine(Shuffling(), Extras()),
             "job-000001  RUNNING  map 100% shuffle  62% reduce  12%  fetch 21.9/35.0 MiB at 41.2 "
             "MiB/s  ETA 0:12  0:31");
+}
+
+// The line rounds as `mr status` and the page do (common/units PercentFloor): 0.29, stored
+// as 0.28999..., is 29% in every view, not 28% in one of them.
+TEST(ProgressLineTest, PercentagesAreThoseOfEveryOtherView) {
+  proto::JobStatus st = Shuffling();
+  st.set_shuffle_progress(0.29);
+  const std::string line = ProgressLine(st, Extras());
+  ASSERT_EQ(FormatPercent(0.29), "29%");
+  EXPECT_NE(line.find("shuffle  29%"), std::string::npos) << line;
 }
 
 TEST(ProgressLineTest, Durations) {

@@ -37,6 +37,18 @@ TEST(UnitsTest, ParsesDurations) {
   EXPECT_FALSE(ParseDuration("1e400").ok());
 }
 
+TEST(UnitsTest, FormatsBytesAndPercentages) {
+  EXPECT_EQ(FormatBytes(512), "512 B");
+  EXPECT_EQ(FormatBytes(1.5 * 1048576), "1.5 MiB");
+  // A pair in the total's unit, whatever the done part's own would be.
+  EXPECT_EQ(FormatBytesOf(0.625 * 35 * 1048576, 35 * 1048576), "21.9/35.0 MiB");
+  EXPECT_EQ(FormatBytesOf(512, 900), "512/900 B");
+  EXPECT_EQ(FormatBytesOf(1000, 4096), "1.0/4.0 KiB");
+  EXPECT_EQ(PercentFloor(0.29), 29);
+  EXPECT_EQ(PercentFloor(0.999), 99);
+  EXPECT_EQ(FormatPercent(1), "100%");
+}
+
 TEST(UnitsTest, ParsesHostPort) {
   auto hp = ParseHostPort("10.0.0.1:7070");
   ASSERT_TRUE(hp.ok());
