@@ -69,12 +69,7 @@ PhaseProgress JobRecord::Progress() const {
   p.input_bytes = input_bytes;
   double maps_progress = 0;  // in tasks: done ones 1, running ones their reported progress
   for (const MapTask& m : maps) {
-    double f = 0;
-    if (m.state == MapTask::State::kDone) {
-      f = 1;
-    } else if (m.state == MapTask::State::kRunning) {
-      f = std::clamp(std::max(m.progress, m.backup ? m.backup->progress : 0.0), 0.0, 1.0);
-    }
+    const double f = m.state == MapTask::State::kDone ? 1.0 : m.RunningShare();
     maps_progress += f;
     p.input_bytes_read += f * static_cast<double>(m.split.length);
   }
@@ -95,9 +90,7 @@ PhaseProgress JobRecord::Progress() const {
   p.shuffle_bytes_expected = std::max(p.shuffle_bytes_expected, out);
   double reduces_progress = 0;
   for (const ReduceTask& r : reduces) {
-    double f = r.state == ReduceTask::State::kDone      ? 1.0
-               : r.state == ReduceTask::State::kRunning ? std::clamp(r.progress, 0.0, 1.0)
-                                                        : 0.0;
+    const double f = r.state == ReduceTask::State::kDone ? 1.0 : r.RunningShare();
     reduces_progress += f;
     p.reduce_bytes_merged += f * static_cast<double>(r.shuffle_bytes);
   }

@@ -3,6 +3,7 @@
 // all mutation happens in JobTracker on the master's state thread.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -76,6 +77,12 @@ struct MapTask {
     PromoteBackup();
     backup = mine;
   }
+  // The share of the map's work its running attempts have done (the further of the two), in
+  // [0, 1]; 0 unless running. Status and JobRecord::Progress count a task by it.
+  double RunningShare() const {
+    if (state != State::kRunning) return 0;
+    return std::clamp(std::max(progress, backup ? backup->progress : 0.0), 0.0, 1.0);
+  }
 };
 
 // An unproven fetch failure re-executes the map once this many reports of one reducer,
@@ -114,6 +121,8 @@ struct ReduceTask {
     double progress = 0;
   };
   std::optional<Backup> backup;
+  // As MapTask::RunningShare: the running attempt's reported share of the work, 0 unless running.
+  double RunningShare() const { return state == State::kRunning ? std::clamp(progress, 0.0, 1.0) : 0.0; }
   // The running backup becomes the attempt that counts (the other one ended). REQUIRES: a
   // backup that runs (attempt != 0).
   void PromoteBackup() {

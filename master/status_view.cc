@@ -25,13 +25,11 @@ proto::JobStatus StatusView::MakeStatus(const JobRecord& job) const {
   st.set_reduces_total(static_cast<uint32_t>(job.reduces.size()));
   st.set_reduces_done(static_cast<uint32_t>(job.reduces_done));
   st.set_reduces_running(static_cast<uint32_t>(job.reduces_running));
+  // In tasks (the numbers speculation ranks by): the done ones (as counted, also for a
+  // finished job restored without its tasks' states) plus the running ones' shares.
   double maps_progress = job.maps_done, reduces_progress = job.reduces_done;
-  for (const MapTask& m : job.maps) {
-    if (m.state == MapTask::State::kRunning) maps_progress += std::max(m.progress, m.backup ? m.backup->progress : 0.0);
-  }
-  for (const ReduceTask& t : job.reduces) {
-    if (t.state == ReduceTask::State::kRunning) reduces_progress += t.progress;
-  }
+  for (const MapTask& m : job.maps) maps_progress += m.RunningShare();
+  for (const ReduceTask& t : job.reduces) reduces_progress += t.RunningShare();
   st.set_maps_progress(maps_progress);
   st.set_reduces_progress(reduces_progress);
   const PhaseProgress p = job.Progress();
