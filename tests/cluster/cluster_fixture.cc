@@ -293,6 +293,16 @@ std::string DirectCluster::JobState(const std::string& job) const {
   return j.is_discarded() || !j.is_object() ? "" : j.value("state", "");
 }
 
+bool DirectCluster::WaitForWorkers(int n, double seconds) const {
+  return WaitUntil(
+      [&] {
+        auto r = Mr("status --json");
+        auto j = nlohmann::json::parse(r.out, nullptr, false);
+        return r.exit_code == 0 && !j.is_discarded() && j.value("workers", 0) == n;
+      },
+      seconds, 0.1);
+}
+
 std::string DirectCluster::LatestMasterLogPath() const {
   return d_ + "/master-" + std::to_string(master_starts_) + ".log";
 }

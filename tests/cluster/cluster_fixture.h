@@ -115,6 +115,8 @@ class DirectCluster {
   void ThawWorkers();
   // job's "state" in `mr status --json JOB` ("RUNNING", ...), or "" if it cannot be read.
   std::string JobState(const std::string& job) const;
+  // Whether `mr status` counted exactly n registered workers within `seconds`.
+  bool WaitForWorkers(int n, double seconds = 30) const;
   size_t workers() const { return workers_.size(); }
   const std::string& addr() const { return addr_; }
   const std::string& dir() const { return d_; }

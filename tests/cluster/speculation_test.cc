@@ -17,16 +17,6 @@
 namespace mr::testing {
 namespace {
 
-bool WaitForWorkers(const DirectCluster& c, int n) {
-  return WaitUntil(
-      [&] {
-        auto r = c.Mr("status --json");
-        auto j = nlohmann::json::parse(r.out, nullptr, false);
-        return r.exit_code == 0 && !j.is_discarded() && j.value("workers", 0) == n;
-      },
-      30, 0.1);
-}
-
 nlohmann::json Counters(const DirectCluster& c, const std::string& job) {
   auto r = c.Mr("status --json " + job);
   EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -60,7 +50,7 @@ TEST(SpeculationTest, BackupOfTheSlowWorkersMapWinsAndTheOutputIsExact) {
   ASSERT_TRUE(c.StartMaster({"--heartbeat-ms", "50"})) << c.MasterLogs();
   for (int i = 0; i < 3; ++i) c.StartWorker({"--map-slots", "1", "--reduce-slots", "1"});
   c.StartWorker({"--map-slots", "1", "--reduce-slots", "1", "--speed", "0.1"});
-  ASSERT_TRUE(WaitForWorkers(c, 4)) << c.MasterLogs();
+  ASSERT_TRUE(c.WaitForWorkers(4)) << c.MasterLogs();
   // 8 maps of 0.3 s (3 s on the slow worker), held without CPU so the 4 workers do not
   // compete for this machine's cores.
   const std::string job =
@@ -140,7 +130,7 @@ TEST(SpeculationTest, MasterRestartDuringABackupLeavesExactOutput) {
     c.StartWorker({"--map-slots", "1", "--reduce-slots", "1", "--master-timeout", "60"});
   c.StartWorker(
       {"--map-slots", "1", "--reduce-slots", "1", "--speed", "0.1", "--master-timeout", "60"});
-  ASSERT_TRUE(WaitForWorkers(c, 4)) << c.MasterLogs();
+  ASSERT_TRUE(c.WaitForWorkers(4)) << c.MasterLogs();
   // Maps of 1 s (10 s on the slow worker): the fast workers run three waves, and the backup
   // starts near t = 2 s and runs for about 1 s.
   const std::string job =
@@ -193,9 +183,9 @@ class ReduceSpeculationTest : public ::testing::Test {
     ASSERT_TRUE(MakeDirs(d_ + "/cluster").ok());
     ASSERT_TRUE(c_.StartMaster(master_flags)) << c_.MasterLogs();
     c_.StartWorker({"--map-slots", "2", "--reduce-slots", "1", "--master-timeout", "60"});
-    ASSERT_TRUE(WaitForWorkers(c_, 1)) << c_.MasterLogs();  // worker 1 first
+    ASSERT_TRUE(c_.WaitForWorkers(1)) << c_.MasterLogs();  // worker 1 first
     c_.StartWorker({"--map-slots", "0", "--reduce-slots", "1", "--speed", "0.05", "--master-timeout", "60"});
-    ASSERT_TRUE(WaitForWorkers(c_, 2)) << c_.MasterLogs();
+    ASSERT_TRUE(c_.WaitForWorkers(2)) << c_.MasterLogs();
   }
   std::string Job(const std::string& out) const {
     return "run synthetic --quiet --maps 4 --map-seconds 0.05 --map-bytes 100KB --work sleep --reducers 2 "

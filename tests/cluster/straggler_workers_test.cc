@@ -47,14 +47,6 @@ std::vector<MapAttempt> MapAttempts(const std::string& path) {
   return out;
 }
 
-bool WaitForWorkers(const DirectCluster& c, int n) {
-  return WaitUntil([&] {
-    auto r = c.Mr("status --json");
-    auto j = nlohmann::json::parse(r.out, nullptr, false);
-    return r.exit_code == 0 && !j.is_discarded() && j.value("workers", 0) == n;
-  }, 30, 0.1);
-}
-
 // Two workers with one map slot each, one at speed 1 and one at speed 0.5, share a word
 // count of 8 equal splits. The slow worker's attempts say they held their slot as long
 // again as their work (map.speed_hold_ms = map.work_ms), the fast one's hold nothing, and
@@ -68,7 +60,7 @@ TEST(StragglerWorkersTest, HalfSpeedWorkerTakesAboutTwiceAsLongOnRealInput) {
   ASSERT_TRUE(c.StartMaster({"--heartbeat-ms", "50"})) << c.MasterLogs();
   c.StartWorker({"--map-slots", "1", "--reduce-slots", "1", "--speed", "1"});
   c.StartWorker({"--map-slots", "1", "--reduce-slots", "1", "--speed", "0.5"});
-  ASSERT_TRUE(WaitForWorkers(c, 2)) << c.MasterLogs();
+  ASSERT_TRUE(c.WaitForWorkers(2)) << c.MasterLogs();
   CommandResult r = c.Mr("run wordcount --quiet --input " + d + "/in.txt --output " + d +
                          "/wc --split-size 1MiB --reducers 1 --speculative on");
   ASSERT_EQ(r.exit_code, 0) << r.err;  // (the output's correctness: the straggler test below)
@@ -113,7 +105,7 @@ TEST(StragglerWorkersTest, InjectedDelayIsTheSeededDrawAndInTheDuration) {
   ASSERT_TRUE(c.StartMaster({"--heartbeat-ms", "50"})) << c.MasterLogs();
   c.StartWorker({"--map-slots", "2", "--reduce-slots", "1", "--straggler-offset", "200ms", "--straggler-rate", "5",
                  "--straggler-tail", "exp", "--straggler-seed", "9"});
-  ASSERT_TRUE(WaitForWorkers(c, 1)) << c.MasterLogs();
+  ASSERT_TRUE(c.WaitForWorkers(1)) << c.MasterLogs();
   // The master sees the injection: it logs it at registration.
   EXPECT_NE(c.MasterLogs().find("straggler=exp T=0.2 rate=5 seed=9"), std::string::npos) << c.MasterLogs();
   CommandResult r = c.Mr("run wordcount --quiet --input " + d + "/in.txt --output " + d +

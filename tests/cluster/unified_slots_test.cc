@@ -88,11 +88,7 @@ TEST_P(UnifiedSlotsTest, WordCountAndSortCorrectOnUnifiedSlots) {
   ASSERT_TRUE(MakeDirs(d + "/cluster").ok());
   ASSERT_TRUE(c.StartMaster({"--policy", policy, "--heartbeat-ms", "50"})) << c.MasterLogs();
   for (const auto& flags : mixed ? kMixed : kUnifiedOnly) c.StartWorker(flags);
-  ASSERT_TRUE(WaitUntil([&] {
-    auto r = c.Mr("status --json");
-    auto j = nlohmann::json::parse(r.out, nullptr, false);
-    return r.exit_code == 0 && !j.is_discarded() && j.value("workers", 0) == 2;
-  }, 30, 0.1)) << "two workers did not register\n" << c.MasterLogs();
+  ASSERT_TRUE(c.WaitForWorkers(2)) << "two workers did not register\n" << c.MasterLogs();
 
   const std::string common = " --reducers 3 --split-size 256KiB --slow-start " + std::to_string(kSlowStart) +
                              " --hint-reduce-seconds 0.5 --quiet";
@@ -135,11 +131,7 @@ TEST(UnifiedSlotsPolicyTest, AsrptWithoutUnifiedSlotsFailsTheJobWithTheReason) {
   ASSERT_TRUE(c.StartMaster({"--policy", "asrpt", "--worker-timeout", "1", "--heartbeat-ms", "50"})) << c.MasterLogs();
   c.StartWorker({"--map-slots", "1", "--reduce-slots", "1"});
   c.StartWorker({"--map-slots", "1", "--reduce-slots", "1"});
-  ASSERT_TRUE(WaitUntil([&] {
-    auto r = c.Mr("status --json");
-    auto j = nlohmann::json::parse(r.out, nullptr, false);
-    return r.exit_code == 0 && !j.is_discarded() && j.value("workers", 0) == 2;
-  }, 30, 0.1)) << "two workers did not register\n" << c.MasterLogs();
+  ASSERT_TRUE(c.WaitForWorkers(2)) << "two workers did not register\n" << c.MasterLogs();
   CommandResult r = c.Mr("run wordcount --quiet --input " + d + "/a.txt --output " + d + "/wc");
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.err.find("policy asrpt needs workers with unified slots (mr worker --unified-slots N); none of "

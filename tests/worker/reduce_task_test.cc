@@ -133,6 +133,18 @@ TEST_F(ReduceChecksumTest, RefetchThatFailsEndsTheAttemptWithItsError) {
   EXPECT_NE(r.status().message().find("refetching the run of map 1"), std::string::npos) << r.status().ToString();
 }
 
+// A reduce of `job` over one run file (written in dir) holding `run`, its fraction to
+// *fraction.
+bool OneRunSpec(const jobs::Job* job, const std::string& run, const std::string& dir,
+                std::atomic<double>* fraction, ReduceTaskSpec* spec) {
+  spec->job = job;
+  spec->run_files = {JoinPath(dir, "m0.run")};
+  spec->run_crcs = {crc32c::Value(run)};
+  spec->output_path = JoinPath(dir, "out/part-r-00000");
+  spec->fraction = fraction;
+  return WriteStringToFile(spec->run_files[0], run).ok();
+}
+
 // A streaming reduce's fraction is the share of its input its command has read, not the
 // merge that buffers that input first (which read 100% before the command began, issue
 // 16). This command reads 100 KB of about 8 MiB and exits: the reduce succeeds, far from 1.
@@ -147,14 +159,9 @@ TEST(StreamingReduceTest, FractionIsWhatTheCommandRead) {
     std::snprintf(key, sizeof key, "key%08d", i);
     shuffle::AppendRecord(key, value, &run);
   }
-  ReduceTaskSpec spec;
-  spec.job = job->get();
-  spec.run_files = {JoinPath(dir.path(), "m0.run")};
-  spec.run_crcs = {crc32c::Value(run)};
-  ASSERT_TRUE(WriteStringToFile(spec.run_files[0], run).ok());
-  spec.output_path = JoinPath(dir.path(), "out/part-r-00000");
   std::atomic<double> fraction{0};
-  spec.fraction = &fraction;
+  ReduceTaskSpec spec;
+  ASSERT_TRUE(OneRunSpec(job->get(), run, dir.path(), &fraction, &spec));
   auto r = RunReduceTask(spec, nullptr);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_LT(fraction.load(), 0.5) << "the merge counted as the reduce's progress";
@@ -168,14 +175,9 @@ TEST(SyntheticReduceTest, FractionRisesWithItsWork) {
   ASSERT_TRUE(job.ok()) << job.status().ToString();
   std::string run;
   shuffle::AppendRecord("k", "v", &run);
-  ReduceTaskSpec spec;
-  spec.job = job->get();
-  spec.run_files = {JoinPath(dir.path(), "m0.run")};
-  spec.run_crcs = {crc32c::Value(run)};
-  ASSERT_TRUE(WriteStringToFile(spec.run_files[0], run).ok());
-  spec.output_path = JoinPath(dir.path(), "out/part-r-00000");
   std::atomic<double> fraction{0};
-  spec.fraction = &fraction;
+  ReduceTaskSpec spec;
+  ASSERT_TRUE(OneRunSpec(job->get(), run, dir.path(), &fraction, &spec));
   std::atomic<bool> done{false};
   std::vector<double> seen;
   std::thread sampler([&] {
