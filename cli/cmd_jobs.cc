@@ -25,7 +25,7 @@
 #include "common/version.h"
 #include "client/master_client.h"
 #include "master/status_json.h"
-#include "scheduler/placed_scheduler.h"
+#include "scheduler/stages/placed_scheduler.h"
 #include "scheduler/scheduler.h"
 
 namespace mr::cli {

@@ -14,7 +14,7 @@
 #include "common/status.h"
 #include "experiment/cluster_shape.h"
 #include "experiment/experiment.h"
-#include "model/task_sim.h"
+#include "model/tasksim/task_sim.h"
 
 namespace mr::experiment {
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "common/straggler.h"
-#include "model/task_sim.h"
+#include "model/tasksim/task_sim.h"
 
 namespace mr::experiment {
 

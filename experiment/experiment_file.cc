@@ -8,7 +8,7 @@
 #include "experiment/report.h"
 #include "experiment/workload_params.h"
 #include "experiment/yaml_node.h"
-#include "scheduler/map_placement.h"
+#include "scheduler/stages/map_placement.h"
 #include "scheduler/policy_table.h"
 
 namespace mr::experiment {

@@ -10,7 +10,7 @@
 #include <utility>
 
 #include "common/units.h"
-#include "model/mst.h"
+#include "model/mst/mst.h"
 #include "web/trace_reader.h"
 
 namespace mr::experiment {

@@ -21,7 +21,7 @@
 
 #include "common/status.h"
 #include "experiment/trace_replay.h"
-#include "model/dtd_fit.h"
+#include "model/mst/dtd_fit.h"
 
 namespace mr::experiment {
 

@@ -2,11 +2,11 @@
 
 #include <map>
 
-#include "model/task_sim.h"
+#include "model/tasksim/task_sim.h"
 #include "scheduler/policy_flags.h"
-#include "scheduler/placed_scheduler.h"
+#include "scheduler/stages/placed_scheduler.h"
 #include "scheduler/scheduler.h"
-#include "scheduler/speculator.h"
+#include "scheduler/stages/speculator.h"
 
 namespace mr::experiment {
 

@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <memory>
 
-#include "scheduler/placed_scheduler.h"
+#include "scheduler/stages/placed_scheduler.h"
 #include "scheduler/scheduler.h"
 
 namespace mr::experiment {

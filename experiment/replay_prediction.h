@@ -12,8 +12,8 @@
 
 #include "common/status.h"
 #include "experiment/trace_replay.h"
-#include "model/task_sim.h"
-#include "scheduler/map_placement.h"
+#include "model/tasksim/task_sim.h"
+#include "scheduler/stages/map_placement.h"
 #include "scheduler/policy_options.h"
 
 namespace mr::experiment {

@@ -14,9 +14,9 @@
 #include "experiment/report.h"
 #include "experiment/cluster_shape.h"
 #include "experiment/trace_replay.h"
-#include "scheduler/map_placement.h"
+#include "scheduler/stages/map_placement.h"
 #include "scheduler/policy_table.h"
-#include "scheduler/speculator.h"
+#include "scheduler/stages/speculator.h"
 #include "web/trace_reader.h"
 
 namespace mr::experiment {

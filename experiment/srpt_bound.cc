@@ -6,7 +6,7 @@
 
 #include "common/file_util.h"
 #include "experiment/live_run.h"
-#include "model/slotted_bounds.h"
+#include "model/slotted/slotted_bounds.h"
 #include "web/trace_reader.h"
 
 namespace mr::experiment {

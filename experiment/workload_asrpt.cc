@@ -8,7 +8,7 @@
 #include <cstdio>
 
 #include "experiment/workload_sources.h"
-#include "model/slotted_workload.h"
+#include "model/slotted/slotted_workload.h"
 
 namespace mr::experiment {
 

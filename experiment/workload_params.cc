@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "model/slotted_workload.h"
+#include "model/slotted/slotted_workload.h"
 
 namespace mr::experiment {
 

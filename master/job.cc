@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "scheduler/job_sizes.h"
+#include "scheduler/util/job_sizes.h"
 
 namespace mr::master {
 

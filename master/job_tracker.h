@@ -38,7 +38,7 @@
 #include "master/worker_registry.h"
 #include "mr.pb.h"
 #include "scheduler/scheduler.h"
-#include "scheduler/speculator.h"
+#include "scheduler/stages/speculator.h"
 
 namespace mr::master {
 

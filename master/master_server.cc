@@ -14,7 +14,7 @@
 #include "master/request_handler.h"
 #include "master/status_provider.h"
 #include "mr.pb.h"
-#include "scheduler/placed_scheduler.h"
+#include "scheduler/stages/placed_scheduler.h"
 
 namespace mr::master {
 

@@ -11,7 +11,7 @@
 #include "common/status.h"
 #include "common/units.h"
 #include "master/job_tracker.h"
-#include "scheduler/map_placement.h"
+#include "scheduler/stages/map_placement.h"
 #include "scheduler/scheduler.h"
 
 namespace mr::master {

@@ -16,9 +16,9 @@
 #include "common/clock.h"
 #include "master/job.h"
 #include "mr.pb.h"
-#include "scheduler/map_rate.h"
+#include "scheduler/util/map_rate.h"
 #include "scheduler/snapshot.h"
-#include "scheduler/speculator.h"
+#include "scheduler/stages/speculator.h"
 
 namespace mr::master {
 

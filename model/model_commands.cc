@@ -9,9 +9,9 @@
 
 #include "common/units.h"
 #include "model/cli_args.h"
-#include "model/lower_bound.h"
-#include "model/tandem_policy.h"
-#include "scheduler/placed_scheduler.h"
+#include "model/fluid/lower_bound.h"
+#include "model/fluid/tandem_policy.h"
+#include "scheduler/stages/placed_scheduler.h"
 #include "scheduler/policy_table.h"
 #include "scheduler/scheduler.h"
 

@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "common/status.h"
-#include "model/task_sim.h"
-#include "model/task_workload.h"
-#include "model/workload.h"
-#include "scheduler/map_placement.h"
+#include "model/tasksim/task_sim.h"
+#include "model/tasksim/task_workload.h"
+#include "model/fluid/workload.h"
+#include "scheduler/stages/map_placement.h"
 #include "scheduler/policy_options.h"
 
 namespace mr::model {

@@ -10,8 +10,8 @@
 #include "common/units.h"
 #include "model/cli_args.h"
 #include "model/model_commands.h"
-#include "model/mst.h"
-#include "model/mst_optimum.h"
+#include "model/mst/mst.h"
+#include "model/mst/mst_optimum.h"
 
 namespace mr::model {
 namespace {

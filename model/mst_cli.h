@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "common/status.h"
-#include "model/mst_mappers.h"
-#include "model/mst_placement.h"
+#include "model/mst/mst_mappers.h"
+#include "model/mst/mst_placement.h"
 
 namespace mr::model {
 

@@ -7,9 +7,9 @@
 
 #include "common/file_util.h"
 #include "model/model_commands.h"
-#include "model/slotted_bounds.h"
-#include "model/slotted_sim.h"
-#include "model/slotted_workload.h"
+#include "model/slotted/slotted_bounds.h"
+#include "model/slotted/slotted_sim.h"
+#include "model/slotted/slotted_workload.h"
 #include "scheduler/policy_flags.h"
 #include "scheduler/policy_program_options.h"
 #include "model/cli_args.h"

@@ -10,7 +10,7 @@
 
 #include <boost/program_options.hpp>
 
-#include "scheduler/map_placement.h"
+#include "scheduler/stages/map_placement.h"
 
 namespace mr::sched {
 

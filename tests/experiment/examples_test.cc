@@ -11,8 +11,8 @@
 #include "experiment/cluster_shape.h"
 #include "experiment/experiment_file.h"
 #include "experiment/workload_import.h"
-#include "model/task_sim.h"
-#include "scheduler/placed_scheduler.h"
+#include "model/tasksim/task_sim.h"
+#include "scheduler/stages/placed_scheduler.h"
 #include "scheduler/policy_table.h"
 
 namespace mr::experiment {

@@ -6,7 +6,7 @@
 
 #include "experiment/experiment_file.h"
 #include "experiment/workload_import.h"
-#include "model/slotted_workload.h"
+#include "model/slotted/slotted_workload.h"
 
 namespace mr::experiment {
 namespace {

@@ -1,7 +1,7 @@
 // Fitting a sample to a delayed-tail distribution (model/dtd_fit.h): a four-value sample by
 // hand, the clamp at offset 0, a constant sample, recovery of a seeded DTD sample's
 // parameters, a sample that is not a DTD, and bad input.
-#include "model/dtd_fit.h"
+#include "model/mst/dtd_fit.h"
 
 #include <gtest/gtest.h>
 

@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "model/task_sim.h"
-#include "model/task_workload.h"
+#include "model/tasksim/task_sim.h"
+#include "model/tasksim/task_workload.h"
 #include "scheduler/scheduler.h"
 
 namespace mr::model {

@@ -2,9 +2,9 @@
 // policy achieves.
 #include <gtest/gtest.h>
 
-#include "model/lower_bound.h"
+#include "model/fluid/lower_bound.h"
 #include "model/rng.h"
-#include "model/tandem_policy.h"
+#include "model/fluid/tandem_policy.h"
 
 namespace mr::model {
 namespace {

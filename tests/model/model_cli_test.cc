@@ -7,7 +7,7 @@
 
 #include "common/file_util.h"
 #include "model/model_cli.h"
-#include "model/workload.h"
+#include "model/fluid/workload.h"
 
 namespace mr::model {
 namespace {

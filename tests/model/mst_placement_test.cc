@@ -5,10 +5,10 @@
 #include <numeric>
 #include <vector>
 
-#include "model/mst.h"
-#include "model/mst_mappers.h"
-#include "model/mst_optimum.h"
-#include "model/mst_placement.h"
+#include "model/mst/mst.h"
+#include "model/mst/mst_mappers.h"
+#include "model/mst/mst_optimum.h"
+#include "model/mst/mst_placement.h"
 
 namespace mr::model {
 namespace {

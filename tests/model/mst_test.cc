@@ -6,8 +6,8 @@
 #include <cmath>
 #include <vector>
 
-#include "model/dtd.h"
-#include "model/mst.h"
+#include "model/mst/dtd.h"
+#include "model/mst/mst.h"
 #include "model/rng.h"
 
 namespace mr::model {

@@ -6,8 +6,8 @@
 #include <numeric>
 
 #include "model/rng.h"
-#include "model/tandem_policy.h"
-#include "model/tandem_sim.h"
+#include "model/fluid/tandem_policy.h"
+#include "model/fluid/tandem_sim.h"
 
 namespace mr::model {
 namespace {

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "model/rng.h"
-#include "model/slotted_bounds.h"
+#include "model/slotted/slotted_bounds.h"
 #include "tests/model/slotted_test_util.h"
 
 namespace mr::model {

@@ -7,9 +7,9 @@
 
 #include "common/file_util.h"
 #include "model/model_cli.h"
-#include "model/slotted_bounds.h"
+#include "model/slotted/slotted_bounds.h"
 #include "model/slotted_cli.h"
-#include "model/slotted_workload.h"
+#include "model/slotted/slotted_workload.h"
 
 namespace mr::model {
 namespace {

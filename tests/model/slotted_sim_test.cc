@@ -4,7 +4,7 @@
 
 #include <functional>
 
-#include "model/slotted_sim.h"
+#include "model/slotted/slotted_sim.h"
 
 namespace mr::model {
 namespace {

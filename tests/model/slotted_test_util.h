@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "model/rng.h"
-#include "model/slotted_workload.h"
+#include "model/slotted/slotted_workload.h"
 
 namespace mr::model::testing {
 

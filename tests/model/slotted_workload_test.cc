@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "common/file_util.h"
-#include "model/slotted_workload.h"
+#include "model/slotted/slotted_workload.h"
 
 namespace mr::model {
 namespace {

@@ -2,9 +2,9 @@
 // cases worked out by hand).
 #include <gtest/gtest.h>
 
-#include "model/tandem_policy.h"
-#include "model/tandem_sim.h"
-#include "model/workload.h"
+#include "model/fluid/tandem_policy.h"
+#include "model/fluid/tandem_sim.h"
+#include "model/fluid/workload.h"
 
 namespace mr::model {
 namespace {

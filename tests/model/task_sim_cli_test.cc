@@ -10,7 +10,7 @@
 #include "common/file_util.h"
 #include "model/model_cli.h"
 #include "model/model_commands.h"
-#include "model/task_workload.h"
+#include "model/tasksim/task_workload.h"
 
 namespace mr::model {
 namespace {

@@ -7,7 +7,7 @@
 #include <map>
 #include <vector>
 
-#include "model/task_sim.h"
+#include "model/tasksim/task_sim.h"
 #include "tests/model/task_sim_test_util.h"
 
 namespace mr::model {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "model/task_sim.h"
+#include "model/tasksim/task_sim.h"
 #include "tests/model/task_sim_test_util.h"
 
 namespace mr::model {

@@ -8,10 +8,10 @@
 #include <cmath>
 #include <vector>
 
-#include "model/map_time.h"
+#include "model/tasksim/map_time.h"
 #include "model/rng.h"
-#include "model/task_sim.h"
-#include "model/task_workload.h"
+#include "model/tasksim/task_sim.h"
+#include "model/tasksim/task_workload.h"
 #include "tests/model/task_sim_test_util.h"
 
 namespace mr::model {

@@ -8,9 +8,9 @@
 
 #include "common/file_util.h"
 #include "model/model_commands.h"
-#include "model/task_sim.h"
+#include "model/tasksim/task_sim.h"
 #include "scheduler/policy_table.h"
-#include "scheduler/speculator.h"
+#include "scheduler/stages/speculator.h"
 
 namespace mr::model {
 namespace {

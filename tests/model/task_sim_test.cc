@@ -1,7 +1,7 @@
 // The task-level simulator driving the live policies: hand-derived schedules,
 // the decision contract on random workloads (and that breaking it is caught),
 // and convergence to the fluid model as maps get small.
-#include "model/task_sim.h"
+#include "model/tasksim/task_sim.h"
 
 #include <gtest/gtest.h>
 
@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "model/tandem_policy.h"
-#include "model/task_workload.h"
-#include "model/workload.h"
+#include "model/fluid/tandem_policy.h"
+#include "model/tasksim/task_workload.h"
+#include "model/fluid/workload.h"
 #include "scheduler/policy_table.h"
 #include "scheduler/scheduler.h"
 

@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "model/task_sim.h"
+#include "model/tasksim/task_sim.h"
 #include "scheduler/scheduler.h"
 
 namespace mr::model::testing {

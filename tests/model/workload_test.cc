@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "common/file_util.h"
-#include "model/workload.h"
+#include "model/fluid/workload.h"
 
 namespace mr::model {
 namespace {

@@ -10,11 +10,11 @@
 #include <tuple>
 #include <vector>
 
-#include "scheduler/asrpt_allocation.h"
-#include "scheduler/asrpt_scheduler.h"
+#include "scheduler/policies/asrpt_allocation.h"
+#include "scheduler/policies/asrpt_scheduler.h"
 #include "scheduler/policy_table.h"
 #include "scheduler/scheduler.h"
-#include "scheduler/virtual_srpt.h"
+#include "scheduler/policies/virtual_srpt.h"
 #include "test_util.h"
 #include "unit_slots.h"
 

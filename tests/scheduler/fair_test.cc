@@ -1,4 +1,4 @@
-#include "scheduler/fair_scheduler.h"
+#include "scheduler/policies/fair_scheduler.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "scheduler/fifo_scheduler.h"
+#include "scheduler/policies/fifo_scheduler.h"
 
 #include <gtest/gtest.h>
 

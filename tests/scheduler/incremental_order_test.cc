@@ -1,6 +1,6 @@
 // IncrementalOrder must give exactly the order of a full stable sort, however
 // far and in whatever steps it is consumed (issue 6: the policies sort lazily).
-#include "scheduler/incremental_order.h"
+#include "scheduler/util/incremental_order.h"
 
 #include <gtest/gtest.h>
 

@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "scheduler/job_sizes.h"
+#include "scheduler/util/job_sizes.h"
 
 namespace mr::sched {
 namespace {

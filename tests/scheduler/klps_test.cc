@@ -1,4 +1,4 @@
-#include "scheduler/klps_scheduler.h"
+#include "scheduler/policies/klps_scheduler.h"
 
 #include <gtest/gtest.h>
 

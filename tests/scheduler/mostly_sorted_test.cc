@@ -1,6 +1,6 @@
 // SortMostlySorted must give exactly std::sort's order under a total order, whatever the
 // input order: asrpt relies on it to re-rank jobs each round without moving a decision.
-#include "scheduler/mostly_sorted.h"
+#include "scheduler/util/mostly_sorted.h"
 
 #include <gtest/gtest.h>
 

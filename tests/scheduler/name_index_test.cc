@@ -1,4 +1,4 @@
-#include "scheduler/name_index.h"
+#include "scheduler/util/name_index.h"
 
 #include <gtest/gtest.h>
 

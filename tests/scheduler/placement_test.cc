@@ -7,8 +7,8 @@
 #include <map>
 #include <sstream>
 
-#include "scheduler/map_placement.h"
-#include "scheduler/placed_scheduler.h"
+#include "scheduler/stages/map_placement.h"
+#include "scheduler/stages/placed_scheduler.h"
 #include "scheduler/scheduler.h"
 #include "test_util.h"
 

@@ -1,4 +1,4 @@
-#include "scheduler/pool_table.h"
+#include "scheduler/policies/pool_table.h"
 
 #include <gtest/gtest.h>
 

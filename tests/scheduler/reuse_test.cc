@@ -7,7 +7,7 @@
 #include <random>
 #include <string>
 
-#include "scheduler/fair_scheduler.h"
+#include "scheduler/policies/fair_scheduler.h"
 #include "scheduler/scheduler.h"
 #include "test_util.h"
 

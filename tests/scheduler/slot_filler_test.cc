@@ -1,4 +1,4 @@
-#include "scheduler/slot_filler.h"
+#include "scheduler/util/slot_filler.h"
 
 #include <gtest/gtest.h>
 

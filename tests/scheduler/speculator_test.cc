@@ -1,6 +1,6 @@
 // The LATE speculator on hand-worked snapshots: which task is backed up, the cap, a slow
 // worker refused, the minimum age, pending work first, per-job opt-out, and the percentile.
-#include "scheduler/speculator.h"
+#include "scheduler/stages/speculator.h"
 
 #include <gtest/gtest.h>
 

@@ -4,9 +4,9 @@
 #include <map>
 #include <set>
 
-#include "scheduler/max_srpt_scheduler.h"
+#include "scheduler/policies/max_srpt_scheduler.h"
 #include "scheduler/policy_table.h"
-#include "scheduler/split_srpt_scheduler.h"
+#include "scheduler/policies/split_srpt_scheduler.h"
 #include "test_util.h"
 
 namespace mr::sched {

@@ -1,4 +1,4 @@
-#include "scheduler/water_fill.h"
+#include "scheduler/util/water_fill.h"
 
 #include <gtest/gtest.h>
 

@@ -1,0 +1,297 @@
+// The task-level simulator's event loop: time jumps from event to event, the
+// rounds a policy is offered (which workers, which scope), and each decision
+// checked, then applied. The state (task_sim_state.h), the tasks' transitions
+// (task_sim_tasks.h), the shuffle links, the snapshot and the contract checks live
+// in the task_sim_* files beside it.
+#include "model/tasksim/task_sim.h"
+
+#include <algorithm>
+#include <cstdarg>
+#include <cstdio>
+#include <functional>
+#include <limits>
+#include <numeric>
+#include <queue>
+#include <string>
+
+#include "model/tasksim/task_sim_checks.h"
+#include "model/tasksim/task_sim_input.h"
+#include "model/tasksim/task_sim_links.h"
+#include "model/tasksim/task_sim_snapshot.h"
+#include "model/tasksim/task_sim_state.h"
+#include "model/tasksim/task_sim_tasks.h"
+
+namespace mr::model {
+namespace {
+
+using namespace tasksim;  // NOLINT: this file drives the simulator's internal pieces
+
+constexpr double kNever = std::numeric_limits<double>::infinity();
+
+std::string Printf(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+std::string Printf(const char* fmt, ...) {
+  char buf[512];
+  va_list ap;
+  va_start(ap, fmt);
+  std::vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  return buf;
+}
+
+class TaskSimulator {
+ public:
+  TaskSimulator(std::span<const TaskJob> jobs, const ClusterSpec& cluster,
+                sched::Scheduler& scheduler, const sched::Speculator* speculator);
+  Result<TaskSimResult> Run();
+
+ private:
+  double NextEventTime() const;
+  bool ProcessEventsAt();
+  Status Decide();
+  bool HasAssignableWork(int w) const;
+  bool HasUnbackedAttempt(int w) const;
+  Status Round(int offered);
+  // The speculator's round on worker w's slots left free (none without a speculator).
+  Status SpeculateRound(int w);
+  std::string Where(int offered) const;
+
+  const ClusterSpec cluster_;
+  sched::Scheduler& scheduler_;
+  const sched::Speculator* speculator_;
+  SimState state_;
+  TaskLifecycle tasks_{cluster_, state_};
+  ShuffleLinks links_;
+  std::priority_queue<double, std::vector<double>, std::greater<>> decisions_;
+  size_t next_arrival_ = 0;
+  TaskSimResult result_;
+};
+
+TaskSimulator::TaskSimulator(std::span<const TaskJob> jobs, const ClusterSpec& cluster,
+                             sched::Scheduler& scheduler, const sched::Speculator* speculator)
+    : cluster_(cluster), scheduler_(scheduler), speculator_(speculator) {
+  for (const WorkerSpec& w : ResolveWorkers(cluster)) state_.workers.emplace_back(w);
+  std::vector<size_t> order(jobs.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return jobs[a].arrival < jobs[b].arrival; });
+  state_.jobs.resize(jobs.size());
+  for (size_t k = 0; k < order.size(); ++k) {
+    SimJob& j = state_.jobs[k];
+    j.spec = &jobs[order[k]];
+    j.input_index = order[k];
+    j.id = k + 1;  // the master numbers jobs from 1 in submission order
+    j.maps.resize(static_cast<size_t>(j.spec->maps));
+    j.reduces.resize(static_cast<size_t>(j.spec->reducers));
+    j.backlog.assign(state_.workers.size(), 0.0);
+    j.byte_eps = 1e-9 * j.spec->map_bytes * j.spec->maps;
+  }
+}
+
+Result<TaskSimResult> TaskSimulator::Run() {
+  std::vector<SimJob>& jobs = state_.jobs;
+  // Zero-length steps are normal (a zero-second reduce ends where it starts);
+  // many in a row without a finished job would be a loop.
+  const int64_t max_zero_steps = 1000 + 10 * static_cast<int64_t>(jobs.size());
+  int64_t zero_steps = 0;
+  while (tasks_.finished() < jobs.size()) {
+    links_.Compute(state_);
+    if (cluster_.shuffle_cpu_per_byte > 0) tasks_.SetShuffleCores(cluster_.shuffle_cpu_per_byte * links_.TotalRate());
+    tasks_.Rerate();
+    double next = NextEventTime();
+    if (next == kNever) {
+      return Status::Internal(
+          Printf("policy %s left work idle at t=%.6g: %zu jobs unfinished, no task "
+                 "running, no data it lets move, no arrival left",
+                 std::string(scheduler_.name()).c_str(), state_.now, jobs.size() - tasks_.finished()));
+    }
+    result_.max_link_load =
+        std::max(result_.max_link_load, links_.Advance(state_, next - state_.now));
+    size_t before = tasks_.finished();
+    zero_steps = next > state_.now ? 0 : zero_steps + 1;
+    state_.now = next;
+    ++result_.events;
+    if (ProcessEventsAt()) decisions_.push(std::max(state_.now + cluster_.decision_latency, cluster_.first_round));
+    bool decide = false;
+    while (!decisions_.empty() && decisions_.top() <= state_.now) {
+      decisions_.pop();
+      decide = true;  // rounds due at the same instant collapse into one
+    }
+    if (decide) MR_RETURN_IF_ERROR(Decide());
+    if (tasks_.finished() > before) zero_steps = 0;
+    if (zero_steps > max_zero_steps) {
+      return Status::Internal(Printf("no progress at t=%.6g under policy %s", state_.now,
+                                     std::string(scheduler_.name()).c_str()));
+    }
+  }
+  result_.completion.assign(jobs.size(), 0);
+  result_.response.assign(jobs.size(), 0);
+  result_.failed.assign(jobs.size(), false);
+  result_.sojourn.assign(jobs.size(), 0);
+  double total = 0, total_sojourn = 0;
+  for (const SimJob& j : jobs) {
+    result_.sojourn[j.input_index] = std::max(0.0, j.maps_done_time - j.spec->arrival);
+    total_sojourn += result_.sojourn[j.input_index];
+    result_.completion[j.input_index] = j.completion;
+    result_.response[j.input_index] = j.completion - j.spec->arrival;
+    result_.failed[j.input_index] = j.failed;
+    total += j.completion - j.spec->arrival;
+    result_.makespan = std::max(result_.makespan, j.completion);
+  }
+  result_.mean_response = jobs.empty() ? 0 : total / static_cast<double>(jobs.size());
+  result_.mean_sojourn = jobs.empty() ? 0 : total_sojourn / static_cast<double>(jobs.size());
+  const TaskLifecycle::Counters& c = tasks_.counters();
+  result_.assignments = c.assignments;
+  result_.backups = c.backups;
+  result_.kills = c.kills;
+  result_.failed_attempts = c.failed_attempts;
+  return std::move(result_);
+}
+
+double TaskSimulator::NextEventTime() const {
+  double next = kNever;
+  if (next_arrival_ < state_.jobs.size()) next = state_.jobs[next_arrival_].spec->arrival;
+  next = std::min(next, tasks_.NextEnd());
+  if (!decisions_.empty()) next = std::min(next, decisions_.top());
+  next = std::min(next, links_.NextDrain(state_));
+  return std::max(next, state_.now);
+}
+
+// Applies everything due at now; true when the master would run a round.
+bool TaskSimulator::ProcessEventsAt() {
+  bool react = false;
+  while (next_arrival_ < state_.jobs.size() &&
+         state_.jobs[next_arrival_].spec->arrival <= state_.now) {
+    tasks_.Arrive(next_arrival_++);
+    react = true;
+  }
+  react = tasks_.EndDue() || react;
+  for (size_t j : state_.active) {
+    if (!state_.jobs[j].finished) react = tasks_.MaybeShuffleDone(state_.jobs[j]) || react;
+  }
+  std::erase_if(state_.active, [&](size_t j) { return state_.jobs[j].finished; });
+  return react;
+}
+
+// A kCluster policy gets one round showing every worker's free slots. Otherwise the
+// master runs a round on a worker's heartbeat when it could take a task; with every
+// heartbeat at once, that is each such worker in id order. If none could, one
+// round without free slots refreshes the shares (the master's periodic refresh).
+Status TaskSimulator::Decide() {
+  if (state_.active.empty()) return Status::Ok();
+  if (scheduler_.scope() == sched::SnapshotScope::kCluster) {
+    MR_RETURN_IF_ERROR(Round(kAllWorkers));
+    for (int w = 0; w < static_cast<int>(state_.workers.size()); ++w) MR_RETURN_IF_ERROR(SpeculateRound(w));
+    return Status::Ok();
+  }
+  int rounds = 0;
+  for (int w = 0; w < static_cast<int>(state_.workers.size()); ++w) {
+    if (!HasAssignableWork(w)) continue;
+    MR_RETURN_IF_ERROR(Round(w));
+    MR_RETURN_IF_ERROR(SpeculateRound(w));
+    ++rounds;
+  }
+  if (rounds == 0) return Round(kNoWorker);
+  return Status::Ok();
+}
+
+bool TaskSimulator::HasAssignableWork(int w) const {
+  const SimWorker& worker = state_.workers[w];
+  const bool map = worker.CanRunMap(), reduce = worker.CanRunReduce();
+  for (size_t j : state_.active) {
+    const SimJob& job = state_.jobs[j];
+    if (map && job.HasPendingMap()) return true;
+    if (map && job.maps_queued > 0) {
+      for (const MapTask& m : job.maps) {
+        if (m.state == MapState::kQueued && m.queued_at == w) return true;
+      }
+    }
+    if (!reduce) continue;
+    for (const ReduceTask& r : job.reduces) {
+      if (r.state == ReduceState::kReady && r.worker == w) return true;
+    }
+  }
+  return (cluster_.idle_rounds || speculator_ != nullptr) && HasUnbackedAttempt(w);
+}
+
+// Some attempt that worker w could back up: a map if it has a map-capable slot free,
+// a reduce of its own if it has a reduce-capable one.
+bool TaskSimulator::HasUnbackedAttempt(int w) const {
+  const SimWorker& worker = state_.workers[w];
+  const bool map = worker.CanRunMap(), reduce = worker.CanRunReduce();
+  for (size_t j : state_.active) {
+    const SimJob& job = state_.jobs[j];
+    for (const MapTask& m : job.maps) {
+      if (map && m.attempts.running.size() == 1 && !m.attempts.backed_up) return true;
+    }
+    for (const ReduceTask& r : job.reduces) {
+      if (reduce && r.worker == w && r.attempts.running.size() == 1 && !r.attempts.backed_up)
+        return true;
+    }
+  }
+  return false;
+}
+
+// One Schedule() call: shares checked first, then the queue entries, assignments and
+// kills, each checked and applied in the order given. A round that moved a map to a
+// worker's queue or killed an attempt asks for another round (as the worker's next
+// heartbeat would).
+Status TaskSimulator::Round(int offered) {
+  sched::Decision d = scheduler_.Schedule(BuildSnapshot(state_, offered));
+  ++result_.schedule_calls;
+  auto contract = [&](Status st) {
+    return st.ok() ? st : Status::Internal(Where(offered) + st.message());
+  };
+  double sum = 0;
+  MR_RETURN_IF_ERROR(contract(CheckShares(state_, d, &sum)));
+  result_.max_share_sum = std::max(result_.max_share_sum, sum);
+  bool wake = false;
+  for (const sched::QueueMap& q : d.queue) {
+    MR_RETURN_IF_ERROR(contract(CheckQueue(state_, q)));
+    wake = tasks_.Queue(q) || wake;
+  }
+  for (const sched::Assignment& a : d.assignments) {
+    MR_RETURN_IF_ERROR(contract(CheckAssignment(state_, a, offered)));
+    tasks_.Launch(a);
+  }
+  for (const sched::Kill& k : d.kills) {
+    MR_RETURN_IF_ERROR(contract(CheckKill(state_, k)));
+    tasks_.Kill(k);
+    wake = true;
+  }
+  for (size_t j : state_.active) {
+    auto it = d.shuffle_shares.find(state_.jobs[j].id);
+    state_.jobs[j].share = it == d.shuffle_shares.end() ? 0.0 : it->second;
+  }
+  if (wake) decisions_.push(std::max(state_.now + cluster_.decision_latency, cluster_.first_round));
+  return Status::Ok();
+}
+
+Status TaskSimulator::SpeculateRound(int w) {
+  if (speculator_ == nullptr) return Status::Ok();
+  sched::Decision d = speculator_->Speculate(BuildSnapshot(state_, w));
+  for (const sched::Assignment& a : d.assignments) {
+    Status st = CheckAssignment(state_, a, w);
+    if (!st.ok()) return Status::Internal(Where(w) + "speculator: " + st.message());
+    tasks_.Launch(a);
+  }
+  return Status::Ok();
+}
+
+std::string TaskSimulator::Where(int offered) const {
+  const std::string round = offered == kAllWorkers
+                                ? std::string("round of all workers")
+                                : "round of worker " + std::to_string(offered < 0 ? 0 : offered + 1);
+  return Printf("policy %s, t=%.9g, %s: ", std::string(scheduler_.name()).c_str(), state_.now,
+                round.c_str());
+}
+
+}  // namespace
+
+Result<TaskSimResult> SimulateTasks(std::span<const TaskJob> jobs, const ClusterSpec& cluster,
+                                    sched::Scheduler& scheduler, const sched::Speculator* speculator) {
+  MR_RETURN_IF_ERROR(tasksim::ValidateTaskSimInput(jobs, cluster));
+  TaskSimulator sim(jobs, cluster, scheduler, speculator);
+  return sim.Run();
+}
+
+}  // namespace mr::model
