@@ -2,7 +2,7 @@
 
 #include <unistd.h>
 
-#include "shuffle/format/mapped_file.h"
+#include "common/mapped_file.h"
 #include "shuffle/format/merger.h"
 #include "worker/task/record_sink.h"
 
@@ -72,10 +72,10 @@ Result<shuffle::MapOutputIndex> MapOutputCollector::Finish() {
 
 Status MapOutputCollector::MergeSpills(FileWriter* out,
                                        std::vector<shuffle::PartitionExtent>* extents) {
-  std::vector<shuffle::MappedFile> files;
+  std::vector<MappedFile> files;
   std::vector<std::string_view> views;
   for (const auto& s : spills_) {
-    MR_ASSIGN_OR_RETURN(shuffle::MappedFile f, shuffle::MappedFile::Open(s.path));
+    MR_ASSIGN_OR_RETURN(MappedFile f, MappedFile::Open(s.path));
     views.push_back(f.data());
     files.push_back(std::move(f));
   }

@@ -9,7 +9,7 @@
 
 #include "common/clock.h"
 #include "common/file_util.h"
-#include "shuffle/format/mapped_file.h"
+#include "common/mapped_file.h"
 #include "worker/task/counting_context.h"
 #include "worker/task/map_output_collector.h"
 #include "worker/task/slot_hold.h"
@@ -100,8 +100,8 @@ Status MapSplitBlocks(const jobs::Split& split, std::string_view data, jobs::Map
 Status MapSplit(const MapTaskSpec& spec, jobs::Mapper& mapper, MapOutputCollector& out,
                 TaskCounters* counters, const std::atomic<bool>* cancel) {
   const jobs::Split& split = spec.split;
-  MR_ASSIGN_OR_RETURN(shuffle::MappedFile file,
-                      shuffle::MappedFile::Open(split.path, split.offset, split.length));
+  MR_ASSIGN_OR_RETURN(MappedFile file,
+                      MappedFile::Open(split.path, split.offset, split.length));
   std::string_view data = file.data();
   counters->bytes_in = data.size();
   bool block_mode = false;

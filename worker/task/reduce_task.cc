@@ -7,7 +7,7 @@
 
 #include "common/file_util.h"
 #include "common/log.h"
-#include "shuffle/format/mapped_file.h"
+#include "common/mapped_file.h"
 #include "shuffle/format/merger.h"
 #include "worker/task/counting_context.h"
 #include "worker/task/file_writer.h"
@@ -112,10 +112,10 @@ Result<ReduceTaskResult> RunReduceTaskImpl(const ReduceTaskSpec& spec, const std
                                    std::to_string(spec.run_files.size()) + " runs");
   }
   ReduceTaskResult result;
-  std::vector<shuffle::MappedFile> files;
+  std::vector<MappedFile> files;
   std::vector<std::string_view> runs;
   for (const auto& path : spec.run_files) {
-    MR_ASSIGN_OR_RETURN(shuffle::MappedFile f, shuffle::MappedFile::Open(path));
+    MR_ASSIGN_OR_RETURN(MappedFile f, MappedFile::Open(path));
     result.counters.bytes_in += f.data().size();
     runs.push_back(f.data());
     files.push_back(std::move(f));

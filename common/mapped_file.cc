@@ -1,4 +1,4 @@
-#include "shuffle/format/mapped_file.h"
+#include "common/mapped_file.h"
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -8,7 +8,7 @@
 #include <cerrno>
 #include <cstring>
 
-namespace mr::shuffle {
+namespace mr {
 
 MappedFile& MappedFile::operator=(MappedFile&& other) noexcept {
   if (this != &other) {
@@ -66,4 +66,4 @@ Result<MappedFile> MappedFile::Open(const std::string& path, uint64_t offset, ui
   return f;
 }
 
-}  // namespace mr::shuffle
+}  // namespace mr

@@ -10,7 +10,7 @@
 
 #include "common/status.h"
 
-namespace mr::shuffle {
+namespace mr {
 
 class MappedFile {
  public:
@@ -36,4 +36,4 @@ class MappedFile {
   std::string_view view_;
 };
 
-}  // namespace mr::shuffle
+}  // namespace mr
