@@ -1,0 +1,58 @@
+// Priority orders for the Malleable Packing Scheme: the generic order (the completion order
+// of the moldable RAP's optimum) and the static metric-specific orders. The paper omits its
+// specific schemes "due to lack of space"; the ones here are this repository's choice
+// (docs/flex.md, "Metric-specific orders"). Pure; thread-safe.
+#pragma once
+
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+#include "scheduler/flex/metrics.h"
+#include "scheduler/flex/problem.h"
+#include "scheduler/flex/rap.h"
+
+namespace mr::flex {
+
+// How the generic order solves a minisum RAP that has step summands (tardy jobs, SLA).
+enum class StepSolver {
+  kBreakpoints,  // exact, O(S log J + K S B): the default
+  kPaperDp,      // exact, the paper's O(J S^2) dynamic programme
+};
+
+// F_j(s) = the job's penalty when it finishes at now + work_j / s (never when s = 0), as the
+// RAP solvers read it; Breakpoints() derived from the deadlines for step metrics.
+class MetricCost : public RapCost {
+ public:
+  // `jobs` is borrowed and must outlive the cost. origin as in Penalty().
+  MetricCost(std::span<const FlexJob> jobs, double now, double origin);
+  double F(int job, int s) const override;
+  std::vector<int> Breakpoints(int job, int min, int max) const override;
+
+ private:
+  std::span<const FlexJob> jobs_;
+  double now_;
+  double origin_;
+};
+
+// The name a trace or a status page shows for an order: "generic-rap", "shortest-work", ...
+std::string_view OrderName(OrderKind kind);
+constexpr std::string_view kGenericOrderName = "generic-rap";
+
+// The static order `kind` (not kEdfTardyLast, not kNone: those return the input order):
+// ties broken by the lower index. A job without a deadline sorts after those with one.
+std::vector<int> StaticOrder(OrderKind kind, std::span<const FlexJob> jobs);
+
+// The generic order: solves the moldable RAP on `minima` (already normalised) and sorts the
+// jobs by their completion under its optimum (zero-work jobs first, starved ones last).
+// Which RAP: one minimax metric shared by every job -> SolveMinimax; every job minisum with
+// convex summands -> SolveConvexMinisum; otherwise the minisum RAP of each job's own penalty
+// (SolveBreakpoints or SolvePaperDp per `step_solver`) - for epochs mixing minimax groups this
+// is a heuristic (docs/flex.md, "Mixed metrics"). Slots the optimum leaves unused go, one at a
+// time, where they shorten a completion the most before the sort.
+Result<std::vector<int>> GenericOrder(int slots, double now, double origin,
+                                      std::span<const FlexJob> jobs, std::span<const int> minima,
+                                      StepSolver step_solver);
+
+}  // namespace mr::flex
