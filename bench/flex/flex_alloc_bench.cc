@@ -80,7 +80,8 @@ int RunMetric(const Args& a, mr::flex::Metric metric) {
   w.jobs = a.jobs;
   w.slots = a.slots;
   w.metric = metric;
-  w.total_tasks = 10.0 * a.slots;  // as in the simulation: 10 task waves of the whole pool
+  // The simulation's load per slot (3,000 tasks on 100 slots: 30 waves of the whole pool).
+  w.total_tasks = mr::model::FlexWorkloadOptions{}.total_tasks / 100.0 * a.slots;
   mr::flex::FlexOptions opt;
   opt.swap_rounds = a.swap_rounds;
   if (a.paper_dp) opt.step_solver = mr::flex::StepSolver::kPaperDp;

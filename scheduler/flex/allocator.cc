@@ -41,34 +41,47 @@ double FirstDeadline(const JobTerms& t) {
   return t.sla.empty() ? kInf : t.sla.front().deadline;
 }
 
-// Moore-Hodgson through the packer: start from EDF; while some job of the front list is
-// tardy, move the job of largest work per unit weight among those up to the first tardy one
-// to the end. Returns the best order seen.
+size_t FirstTardy(const Context& ctx, const std::vector<int>& front, const Candidate& c) {
+  for (size_t k = 0; k < front.size(); ++k) {
+    if (c.schedule.completion[front[k]] > FirstDeadline(ctx.terms[front[k]])) return k;
+  }
+  return front.size();
+}
+
+// Moore-Hodgson through the packer: start from EDF; while a job of the front list is tardy,
+// move one job among those up to the first tardy one to the end. Which one: each of three
+// candidates is packed and the best kept - the job with the most work per unit weight (the
+// classic rule), the one of least weight, and the tardy job itself (the classic rule alone
+// drops a heavy job to save a light one). Returns the best order seen.
 Result<Candidate> EdfTardyLast(const Context& ctx) {
   std::vector<int> front = StaticOrder(OrderKind::kEarliestDeadline, ctx.norm), tail;
-  Candidate best;
-  for (size_t round = 0; round <= ctx.norm.size(); ++round) {
-    std::vector<int> order = front;
-    order.insert(order.end(), tail.begin(), tail.end());
-    MR_ASSIGN_OR_RETURN(Candidate c, Pack(ctx, std::move(order), ""));
-    size_t first_tardy = front.size();
-    for (size_t k = 0; k < front.size(); ++k) {
-      if (c.schedule.completion[front[k]] > FirstDeadline(ctx.terms[front[k]])) {
-        first_tardy = k;
-        break;
-      }
+  MR_ASSIGN_OR_RETURN(Candidate current, Pack(ctx, front, ""));
+  Candidate best = current;
+  for (size_t k = FirstTardy(ctx, front, current); k < front.size();
+       k = FirstTardy(ctx, front, current)) {
+    size_t most_work = 0, least_weight = 0;
+    for (size_t i = 0; i <= k; ++i) {
+      const FlexJob& j = ctx.norm[front[i]];
+      const FlexJob& a = ctx.norm[front[most_work]];
+      const FlexJob& b = ctx.norm[front[least_weight]];
+      const double w = EffectiveWeight(j.metric, j.terms);
+      if (j.work / w > a.work / EffectiveWeight(a.metric, a.terms)) most_work = i;
+      if (w < EffectiveWeight(b.metric, b.terms)) least_weight = i;
     }
-    if (c.value < best.value) best = std::move(c);
-    if (first_tardy == front.size()) break;
-    size_t drop = 0;
-    double most = -1;
-    for (size_t k = 0; k <= first_tardy; ++k) {
-      const FlexJob& j = ctx.norm[front[k]];
-      double per_weight = j.work / EffectiveWeight(j.metric, j.terms);
-      if (per_weight > most) most = per_weight, drop = k;
+    Candidate next;
+    size_t moved = k;
+    for (size_t drop : {most_work, least_weight, k}) {
+      std::vector<int> order = front;
+      order.erase(order.begin() + static_cast<long>(drop));
+      order.insert(order.end(), tail.begin(), tail.end());
+      order.push_back(front[drop]);
+      MR_ASSIGN_OR_RETURN(Candidate c, Pack(ctx, std::move(order), ""));
+      if (c.value < next.value) next = std::move(c), moved = drop;
     }
-    tail.push_back(front[drop]);
-    front.erase(front.begin() + static_cast<long>(drop));
+    tail.push_back(front[moved]);
+    front.erase(front.begin() + static_cast<long>(moved));
+    current = std::move(next);
+    if (current.value < best.value) best = current;
   }
   best.name = OrderName(OrderKind::kEdfTardyLast);
   return best;
@@ -156,22 +169,40 @@ Result<FlexDecision> Allocate(const FlexProblem& problem, const FlexOptions& opt
     out.trials.push_back({c.name, c.value});
     if (c.value < best.value) best = std::move(c);
   };
-  if (options.generic_order) {
+  // The moldable RAP's completions, solved once for the generic order and kRapDeadlines.
+  std::vector<double> moldable;
+  auto solve_moldable = [&]() -> Status {
+    if (!moldable.empty()) return Status::Ok();
     std::vector<int> minima;
     for (const FlexJob& j : ctx.norm) minima.push_back(j.min_slots);
-    MR_ASSIGN_OR_RETURN(std::vector<int> order,
-                        GenericOrder(ctx.slots, ctx.now, ctx.origin, ctx.norm, minima,
-                                     options.step_solver));
-    MR_ASSIGN_OR_RETURN(Candidate c, Pack(ctx, std::move(order), std::string(kGenericOrderName)));
+    MR_ASSIGN_OR_RETURN(moldable, MoldableCompletions(ctx.slots, ctx.now, ctx.origin, ctx.norm,
+                                                      minima, options.step_solver));
+    return Status::Ok();
+  };
+  if (options.generic_order) {
+    MR_RETURN_IF_ERROR(solve_moldable());
+    MR_ASSIGN_OR_RETURN(Candidate c, Pack(ctx, CompletionOrder(moldable),
+                                          std::string(kGenericOrderName)));
     consider(std::move(c));
   }
   if (options.specific_orders) {
     for (OrderKind kind : SpecificOrders(ctx.norm)) {
-      Result<Candidate> c = kind == OrderKind::kEdfTardyLast
-                                ? EdfTardyLast(ctx)
-                                : Pack(ctx, StaticOrder(kind, ctx.norm), std::string(OrderName(kind)));
-      if (!c.ok()) return c.status();
-      consider(std::move(c).value());
+      std::vector<int> order;
+      if (kind == OrderKind::kEdfTardyLast) {
+        MR_ASSIGN_OR_RETURN(Candidate c, EdfTardyLast(ctx));
+        consider(std::move(c));
+        continue;
+      }
+      if (kind == OrderKind::kRapDeadlines) {
+        MR_RETURN_IF_ERROR(solve_moldable());
+        order = MetDeadlineOrder(ctx.norm, moldable);
+      } else if (kind == OrderKind::kLawler) {
+        order = LawlerOrder(ctx.norm, ctx.slots, ctx.now, ctx.origin);
+      } else {
+        order = StaticOrder(kind, ctx.norm);
+      }
+      MR_ASSIGN_OR_RETURN(Candidate c, Pack(ctx, std::move(order), std::string(OrderName(kind))));
+      consider(std::move(c));
     }
   }
   MR_RETURN_IF_ERROR(ImproveBySwaps(ctx, options.swap_rounds, &best, &out.trials));

@@ -45,6 +45,8 @@ enum class OrderKind : uint8_t {
   kEarliestDeadline,      // deadline (an SLA's first pseudo-deadline) ascending
   kStretchDeadline,       // arrival + time alone ascending (deadlines of stretch 1)
   kEdfTardyLast,          // EDF, tardy jobs moved to the end one by one (Moore-Hodgson)
+  kRapDeadlines,          // the jobs the moldable RAP optimum makes on time, by deadline met
+  kLawler,                // built from the back: last the job cheapest to finish last (Lawler)
 };
 
 struct MetricInfo {
@@ -59,7 +61,7 @@ struct MetricInfo {
   // The RAP summand F_j(s) = penalty at now + work/s is convex in s. The others on the
   // menu are step functions (tardy jobs, SLA): the RAP solvers rely on this split.
   bool convex_summand;
-  std::array<OrderKind, 3> orders;  // metric-specific orders tried, kNone-padded
+  std::array<OrderKind, 4> orders;  // metric-specific orders tried, kNone-padded
 };
 
 // Every metric of the menu, in menu order (the order of the Metric enum).

@@ -30,7 +30,9 @@ double OrderKey(OrderKind kind, const FlexJob& j) {
     case OrderKind::kStretchDeadline:
       return j.terms.arrival + (j.terms.alone > 0 ? j.terms.alone : TimeAtMax(j));
     case OrderKind::kNone:
-    case OrderKind::kEdfTardyLast: return 0;
+    case OrderKind::kEdfTardyLast:
+    case OrderKind::kRapDeadlines:
+    case OrderKind::kLawler: return 0;
   }
   return 0;
 }
@@ -114,6 +116,8 @@ std::string_view OrderName(OrderKind kind) {
     case OrderKind::kEarliestDeadline: return "earliest-deadline";
     case OrderKind::kStretchDeadline: return "stretch-deadline";
     case OrderKind::kEdfTardyLast: return "edf-tardy-last";
+    case OrderKind::kRapDeadlines: return "rap-deadlines";
+    case OrderKind::kLawler: return "lawler";
   }
   return "?";
 }
@@ -124,9 +128,10 @@ std::vector<int> StaticOrder(OrderKind kind, std::span<const FlexJob> jobs) {
   return SortBy(key);
 }
 
-Result<std::vector<int>> GenericOrder(int slots, double now, double origin,
-                                      std::span<const FlexJob> jobs, std::span<const int> minima,
-                                      StepSolver step_solver) {
+Result<std::vector<double>> MoldableCompletions(int slots, double now, double origin,
+                                                std::span<const FlexJob> jobs,
+                                                std::span<const int> minima,
+                                                StepSolver step_solver) {
   std::vector<RapJob> rap(jobs.size());
   bool all_convex_minisum = true, one_minimax = true;
   const FlexJob* first_live = nullptr;
@@ -159,7 +164,53 @@ Result<std::vector<int>> GenericOrder(int slots, double now, double origin,
   for (size_t j = 0; j < jobs.size(); ++j) {
     completion[j] = jobs[j].work <= 0 ? now : (s[j] == 0 ? kInf : now + jobs[j].work / s[j]);
   }
-  return SortBy(completion);
+  return completion;
+}
+
+std::vector<int> CompletionOrder(std::span<const double> completion) { return SortBy(completion); }
+
+std::vector<int> LawlerOrder(std::span<const FlexJob> jobs, int slots, double now,
+                             double origin) {
+  std::vector<char> placed(jobs.size(), 0);
+  double work = 0;
+  long long cap = 0;
+  for (const FlexJob& j : jobs) work += j.work, cap += j.work > 0 ? j.max_slots : 0;
+  std::vector<int> order(jobs.size());
+  for (size_t pos = jobs.size(); pos-- > 0;) {
+    const double end = cap > 0 ? now + work / static_cast<double>(std::min<long long>(cap, slots))
+                               : now;
+    int last = -1;
+    double least = kInf;
+    for (size_t j = 0; j < jobs.size(); ++j) {
+      if (placed[j]) continue;
+      const double c = jobs[j].work > 0 ? end : now;
+      const double p = Penalty(jobs[j].metric, jobs[j].terms, c, origin);
+      if (last < 0 || p < least) least = p, last = static_cast<int>(j);
+    }
+    placed[last] = 1;
+    order[pos] = last;
+    work -= jobs[last].work;
+    if (jobs[last].work > 0) cap -= jobs[last].max_slots;
+  }
+  return order;
+}
+
+std::vector<int> MetDeadlineOrder(std::span<const FlexJob> jobs,
+                                  std::span<const double> completion) {
+  std::vector<double> met(jobs.size(), kInf);
+  for (size_t j = 0; j < jobs.size(); ++j) {
+    const JobTerms& t = jobs[j].terms;
+    if (t.deadline && !(completion[j] > *t.deadline)) met[j] = *t.deadline;
+    for (const SlaStep& step : t.sla) {
+      if (!(completion[j] > step.deadline)) met[j] = std::min(met[j], step.deadline);
+    }
+  }
+  std::vector<int> order(jobs.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+    return met[a] != met[b] ? met[a] < met[b] : completion[a] < completion[b];
+  });
+  return order;
 }
 
 }  // namespace mr::flex

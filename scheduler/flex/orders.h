@@ -44,15 +44,27 @@ constexpr std::string_view kGenericOrderName = "generic-rap";
 // ties broken by the lower index. A job without a deadline sorts after those with one.
 std::vector<int> StaticOrder(OrderKind kind, std::span<const FlexJob> jobs);
 
-// The generic order: solves the moldable RAP on `minima` (already normalised) and sorts the
-// jobs by their completion under its optimum (zero-work jobs first, starved ones last).
-// Which RAP: one minimax metric shared by every job -> SolveMinimax; every job minisum with
-// convex summands -> SolveConvexMinisum; otherwise the minisum RAP of each job's own penalty
-// (SolveBreakpoints or SolvePaperDp per `step_solver`) - for epochs mixing minimax groups this
-// is a heuristic (docs/flex.md, "Mixed metrics"). Slots the optimum leaves unused go, one at a
-// time, where they shorten a completion the most before the sort.
-Result<std::vector<int>> GenericOrder(int slots, double now, double origin,
-                                      std::span<const FlexJob> jobs, std::span<const int> minima,
-                                      StepSolver step_solver);
+// The generic scheme's moldable schedule: solves the RAP on `minima` (already normalised) and
+// returns each job's completion now + work/s_j under its optimum (now for zero-work jobs,
+// +infinity for a job left with 0 slots). Which RAP: one minimax metric shared by every job
+// -> SolveMinimax; every job minisum with convex summands -> SolveConvexMinisum; otherwise the
+// minisum RAP of each job's own penalty (SolveBreakpoints or SolvePaperDp per `step_solver`) -
+// for epochs mixing minimax groups this is a heuristic (docs/flex.md, "Mixed metrics"). Slots
+// the optimum leaves unused go, one at a time, where they shorten a completion the most.
+Result<std::vector<double>> MoldableCompletions(int slots, double now, double origin,
+                                                std::span<const FlexJob> jobs,
+                                                std::span<const int> minima,
+                                                StepSolver step_solver);
+// The generic order: by moldable completion, ties to the lower index.
+std::vector<int> CompletionOrder(std::span<const double> completion);
+// OrderKind::kLawler, Lawler's rule for minimax objectives adapted to a pool of slots: while
+// jobs remain, the one whose penalty (its own metric) is least if it finishes last, at
+// now + remaining work / min(S, sum of remaining maxima), goes last; ties to the lower index.
+// O(J^2) penalty evaluations.
+std::vector<int> LawlerOrder(std::span<const FlexJob> jobs, int slots, double now, double origin);
+// OrderKind::kRapDeadlines: first the jobs whose moldable completion meets one of their
+// (pseudo-)deadlines, by the earliest deadline met; then the others by moldable completion.
+std::vector<int> MetDeadlineOrder(std::span<const FlexJob> jobs,
+                                  std::span<const double> completion);
 
 }  // namespace mr::flex
