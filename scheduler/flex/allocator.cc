@@ -150,6 +150,40 @@ std::vector<OrderKind> SpecificOrders(std::span<const FlexJob> jobs) {
   return kinds;
 }
 
+// The moldable RAP's completions, solved at most once per decision (the generic order and
+// kRapDeadlines both read them).
+struct MoldableCache {
+  const Context& ctx;
+  StepSolver solver;
+  std::vector<double> completion;
+  bool solved = false;
+
+  Status Solve() {
+    if (solved) return Status::Ok();
+    std::vector<int> minima;
+    for (const FlexJob& j : ctx.norm) minima.push_back(j.min_slots);
+    MR_ASSIGN_OR_RETURN(completion,
+                        MoldableCompletions(ctx.slots, ctx.now, ctx.origin, ctx.norm, minima, solver));
+    solved = true;
+    return Status::Ok();
+  }
+};
+
+// Builds the metric-specific order `kind` and packs it.
+Result<Candidate> PackKind(const Context& ctx, OrderKind kind, MoldableCache* moldable) {
+  std::vector<int> order;
+  switch (kind) {
+    case OrderKind::kEdfTardyLast: return EdfTardyLast(ctx);
+    case OrderKind::kRapDeadlines:
+      MR_RETURN_IF_ERROR(moldable->Solve());
+      order = MetDeadlineOrder(ctx.norm, moldable->completion);
+      break;
+    case OrderKind::kLawler: order = LawlerOrder(ctx.norm, ctx.slots, ctx.now, ctx.origin); break;
+    default: order = StaticOrder(kind, ctx.norm); break;
+  }
+  return Pack(ctx, std::move(order), std::string(OrderName(kind)));
+}
+
 }  // namespace
 
 Result<FlexDecision> Allocate(const FlexProblem& problem, const FlexOptions& options) {
@@ -169,39 +203,16 @@ Result<FlexDecision> Allocate(const FlexProblem& problem, const FlexOptions& opt
     out.trials.push_back({c.name, c.value});
     if (c.value < best.value) best = std::move(c);
   };
-  // The moldable RAP's completions, solved once for the generic order and kRapDeadlines.
-  std::vector<double> moldable;
-  auto solve_moldable = [&]() -> Status {
-    if (!moldable.empty()) return Status::Ok();
-    std::vector<int> minima;
-    for (const FlexJob& j : ctx.norm) minima.push_back(j.min_slots);
-    MR_ASSIGN_OR_RETURN(moldable, MoldableCompletions(ctx.slots, ctx.now, ctx.origin, ctx.norm,
-                                                      minima, options.step_solver));
-    return Status::Ok();
-  };
+  MoldableCache moldable{ctx, options.step_solver, {}, false};
   if (options.generic_order) {
-    MR_RETURN_IF_ERROR(solve_moldable());
-    MR_ASSIGN_OR_RETURN(Candidate c, Pack(ctx, CompletionOrder(moldable),
+    MR_RETURN_IF_ERROR(moldable.Solve());
+    MR_ASSIGN_OR_RETURN(Candidate c, Pack(ctx, CompletionOrder(moldable.completion),
                                           std::string(kGenericOrderName)));
     consider(std::move(c));
   }
   if (options.specific_orders) {
     for (OrderKind kind : SpecificOrders(ctx.norm)) {
-      std::vector<int> order;
-      if (kind == OrderKind::kEdfTardyLast) {
-        MR_ASSIGN_OR_RETURN(Candidate c, EdfTardyLast(ctx));
-        consider(std::move(c));
-        continue;
-      }
-      if (kind == OrderKind::kRapDeadlines) {
-        MR_RETURN_IF_ERROR(solve_moldable());
-        order = MetDeadlineOrder(ctx.norm, moldable);
-      } else if (kind == OrderKind::kLawler) {
-        order = LawlerOrder(ctx.norm, ctx.slots, ctx.now, ctx.origin);
-      } else {
-        order = StaticOrder(kind, ctx.norm);
-      }
-      MR_ASSIGN_OR_RETURN(Candidate c, Pack(ctx, std::move(order), std::string(OrderName(kind))));
+      MR_ASSIGN_OR_RETURN(Candidate c, PackKind(ctx, kind, &moldable));
       consider(std::move(c));
     }
   }

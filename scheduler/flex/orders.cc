@@ -180,12 +180,15 @@ std::vector<int> LawlerOrder(std::span<const FlexJob> jobs, int slots, double no
     const double end = cap > 0 ? now + work / static_cast<double>(std::min<long long>(cap, slots))
                                : now;
     int last = -1;
-    double least = kInf;
+    std::pair<double, double> least{kInf, kInf};
     for (size_t j = 0; j < jobs.size(); ++j) {
       if (placed[j]) continue;
+      const JobTerms& t = jobs[j].terms;
       const double c = jobs[j].work > 0 ? end : now;
-      const double p = Penalty(jobs[j].metric, jobs[j].terms, c, origin);
-      if (last < 0 || p < least) least = p, last = static_cast<int>(j);
+      // Ties (many jobs on time when tardiness is clipped at 0) go to the least lateness.
+      std::pair<double, double> key{Penalty(jobs[j].metric, t, c, origin),
+                                    t.deadline ? t.weight * (c - *t.deadline) : c};
+      if (last < 0 || key < least) least = key, last = static_cast<int>(j);
     }
     placed[last] = 1;
     order[pos] = last;

@@ -59,7 +59,8 @@ Result<std::vector<double>> MoldableCompletions(int slots, double now, double or
 std::vector<int> CompletionOrder(std::span<const double> completion);
 // OrderKind::kLawler, Lawler's rule for minimax objectives adapted to a pool of slots: while
 // jobs remain, the one whose penalty (its own metric) is least if it finishes last, at
-// now + remaining work / min(S, sum of remaining maxima), goes last; ties to the lower index.
+// now + remaining work / min(S, sum of remaining maxima), goes last; ties to the least
+// lateness w(C - d) (tardiness clips it at 0), then to the lower index.
 // O(J^2) penalty evaluations.
 std::vector<int> LawlerOrder(std::span<const FlexJob> jobs, int slots, double now, double origin);
 // OrderKind::kRapDeadlines: first the jobs whose moldable completion meets one of their
