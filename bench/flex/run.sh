@@ -9,7 +9,8 @@
 # metrics.png (gnuplot). Deterministic: no timing is measured.
 #   bench/flex/run.sh                      (after: cmake --build build --target mr_flex_sim)
 # Knobs (environment): SIM (the mr_flex_sim binary), INSTANCES (100), SEEDS for the base case
-# ("1 2 3 4 5"), SEED for the sweeps (1), SWEEP_SWAPS (1: the swap variant in the menu).
+# ("1 2 3 4 5"), SEED for the sweeps (1), SWEEP_SWAPS (1: the swap variant in the menu),
+# PLOT_ONLY=1 (rebuild results.md and the plots from the CSVs already there).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -22,7 +23,7 @@ SWEEP_SWAPS=${SWEEP_SWAPS:-1}
 METRICS=(response-time weighted-response-time stretch makespan max-stretch tardy-jobs
          weighted-tardy-jobs tardiness max-tardiness lateness max-lateness sla)
 
-if [[ ! -x "$SIM" ]]; then
+if [[ ${PLOT_ONLY:-0} != 1 && ! -x "$SIM" ]]; then
   echo "run.sh: SIM=$SIM is not an executable (cmake --build build --target mr_flex_sim)" >&2
   exit 2
 fi
@@ -36,29 +37,31 @@ point() {
     END { print r["fifo"] "," r["fair"] "," r["flex"] "," c "," s }'
 }
 
-header="fifo_avg,fifo_worst,fair_avg,fair_worst,flex_avg,flex_worst,counted,skipped"
-echo "seed,$header" > "$here/base.csv"
-for s in $SEEDS; do
-  echo "base case, seed $s" >&2
-  echo "$s,$(point --seed "$s")" >> "$here/base.csv"
-done
-echo "slack,$header" > "$here/slack.csv"
-for x in 0.05 0.15 0.25 0.35 0.45 0.55 0.65 0.75 0.85 0.95; do
-  echo "slack $x" >&2
-  echo "$x,$(point --seed "$SEED" --slack "$x")" >> "$here/slack.csv"
-done
-echo "small_jobs,$header" > "$here/small.csv"
-for n in 0 1 2 3 4 5 6 7 8 9; do
-  echo "small jobs $n of 10" >&2
-  echo "$n,$(point --seed "$SEED" --small "0.$n")" >> "$here/small.csv"
-done
-echo "metric,$header,swaps_avg,swaps_worst" > "$here/metrics.csv"
-for m in "${METRICS[@]}"; do
-  echo "metric $m" >&2
-  plain=$(point --seed "$SEED" --metric "$m")
-  swaps=$(point --seed "$SEED" --metric "$m" --swap-rounds "$SWEEP_SWAPS" | cut -d, -f5,6)
-  echo "$m,$plain,$swaps" >> "$here/metrics.csv"
-done
+if [[ ${PLOT_ONLY:-0} != 1 ]]; then
+  header="fifo_avg,fifo_worst,fair_avg,fair_worst,flex_avg,flex_worst,counted,skipped"
+  echo "seed,$header" > "$here/base.csv"
+  for s in $SEEDS; do
+    echo "base case, seed $s" >&2
+    echo "$s,$(point --seed "$s")" >> "$here/base.csv"
+  done
+  echo "slack,$header" > "$here/slack.csv"
+  for x in 0.05 0.15 0.25 0.35 0.45 0.55 0.65 0.75 0.85 0.95; do
+    echo "slack $x" >&2
+    echo "$x,$(point --seed "$SEED" --slack "$x")" >> "$here/slack.csv"
+  done
+  echo "small_jobs,$header" > "$here/small.csv"
+  for n in 0 1 2 3 4 5 6 7 8 9; do
+    echo "small jobs $n of 10" >&2
+    echo "$n,$(point --seed "$SEED" --small "0.$n")" >> "$here/small.csv"
+  done
+  echo "metric,$header,swaps_avg,swaps_worst" > "$here/metrics.csv"
+  for m in "${METRICS[@]}"; do
+    echo "metric $m" >&2
+    plain=$(point --seed "$SEED" --metric "$m")
+    swaps=$(point --seed "$SEED" --metric "$m" --swap-rounds "$SWEEP_SWAPS" | cut -d, -f5,6)
+    echo "$m,$plain,$swaps" >> "$here/metrics.csv"
+  done
+fi
 
 # Markdown: one table per experiment; ratios are scheme / optimum (avg / worst).
 {
@@ -112,7 +115,7 @@ set xlabel "$xl"
 set ylabel "ratio to the optimum"
 set key top left
 set grid
-set logscale y
+set yrange [0.9:*]
 plot "$tmp/$f.dat" using 1:2 with linespoints lc 1 pt 7 title "FIFO avg", \
      "" using 1:3 with linespoints lc 1 dt 2 pt 6 title "FIFO worst", \
      "" using 1:4 with linespoints lc 2 pt 7 title "FAIR avg", \
