@@ -101,9 +101,9 @@ int RunMetric(const Args& a, mr::flex::Metric metric) {
   }
   std::string won;
   for (const auto& [name, n] : wins) won += " " + name + "=" + std::to_string(n);
-  std::printf("%-22s %5d %10.1f %10.1f %10.1f %s\n", std::string(mr::flex::MetricName(metric)).c_str(),
-              a.decisions, Quantile(times, 0.5), Quantile(times, 0.99),
-              *std::max_element(times.begin(), times.end()), won.c_str());
+  std::printf("%-22s %5d %10.1f %10.1f %10.1f %s\n",
+              std::string(mr::flex::MetricName(metric)).c_str(), a.decisions, Quantile(times, 0.5),
+              Quantile(times, 0.99), *std::max_element(times.begin(), times.end()), won.c_str());
   return 0;
 }
 

@@ -19,6 +19,7 @@ mr::Status Parse(int argc, char** argv, mr::model::FlexSimOptions* o, bool* help
   mr::model::FlexWorkloadOptions& w = o->workload;
   std::string metric = "response-time", optimum = "search", step = "breakpoints";
   po::options_description desc("mr_flex_sim options");
+  // clang-format off
   desc.add_options()("help", "this text")
       ("jobs", po::value(&w.jobs)->default_value(w.jobs), "jobs per instance (J)")
       ("slots", po::value(&w.slots)->default_value(w.slots), "slots (S)")
@@ -37,6 +38,7 @@ mr::Status Parse(int argc, char** argv, mr::model::FlexSimOptions* o, bool* help
       ("step-solver", po::value(&step)->default_value(step), "breakpoints or paper-dp")
       ("csv", po::bool_switch(&o->csv), "CSV instead of a table")
       ("per-instance", po::bool_switch(&o->per_instance), "one row per instance too");
+  // clang-format on
   po::variables_map vm;
   try {
     po::store(po::parse_command_line(argc, argv, desc), vm);

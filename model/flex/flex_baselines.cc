@@ -38,7 +38,8 @@ std::vector<double> WaterLevelShares(std::span<const double> min, std::span<cons
       continue;
     }
     int slope = 0;
-    for (size_t j = 0; j < min.size(); ++j) slope += min[j] <= lo && max[j] >= hi && min[j] < max[j];
+    for (size_t j = 0; j < min.size(); ++j)
+      slope += min[j] <= lo && max[j] >= hi && min[j] < max[j];
     double level = slope > 0 && hi > lo ? lo + (capacity - SharesAt(min, max, lo)) / slope : lo;
     for (size_t j = 0; j < min.size(); ++j) out[j] = std::clamp(level, min[j], max[j]);
     return out;

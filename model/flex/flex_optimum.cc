@@ -56,8 +56,7 @@ Result<double> PackOrder(const Packed& k, const std::vector<int>& order) {
 
 class OrderSearch {
  public:
-  explicit OrderSearch(const Packed& k)
-      : k_(k), chosen_(k.jobs.size(), 0), bound_(k.jobs.size()) {}
+  explicit OrderSearch(const Packed& k) : k_(k), chosen_(k.jobs.size(), 0), bound_(k.jobs.size()) {}
 
   Status Run(const std::vector<int>& incumbent, FlexOptimum* out) {
     best_ = kInf;

@@ -29,15 +29,15 @@ struct FlexSimOptions {
   int instances = 100;
   flex::FlexOptions flex;  // the allocator's options for the FLEX scheme
   FlexOptimumMethod optimum = FlexOptimumMethod::kSearch;
-  bool csv = false;        // RunFlexSim: one CSV row per scheme instead of a table
+  bool csv = false;           // RunFlexSim: one CSV row per scheme instead of a table
   bool per_instance = false;  // RunFlexSim: also one CSV row per instance and scheme
 };
 
 struct FlexSchemeStats {
-  std::string scheme;       // "fifo", "fair", "flex"
-  double mean_ratio = 0;    // over the instances counted
+  std::string scheme;     // "fifo", "fair", "flex"
+  double mean_ratio = 0;  // over the instances counted
   double worst_ratio = 0;
-  double mean_value = 0;    // the metric itself, mean over the instances counted
+  double mean_value = 0;  // the metric itself, mean over the instances counted
 };
 
 struct FlexInstanceRow {
@@ -52,7 +52,7 @@ struct FlexSimResult {
   std::vector<FlexSchemeStats> schemes;  // fifo, fair, flex
   int counted = 0;                       // instances with a positive optimum
   int skipped = 0;
-  double mean_slack = 0;                 // realised: 1 - sum of (normalised) minima / S
+  double mean_slack = 0;                   // realised: 1 - sum of (normalised) minima / S
   std::map<std::string, int> flex_orders;  // how often each order won
   int64_t search_nodes = 0;                // total, for the optimum search
   std::vector<FlexInstanceRow> rows;

@@ -162,8 +162,8 @@ struct MoldableCache {
     if (solved) return Status::Ok();
     std::vector<int> minima;
     for (const FlexJob& j : ctx.norm) minima.push_back(j.min_slots);
-    MR_ASSIGN_OR_RETURN(completion,
-                        MoldableCompletions(ctx.slots, ctx.now, ctx.origin, ctx.norm, minima, solver));
+    MR_ASSIGN_OR_RETURN(
+        completion, MoldableCompletions(ctx.slots, ctx.now, ctx.origin, ctx.norm, minima, solver));
     solved = true;
     return Status::Ok();
   }
@@ -173,13 +173,18 @@ struct MoldableCache {
 Result<Candidate> PackKind(const Context& ctx, OrderKind kind, MoldableCache* moldable) {
   std::vector<int> order;
   switch (kind) {
-    case OrderKind::kEdfTardyLast: return EdfTardyLast(ctx);
+    case OrderKind::kEdfTardyLast:
+      return EdfTardyLast(ctx);
     case OrderKind::kRapDeadlines:
       MR_RETURN_IF_ERROR(moldable->Solve());
       order = MetDeadlineOrder(ctx.norm, moldable->completion);
       break;
-    case OrderKind::kLawler: order = LawlerOrder(ctx.norm, ctx.slots, ctx.now, ctx.origin); break;
-    default: order = StaticOrder(kind, ctx.norm); break;
+    case OrderKind::kLawler:
+      order = LawlerOrder(ctx.norm, ctx.slots, ctx.now, ctx.origin);
+      break;
+    default:
+      order = StaticOrder(kind, ctx.norm);
+      break;
   }
   return Pack(ctx, std::move(order), std::string(OrderName(kind)));
 }

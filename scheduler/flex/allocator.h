@@ -37,11 +37,11 @@ struct FlexDecision {
   // most its maximum; the sum is min(S, sum of the unfinished jobs' maxima). Jobs with no
   // remaining work get 0.
   std::vector<int> allocation;
-  PackedSchedule schedule;       // the whole predicted malleable schedule
-  std::vector<int> order;        // the winning priority order
-  std::string order_name;        // its name ("generic-rap", "shortest-at-max", ...)
-  double predicted = 0;          // the objective of `schedule`
-  std::vector<int> minima;       // the minima used (after normalisation)
+  PackedSchedule schedule;  // the whole predicted malleable schedule
+  std::vector<int> order;   // the winning priority order
+  std::string order_name;   // its name ("generic-rap", "shortest-at-max", ...)
+  double predicted = 0;     // the objective of `schedule`
+  std::vector<int> minima;  // the minima used (after normalisation)
   bool minima_normalised = false;
   std::vector<OrderTrial> trials;  // every order packed, in the order tried
 };

@@ -15,6 +15,7 @@ constexpr Aggregation kMax = Aggregation::kMinimax;
 
 // name, summary, aggregation, uses_weight, needs_deadline, needs_sla, uses_alone, convex,
 // specific orders. docs/flex.md says why each metric gets the orders it gets.
+// clang-format off
 constexpr MetricInfo kTable[] = {
     {kResponseTime, "response-time", "sum (mean) of response times C-r", kSum, false, false, false,
      false, true, {kShortestAtMax, kShortestWork, kNone}},
@@ -41,6 +42,7 @@ constexpr MetricInfo kTable[] = {
     {kSla, "sla", "sum of SLA penalties (the step of the last pseudo-deadline missed)", kSum, false,
      false, true, false, false, {kEdfTardyLast, kRapDeadlines, kEarliestDeadline}},
 };
+// clang-format on
 static_assert(std::size(kTable) == static_cast<size_t>(kSla) + 1);
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -70,8 +72,9 @@ Status CheckSlaSteps(std::span<const SlaStep> steps) {
     }
     if (i == 0) continue;
     if (!(steps[i].deadline > steps[i - 1].deadline)) {
-      return Status::InvalidArgument("SLA pseudo-deadlines must increase: " +
-                                     Num(steps[i - 1].deadline) + " then " + Num(steps[i].deadline));
+      return Status::InvalidArgument(
+          "SLA pseudo-deadlines must increase: " + Num(steps[i - 1].deadline) + " then " +
+          Num(steps[i].deadline));
     }
     if (!(steps[i].penalty > steps[i - 1].penalty)) {
       return Status::InvalidArgument("SLA penalties must increase: " + Num(steps[i - 1].penalty) +
@@ -102,8 +105,8 @@ Result<Metric> ParseMetric(std::string_view name) {
   for (const MetricInfo& m : kTable) {
     if (m.name == name) return m.metric;
   }
-  return Status::InvalidArgument("unknown metric '" + std::string(name) + "' (one of: " +
-                                 MetricNameList() + ")");
+  return Status::InvalidArgument("unknown metric '" + std::string(name) +
+                                 "' (one of: " + MetricNameList() + ")");
 }
 
 Status CheckTerms(Metric metric, const JobTerms& terms) {
@@ -155,17 +158,25 @@ double Penalty(Metric metric, const JobTerms& t, double completion, double origi
   const double c = completion;
   const double d = t.deadline.value_or(0);
   switch (metric) {
-    case kResponseTime: return c - t.arrival;
-    case kWeightedResponseTime: return t.weight * (c - t.arrival);
+    case kResponseTime:
+      return c - t.arrival;
+    case kWeightedResponseTime:
+      return t.weight * (c - t.arrival);
     case kStretch:
-    case kMaxStretch: return (c - t.arrival) / t.alone;
-    case kMakespan: return c - origin;
-    case kTardyJobs: return c > d ? 1.0 : 0.0;
-    case kWeightedTardyJobs: return c > d ? t.weight : 0.0;
+    case kMaxStretch:
+      return (c - t.arrival) / t.alone;
+    case kMakespan:
+      return c - origin;
+    case kTardyJobs:
+      return c > d ? 1.0 : 0.0;
+    case kWeightedTardyJobs:
+      return c > d ? t.weight : 0.0;
     case kTardiness:
-    case kMaxTardiness: return c > d ? t.weight * (c - d) : 0.0;
+    case kMaxTardiness:
+      return c > d ? t.weight * (c - d) : 0.0;
     case kLateness:
-    case kMaxLateness: return t.weight * (c - d);
+    case kMaxLateness:
+      return t.weight * (c - d);
     case kSla: {
       double p = 0;
       for (const SlaStep& s : t.sla) {

@@ -54,10 +54,10 @@ struct MetricInfo {
   std::string_view name;     // as typed on a command line: "weighted-tardy-jobs"
   std::string_view summary;  // one line for help texts
   Aggregation aggregation;
-  bool uses_weight;      // the penalty is multiplied by the job's weight w_j
-  bool needs_deadline;   // JobTerms::deadline must be set
-  bool needs_sla;        // JobTerms::sla must hold at least one step
-  bool uses_alone;       // stretch: divides by JobTerms::alone (W_j)
+  bool uses_weight;     // the penalty is multiplied by the job's weight w_j
+  bool needs_deadline;  // JobTerms::deadline must be set
+  bool needs_sla;       // JobTerms::sla must hold at least one step
+  bool uses_alone;      // stretch: divides by JobTerms::alone (W_j)
   // The RAP summand F_j(s) = penalty at now + work/s is convex in s. The others on the
   // menu are step functions (tardy jobs, SLA): the RAP solvers rely on this split.
   bool convex_summand;

@@ -15,8 +15,8 @@ constexpr double kFinishTolerance = 1e-9;
 
 Status CheckOrder(std::span<const int> order, size_t n) {
   if (order.size() != n) {
-    return Status::InvalidArgument("order has " + std::to_string(order.size()) +
-                                   " entries for " + std::to_string(n) + " jobs");
+    return Status::InvalidArgument("order has " + std::to_string(order.size()) + " entries for " +
+                                   std::to_string(n) + " jobs");
   }
   std::vector<char> seen(n, 0);
   for (int j : order) {

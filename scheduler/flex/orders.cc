@@ -22,17 +22,23 @@ double TimeAtMax(const FlexJob& j) { return j.work > 0 ? j.work / j.max_slots : 
 
 double OrderKey(OrderKind kind, const FlexJob& j) {
   switch (kind) {
-    case OrderKind::kShortestWork: return j.work;
-    case OrderKind::kShortestAtMax: return TimeAtMax(j);
-    case OrderKind::kLongestAtMax: return -TimeAtMax(j);
-    case OrderKind::kWeightedShortestWork: return j.work / EffectiveWeight(j.metric, j.terms);
-    case OrderKind::kEarliestDeadline: return FirstDeadline(j.terms);
+    case OrderKind::kShortestWork:
+      return j.work;
+    case OrderKind::kShortestAtMax:
+      return TimeAtMax(j);
+    case OrderKind::kLongestAtMax:
+      return -TimeAtMax(j);
+    case OrderKind::kWeightedShortestWork:
+      return j.work / EffectiveWeight(j.metric, j.terms);
+    case OrderKind::kEarliestDeadline:
+      return FirstDeadline(j.terms);
     case OrderKind::kStretchDeadline:
       return j.terms.arrival + (j.terms.alone > 0 ? j.terms.alone : TimeAtMax(j));
     case OrderKind::kNone:
     case OrderKind::kEdfTardyLast:
     case OrderKind::kRapDeadlines:
-    case OrderKind::kLawler: return 0;
+    case OrderKind::kLawler:
+      return 0;
   }
   return 0;
 }
@@ -108,16 +114,26 @@ std::vector<int> MetricCost::Breakpoints(int job, int min, int max) const {
 
 std::string_view OrderName(OrderKind kind) {
   switch (kind) {
-    case OrderKind::kNone: return "none";
-    case OrderKind::kShortestWork: return "shortest-work";
-    case OrderKind::kShortestAtMax: return "shortest-at-max";
-    case OrderKind::kLongestAtMax: return "longest-at-max";
-    case OrderKind::kWeightedShortestWork: return "weighted-shortest-work";
-    case OrderKind::kEarliestDeadline: return "earliest-deadline";
-    case OrderKind::kStretchDeadline: return "stretch-deadline";
-    case OrderKind::kEdfTardyLast: return "edf-tardy-last";
-    case OrderKind::kRapDeadlines: return "rap-deadlines";
-    case OrderKind::kLawler: return "lawler";
+    case OrderKind::kNone:
+      return "none";
+    case OrderKind::kShortestWork:
+      return "shortest-work";
+    case OrderKind::kShortestAtMax:
+      return "shortest-at-max";
+    case OrderKind::kLongestAtMax:
+      return "longest-at-max";
+    case OrderKind::kWeightedShortestWork:
+      return "weighted-shortest-work";
+    case OrderKind::kEarliestDeadline:
+      return "earliest-deadline";
+    case OrderKind::kStretchDeadline:
+      return "stretch-deadline";
+    case OrderKind::kEdfTardyLast:
+      return "edf-tardy-last";
+    case OrderKind::kRapDeadlines:
+      return "rap-deadlines";
+    case OrderKind::kLawler:
+      return "lawler";
   }
   return "?";
 }
@@ -169,16 +185,15 @@ Result<std::vector<double>> MoldableCompletions(int slots, double now, double or
 
 std::vector<int> CompletionOrder(std::span<const double> completion) { return SortBy(completion); }
 
-std::vector<int> LawlerOrder(std::span<const FlexJob> jobs, int slots, double now,
-                             double origin) {
+std::vector<int> LawlerOrder(std::span<const FlexJob> jobs, int slots, double now, double origin) {
   std::vector<char> placed(jobs.size(), 0);
   double work = 0;
   long long cap = 0;
   for (const FlexJob& j : jobs) work += j.work, cap += j.work > 0 ? j.max_slots : 0;
   std::vector<int> order(jobs.size());
   for (size_t pos = jobs.size(); pos-- > 0;) {
-    const double end = cap > 0 ? now + work / static_cast<double>(std::min<long long>(cap, slots))
-                               : now;
+    const double end =
+        cap > 0 ? now + work / static_cast<double>(std::min<long long>(cap, slots)) : now;
     int last = -1;
     std::pair<double, double> least{kInf, kInf};
     for (size_t j = 0; j < jobs.size(); ++j) {

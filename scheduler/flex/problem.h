@@ -12,7 +12,7 @@
 namespace mr::flex {
 
 struct FlexJob {
-  double work = 0;  // remaining work, slot-seconds (0: the job is complete and gets nothing)
+  double work = 0;    // remaining work, slot-seconds (0: the job is complete and gets nothing)
   int min_slots = 0;  // m_j: the fair-share guarantee
   int max_slots = 0;  // M_j: e.g. the job's remaining tasks; >= 1 when work > 0
   Metric metric = Metric::kResponseTime;
@@ -20,8 +20,8 @@ struct FlexJob {
 };
 
 struct FlexProblem {
-  int slots = 0;    // S >= 1
-  double now = 0;   // the epoch's start, on the clock of the jobs' terms
+  int slots = 0;   // S >= 1
+  double now = 0;  // the epoch's start, on the clock of the jobs' terms
   std::vector<FlexJob> jobs;
 };
 

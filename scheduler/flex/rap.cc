@@ -59,8 +59,8 @@ struct GreedyRun {
   std::vector<int> picks;
   std::vector<double> value;
 };
-GreedyRun RunGreedy(std::span<const RapJob> jobs, const RapCost& cost,
-                    std::span<const char> in_set, int budget) {
+GreedyRun RunGreedy(std::span<const RapJob> jobs, const RapCost& cost, std::span<const char> in_set,
+                    int budget) {
   using Entry = std::pair<double, int>;  // (marginal, job): smallest first, then lower index
   std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> heap;
   std::vector<int> s(jobs.size());
@@ -145,8 +145,7 @@ Status CheckRap(std::span<const RapJob> jobs, int slots) {
   long long minima = 0;
   for (size_t j = 0; j < jobs.size(); ++j) {
     if (jobs[j].min < 0 || jobs[j].max < jobs[j].min) {
-      return Status::InvalidArgument("RAP: job " + std::to_string(j) +
-                                     " needs 0 <= min <= max");
+      return Status::InvalidArgument("RAP: job " + std::to_string(j) + " needs 0 <= min <= max");
     }
     minima += jobs[j].min;
   }
@@ -203,8 +202,7 @@ Result<RapSolution> SolvePaperDp(std::span<const RapJob> jobs, const RapCost& co
   return sol;
 }
 
-Result<RapSolution> SolveBreakpoints(std::span<const RapJob> jobs, const RapCost& cost,
-                                     int slots) {
+Result<RapSolution> SolveBreakpoints(std::span<const RapJob> jobs, const RapCost& cost, int slots) {
   MR_RETURN_IF_ERROR(CheckRap(jobs, slots));
   const int budget = ExtraBudget(jobs, slots);
   std::vector<char> convex(jobs.size()), other(jobs.size());
@@ -240,7 +238,8 @@ Result<RapSolution> SolveMinimax(std::span<const RapJob> jobs, const RapCost& co
   RapSolution sol;
   for (size_t j = 0; j < jobs.size(); ++j) {
     sol.slots.push_back(jobs[j].min);
-    if (jobs[j].min < jobs[j].max) heap.push({cost.F(static_cast<int>(j), jobs[j].min), -static_cast<int>(j)});
+    if (jobs[j].min < jobs[j].max)
+      heap.push({cost.F(static_cast<int>(j), jobs[j].min), -static_cast<int>(j)});
   }
   for (int left = ExtraBudget(jobs, slots); left > 0 && !heap.empty(); --left) {
     int j = -heap.top().second;

@@ -56,8 +56,7 @@ Status CheckRap(std::span<const RapJob> jobs, int slots);
 Result<RapSolution> SolveConvexMinisum(std::span<const RapJob> jobs, const RapCost& cost,
                                        int slots);
 Result<RapSolution> SolvePaperDp(std::span<const RapJob> jobs, const RapCost& cost, int slots);
-Result<RapSolution> SolveBreakpoints(std::span<const RapJob> jobs, const RapCost& cost,
-                                     int slots);
+Result<RapSolution> SolveBreakpoints(std::span<const RapJob> jobs, const RapCost& cost, int slots);
 // Minimax via G_j(s) = -sum_{m_j <= i < s} (F_j(i) - floor): convex because F_j does not
 // increase, its greedy gives the next slot to the job with the largest F_j. Uses every slot
 // a job can take (that never raises the maximum). value = max_j F_j(s_j).

@@ -51,7 +51,7 @@ TEST(FlexBaselinesTest, FairByHand) {
 TEST(FlexBaselinesTest, WaterLevelShares) {
   using V = std::vector<double>;
   EXPECT_EQ(WaterLevelShares(V{1, 2, 5}, V{3, 10, 10}, 10), (V{2.5, 2.5, 5}));
-  EXPECT_EQ(WaterLevelShares(V{0, 0}, V{1, 2}, 10), (V{1, 2}));        // demand below capacity
+  EXPECT_EQ(WaterLevelShares(V{0, 0}, V{1, 2}, 10), (V{1, 2}));          // demand below capacity
   EXPECT_EQ(WaterLevelShares(V{0, 0, 0}, V{1, 9, 9}, 7), (V{1, 3, 3}));  // one capped low
   EXPECT_EQ(WaterLevelShares(V{4, 6}, V{8, 8}, 10), (V{4, 6}));          // minima fill it
 }

@@ -61,7 +61,7 @@ TEST(FlexSimTest, FlexIsCloseToTheOptimumAndReportsIt) {
   for (const FlexSchemeStats& s : r->schemes) EXPECT_GE(s.worst_ratio, s.mean_ratio);
   EXPECT_GE(r->schemes[2].mean_ratio, 1 - 1e-12);  // flex packs an order: never below it
   EXPECT_LT(r->schemes[2].mean_ratio, 1.01);
-  EXPECT_GT(r->schemes[1].mean_ratio, 1.2);   // fair, far from it at 75% slack
+  EXPECT_GT(r->schemes[1].mean_ratio, 1.2);  // fair, far from it at 75% slack
 
   std::ostringstream out;
   o.csv = true;
@@ -69,7 +69,8 @@ TEST(FlexSimTest, FlexIsCloseToTheOptimumAndReportsIt) {
   ASSERT_TRUE(RunFlexSim(o, out).ok());
   std::string text = out.str();
   EXPECT_EQ(text.rfind("# flex model: 10 jobs, 100 slots, 5 instances", 0), 0u) << text;
-  EXPECT_NE(text.find("scheme,mean_ratio,worst_ratio,mean_value,counted\nfifo,"), std::string::npos);
+  EXPECT_NE(text.find("scheme,mean_ratio,worst_ratio,mean_value,counted\nfifo,"),
+            std::string::npos);
   EXPECT_NE(text.find("instance,optimum,fifo,fair,flex,flex_order,search_nodes\n0,"),
             std::string::npos);
 }

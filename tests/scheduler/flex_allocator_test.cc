@@ -1,7 +1,5 @@
 // FLEX's decision: never below a minimum or above a maximum, no slot idle while a job could
 // take it, a schedule that does each job's work, and the metric deciding who gets the slack.
-#include "scheduler/flex/allocator.h"
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,6 +7,8 @@
 #include <numeric>
 #include <random>
 #include <vector>
+
+#include "scheduler/flex/allocator.h"
 
 namespace mr::flex {
 namespace {
@@ -56,7 +56,8 @@ void ExpectValidDecision(const FlexProblem& p, const FlexDecision& d) {
   long long minima = std::accumulate(d.minima.begin(), d.minima.end(), 0LL);
   EXPECT_LE(minima, p.slots);
   long long raw = 0, cap = 0;
-  for (const FlexJob& j : p.jobs) raw += j.work > 0 ? j.min_slots : 0, cap += j.work > 0 ? j.max_slots : 0;
+  for (const FlexJob& j : p.jobs)
+    raw += j.work > 0 ? j.min_slots : 0, cap += j.work > 0 ? j.max_slots : 0;
   EXPECT_EQ(d.minima_normalised, raw > p.slots);
   std::vector<double> done(n, 0);
   for (const Interval& in : d.schedule.intervals) {
@@ -98,7 +99,8 @@ void ExpectValidDecision(const FlexProblem& p, const FlexDecision& d) {
   std::vector<JobTerms> terms;
   double origin = std::numeric_limits<double>::infinity();
   for (const FlexJob& j : p.jobs) {
-    metrics.push_back(j.metric), terms.push_back(j.terms), origin = std::min(origin, j.terms.arrival);
+    metrics.push_back(j.metric), terms.push_back(j.terms),
+        origin = std::min(origin, j.terms.arrival);
   }
   EXPECT_DOUBLE_EQ(d.predicted, CombinedObjective(metrics, terms, d.schedule.completion, origin));
   ASSERT_FALSE(d.trials.empty());
@@ -168,7 +170,7 @@ TEST(FlexAllocatorTest, EdgeCases) {
   p.jobs = {Job(0, 2, 4), Job(12, 5, 6), Job(12, 5, 6)};
   d = Allocate(p);
   ASSERT_TRUE(d.ok());
-  EXPECT_TRUE(d->minima_normalised);             // 5 + 5 > 6; the finished job's 2 released
+  EXPECT_TRUE(d->minima_normalised);  // 5 + 5 > 6; the finished job's 2 released
   EXPECT_EQ(d->minima, (std::vector<int>{0, 3, 3}));
   EXPECT_EQ(d->allocation, (std::vector<int>{0, 3, 3}));
   EXPECT_DOUBLE_EQ(d->schedule.completion[0], 5);

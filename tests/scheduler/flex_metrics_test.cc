@@ -1,11 +1,11 @@
 // Every metric of the menu on cases computed by hand.
-#include "scheduler/flex/metrics.h"
-
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
 #include <vector>
+
+#include "scheduler/flex/metrics.h"
 
 namespace mr::flex {
 namespace {

@@ -1,9 +1,9 @@
 // The Malleable Packing Scheme against schedules worked out by hand from the paper's Fig. 3.
-#include "scheduler/flex/mps.h"
-
 #include <gtest/gtest.h>
 
 #include <vector>
+
+#include "scheduler/flex/mps.h"
 
 namespace mr::flex {
 namespace {
@@ -110,13 +110,12 @@ TEST(FlexMpsTest, NormalizeMinimaIsLargestRemainder) {
 TEST(FlexMpsTest, RejectsBadInput) {
   std::vector<int> order{0};
   EXPECT_FALSE(PackMalleable(0, 0, std::vector<PackJob>{{1, 0, 1}}, order).ok());
-  EXPECT_FALSE(PackMalleable(4, 0, std::vector<PackJob>{{1, 3, 2}}, order).ok());   // M < m
-  EXPECT_FALSE(PackMalleable(4, 0, std::vector<PackJob>{{1, 0, 0}}, order).ok());   // M = 0
+  EXPECT_FALSE(PackMalleable(4, 0, std::vector<PackJob>{{1, 3, 2}}, order).ok());  // M < m
+  EXPECT_FALSE(PackMalleable(4, 0, std::vector<PackJob>{{1, 0, 0}}, order).ok());  // M = 0
   EXPECT_FALSE(PackMalleable(4, 0, std::vector<PackJob>{{-1, 0, 1}}, order).ok());
   EXPECT_FALSE(PackMalleable(4, 0, std::vector<PackJob>{{1, 0, 1}, {1, 0, 1}}, order).ok());
-  EXPECT_FALSE(PackMalleable(4, 0, std::vector<PackJob>{{1, 0, 1}, {1, 0, 1}},
-                             std::vector<int>{1, 1})
-                   .ok());
+  EXPECT_FALSE(
+      PackMalleable(4, 0, std::vector<PackJob>{{1, 0, 1}, {1, 0, 1}}, std::vector<int>{1, 1}).ok());
   EXPECT_TRUE(PackMalleable(4, 0, std::vector<PackJob>{{0, 0, 0}}, order).ok());  // done job
 }
 

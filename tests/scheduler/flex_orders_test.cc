@@ -1,8 +1,6 @@
 // The metric-specific orders: their keys, and, on a pool of one slot (a single machine, where
 // the classic results hold), Lawler's rule and the Moore-Hodgson procedure reach the optimum
 // over every order.
-#include "scheduler/flex/orders.h"
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,6 +11,7 @@
 
 #include "scheduler/flex/allocator.h"
 #include "scheduler/flex/mps.h"
+#include "scheduler/flex/orders.h"
 
 namespace mr::flex {
 namespace {
@@ -32,8 +31,8 @@ TEST(FlexOrdersTest, StaticKeys) {
   std::vector<FlexJob> jobs = {Job(40, 4, 9, 1), Job(10, 1, 3, 1), Job(30, 10, 5, 4)};
   using V = std::vector<int>;
   EXPECT_EQ(StaticOrder(OrderKind::kShortestWork, jobs), (V{1, 2, 0}));
-  EXPECT_EQ(StaticOrder(OrderKind::kShortestAtMax, jobs), (V{2, 0, 1}));   // 10, 10, 3
-  EXPECT_EQ(StaticOrder(OrderKind::kLongestAtMax, jobs), (V{0, 1, 2}));    // ties: lower index
+  EXPECT_EQ(StaticOrder(OrderKind::kShortestAtMax, jobs), (V{2, 0, 1}));  // 10, 10, 3
+  EXPECT_EQ(StaticOrder(OrderKind::kLongestAtMax, jobs), (V{0, 1, 2}));   // ties: lower index
   EXPECT_EQ(StaticOrder(OrderKind::kEarliestDeadline, jobs), (V{1, 2, 0}));
   for (FlexJob& j : jobs) j.metric = Metric::kWeightedResponseTime;
   EXPECT_EQ(StaticOrder(OrderKind::kWeightedShortestWork, jobs), (V{2, 1, 0}));  // 7.5, 10, 40
@@ -83,8 +82,8 @@ std::vector<FlexJob> SingleMachineJobs(Metric metric, std::mt19937* rng) {
 
 TEST(FlexOrdersTest, LawlerIsOptimalOnOneSlot) {
   std::mt19937 rng(11);
-  for (Metric m : {Metric::kMaxTardiness, Metric::kMaxLateness, Metric::kMaxStretch,
-                   Metric::kMakespan}) {
+  for (Metric m :
+       {Metric::kMaxTardiness, Metric::kMaxLateness, Metric::kMaxStretch, Metric::kMakespan}) {
     for (int trial = 0; trial < 40; ++trial) {
       std::vector<FlexJob> jobs = SingleMachineJobs(m, &rng);
       EXPECT_NEAR(Value(jobs, 1, LawlerOrder(jobs, 1, 0, 0)), BestOverOrders(jobs, 1), 1e-9)

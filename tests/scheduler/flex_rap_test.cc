@@ -1,7 +1,5 @@
 // Each RAP solver against brute force on random small instances: convex minisum, arbitrary
 // (non-convex) minisum, minimax, and the FLEX metrics' own summands.
-#include "scheduler/flex/rap.h"
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,6 +9,7 @@
 #include <vector>
 
 #include "scheduler/flex/orders.h"
+#include "scheduler/flex/rap.h"
 
 namespace mr::flex {
 namespace {
