@@ -6,12 +6,15 @@
 //
 // If a policy's behaviour changes ON PURPOSE, print the new digests with
 // MR_GOLDEN_PRINT=1 and replace the constants below in the same commit, saying why.
+// MR_GOLDEN_DUMP=DIR writes every decision digested, one line each, to DIR/POLICY.txt:
+// dumps made before and after a change, diffed, show what moved.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <random>
@@ -55,6 +58,42 @@ std::string Hex(uint64_t v) {
 }
 
 bool PrintMode() { return std::getenv("MR_GOLDEN_PRINT") != nullptr; }
+
+// The whole decision as one line: assignments, kills, queued maps, shuffle and map
+// shares, then the note last (so that `sed 's/ | note: .*//'` leaves the decision alone).
+std::string DumpLine(const sched::Decision& d) {
+  std::string out = "a:";
+  for (const auto& a : d.assignments) {
+    out += " " + std::to_string(a.job) + "," + std::to_string(static_cast<int>(a.kind)) + "," +
+           std::to_string(a.index) + "," + std::to_string(a.worker) + "," +
+           std::to_string(static_cast<int>(a.slot)) + (a.backup ? ",backup" : "");
+  }
+  out += " | k:";
+  for (const auto& k : d.kills) {
+    out += " " + std::to_string(k.job) + "," + std::to_string(static_cast<int>(k.kind)) + "," +
+           std::to_string(k.index) + "," + std::to_string(k.attempt) + "," + k.reason;
+  }
+  out += " | q:";
+  for (const auto& q : d.queue) {
+    out += " " + std::to_string(q.job) + "," + std::to_string(q.index) + "," + std::to_string(q.worker);
+  }
+  char buf[40];
+  for (const auto& [label, shares] : {std::pair{" | s:", &d.shuffle_shares}, std::pair{" | m:", &d.map_shares}}) {
+    out += label;
+    for (const auto& [job, share] : *shares) {
+      std::snprintf(buf, sizeof buf, "%.17g", share);
+      out += " " + std::to_string(job) + "=" + buf;
+    }
+  }
+  return out + " | note: " + d.note;
+}
+
+// MR_GOLDEN_DUMP's file for `name`, or nullptr when no dump is asked for.
+std::unique_ptr<std::ofstream> DumpFile(const std::string& name) {
+  const char* dir = std::getenv("MR_GOLDEN_DUMP");
+  if (dir == nullptr) return nullptr;
+  return std::make_unique<std::ofstream>(std::string(dir) + "/" + name + ".txt");
+}
 
 const std::vector<std::string>& Policies() {
   static const std::vector<std::string> kNames = {"fifo", "fair", "klps", "maxsrpt",
@@ -181,6 +220,7 @@ TEST(GoldenDecisionsTest, PoliciesDecideAsBeforeOnRandomSnapshots) {
     Digest digest;
     double now = 1000;
     int64_t assigned = 0;
+    std::unique_ptr<std::ofstream> dump = DumpFile(policy);
     // One scheduler object across the rounds: policies keep memory between calls.
     for (int round = 0; round < 400; ++round) {
       now += 0.1 * (1 + rng() % 20);
@@ -188,6 +228,7 @@ TEST(GoldenDecisionsTest, PoliciesDecideAsBeforeOnRandomSnapshots) {
       sched::Decision d = (*s)->Schedule(snap);
       assigned += static_cast<int64_t>(d.assignments.size());
       AddDecision(d, &digest);
+      if (dump) *dump << DumpLine(d) << "\n";
     }
     EXPECT_GT(assigned, 400) << policy << ": the snapshots must exercise assignments";
     const std::string got = Hex(digest.value());
