@@ -174,13 +174,31 @@ sched::Snapshot RandomSnapshot(std::mt19937& rng, double now) {
   return s;
 }
 
+// What a policy decided, and nothing it only said: the note is left out, so rewording a
+// note does not move a digest (the dump keeps it, for reading). Kills, queued maps and
+// backups are in although the policies here make none today.
 void AddDecision(const sched::Decision& d, Digest* digest) {
+  digest->Add("decision");
   for (const auto& a : d.assignments) {
     digest->Add(static_cast<int64_t>(a.job));
     digest->Add(static_cast<int64_t>(a.kind));
     digest->Add(static_cast<int64_t>(a.index));
     digest->Add(static_cast<int64_t>(a.worker));
     digest->Add(static_cast<int64_t>(a.slot));
+    digest->Add(static_cast<int64_t>(a.backup));
+  }
+  digest->Add("kills");
+  for (const auto& k : d.kills) {
+    digest->Add(static_cast<int64_t>(k.job));
+    digest->Add(static_cast<int64_t>(k.kind));
+    digest->Add(static_cast<int64_t>(k.index));
+    digest->Add(static_cast<int64_t>(k.attempt));
+  }
+  digest->Add("queue");
+  for (const auto& q : d.queue) {
+    digest->Add(static_cast<int64_t>(q.job));
+    digest->Add(static_cast<int64_t>(q.index));
+    digest->Add(static_cast<int64_t>(q.worker));
   }
   digest->Add("shares");
   for (const auto& [job, share] : d.shuffle_shares) {
@@ -192,51 +210,85 @@ void AddDecision(const sched::Decision& d, Digest* digest) {
     digest->Add(static_cast<int64_t>(job));
     digest->Add(share);
   }
-  digest->Add(d.note);
 }
 
-// Recorded on main at a71b0b4, before the refactor. splitsrpt re-recorded in issue 13
-// (one definition per policy): a job whose shuffle is over leaves beta and the classes,
-// and map-done map-heavy jobs go by remaining shuffle; maxsrpt and splitsrpt: uncapped
-// links make y = 0 instead of scoring bytes against a nominal 1e9 B/s.
+// A policy with options: the digest's key, the policy and the options it is created with.
+struct OptionCase {
+  std::string key;
+  std::string policy;
+  sched::PolicyOptions options;
+};
+
+// Cases beyond each policy's defaults. klps's default k (100) is more than the jobs of any
+// snapshot here, so the default case is plain processor sharing; k = 2 is below the active
+// jobs of most snapshots, so this case holds k-LPS itself (and a factory that dropped k
+// would fail it).
+std::vector<OptionCase> OptionCases() {
+  OptionCase klps{"klps:klps-k=2", "klps", {}};
+  klps.options.SetValue("klps-k", int64_t{2});
+  return {klps};
+}
+
+// The digest of `policy` created with `options`, over 400 rounds of random snapshots.
+// *assigned counts the assignments; `dump` may be null.
+std::string DecisionDigest(const std::string& policy, const sched::PolicyOptions& options, int64_t* assigned,
+                           std::ofstream* dump) {
+  auto s = sched::CreateScheduler(policy, options);
+  EXPECT_TRUE(s.ok()) << s.status().ToString();
+  if (!s.ok()) return "";
+  std::mt19937 rng(20261124);
+  Digest digest;
+  double now = 1000;
+  // One scheduler object across the rounds: policies keep memory between calls.
+  for (int round = 0; round < 400; ++round) {
+    now += 0.1 * (1 + rng() % 20);
+    sched::Snapshot snap = RandomSnapshot(rng, now);
+    sched::Decision d = (*s)->Schedule(snap);
+    *assigned += static_cast<int64_t>(d.assignments.size());
+    AddDecision(d, &digest);
+    if (dump != nullptr) *dump << DumpLine(d) << "\n";
+  }
+  return Hex(digest.value());
+}
+
+// Recorded on main at a71b0b4, before the refactor; splitsrpt re-recorded in issue 13 (one
+// definition per policy), fifo in issue 16 (its note), asrpt and lrpt added in issue 14.
+// Re-recorded in issue 24 when the digest left the notes out and took in kills, queued maps
+// and backups: the decision sequences dumped (MR_GOLDEN_DUMP) before and after are the same
+// line for line once the note column is cut.
 const std::map<std::string, std::string> kDecisionGolden = {
-    // fifo re-recorded in issue 16: its note no longer prints the head job's absolute
-    // submit time ("arrived 1795492171.571s" on the job page); the decisions are unchanged.
-    {"fifo", "68b72d6784bb4399"},
-    {"fair", "33255a2554d2f34b"},
-    {"klps", "ee4bdfc293759349"},
-    {"maxsrpt", "7dcd00c4f00044e0"},
-    {"splitsrpt", "ade1fa3d327a91ac"},
-    // Issue 14: new policies, recorded when they were added.
-    {"asrpt", "8102faf9f91dd970"},
-    {"lrpt", "5a4f9ac080faa5cf"},
+    {"fifo", "a986f53615d4b087"},
+    {"fair", "3444ed082505bdf6"},
+    {"klps", "22d4708ae7290555"},
+    {"maxsrpt", "cb41d05efa0f3ac7"},
+    {"splitsrpt", "9ffce7400a4c6f2a"},
+    {"asrpt", "ef55707c5c12c021"},
+    {"lrpt", "06810ef7d62a45fd"},
+    // k = 2 binds (issue 24): k-LPS proper, not processor sharing.
+    {"klps:klps-k=2", "011254d8469e0280"},
 };
 
 TEST(GoldenDecisionsTest, PoliciesDecideAsBeforeOnRandomSnapshots) {
-  for (const std::string& policy : Policies()) {
-    auto s = sched::CreateScheduler(policy);
-    ASSERT_TRUE(s.ok()) << s.status().ToString();
-    std::mt19937 rng(20261124);
-    Digest digest;
-    double now = 1000;
+  std::vector<OptionCase> cases;
+  for (const std::string& policy : Policies()) cases.push_back({policy, policy, {}});
+  for (OptionCase& c : OptionCases()) cases.push_back(std::move(c));
+  std::map<std::string, std::string> got;
+  for (const OptionCase& c : cases) {
     int64_t assigned = 0;
-    std::unique_ptr<std::ofstream> dump = DumpFile(policy);
-    // One scheduler object across the rounds: policies keep memory between calls.
-    for (int round = 0; round < 400; ++round) {
-      now += 0.1 * (1 + rng() % 20);
-      sched::Snapshot snap = RandomSnapshot(rng, now);
-      sched::Decision d = (*s)->Schedule(snap);
-      assigned += static_cast<int64_t>(d.assignments.size());
-      AddDecision(d, &digest);
-      if (dump) *dump << DumpLine(d) << "\n";
-    }
-    EXPECT_GT(assigned, 400) << policy << ": the snapshots must exercise assignments";
-    const std::string got = Hex(digest.value());
+    std::unique_ptr<std::ofstream> dump = DumpFile(c.key);
+    got[c.key] = DecisionDigest(c.policy, c.options, &assigned, dump.get());
+    EXPECT_GT(assigned, 400) << c.key << ": the snapshots must exercise assignments";
     if (PrintMode()) {
-      std::printf("    {\"%s\", \"%s\"},\n", policy.c_str(), got.c_str());
+      std::printf("    {\"%s\", \"%s\"},\n", c.key.c_str(), got[c.key].c_str());
       continue;
     }
-    EXPECT_EQ(got, kDecisionGolden.at(policy)) << policy;
+    auto want = kDecisionGolden.find(c.key);
+    ASSERT_NE(want, kDecisionGolden.end()) << c.key << ": no digest recorded";
+    EXPECT_EQ(got[c.key], want->second) << c.key;
+  }
+  // Each option case decides differently from its policy's defaults: the option binds here.
+  for (const OptionCase& c : OptionCases()) {
+    EXPECT_NE(got[c.key], got[c.policy]) << c.key << " decides as " << c.policy << " does with its defaults";
   }
 }
 
