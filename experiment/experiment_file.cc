@@ -138,7 +138,10 @@ Result<ClusterShape> ParseCluster(const YamlNode& node) {
 }
 
 Result<WorkloadSpec> ParseWorkload(const YamlNode& node, const std::string& source_path) {
-  MR_RETURN_IF_ERROR(node.CheckMap({"generator", "csv", "swim", "params", "seed", "batch"}));
+  const std::vector<std::string_view> source_keys = WorkloadSourceKeys();
+  std::vector<std::string_view> keys = source_keys;
+  keys.insert(keys.end(), {"params", "seed", "batch"});
+  MR_RETURN_IF_ERROR(node.CheckMap(keys));
   WorkloadSpec w;
   int sources = 0;
   std::optional<YamlNode> source;
@@ -147,30 +150,31 @@ Result<WorkloadSpec> ParseWorkload(const YamlNode& node, const std::string& sour
     source = v;
     w.kind = WorkloadKind::kGenerator;
     MR_ASSIGN_OR_RETURN(w.generator, v->Text());
-    if (!WorkloadParamSpecs(w).ok()) {
-      return v->Error("unknown generator '" + w.generator +
-                      "' (known: " + std::string(GeneratorNames()) + ")");
+    if (FindWorkloadSource(w) == nullptr) {
+      return v->Error("unknown generator '" + w.generator + "' (known: " + GeneratorNames() + ")");
     }
   }
-  for (auto [key, kind] :
-       {std::pair{"csv", WorkloadKind::kCsv}, std::pair{"swim", WorkloadKind::kSwim}}) {
-    if (auto v = node.Get(key)) {
+  for (const WorkloadSource& file : WorkloadSources()) {
+    if (file.kind == WorkloadKind::kGenerator) continue;
+    if (auto v = node.Get(file.name)) {
       ++sources;
       source = v;
-      w.kind = kind;
+      w.kind = file.kind;
       MR_ASSIGN_OR_RETURN(std::string path, v->Text());
       w.path = Anchor(path, source_path);
     }
   }
   if (sources != 1) {
-    return (sources == 0 ? node : *source).Error("give exactly one of generator, csv, swim");
+    std::string names;
+    for (std::string_view k : source_keys) names += (names.empty() ? "" : ", ") + std::string(k);
+    return (sources == 0 ? node : *source).Error("give exactly one of " + names);
   }
-  MR_ASSIGN_OR_RETURN(std::span<const sched::OptionSpec> specs, WorkloadParamSpecs(w));
+  const WorkloadSource& chosen = *FindWorkloadSource(w);
   if (auto params = node.Get("params")) {
     MR_ASSIGN_OR_RETURN(auto entries, params->Entries());
     for (const auto& [name, value] : entries) {
       MR_ASSIGN_OR_RETURN(std::string text, value.Text());
-      Result<sched::OptionValue> parsed = ParseWorkloadParam(specs, name, text);
+      Result<sched::OptionValue> parsed = ParseWorkloadParam(chosen, name, text);
       if (!parsed.ok()) return value.Error(parsed.status().message());
       w.params[name] = text;
     }

@@ -12,7 +12,6 @@
 #include "common/file_util.h"
 #include "experiment/job_results.h"
 #include "experiment/live_run.h"
-#include "experiment/srpt_bound.h"
 #include "web/chart_layout.h"
 #include "web/png_render.h"
 #include "web/svg_chart.h"
@@ -117,8 +116,8 @@ Status RenderGantt(const std::string& dir, const ReportSpec& spec, const std::st
   return web::SvgToPng(web::RenderSvgChart(web::BuildChartLayout(events), opt), out);
 }
 
-// The mean over `policy`'s runs of the SRPT bound on each run's measured work; 0 when no
-// run's files could be read.
+// The mean over `policy`'s runs of the bound (its row's function) on each run's measured
+// work; 0 when no run's files could be read.
 double MeanRunBound(const std::string& dir, const std::vector<JobResult>& rows, const std::string& policy,
                     const BoundSpec& bound) {
   std::map<int, std::vector<JobResult>> by_rep;
@@ -128,7 +127,7 @@ double MeanRunBound(const std::string& dir, const std::vector<JobResult>& rows, 
   std::vector<double> bounds;
   for (const auto& [rep, run_rows] : by_rep) {
     const std::string run = JoinPath(JoinPath(dir, "runs"), policy + "-" + std::to_string(rep));
-    Result<double> b = RunSrptBound(run, run_rows, bound.machines, bound.round);
+    Result<double> b = FindBound(bound.kind)->compute(run, run_rows, bound);
     if (b.ok()) bounds.push_back(*b);
   }
   return Mean(bounds);
@@ -153,6 +152,7 @@ std::string ReportSettingsJson(const ReportSettings& s) {
   if (s.spec.cdf) plots.push_back("cdf");
   if (s.spec.gantt) plots.push_back("gantt");
   nlohmann::json j = {{"title", s.title},
+                      {"bound", FindBound(s.bound.kind)->name},
                       {"bound_machines", s.bound.machines},
                       {"bound_round", s.bound.round},
                       {"tail", s.spec.tail_percentile},
@@ -181,6 +181,11 @@ Result<ReportSettings> ParseReportSettings(std::string_view json_text) {
   s.title = j["title"].get<std::string>();
   s.bound.machines = j["bound_machines"].get<int>();
   s.bound.round = j["bound_round"].get<double>();
+  if (auto it = j.find("bound"); it != j.end()) {
+    const BoundRow* row = it->is_string() ? FindBound(it->get<std::string>()) : nullptr;
+    if (row == nullptr) return Status::InvalidArgument("report.json: unknown bound " + it->dump());
+    s.bound.kind = row->kind;
+  }
   s.spec.tail_percentile = j["tail"].get<int>();
   s.spec.scatter = s.spec.cdf = s.spec.gantt = false;
   for (const nlohmann::json& p : j["plots"]) {

@@ -11,19 +11,14 @@
 #include <string_view>
 
 #include "common/status.h"
+#include "experiment/bounds.h"
 #include "experiment/experiment.h"
 
 namespace mr::experiment {
 
-// What the SRPT bound of the summary is computed on (srpt_bound.h): the cluster's unified
-// slots and the round in seconds. machines == 0: no bound.
-struct BoundSpec {
-  int machines = 0;
-  double round = 1;
-};
-
 // Everything a report needs besides the results: written by `mr experiment run` to
-// DIR/report.json, read back by `mr experiment report DIR`.
+// DIR/report.json, read back by `mr experiment report DIR`. The bound's row is stored by
+// name ("bound"); a report.json written before it had no name means the slotted SRPT bound.
 struct ReportSettings {
   std::string title;
   BoundSpec bound;
@@ -44,8 +39,8 @@ Result<ReportSettings> LoadReportSettings(const std::string& dir);
 // DIR/plots/ (with the gnuplot script and data beside them). FailedPrecondition when gnuplot
 // is missing or fails (summary.md is written first either way); NotFound without jobs.csv,
 // or when the spec's Gantt run or job does not exist. With bound.machines > 0 the summary
-// also has each policy's SRPT bound, from DIR/runs/LABEL-REP/ (runs whose files are missing
-// are left out of the bound's mean).
+// also has each policy's bound (bounds.h, the row of bound.kind), from DIR/runs/LABEL-REP/
+// (runs whose files are missing are left out of the bound's mean).
 Status BuildReport(const std::string& dir, const ReportSettings& settings);
 
 // True if `path` starts with the PNG signature.

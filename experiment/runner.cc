@@ -7,6 +7,7 @@
 #include "common/clock.h"
 #include "common/file_util.h"
 #include "common/job_id.h"
+#include "experiment/bounds.h"
 #include "experiment/job_results.h"
 #include "experiment/live_run.h"
 #include "experiment/prediction.h"
@@ -15,7 +16,7 @@
 #include "experiment/cluster_shape.h"
 #include "experiment/trace_replay.h"
 #include "scheduler/stages/map_placement.h"
-#include "scheduler/policy_table.h"
+#include "scheduler/scheduler.h"
 #include "scheduler/stages/speculator.h"
 #include "web/trace_reader.h"
 
@@ -140,24 +141,6 @@ Status AppendRows(const Experiment& e, size_t p, const JobList& jobs, const std:
   return Status::Ok();
 }
 
-// The summary's SRPT bound: over the unified slots, in rounds of the first asrpt entry's
-// asrpt-round (1 s when it gives none or there is none); none without unified slots.
-BoundSpec SummaryBound(const Experiment& e) {
-  BoundSpec b;
-  for (const WorkerGroup& g : e.cluster.groups) b.machines += g.count * g.unified_slots;
-  for (const PolicyRun& p : e.policies) {
-    if (p.policy != "asrpt") continue;
-    if (auto it = p.options.find("asrpt-round"); it != p.options.end()) {
-      sched::PolicyOptions given;
-      for (const sched::OptionSpec& spec : sched::FindPolicy("asrpt")->options) {
-        if (spec.name == it->first && given.Set(spec, it->second).ok()) b.round = given.Double(spec.name);
-      }
-    }
-    break;
-  }
-  return b;
-}
-
 // The idle cluster's CPU rate over a short window, and where the window ended: the base the
 // link job's CPU is measured above (heartbeats, the status poller).
 struct CpuWindow {
@@ -213,8 +196,9 @@ std::string PolicyLabel(const Experiment& e, size_t i) {
 }
 
 Result<Calibration> Calibrate(const ClusterShape& shape, const RunnerOptions& o, const std::string& scratch_dir) {
+  // The jobs run one at a time, so the policy does not matter: the master's default (fifo).
   PolicyRun fifo;
-  fifo.policy = fifo.label = "fifo";
+  fifo.policy = fifo.label = std::string(sched::DefaultPolicy());
   MR_RETURN_IF_ERROR(MakeDirs(scratch_dir));
   // Injected stragglers are not the cluster's speed: the calibration measures without them
   // (the simulator injects the same delays on its own).
@@ -278,7 +262,7 @@ Status RunExperiment(const Experiment& e, const JobList& jobs, const RunnerOptio
   }
   MR_RETURN_IF_ERROR(WriteFileAtomically(JoinPath(dir, "jobs.csv"), JobsCsv(rows)));
   MR_RETURN_IF_ERROR(first_error);
-  ReportSettings report{"Experiment " + e.name, SummaryBound(e), e.report};
+  ReportSettings report{"Experiment " + e.name, SelectBound(e), e.report};
   MR_RETURN_IF_ERROR(WriteFileAtomically(JoinPath(dir, "report.json"), ReportSettingsJson(report)));
   return BuildReport(dir, report);
 }

@@ -32,7 +32,8 @@ struct RunnerOptions {
 Result<Calibration> LoadOrCalibrate(const ClusterShape& shape, const std::string& path,
                                     const RunnerOptions& options, const std::string& scratch_dir);
 // Measures a new calibration: kCalibrationRounds rounds of the standard jobs (CalibrationJobs,
-// one after another, under fifo) on one cluster, each number the median of its rounds.
+// one after another, under the default policy, fifo) on one cluster, each number the median
+// of its rounds.
 Result<Calibration> Calibrate(const ClusterShape& shape, const RunnerOptions& options,
                               const std::string& scratch_dir);
 

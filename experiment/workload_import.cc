@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstdio>
 
-#include "common/file_util.h"
 #include "experiment/workload_params.h"
 #include "experiment/workload_sources.h"
 
@@ -65,24 +64,6 @@ int ReduceSlots(const ClusterShape& cluster) {
 
 namespace {
 
-Result<JobList> FromSource(const WorkloadSpec& spec, const sched::PolicyOptions& params,
-                           const ClusterShape& cluster, ImportSummary* summary) {
-  switch (spec.kind) {
-    case WorkloadKind::kGenerator:
-      if (spec.generator == "asrpt") return GenerateAsrpt(params, spec.seed, cluster, summary);
-      return GenerateSynthetic(params, spec.seed, cluster, summary);
-    case WorkloadKind::kCsv: {
-      MR_ASSIGN_OR_RETURN(std::string text, ReadFileToString(spec.path));
-      return ParseJobCsv(text, spec.path);
-    }
-    case WorkloadKind::kSwim: {
-      MR_ASSIGN_OR_RETURN(std::string text, ReadFileToString(spec.path));
-      return MapSwimTrace(text, spec.path, params, cluster, summary);
-    }
-  }
-  return Status::Internal("bad workload kind");
-}
-
 // Offered load over the span of arrivals: rate (n-1)/span times the mean work, over the
 // capacity. Undefined (0) for one job, a zero span or no finite capacity.
 void MeasureLoad(const JobList& jobs, const ClusterShape& cluster, ImportSummary* s) {
@@ -126,7 +107,7 @@ Result<JobList> MakeJobs(const WorkloadSpec& spec, const ClusterShape& cluster,
   ImportSummary local;
   ImportSummary* s = summary != nullptr ? summary : &local;
   *s = ImportSummary();
-  MR_ASSIGN_OR_RETURN(JobList jobs, FromSource(spec, params, cluster, s));
+  MR_ASSIGN_OR_RETURN(JobList jobs, FindWorkloadSource(spec)->make(spec, params, cluster, s));
   if (jobs.empty()) return Status::InvalidArgument("the workload makes no jobs");
   if (spec.batch) {
     for (model::TaskJob& j : jobs) j.arrival = 0;

@@ -1,6 +1,7 @@
 // Workload import: an experiment's WorkloadSpec turned into jobs (JobList) for the live
-// runner and the task-level simulator. Four sources, each documented with worked
-// examples in docs/experiments.md, "Workloads":
+// runner and the task-level simulator. The sources are the rows of the workload table
+// (workload_params.h), each documented with worked examples in docs/experiments.md,
+// "Workloads":
 //   - generator "synthetic": seeded Poisson arrivals at a target load of the cluster,
 //     log-uniform job sizes (about 1 s to 60 s alone), map-heavy and shuffle-heavy jobs;
 //   - generator "asrpt": the ASRPT paper's workloads (the slotted model's generator),
@@ -34,7 +35,7 @@ struct ImportSummary {
 };
 
 // The jobs `spec` describes on `cluster` (whose capacity the synthetic generator's load is
-// relative to). `summary` may be null. InvalidArgument for an unknown generator, a bad or
+// relative to), made by its source's row of the workload table. `summary` may be null. InvalidArgument for an unknown generator, a bad or
 // unknown parameter (naming it), a malformed CSV line (naming line and column) or an empty
 // result; NotFound for a missing file. Jobs are returned in arrival order.
 Result<JobList> MakeJobs(const WorkloadSpec& spec, const ClusterShape& cluster,

@@ -1,7 +1,10 @@
 #include "experiment/workload_params.h"
 
+#include <algorithm>
 #include <string>
 
+#include "common/file_util.h"
+#include "experiment/workload_sources.h"
 #include "model/slotted/slotted_workload.h"
 
 namespace mr::experiment {
@@ -35,7 +38,7 @@ constexpr OptionSpec kSyntheticParams[] = {
 };
 
 // generator: asrpt (workload_asrpt.cc). kAsrptParams[0] is checked against the paper's
-// workload names (CheckChoice).
+// workload names (CheckAsrptParam).
 constexpr OptionSpec kAsrptParams[] = {
     {"workload", OptionType::kString, "u1-9-u10-70",
      "the paper's workload: exp5-exp40, exp30-exp15, u1-9-u10-70 or u10-50-u10-20", 0, 0},
@@ -81,20 +84,51 @@ constexpr OptionSpec kSwimParams[] = {
     {"reduce_seconds", OptionType::kDuration, "0", "seconds of work of one reduce task", 0, 86400},
 };
 
+// The paper's workload names (kAsrptParams[0]).
+Status CheckAsrptParam(std::string_view param, std::string_view text) {
+  if (param != kAsrptParams[0].name) return Status::Ok();
+  Result<model::SlottedGenOptions> w = model::PaperWorkload(text);
+  return w.ok() ? Status::Ok() : Status::InvalidArgument(w.status().message());
+}
+
+// File sources: the file read whole, then parsed by the source.
+Result<JobList> LoadCsv(const WorkloadSpec& spec, const sched::PolicyOptions&, const ClusterShape&,
+                        ImportSummary*) {
+  MR_ASSIGN_OR_RETURN(std::string text, ReadFileToString(spec.path));
+  return ParseJobCsv(text, spec.path);
+}
+
+Result<JobList> LoadSwim(const WorkloadSpec& spec, const sched::PolicyOptions& params, const ClusterShape& cluster,
+                         ImportSummary* summary) {
+  MR_ASSIGN_OR_RETURN(std::string text, ReadFileToString(spec.path));
+  return MapSwimTrace(text, spec.path, params, cluster, summary);
+}
+
+template <Result<JobList> (*kGenerate)(const sched::PolicyOptions&, uint64_t, const ClusterShape&, ImportSummary*)>
+Result<JobList> Generate(const WorkloadSpec& spec, const sched::PolicyOptions& params, const ClusterShape& cluster,
+                         ImportSummary* summary) {
+  return kGenerate(params, spec.seed, cluster, summary);
+}
+
+constexpr WorkloadSource kSources[] = {
+    {WorkloadKind::kGenerator, "synthetic",
+     "seeded Poisson arrivals at a target load of the cluster, log-uniform sizes, map-heavy and shuffle-heavy jobs",
+     kSyntheticParams, nullptr, Generate<GenerateSynthetic>},
+    {WorkloadKind::kGenerator, "asrpt",
+     "the ASRPT paper's workloads (the slotted model's generator) at a target load of the unified slots",
+     kAsrptParams, CheckAsrptParam, Generate<GenerateAsrpt>},
+    {WorkloadKind::kCsv, "csv", "one job a line: arrival,maps,map_seconds,shuffle_bytes,reducers,reduce_seconds",
+     kCsvParams, nullptr, LoadCsv},
+    {WorkloadKind::kSwim, "swim",
+     "a SWIM trace (Facebook 2009 samples): a window compressed in time, sizes mapped onto ranges", kSwimParams,
+     nullptr, LoadSwim},
+};
+
 const OptionSpec* Find(std::span<const OptionSpec> specs, std::string_view name) {
   for (const OptionSpec& s : specs) {
     if (name == s.name) return &s;
   }
   return nullptr;
-}
-
-// Values a parameter must take beyond its type, checked where the file gives them.
-Status CheckChoice(const OptionSpec* s, std::string_view text) {
-  if (s == &kAsrptParams[0]) {
-    Result<model::SlottedGenOptions> w = model::PaperWorkload(text);
-    if (!w.ok()) return Status::InvalidArgument(w.status().message());
-  }
-  return Status::Ok();
 }
 
 std::string Names(std::span<const OptionSpec> specs) {
@@ -105,42 +139,66 @@ std::string Names(std::span<const OptionSpec> specs) {
 
 }  // namespace
 
-std::string_view GeneratorNames() { return "synthetic, asrpt"; }
+std::span<const WorkloadSource> WorkloadSources() { return kSources; }
+
+const WorkloadSource* FindWorkloadSource(const WorkloadSpec& spec) {
+  for (const WorkloadSource& s : kSources) {
+    if (s.kind == spec.kind && (s.kind != WorkloadKind::kGenerator || spec.generator == s.name)) return &s;
+  }
+  return nullptr;
+}
+
+std::string SourceKey(const WorkloadSource& source) {
+  return source.kind == WorkloadKind::kGenerator ? "generator: " + std::string(source.name)
+                                                 : std::string(source.name) + ": FILE";
+}
+
+std::vector<std::string_view> WorkloadSourceKeys() {
+  std::vector<std::string_view> keys;
+  for (const WorkloadSource& s : kSources) {
+    std::string_view key = s.kind == WorkloadKind::kGenerator ? "generator" : s.name;
+    if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
+  }
+  return keys;
+}
+
+std::string GeneratorNames() {
+  std::string out;
+  for (const WorkloadSource& s : kSources) {
+    if (s.kind == WorkloadKind::kGenerator) out += (out.empty() ? "" : ", ") + std::string(s.name);
+  }
+  return out;
+}
 
 Result<std::span<const OptionSpec>> WorkloadParamSpecs(const WorkloadSpec& spec) {
-  switch (spec.kind) {
-    case WorkloadKind::kGenerator:
-      if (spec.generator == "synthetic") return std::span<const OptionSpec>(kSyntheticParams);
-      if (spec.generator == "asrpt") return std::span<const OptionSpec>(kAsrptParams);
-      return Status::InvalidArgument("unknown generator '" + spec.generator +
-                                     "' (known: " + std::string(GeneratorNames()) + ")");
-    case WorkloadKind::kCsv:
-      return kCsvParams;
-    case WorkloadKind::kSwim:
-      return std::span<const OptionSpec>(kSwimParams);
+  const WorkloadSource* source = FindWorkloadSource(spec);
+  if (source != nullptr) return source->params;
+  if (spec.kind == WorkloadKind::kGenerator) {
+    return Status::InvalidArgument("unknown generator '" + spec.generator + "' (known: " + GeneratorNames() + ")");
   }
   return Status::Internal("bad workload kind");
 }
 
-Result<sched::OptionValue> ParseWorkloadParam(std::span<const OptionSpec> specs,
-                                              std::string_view name, std::string_view text) {
-  const OptionSpec* s = Find(specs, name);
+Result<sched::OptionValue> ParseWorkloadParam(const WorkloadSource& source, std::string_view name,
+                                              std::string_view text) {
+  const OptionSpec* s = Find(source.params, name);
   if (s == nullptr) {
-    return Status::InvalidArgument("unknown parameter '" + std::string(name) +
-                                   "' (known: " + Names(specs) + ")");
+    return Status::InvalidArgument("unknown parameter '" + std::string(name) + "' (known: " + Names(source.params) +
+                                   ")");
   }
-  MR_RETURN_IF_ERROR(CheckChoice(s, text));
+  if (source.check != nullptr) MR_RETURN_IF_ERROR(source.check(name, text));
   return sched::ParseOptionValue(*s, text);
 }
 
 Result<sched::PolicyOptions> ResolveWorkloadParams(const WorkloadSpec& spec) {
   MR_ASSIGN_OR_RETURN(std::span<const OptionSpec> specs, WorkloadParamSpecs(spec));
+  const WorkloadSource& source = *FindWorkloadSource(spec);
   sched::PolicyOptions out;
   for (const OptionSpec& s : specs) {
     if (s.default_text != nullptr) MR_RETURN_IF_ERROR(out.Set(s, s.default_text));
   }
   for (const auto& [name, text] : spec.params) {
-    MR_ASSIGN_OR_RETURN(sched::OptionValue v, ParseWorkloadParam(specs, name, text));
+    MR_ASSIGN_OR_RETURN(sched::OptionValue v, ParseWorkloadParam(source, name, text));
     out.SetValue(name, std::move(v));
   }
   return out;

@@ -1,6 +1,6 @@
-// The workload sources behind MakeJobs (workload_import.h), one file each, and the rules
-// they share for turning a job's totals (map slot-seconds, shuffle bytes) into tasks.
-// Internal to mr::experiment; tests use the text-level entry points. Pure, thread-safe.
+// The workload sources behind the workload table (workload_params.h), one file each, and
+// the rules they share for turning a job's totals (map slot-seconds, shuffle bytes) into
+// tasks. Internal to mr::experiment; tests use the text-level entry points. Pure, thread-safe.
 #pragma once
 
 #include <string>

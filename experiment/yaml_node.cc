@@ -12,7 +12,7 @@ namespace mr::experiment {
 namespace {
 std::string Quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
 
-std::string JoinKnown(std::initializer_list<std::string_view> known) {
+std::string JoinKnown(std::span<const std::string_view> known) {
   std::string out;
   for (std::string_view k : known) out += (out.empty() ? "" : ", ") + std::string(k);
   return out;
@@ -88,7 +88,7 @@ Result<double> YamlNode::Duration() const {
   return *v;
 }
 
-Status YamlNode::CheckMap(std::initializer_list<std::string_view> known) const {
+Status YamlNode::CheckMap(std::span<const std::string_view> known) const {
   MR_RETURN_IF_ERROR(Entries().status());  // a map, plain keys, none twice
   for (auto it = node_.begin(); it != node_.end(); ++it) {
     const std::string& key = it->first.Scalar();

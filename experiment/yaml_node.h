@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -55,7 +56,10 @@ class YamlNode {
 
   // A map whose keys are all in `known` and appear once; the error for an unknown key
   // names it, its line and the known keys. Not a map -> error.
-  Status CheckMap(std::initializer_list<std::string_view> known) const;
+  Status CheckMap(std::span<const std::string_view> known) const;
+  Status CheckMap(std::initializer_list<std::string_view> known) const {
+    return CheckMap(std::span<const std::string_view>(known.begin(), known.size()));
+  }
   // The value at `key` of a map (path extended), or nullopt when absent.
   std::optional<YamlNode> Get(std::string_view key) const;
   // As Get, an error naming the key when absent.

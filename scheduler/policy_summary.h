@@ -1,5 +1,5 @@
-// One-line description of a registered policy, for `mr help` and the status
-// page. Returns "" for an unknown name. Thread-safe (reads a constant table).
+// One-line description of a policy of the table (scheduler/policy_table.h), for `mr help`
+// and the status page. Returns "" for an unknown name. Thread-safe.
 #pragma once
 
 #include <string_view>

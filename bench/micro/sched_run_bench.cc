@@ -32,6 +32,7 @@
 
 #include <time.h>
 
+#include "scheduler/policy_table.h"
 #include "scheduler/scheduler.h"
 
 namespace {
@@ -263,7 +264,9 @@ int main(int argc, char** argv) {
   const double step = Flag(argc, argv, "--step", 0.05);
   const double round = Flag(argc, argv, "--round", 1);
   PolicyOptions options;
-  if (policy == "asrpt") options.SetValue("asrpt-round", round);
+  // --round sets the policy's round option (its row's round_option trait; asrpt-round).
+  const PolicyRow* row = FindPolicy(policy);
+  if (row != nullptr && row->traits.round_option != nullptr) options.SetValue(row->traits.round_option, round);
   auto sched = CreateScheduler(policy, options);
   if (!sched.ok()) {
     std::fprintf(stderr, "%s\n", sched.status().ToString().c_str());

@@ -8,6 +8,8 @@
 
 #include "model/fluid/tandem_policy.h"
 
+#include "scheduler/policy_table.h"
+
 namespace mr::model {
 
 double FillInOrder(std::span<const int> idx, double capacity, std::span<const double> caps,
@@ -302,22 +304,21 @@ Result<std::unique_ptr<TandemPolicy>> MakeKlps(std::string_view name, int k) {
   return std::unique_ptr<TandemPolicy>(std::make_unique<Named<KLpsPolicy>>(name, k));
 }
 
-// The fluid policies, and the one place a live policy (scheduler/policy_table.h) is mapped
-// to the fluid policy that models it: `live` names it when the names differ (nullptr: the
-// live policy of the same name), `k_option` is the live option that gives the fluid k.
+// The fluid policies. A live policy names the one that models it in its row's
+// PolicyTraits::fluid (scheduler/policy_table.h); `k_option` is the live option that gives
+// the fluid k when the counterpart is made from a live policy's options.
 struct FluidRow {
   const char* name;
-  const char* live;
   const char* k_option;
   Result<std::unique_ptr<TandemPolicy>> (*create)(std::string_view name, int k);
 };
 
 constexpr FluidRow kFluidPolicies[] = {
-    {"fifo", nullptr, nullptr, MakePlain<FifoPolicy>},
-    {"ps", "fair", nullptr, MakePlain<PsPolicy>},
-    {"klps", nullptr, "klps-k", MakeKlps},
-    {"maxsrpt", nullptr, nullptr, MakePlain<MaxSrptPolicy>},
-    {"splitsrpt", nullptr, nullptr, MakePlain<SplitSrptPolicy>},
+    {"fifo", nullptr, MakePlain<FifoPolicy>},
+    {"ps", nullptr, MakePlain<PsPolicy>},
+    {"klps", "klps-k", MakeKlps},
+    {"maxsrpt", nullptr, MakePlain<MaxSrptPolicy>},
+    {"splitsrpt", nullptr, MakePlain<SplitSrptPolicy>},
 };
 
 }  // namespace
@@ -342,14 +343,21 @@ Result<std::unique_ptr<TandemPolicy>> MakeTandemPolicy(std::string_view name, in
 
 Result<std::unique_ptr<TandemPolicy>> MakeFluidCounterpart(std::string_view live_policy,
                                                            const sched::PolicyOptions& live_options) {
+  const sched::PolicyRow* live = sched::FindPolicy(live_policy);
+  if (live == nullptr) return sched::UnknownPolicy(live_policy);
+  const char* fluid = live->traits.fluid;
+  if (fluid == nullptr) {
+    return Status::NotFound("policy '" + std::string(live_policy) + "' has no fluid-model counterpart");
+  }
   for (const FluidRow& row : kFluidPolicies) {
-    if (live_policy != (row.live != nullptr ? row.live : row.name)) continue;
+    if (std::string_view(fluid) != row.name) continue;
     int k = row.k_option != nullptr && live_options.Has(row.k_option)
                 ? static_cast<int>(live_options.Int(row.k_option))
                 : 100;
     return row.create(row.name, k);
   }
-  return Status::NotFound("policy '" + std::string(live_policy) + "' has no fluid-model counterpart");
+  return Status::Internal("policy '" + std::string(live_policy) + "' names fluid policy '" + fluid +
+                          "', which the fluid table does not have");
 }
 
 std::unique_ptr<TandemPolicy> MakeFixedOrderPolicy(std::vector<int> rank) {

@@ -23,9 +23,10 @@ const std::vector<std::string>& TandemPolicyNames();
 // names) for anything else; InvalidArgument for k < 1.
 Result<std::unique_ptr<TandemPolicy>> MakeTandemPolicy(std::string_view name, int k = 100);
 
-// The fluid policy that models the live policy `live_policy` (e.g. fair -> ps), with its
-// parameters taken from the live policy's resolved options (klps-k -> k). The mapping is
-// one column of the fluid policy table (model/tandem_policies.cc). NotFound if none does.
+// The fluid policy that models the live policy `live_policy` (e.g. fair -> ps): the one its
+// policy table row names (sched::PolicyTraits::fluid), with its parameters taken from the
+// live policy's resolved options (klps-k -> k, the fluid table's k_option column). NotFound
+// for an unknown live policy or one without a counterpart.
 Result<std::unique_ptr<TandemPolicy>> MakeFluidCounterpart(std::string_view live_policy,
                                                            const sched::PolicyOptions& live_options);
 

@@ -278,8 +278,9 @@ Result<std::unique_ptr<sched::Scheduler>> MakeSlottedPolicy(std::string_view nam
                                                             sched::PolicyOptions options) {
   const sched::PolicyRow* row = sched::FindPolicy(name);
   if (row == nullptr) return sched::UnknownPolicy(name);
+  const char* round = row->traits.round_option;
   for (const sched::OptionSpec& spec : row->options) {
-    if (std::strcmp(spec.name, "asrpt-round") == 0 && !options.Has(spec.name)) {
+    if (round != nullptr && std::strcmp(spec.name, round) == 0 && !options.Has(spec.name)) {
       MR_RETURN_IF_ERROR(options.Set(spec, "1"));
     }
   }

@@ -53,8 +53,9 @@ struct SlottedResult {
 Result<SlottedResult> RunSlotted(std::span<const SlottedJob> jobs, sched::Scheduler& policy,
                                  const SlottedOptions& options);
 
-// CreateScheduler(name, options) with the policy's `asrpt-round` option set to 1 (one
-// round = one slot) when its table row declares that option and `options` does not set it.
+// CreateScheduler(name, options) with the policy's round option (its row's
+// PolicyTraits::round_option, asrpt's `asrpt-round`) set to 1, one round = one slot, when
+// the row has one and `options` does not set it.
 Result<std::unique_ptr<sched::Scheduler>> MakeSlottedPolicy(std::string_view name,
                                                             sched::PolicyOptions options = {});
 

@@ -1,8 +1,12 @@
-// The policy table (scheduler/policy_table.h): each row is a policy's name, one-line
-// summary, options and factory. Adding a policy means one file for its class and one
-// row here (no static registration). The factory passes the row's name to the class.
+// The policy table (scheduler/policy_table.h): each built-in row is a policy's name,
+// one-line summary, options, factory and traits. Adding a policy means one file for its
+// class and one row here (no static registration); rows added at run time live apart,
+// behind a mutex. The factory passes the row's name to the class.
 #include <climits>
+#include <iterator>
+#include <mutex>
 #include <string>
+#include <vector>
 
 #include "scheduler/policies/asrpt_scheduler.h"
 #include "scheduler/policies/fair_scheduler.h"
@@ -80,35 +84,139 @@ Result<std::unique_ptr<Scheduler>> MakeAsrpt(std::string_view name, const Policy
   return Make<AsrptScheduler>(name, o.Double(kAsrptOptions[0].name));
 }
 
-constexpr PolicyRow kPolicies[] = {
-    {"fifo", "Hadoop default: jobs by arrival, each takes all the slots it can use", {},
-     MakePlain<FifoScheduler>},
-    {"fair", "Hadoop Fair Scheduler: weighted max-min shares, pool minimums", kFairOptions, MakeFair},
-    {"klps", "k-limited processor sharing of map slots among the first k jobs", kKlpsOptions, MakeKlps},
-    {"maxsrpt", "smallest max(remaining map, remaining shuffle) first", kMaxSrptOptions,
-     MakeSrpt<MaxSrptScheduler, kMaxSrptOptions[0]>},
-    {"splitsrpt", "map-heavy and shuffle-heavy jobs split capacity by imbalance", kSplitSrptOptions,
-     MakeSrpt<SplitSrptScheduler, kSplitSrptOptions[0]>},
-    {"asrpt", "ASRPT on unified slots: Algorithm 1 each round over the whole cluster",
-     kAsrptOptions, MakeAsrpt},
-    {"lrpt", "largest remaining (map + reduce) work first, work-conserving", {},
-     MakePlain<LrptScheduler>},
-};
-
-}  // namespace
-
-std::span<const PolicyRow> PolicyTable() { return kPolicies; }
-
-const PolicyRow* FindPolicy(std::string_view name) {
-  for (const PolicyRow& p : kPolicies) {
+const PolicyRow* FindPolicyIn(std::span<const PolicyRow> rows, std::string_view name) {
+  for (const PolicyRow& p : rows) {
     if (name == p.name) return &p;
   }
   return nullptr;
 }
 
+// The built-in rows. Traits: scheduler/policy_table.h; who reads each: docs/policies.md,
+// "Adding a policy".
+constexpr PolicyRow kPolicies[] = {
+    {"fifo", "Hadoop default: jobs by arrival, each takes all the slots it can use", {},
+     MakePlain<FifoScheduler>, {.fluid = "fifo", .bound = Bound::kSlottedSrpt}},
+    {"fair", "Hadoop Fair Scheduler: weighted max-min shares, pool minimums", kFairOptions, MakeFair,
+     {.memory = RoundMemory::kServiceTurns, .fluid = "ps", .bound = Bound::kSlottedSrpt}},
+    {"klps", "k-limited processor sharing of map slots among the first k jobs", kKlpsOptions, MakeKlps,
+     {.work_conserving = false, .memory = RoundMemory::kServiceTurns, .fluid = "klps",
+      .bound = Bound::kSlottedSrpt}},
+    {"maxsrpt", "smallest max(remaining map, remaining shuffle) first", kMaxSrptOptions,
+     MakeSrpt<MaxSrptScheduler, kMaxSrptOptions[0]>, {.fluid = "maxsrpt", .bound = Bound::kSlottedSrpt}},
+    {"splitsrpt", "map-heavy and shuffle-heavy jobs split capacity by imbalance", kSplitSrptOptions,
+     MakeSrpt<SplitSrptScheduler, kSplitSrptOptions[0]>,
+     {.memory = RoundMemory::kOther, .fluid = "splitsrpt", .bound = Bound::kSlottedSrpt}},
+    {"asrpt", "ASRPT on unified slots: Algorithm 1 each round over the whole cluster",
+     kAsrptOptions, MakeAsrpt,
+     {.reduces_wait_for_maps = true, .memory = RoundMemory::kOther, .round_option = kAsrptOptions[0].name,
+      .bound = Bound::kSlottedSrpt}},
+    {"lrpt", "largest remaining (map + reduce) work first, work-conserving", {},
+     MakePlain<LrptScheduler>, {.reduces_wait_for_maps = true, .bound = Bound::kSlottedSrpt}},
+};
+
+// Rows registered at run time (RegisterPolicy). Each is heap-allocated and kept until exit,
+// also once removed, so that a pointer or reference handed out never dangles.
+struct Registered {
+  std::mutex mu;
+  std::vector<std::unique_ptr<PolicyRow>> rows;     // in the table; guarded by mu
+  std::vector<std::unique_ptr<PolicyRow>> removed;  // out of it, still allocated; guarded by mu
+};
+
+Registered& Extra() {
+  static Registered* registered = new Registered();  // never destroyed: used until exit
+  return *registered;
+}
+
+const PolicyRow* FindRegisteredLocked(Registered& r, std::string_view name) {
+  for (const auto& row : r.rows) {
+    if (name == row->name) return row.get();
+  }
+  return nullptr;
+}
+
+bool DeclaresOption(const PolicyRow& row, const char* option) {
+  for (const OptionSpec& o : row.options) {
+    if (std::string_view(o.name) == option) return true;
+  }
+  return false;
+}
+
+// Why `row` cannot join the table, or Ok. REQUIRES: the registered rows' lock is held.
+Status CheckNewRowLocked(Registered& r, const PolicyRow& row) {
+  if (row.name == nullptr || *row.name == '\0' || row.summary == nullptr || row.create == nullptr) {
+    return Status::InvalidArgument("a policy row needs a name, a summary and a factory");
+  }
+  const std::string name = row.name;
+  if (FindPolicyIn(kPolicies, name) != nullptr || FindRegisteredLocked(r, name) != nullptr) {
+    return Status::AlreadyExists("policy '" + name + "' is already in the table");
+  }
+  if (row.traits.round_option != nullptr && !DeclaresOption(row, row.traits.round_option)) {
+    return Status::InvalidArgument("policy " + name + ": its round option '" + row.traits.round_option +
+                                   "' is not one of its options");
+  }
+  auto taken = [&](const PolicyRow& other, const OptionSpec& o) {
+    return DeclaresOption(other, o.name)
+               ? Status::InvalidArgument("policy " + name + ": option '" + o.name + "' is policy " +
+                                         other.name + "'s (option names are flags, unique across policies)")
+               : Status::Ok();
+  };
+  for (const OptionSpec& o : row.options) {
+    for (const PolicyRow& other : kPolicies) MR_RETURN_IF_ERROR(taken(other, o));
+    for (const auto& other : r.rows) MR_RETURN_IF_ERROR(taken(*other, o));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+std::span<const PolicyRow> BuiltinPolicies() { return kPolicies; }
+
+std::vector<PolicyRowRef> PolicyTable() {
+  std::vector<PolicyRowRef> rows(std::begin(kPolicies), std::end(kPolicies));
+  Registered& r = Extra();
+  std::lock_guard<std::mutex> lock(r.mu);
+  for (const auto& row : r.rows) rows.emplace_back(*row);
+  return rows;
+}
+
+const PolicyRow* FindPolicy(std::string_view name) {
+  if (const PolicyRow* row = FindPolicyIn(kPolicies, name)) return row;
+  Registered& r = Extra();
+  std::lock_guard<std::mutex> lock(r.mu);
+  return FindRegisteredLocked(r, name);
+}
+
+Status RegisterPolicy(const PolicyRow& row) {
+  Registered& r = Extra();
+  std::lock_guard<std::mutex> lock(r.mu);
+  MR_RETURN_IF_ERROR(CheckNewRowLocked(r, row));
+  r.rows.push_back(std::make_unique<PolicyRow>(row));
+  return Status::Ok();
+}
+
+Status UnregisterPolicy(std::string_view name) {
+  Registered& r = Extra();
+  std::lock_guard<std::mutex> lock(r.mu);
+  for (auto it = r.rows.begin(); it != r.rows.end(); ++it) {
+    if (name == (*it)->name) {
+      r.removed.push_back(std::move(*it));
+      r.rows.erase(it);
+      return Status::Ok();
+    }
+  }
+  return Status::NotFound("no registered policy '" + std::string(name) + "'");
+}
+
+ScopedPolicyRegistration::ScopedPolicyRegistration(const PolicyRow& row)
+    : name_(row.name != nullptr ? row.name : ""), status_(RegisterPolicy(row)) {}
+
+ScopedPolicyRegistration::~ScopedPolicyRegistration() {
+  if (status_.ok()) (void)UnregisterPolicy(name_);
+}
+
 std::string PolicyNameList(std::string_view separator) {
   std::string list;
-  for (const PolicyRow& p : kPolicies) {
+  for (const PolicyRow& p : PolicyTable()) {
     if (!list.empty()) list += separator;
     list += p.name;
   }
@@ -134,7 +242,7 @@ Result<std::unique_ptr<Scheduler>> CreateScheduler(std::string_view name, const 
 
 std::vector<std::string> KnownPolicies() {
   std::vector<std::string> names;
-  for (const PolicyRow& p : kPolicies) names.emplace_back(p.name);
+  for (const PolicyRow& p : PolicyTable()) names.emplace_back(p.name);
   return names;
 }
 

@@ -8,6 +8,7 @@
 #include "common/file_util.h"
 #include "model/model_cli.h"
 #include "model/fluid/workload.h"
+#include "scheduler/scheduler.h"
 
 namespace mr::model {
 namespace {
@@ -59,7 +60,7 @@ TEST(ModelCliTest, TaskSimOnCsvAndBenchJson) {
     if (with_cluster) args.insert(args.end(), cluster.begin(), cluster.end());
     return RunModel(args);
   };
-  for (const char* p : {"fifo", "fair", "klps", "maxsrpt", "splitsrpt"}) {
+  for (const std::string& p : sched::KnownPolicies()) {
     EXPECT_EQ(run({"--workload", csv, "--policy", p, "--maps-per-job", "6"}), 0) << p;
     EXPECT_EQ(run({"--workload", json, "--policy", p, "--decision-latency", "0.02"}), 0) << p;
   }

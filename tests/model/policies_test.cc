@@ -8,6 +8,7 @@
 #include "model/rng.h"
 #include "model/fluid/tandem_policy.h"
 #include "model/fluid/tandem_sim.h"
+#include "scheduler/policy_table.h"
 
 namespace mr::model {
 namespace {
@@ -30,6 +31,25 @@ TEST(PolicyTest, FactoryRejectsUnknownNamesListingKnownOnes) {
   EXPECT_EQ(p.status().code(), StatusCode::kNotFound);
   EXPECT_NE(p.status().message().find("maxsrpt"), std::string::npos);
   EXPECT_EQ(MakeTandemPolicy("klps", 0).status().code(), StatusCode::kInvalidArgument);
+}
+
+// A live row's fluid trait names a policy of the fluid table, which MakeFluidCounterpart
+// builds; a row without one has no counterpart.
+TEST(PolicyTest, EveryLivePolicysFluidCounterpartIsInTheFluidTable) {
+  for (const sched::PolicyRow& row : sched::PolicyTable()) {
+    auto options = sched::ResolvePolicyOptions(row.name, {});
+    ASSERT_TRUE(options.ok()) << options.status().ToString();
+    auto p = MakeFluidCounterpart(row.name, *options);
+    if (row.traits.fluid == nullptr) {
+      EXPECT_EQ(p.status().code(), StatusCode::kNotFound) << row.name;
+      continue;
+    }
+    ASSERT_TRUE(p.ok()) << row.name << ": " << p.status().ToString();
+    EXPECT_EQ((*p)->name(), row.traits.fluid);
+    const auto& names = TandemPolicyNames();
+    EXPECT_NE(std::find(names.begin(), names.end(), row.traits.fluid), names.end()) << row.name;
+  }
+  EXPECT_EQ(MakeFluidCounterpart("lottery", {}).status().code(), StatusCode::kNotFound);
 }
 
 TEST(PolicyTest, FillFairIsMaxMinFair) {

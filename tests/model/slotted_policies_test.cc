@@ -5,13 +5,13 @@
 
 #include "model/rng.h"
 #include "model/slotted/slotted_bounds.h"
+#include "scheduler/scheduler.h"
 #include "tests/model/slotted_test_util.h"
 
 namespace mr::model {
 
 namespace {
 
-const char* const kPolicies[] = {"fifo", "fair", "lrpt", "asrpt"};
 
 Result<SlottedResult> RunPolicy(const std::string& policy, std::span<const SlottedJob> jobs, int n,
                           bool preemptive) {
@@ -30,7 +30,7 @@ TEST(SlottedPoliciesTest, SrptBoundIsBelowEveryPolicyOn200RandomInstances) {
     auto bound = SrptLowerBound(jobs, n);
     ASSERT_TRUE(bound.ok());
     for (bool preemptive : {false, true}) {
-      for (const char* policy : kPolicies) {
+      for (const std::string& policy : sched::KnownPolicies()) {
         auto r = RunPolicy(policy, jobs, n, preemptive);
         ASSERT_TRUE(r.ok()) << policy << " instance " << i << ": " << r.status().ToString();
         EXPECT_LE(bound->total_flow_time, r->total_flow_time)

@@ -38,7 +38,7 @@ TEST(TandemSimTest, ShuffleIsHeldToFeedRateAfterBacklogDrains) {
 }
 
 TEST(TandemSimTest, SingleJobTakesMaxOfItsSizes) {
-  for (const char* p : {"fifo", "ps", "klps", "maxsrpt", "splitsrpt"}) {
+  for (const std::string& p : TandemPolicyNames()) {
     EXPECT_NEAR(Simulate({{1.5, 2, 5}}, p).response[0], 5.0, 1e-9) << p;
     EXPECT_NEAR(Simulate({{0, 7, 3}}, p).response[0], 7.0, 1e-9) << p;
   }

@@ -131,7 +131,7 @@ TEST(TaskSimTest, HostCoresShareTheCpuAmongRunningAttempts) {
     job.map_durations = {1, 2, 2};
     job.reducers = 1;
     std::vector<TaskJob> jobs = {job};
-    for (const char* p : {"fifo", "fair", "maxsrpt"}) {
+    for (const std::string& p : sched::KnownPolicies()) {
       TaskSimResult r = RunPolicy(jobs, c, p);
       ASSERT_EQ(r.response.size(), 1u);
       EXPECT_NEAR(r.response[0], cores == 2 ? 2.5 : 2.0, 1e-9) << p << " cores=" << cores;
@@ -289,8 +289,8 @@ TEST(TaskSimTest, BadClusterOrJobIsInvalidArgument) {
 }
 
 // With many small maps, one link (so the shuffle station is one server, as in
-// the fluid model) and zero latency, every live policy's task-level mean approaches
-// its fluid counterpart's (MakeFluidCounterpart: fair is modelled by ps). What is
+// the fluid model) and zero latency, every live policy with a fluid counterpart (its row's
+// PolicyTraits::fluid; fair is modelled by ps) has a task-level mean that approaches it. What is
 // left: a job's output appears one map (x/n of its work) late and its last chunk
 // needs y/n; a new job waits for running maps to end (they are never preempted), at
 // most one map length; and whole slots stand in for fractional shares (SplitSRPT's
@@ -305,9 +305,9 @@ TEST(TaskSimTest, ManySmallMapsApproachTheFluidModel) {
   for (uint64_t seed : {11, 12, 13}) {
     std::vector<TandemJob> fluid = GeneratePoisson(40, 0.5, 1.0, 1.0, seed);
     for (const std::string& p : sched::KnownPolicies()) {
-      // The flow-time paper's policies live in its slotted model (mr model slotted), not
-      // in the fluid tandem.
-      if (p == "asrpt" || p == "lrpt") continue;
+      // Without a counterpart (asrpt, lrpt: their model is the flow-time paper's slotted one)
+      // there is nothing to approach.
+      if (sched::FindPolicy(p)->traits.fluid == nullptr) continue;
       auto options = sched::ResolvePolicyOptions(p, {});
       ASSERT_TRUE(options.ok()) << options.status().ToString();
       auto policy = MakeFluidCounterpart(p, *options);

@@ -1,6 +1,6 @@
 // The policy table and its options: rows are well-formed, option values are validated
 // against their row, --policy-options files are strict, command-line flags win over a file,
-// and docs/policies.md's policy list matches the table.
+// and docs/policies.md's policy list matches the built-in rows, their traits included.
 #include <gtest/gtest.h>
 
 #include <set>
@@ -41,7 +41,22 @@ TEST(PolicyTableTest, TheClassTakesItsNameFromTheRow) {
     // The same characters, and the row's own storage: the name is not spelled twice.
     EXPECT_EQ((*s)->name().data(), row.name);
   }
-  EXPECT_EQ(DefaultPolicy(), PolicyTable()[0].name);
+  EXPECT_EQ(DefaultPolicy(), BuiltinPolicies()[0].name);
+}
+
+// A trait that names something names what exists: the round option is one of the row's
+// options and a duration; the fluid counterpart is checked where the fluid table lives
+// (tests/model/policies_test.cc).
+TEST(PolicyTableTest, TraitsNameTheRowsOwnOptions) {
+  for (const PolicyRow& row : PolicyTable()) {
+    if (row.traits.round_option == nullptr) continue;
+    const OptionSpec* round = nullptr;
+    for (const OptionSpec& o : row.options) {
+      if (std::string_view(o.name) == row.traits.round_option) round = &o;
+    }
+    ASSERT_NE(round, nullptr) << row.name << ": round option " << row.traits.round_option;
+    EXPECT_EQ(round->type, OptionType::kDuration) << row.name;
+  }
 }
 
 TEST(PolicyTableTest, AnOptionThePolicyDoesNotDeclareIsRejected) {
@@ -182,6 +197,21 @@ TEST(PolicyFlagsTest, EveryOptionIsAFlagWithThePolicyInItsHelp) {
   EXPECT_FALSE(IsPolicyPathFlag("klps-k"));
 }
 
+// A row's traits as docs/policies.md's list shows them: what differs from a plain policy.
+std::string TraitsText(const PolicyTraits& t) {
+  std::vector<std::string> parts;
+  if (!t.work_conserving) parts.push_back("not work-conserving");
+  if (t.reduces_wait_for_maps) parts.push_back("reduces wait for all maps");
+  if (t.memory == RoundMemory::kServiceTurns) parts.push_back("memory: turns");
+  if (t.memory == RoundMemory::kOther) parts.push_back("memory: other");
+  if (t.fluid != nullptr) parts.push_back("fluid: `" + std::string(t.fluid) + "`");
+  if (t.round_option != nullptr) parts.push_back("round: `--" + std::string(t.round_option) + "`");
+  if (t.bound == Bound::kSlottedSrpt) parts.push_back("bound: slotted SRPT");
+  std::string text;
+  for (const std::string& p : parts) text += (text.empty() ? "" : "; ") + p;
+  return text.empty() ? "none" : text;
+}
+
 // The line docs/policies.md's "Policy list" holds for a row.
 std::string DocLine(const PolicyRow& row) {
   std::string options;
@@ -192,7 +222,8 @@ std::string DocLine(const PolicyRow& row) {
     if (!OptionRange(o).empty()) options += ", " + OptionRange(o);
     options += ": " + std::string(o.help);
   }
-  return "| `" + std::string(row.name) + "` | " + row.summary + " | " + (options.empty() ? "none" : options) + " |";
+  return "| `" + std::string(row.name) + "` | " + row.summary + " | " + (options.empty() ? "none" : options) + " | " +
+         TraitsText(row.traits) + " |";
 }
 
 TEST(PolicyDocsTest, ThePolicyListInDocsMatchesTheTable) {
@@ -207,7 +238,7 @@ TEST(PolicyDocsTest, ThePolicyListInDocsMatchesTheTable) {
     if (in_list && line.rfind("| `", 0) == 0) listed.push_back(line);
   }
   std::vector<std::string> want;
-  for (const PolicyRow& row : PolicyTable()) want.push_back(DocLine(row));
+  for (const PolicyRow& row : BuiltinPolicies()) want.push_back(DocLine(row));
   std::string expected;
   for (const std::string& w : want) expected += w + "\n";
   EXPECT_EQ(listed, want) << "docs/policies.md, section \"## Policy list\", should list:\n" << expected;

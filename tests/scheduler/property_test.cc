@@ -1,10 +1,13 @@
-// Every policy, on random snapshots: the Scheduler contract holds, maps and
-// reduces are placed work-conservingly (klps is allowed to idle by design).
+// Every policy of the table, on random snapshots: the Scheduler contract holds, and maps and
+// reduces are placed as its traits promise (PolicyTraits: work_conserving,
+// reduces_wait_for_maps), with its default options and with every numeric option at the
+// lowest value it allows (klps-k = 1: k binds).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <random>
 
+#include "policy_params.h"
 #include "scheduler/scheduler.h"
 #include "test_util.h"
 
@@ -64,8 +67,8 @@ class RandomSnapshots {
   std::mt19937 rng_;
 };
 
-// Maps left: asrpt and lrpt start a job's reduces only after its maps (the paper's
-// dependency), so its ready reduces (slow start) may wait beside a free slot.
+// Maps left: a policy whose reduces wait for all maps (asrpt, lrpt: the ASRPT paper's
+// dependency) may leave a job's ready reduces (slow start) beside a free slot.
 bool MapsLeft(const JobView& j) {
   return j.maps_done < j.maps_total || !j.pending_maps.empty() || !j.queued_maps.empty() ||
          j.maps_running > 0;
@@ -104,23 +107,47 @@ bool MapsLeft(const JobView& j) {
   return ::testing::AssertionSuccess();
 }
 
-TEST(PolicyPropertyTest, EveryPolicyRespectsTheContractOnRandomSnapshots) {
-  for (const std::string& name : KnownPolicies()) {
-    PolicyOptions options;
-    if (name == "klps") options.SetValue("klps-k", int64_t{2});
+// The option sets a policy is tested with: its defaults, and (when it has numeric options)
+// every numeric option at the lowest value its row allows.
+std::vector<PolicyOptions> OptionVariants(const PolicyRow& row) {
+  std::vector<PolicyOptions> variants(1);
+  PolicyOptions lowest;
+  bool any = false;
+  for (const OptionSpec& o : row.options) {
+    if (o.type == OptionType::kString || o.type == OptionType::kPath) continue;
+    if (o.type == OptionType::kInt || o.type == OptionType::kBytes) {
+      lowest.SetValue(o.name, static_cast<int64_t>(o.min));
+    } else {
+      lowest.SetValue(o.name, o.min);
+    }
+    any = true;
+  }
+  if (any) variants.push_back(std::move(lowest));
+  return variants;
+}
+
+class PolicyPropertyTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(PolicyPropertyTest, RespectsTheContractAndItsTraitsOnRandomSnapshots) {
+  const std::string& name = GetParam();
+  const PolicyTraits& traits = testing::RowOf(name).traits;
+  for (const PolicyOptions& options : OptionVariants(testing::RowOf(name))) {
     auto policy = CreateScheduler(name, options);
-    ASSERT_TRUE(policy.ok());
+    ASSERT_TRUE(policy.ok()) << policy.status().ToString();
     RandomSnapshots gen(12345);
     for (int round = 0; round < 500; ++round) {
       Snapshot snap = gen.Next();
       Decision d = (*policy)->Schedule(snap);
       ASSERT_TRUE(testing::CheckContract(snap, d)) << name << " round " << round;
-      const bool wait = name == "asrpt" || name == "lrpt";
-      ASSERT_TRUE(CheckWorkConserving(snap, d, name != "klps", wait)) << name << " round " << round;
+      ASSERT_TRUE(CheckWorkConserving(snap, d, traits.work_conserving, traits.reduces_wait_for_maps))
+          << name << " round " << round << (options.values().empty() ? "" : " (lowest options)");
       ASSERT_FALSE(d.note.empty()) << name;
     }
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Table, PolicyPropertyTest, ::testing::ValuesIn(testing::AllPolicies()),
+                         testing::PolicyParamName);
 
 }  // namespace
 }  // namespace mr::sched

@@ -1,12 +1,16 @@
 // Issue 6 regression: policies keep scratch buffers and a pool-name cache
-// between calls. A long-lived policy object must decide exactly as a fresh one
-// on every snapshot, whatever it decided before (sizes, ids and pools vary).
+// between calls. A long-lived policy object that keeps nothing else
+// (RoundMemory::kNone) must decide exactly as a fresh one on every snapshot, whatever it
+// decided before (sizes, ids and pools vary). What the other policies keep is held to its
+// trait: kServiceTurns rotates slots among equal jobs; every policy, whatever it keeps,
+// decides alike in two objects given the same history.
 #include <gtest/gtest.h>
 
 #include <map>
 #include <random>
 #include <string>
 
+#include "policy_params.h"
 #include "scheduler/policies/fair_scheduler.h"
 #include "scheduler/scheduler.h"
 #include "test_util.h"
@@ -40,58 +44,95 @@ Snapshot RandomSnapshot(std::mt19937* rng) {
   return snap;
 }
 
-// fair and klps remember whom they served last (ServiceMemory) so that ties
-// rotate; they are checked by SharingPoliciesRotateSlotsAmongEqualJobs instead.
-// splitsrpt remembers where each class last started maps (srpt_test.cc,
-// AOneSlotClassRotatesOverTheWorkers). asrpt keeps its virtual schedule and the round's
-// allocation (asrpt_test.cc, AllocationChangesOnlyAtRoundBoundaries).
-TEST(PolicyReuseTest, ALongLivedPolicyDecidesExactlyAsAFreshOne) {
-  for (const std::string& name : KnownPolicies()) {
-    if (name == "fair" || name == "klps" || name == "splitsrpt" || name == "asrpt") continue;
-    auto reused = CreateScheduler(name);
-    ASSERT_TRUE(reused.ok());
-    std::mt19937 rng(99);
-    for (int round = 0; round < 150; ++round) {
-      Snapshot snap = RandomSnapshot(&rng);
-      auto fresh = CreateScheduler(name);
-      ASSERT_TRUE(fresh.ok());
-      Decision want = (*fresh)->Schedule(snap);
-      Decision got = (*reused)->Schedule(snap);
-      ASSERT_EQ(got.assignments.size(), want.assignments.size()) << name << " round " << round;
-      for (size_t i = 0; i < want.assignments.size(); ++i) {
-        const Assignment& a = got.assignments[i];
-        const Assignment& b = want.assignments[i];
-        ASSERT_TRUE(a.job == b.job && a.kind == b.kind && a.index == b.index && a.worker == b.worker &&
-                    a.slot == b.slot)
-            << name << " round " << round << " assignment " << i;
-      }
-      ASSERT_EQ(got.shuffle_shares, want.shuffle_shares) << name << " round " << round;
-      ASSERT_EQ(got.map_shares, want.map_shares) << name << " round " << round;
-      ASSERT_EQ(got.note, want.note) << name << " round " << round;
-      ASSERT_TRUE(testing::CheckContract(snap, got)) << name << " round " << round;
+::testing::AssertionResult SameDecision(const Decision& got, const Decision& want) {
+  if (got.assignments.size() != want.assignments.size()) {
+    return ::testing::AssertionFailure() << got.assignments.size() << " assignments, want " << want.assignments.size();
+  }
+  for (size_t i = 0; i < want.assignments.size(); ++i) {
+    const Assignment& a = got.assignments[i];
+    const Assignment& b = want.assignments[i];
+    if (!(a.job == b.job && a.kind == b.kind && a.index == b.index && a.worker == b.worker && a.slot == b.slot)) {
+      return ::testing::AssertionFailure() << "assignment " << i << " differs";
     }
+  }
+  if (got.shuffle_shares != want.shuffle_shares) return ::testing::AssertionFailure() << "shuffle shares differ";
+  if (got.map_shares != want.map_shares) return ::testing::AssertionFailure() << "map shares differ";
+  if (got.note != want.note) return ::testing::AssertionFailure() << "notes differ";
+  return ::testing::AssertionSuccess();
+}
+
+bool KeepsNothing(const PolicyRow& row) { return row.traits.memory == RoundMemory::kNone; }
+bool TakesTurns(const PolicyRow& row) { return row.traits.memory == RoundMemory::kServiceTurns; }
+
+// Policies that keep state have tests of their own for it: fair's and klps's turns below;
+// splitsrpt remembers where each class last started maps (srpt_test.cc,
+// AOneSlotClassRotatesOverTheWorkers); asrpt keeps its virtual schedule and the round's
+// allocation (asrpt_test.cc, AllocationChangesOnlyAtRoundBoundaries).
+class StatelessPolicyTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(StatelessPolicyTest, ALongLivedPolicyDecidesExactlyAsAFreshOne) {
+  const std::string& name = GetParam();
+  auto reused = CreateScheduler(name);
+  ASSERT_TRUE(reused.ok());
+  std::mt19937 rng(99);
+  for (int round = 0; round < 150; ++round) {
+    Snapshot snap = RandomSnapshot(&rng);
+    auto fresh = CreateScheduler(name);
+    ASSERT_TRUE(fresh.ok());
+    Decision want = (*fresh)->Schedule(snap);
+    Decision got = (*reused)->Schedule(snap);
+    ASSERT_TRUE(SameDecision(got, want)) << name << " round " << round;
+    ASSERT_TRUE(testing::CheckContract(snap, got)) << name << " round " << round;
   }
 }
 
-// Seven equal jobs and three map slots: a sharing policy must not let the three
-// oldest jobs keep the slots (FIFO); over a few rounds every job gets served.
-TEST(PolicyReuseTest, SharingPoliciesRotateSlotsAmongEqualJobs) {
-  for (const std::string name : {"fair", "klps"}) {
-    auto policy = CreateScheduler(name);
-    ASSERT_TRUE(policy.ok());
-    std::map<JobId, int> served;
-    for (int round = 0; round < 7; ++round) {
-      Snapshot snap;
-      snap.workers.push_back(testing::MakeWorker(1, 3, 0, 0, 1.0));
-      for (int j = 0; j < 7; ++j) snap.jobs.push_back(testing::MakeJob(static_cast<JobId>(j + 1), 20, j));
-      Decision d = (*policy)->Schedule(snap);  // every task finishes before the next round
-      ASSERT_EQ(d.assignments.size(), 3u) << name;
-      for (const Assignment& a : d.assignments) served[a.job]++;
-    }
-    ASSERT_EQ(served.size(), 7u) << name << ": some job never got a slot";
-    for (const auto& [job, n] : served) EXPECT_EQ(n, 3) << name << " job " << job;
+INSTANTIATE_TEST_SUITE_P(Table, StatelessPolicyTest, ::testing::ValuesIn(testing::PoliciesWhere(KeepsNothing)),
+                         testing::PolicyParamName);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(StatelessPolicyTest);  // a table may have none
+
+// Whatever a policy keeps, it is a function of what it saw: two objects fed the same
+// snapshots decide alike every round.
+class PolicyHistoryTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(PolicyHistoryTest, TwoObjectsWithTheSameHistoryDecideAlike) {
+  const std::string& name = GetParam();
+  auto first = CreateScheduler(name), second = CreateScheduler(name);
+  ASSERT_TRUE(first.ok() && second.ok());
+  std::mt19937 rng(7);
+  for (int round = 0; round < 150; ++round) {
+    Snapshot snap = RandomSnapshot(&rng);
+    snap.now = round * 0.7;  // time moves on, so round-based plans turn over
+    ASSERT_TRUE(SameDecision((*first)->Schedule(snap), (*second)->Schedule(snap))) << name << " round " << round;
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Table, PolicyHistoryTest, ::testing::ValuesIn(testing::AllPolicies()),
+                         testing::PolicyParamName);
+
+// Seven equal jobs and three map slots: a policy that takes turns must not let the three
+// oldest jobs keep the slots (FIFO); over a few rounds every job gets served.
+class TurnTakingPolicyTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(TurnTakingPolicyTest, RotatesSlotsAmongEqualJobs) {
+  const std::string& name = GetParam();
+  auto policy = CreateScheduler(name);
+  ASSERT_TRUE(policy.ok());
+  std::map<JobId, int> served;
+  for (int round = 0; round < 7; ++round) {
+    Snapshot snap;
+    snap.workers.push_back(testing::MakeWorker(1, 3, 0, 0, 1.0));
+    for (int j = 0; j < 7; ++j) snap.jobs.push_back(testing::MakeJob(static_cast<JobId>(j + 1), 20, j));
+    Decision d = (*policy)->Schedule(snap);  // every task finishes before the next round
+    ASSERT_EQ(d.assignments.size(), 3u) << name;
+    for (const Assignment& a : d.assignments) served[a.job]++;
+  }
+  ASSERT_EQ(served.size(), 7u) << name << ": some job never got a slot";
+  for (const auto& [job, n] : served) EXPECT_EQ(n, 3) << name << " job " << job;
+}
+
+INSTANTIATE_TEST_SUITE_P(Table, TurnTakingPolicyTest, ::testing::ValuesIn(testing::PoliciesWhere(TakesTurns)),
+                         testing::PolicyParamName);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(TurnTakingPolicyTest);
 
 // The fair scheduler caches pool configs; moving it after use must not leave
 // the cache pointing into the moved-from object.
