@@ -20,6 +20,7 @@ Result<model::ClusterSpec> ToClusterSpec(const ClusterShape& shape) {
     w.unified_slots = group.unified_slots;
     w.speed = group.speed;
     w.shuffle_bandwidth = group.shuffle_bandwidth;
+    w.labels = group.labels;
     for (int i = 0; i < group.count; ++i) {
       w.straggler = group.straggler;
       if (w.straggler.enabled) w.straggler.seed = group.straggler.seed + static_cast<uint64_t>(i);

@@ -70,9 +70,23 @@ Result<StragglerSpec> ParseStraggler(const YamlNode& node) {
   return s;
 }
 
+// labels: {class: fast, rack: r1}: KEY: VALUE entries, each as `mr worker --label KEY=VALUE`.
+Result<WorkerLabels> ParseLabels(const YamlNode& node) {
+  if (!node.IsMap()) return node.Error("labels is a map of KEY: VALUE (e.g. {class: fast})");
+  MR_ASSIGN_OR_RETURN(auto entries, node.Entries());
+  std::vector<Label> labels;
+  for (const auto& [key, value] : entries) {
+    MR_ASSIGN_OR_RETURN(std::string text, value.Text());
+    labels.push_back({key, std::move(text)});
+  }
+  Result<WorkerLabels> made = WorkerLabels::Make(std::move(labels));
+  if (!made.ok()) return node.Error(made.status().message());
+  return made;
+}
+
 Result<WorkerGroup> ParseGroup(const YamlNode& node) {
-  MR_RETURN_IF_ERROR(node.CheckMap(
-      {"count", "map_slots", "reduce_slots", "unified_slots", "speed", "shuffle_bandwidth", "straggler"}));
+  MR_RETURN_IF_ERROR(node.CheckMap({"count", "map_slots", "reduce_slots", "unified_slots", "speed", "shuffle_bandwidth",
+                                    "straggler", "labels"}));
   WorkerGroup g;
   if (auto v = node.Get("count")) {
     MR_ASSIGN_OR_RETURN(g.count, v->Int(1, 1000));
@@ -96,6 +110,9 @@ Result<WorkerGroup> ParseGroup(const YamlNode& node) {
   }
   if (auto v = node.Get("straggler")) {
     MR_ASSIGN_OR_RETURN(g.straggler, ParseStraggler(*v));
+  }
+  if (auto v = node.Get("labels")) {
+    MR_ASSIGN_OR_RETURN(g.labels, ParseLabels(*v));
   }
   return g;
 }
