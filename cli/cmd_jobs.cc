@@ -418,13 +418,7 @@ int StatusMain(int argc, char** argv) {
     } else {
       out = {{"policy", r.policy()}, {"placement", r.placement()}, {"workers", r.workers()},
              {"worker_rows", nlohmann::json::array()}, {"jobs", nlohmann::json::array()}};
-      for (const auto& w : r.worker_rows()) {
-        out["worker_rows"].push_back({{"id", w.id()}, {"host", w.host()}, {"map_slots", w.map_slots()},
-                                      {"reduce_slots", w.reduce_slots()}, {"unified_slots", w.unified_slots()},
-                                      {"running_map", w.running_map()}, {"running_reduce", w.running_reduce()},
-                                      {"running_unified", w.running_unified()}, {"speed", w.speed()},
-                                      {"queued_maps", w.queued_maps()}, {"map_task_rate", w.map_task_rate()}});
-      }
+      for (const auto& w : r.worker_rows()) out["worker_rows"].push_back(master::WorkerRowToJson(w));
       for (const auto& st : r.jobs()) out["jobs"].push_back(master::JobStatusToJson(st));
     }
     std::printf("%s\n", out.dump(2).c_str());

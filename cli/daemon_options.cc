@@ -99,7 +99,10 @@ po::options_description WorkerTuningOptionGroup() {
       ("straggler-rate", po::value<double>(), "the tail's rate (1/seconds, > 0): its mean is 1/rate")
       ("straggler-tail", po::value<std::string>(), "exp, or pareto (a power-law tail with the same mean)")
       ("straggler-seed", po::value<uint64_t>(), "seed: the delay is a function of it and the attempt (job, map, attempt)")
-      ("straggler-shape", po::value<double>(), "pareto tail shape alpha > 1 (default 3; at most 2: infinite variance)");
+      ("straggler-shape", po::value<double>(), "pareto tail shape alpha > 1 (default 3; at most 2: infinite variance)")
+      ("label", po::value<std::vector<std::string>>()->composing(),
+       "KEY=VALUE label that policies and status see, repeatable (at most 16, no key twice): KEY is 1-63 of "
+       "letters, digits, '.', '_', '-'; VALUE 1-63 of those and ':', '/'");
   return g;
 }
 
@@ -221,6 +224,11 @@ Status ApplyWorkerTuningOptions(const po::variables_map& vm, worker::WorkerOptio
   }
   o->master_timeout = vm["master-timeout"].as<double>();
   if (!(o->master_timeout > 0)) return Status::InvalidArgument("--master-timeout must be positive");
+  if (vm.count("label")) {
+    auto labels = WorkerLabels::Parse(vm["label"].as<std::vector<std::string>>());
+    if (!labels.ok()) return Status::InvalidArgument("--label: " + labels.status().message());
+    o->labels = std::move(labels).value();
+  }
   return ApplyStragglerOptions(vm, &o->straggler);
 }
 
@@ -229,6 +237,10 @@ std::vector<std::string> ExplicitArgs(const po::variables_map& vm, const po::opt
   for (const auto& opt : group.options()) {
     const std::string& name = opt->long_name();
     if (!vm.count(name) || vm[name].defaulted()) continue;
+    if (const auto* many = boost::any_cast<std::vector<std::string>>(&vm[name].value())) {
+      for (const std::string& v : *many) args.insert(args.end(), {"--" + name, v});  // a repeatable flag (--label)
+      continue;
+    }
     std::string value = ValueText(vm[name].value());
     if (IsPathOption(name)) value = AbsolutePath(value);
     args.push_back("--" + name);

@@ -24,8 +24,8 @@ po::options_description MasterOptionGroup();
 // --map-slots, --reduce-slots, --unified-slots, --speed, --shuffle-bandwidth, --fetch-threads:
 // `mr worker`, `mr cluster start`, embedded `mr run`.
 po::options_description WorkerSlotOptionGroup();
-// --sort-buffer, --master-timeout: `mr worker`, `mr cluster start` (not `mr run`, whose
-// --sort-buffer is the job's).
+// --sort-buffer, --master-timeout, --straggler-*, --label: `mr worker`, `mr cluster start`
+// (not `mr run`, whose --sort-buffer is the job's).
 po::options_description WorkerTuningOptionGroup();
 
 // Each reads the options of its group from vm into o, with range checks; InvalidArgument

@@ -158,6 +158,8 @@ Result<std::unique_ptr<experiment::LiveCluster>> StartExperimentCluster(const ex
           args.push_back(Num(g.straggler.shape));
         }
       }
+      std::vector<std::string>& own = o.per_worker_args.back();
+      for (const Label& l : g.labels) own.insert(own.end(), {"--label", l.key + "=" + l.value});
       ++o.workers;
     }
   }

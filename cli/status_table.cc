@@ -21,11 +21,21 @@ std::string RateCell(const proto::JobStatus& st) {
   return FormatBytes(rate) + "/s";
 }
 
-// The workers table: slots busy/total, speed, measured map rate per slot, queued maps.
+// A worker row's labels as "class=fast,rack=r1" ("-" for none).
+std::string LabelsCell(const proto::WorkerRow& w) {
+  std::string out;
+  for (const auto& l : w.labels()) out += (out.empty() ? "" : ",") + l.key() + "=" + l.value();
+  return out.empty() ? "-" : out;
+}
+
+// The workers table: slots busy/total, speed, measured map rate per slot, queued maps, and
+// LABELS when some worker has any (so an unlabelled cluster's table is as it always was).
 void PrintWorkers(const proto::StatusReply& r) {
   if (r.worker_rows_size() == 0) return;
-  std::printf("%-7s %-16s %9s %9s %9s %6s %10s %7s\n", "WORKER", "HOST", "MAP", "REDUCE", "UNIFIED", "SPEED",
-              "MAP RATE", "QUEUED");
+  bool labels = false;
+  for (const auto& w : r.worker_rows()) labels = labels || w.labels_size() > 0;
+  std::printf("%-7s %-16s %9s %9s %9s %6s %10s %7s%s\n", "WORKER", "HOST", "MAP", "REDUCE", "UNIFIED", "SPEED",
+              "MAP RATE", "QUEUED", labels ? "  LABELS" : "");
   for (const auto& w : r.worker_rows()) {
     char map[24], red[24], uni[24], rate[24];
     std::snprintf(map, sizeof map, "%u/%u", w.running_map(), w.map_slots());
@@ -36,8 +46,9 @@ void PrintWorkers(const proto::StatusReply& r) {
     } else {
       std::snprintf(rate, sizeof rate, "-");
     }
-    std::printf("%-7u %-16.16s %9s %9s %9s %6.3g %10s %7u\n", w.id(), w.host().c_str(), map, red, uni, w.speed(),
-                rate, w.queued_maps());
+    const std::string tail = labels ? "  " + LabelsCell(w) : "";
+    std::printf("%-7u %-16.16s %9s %9s %9s %6.3g %10s %7u%s\n", w.id(), w.host().c_str(), map, red, uni, w.speed(),
+                rate, w.queued_maps(), tail.c_str());
   }
   std::printf("\n");
 }

@@ -1,8 +1,127 @@
 #include "experiment/cluster_shape.h"
 
 #include <string>
+#include <vector>
 
 namespace mr::experiment {
+
+namespace {
+
+// straggler: {offset: 2s, rate: 0.5, tail: exp|pareto, seed: 7, shape: 3}: offset and rate
+// required; tail exp, seed 1, shape 3 (pareto only) by default.
+Result<StragglerSpec> ParseStraggler(const YamlNode& node) {
+  if (!node.IsMap()) return node.Error("straggler is a map (offset, rate, tail, seed, shape)");
+  MR_RETURN_IF_ERROR(node.CheckMap({"offset", "rate", "tail", "seed", "shape"}));
+  StragglerSpec s;
+  s.enabled = true;
+  s.seed = 1;
+  MR_ASSIGN_OR_RETURN(YamlNode offset, node.Require("offset"));
+  MR_ASSIGN_OR_RETURN(s.offset, offset.Duration());
+  MR_ASSIGN_OR_RETURN(YamlNode rate, node.Require("rate"));
+  MR_ASSIGN_OR_RETURN(s.rate, rate.Number(0, 1e6, /*min_open=*/true));
+  if (auto v = node.Get("tail")) {
+    MR_ASSIGN_OR_RETURN(std::string tail, v->Text());
+    Result<StragglerTail> parsed = ParseStragglerTail(tail);
+    if (!parsed.ok()) return v->Error("must be exp or pareto, got '" + tail + "'");
+    s.tail = *parsed;
+  }
+  if (auto v = node.Get("seed")) {
+    MR_ASSIGN_OR_RETURN(int64_t seed, v->Int(0, INT64_MAX));
+    s.seed = static_cast<uint64_t>(seed);
+  }
+  if (auto v = node.Get("shape")) {
+    if (s.tail != StragglerTail::kPareto) return v->Error("shape applies to the pareto tail only");
+    MR_ASSIGN_OR_RETURN(s.shape, v->Number(1, 1e6, /*min_open=*/true));
+  }
+  if (Status st = s.Validate(); !st.ok()) return node.Error(st.message());
+  return s;
+}
+
+// labels: {class: fast, rack: r1}: KEY: VALUE entries, each as `mr worker --label KEY=VALUE`.
+Result<WorkerLabels> ParseLabels(const YamlNode& node) {
+  if (!node.IsMap()) return node.Error("labels is a map of KEY: VALUE (e.g. {class: fast})");
+  MR_ASSIGN_OR_RETURN(auto entries, node.Entries());
+  std::vector<Label> labels;
+  for (const auto& [key, value] : entries) {
+    MR_ASSIGN_OR_RETURN(std::string text, value.Text());
+    labels.push_back({key, std::move(text)});
+  }
+  Result<WorkerLabels> made = WorkerLabels::Make(std::move(labels));
+  if (!made.ok()) return node.Error(made.status().message());
+  return made;
+}
+
+Result<WorkerGroup> ParseGroup(const YamlNode& node) {
+  MR_RETURN_IF_ERROR(node.CheckMap({"count", "map_slots", "reduce_slots", "unified_slots", "speed", "shuffle_bandwidth",
+                                    "straggler", "labels"}));
+  WorkerGroup g;
+  if (auto v = node.Get("count")) {
+    MR_ASSIGN_OR_RETURN(g.count, v->Int(1, 1000));
+  }
+  if (auto v = node.Get("unified_slots")) {
+    MR_ASSIGN_OR_RETURN(g.unified_slots, v->Int(0, 1000));
+    // A group that names unified slots has only those unless it names the others too.
+    g.map_slots = g.reduce_slots = 0;
+  }
+  if (auto v = node.Get("map_slots")) {
+    MR_ASSIGN_OR_RETURN(g.map_slots, v->Int(0, 1000));
+  }
+  if (auto v = node.Get("reduce_slots")) {
+    MR_ASSIGN_OR_RETURN(g.reduce_slots, v->Int(0, 1000));
+  }
+  if (auto v = node.Get("speed")) {
+    MR_ASSIGN_OR_RETURN(g.speed, v->Number(0, 1000, /*min_open=*/true));
+  }
+  if (auto v = node.Get("shuffle_bandwidth")) {
+    MR_ASSIGN_OR_RETURN(g.shuffle_bandwidth, v->Rate());
+  }
+  if (auto v = node.Get("straggler")) {
+    MR_ASSIGN_OR_RETURN(g.straggler, ParseStraggler(*v));
+  }
+  if (auto v = node.Get("labels")) {
+    MR_ASSIGN_OR_RETURN(g.labels, ParseLabels(*v));
+  }
+  return g;
+}
+
+}  // namespace
+
+Result<ClusterShape> ParseClusterShape(const YamlNode& node) {
+  MR_RETURN_IF_ERROR(node.CheckMap({"workers", "heartbeat_ms", "slow_start", "work"}));
+  ClusterShape c;
+  MR_ASSIGN_OR_RETURN(YamlNode workers, node.Require("workers"));
+  MR_ASSIGN_OR_RETURN(std::vector<YamlNode> groups, workers.Items());
+  if (groups.empty()) return workers.Error("needs at least one worker group");
+  int map_slots = 0, reduce_slots = 0;
+  for (const YamlNode& g : groups) {
+    MR_ASSIGN_OR_RETURN(WorkerGroup group, ParseGroup(g));
+    map_slots += group.count * (group.map_slots + group.unified_slots);
+    reduce_slots += group.count * (group.reduce_slots + group.unified_slots);
+    c.groups.push_back(group);
+  }
+  if (map_slots == 0 || reduce_slots == 0) {
+    return workers.Error(
+        "the cluster needs at least one map slot and one reduce slot (a unified slot is both)");
+  }
+  if (auto v = node.Get("heartbeat_ms")) {
+    MR_ASSIGN_OR_RETURN(int64_t ms, v->Int(1, 60000));
+    c.heartbeat_ms = static_cast<uint32_t>(ms);
+  }
+  if (auto v = node.Get("slow_start")) {
+    MR_ASSIGN_OR_RETURN(c.slow_start, v->Number(0, 1));
+  }
+  if (auto v = node.Get("work")) {
+    MR_ASSIGN_OR_RETURN(std::string mode, v->Text());
+    if (mode == WorkModeName(WorkMode::kBurn)) {
+      c.work = WorkMode::kBurn;
+    } else if (mode == WorkModeName(WorkMode::kSleep)) {
+      c.work = WorkMode::kSleep;
+    } else {
+      return v->Error("must be burn or sleep, got '" + mode + "'");
+    }
+  }
+  return c;
+}
 
 const char* WorkModeName(WorkMode mode) { return mode == WorkMode::kSleep ? "sleep" : "burn"; }
 
@@ -20,6 +139,7 @@ Result<model::ClusterSpec> ToClusterSpec(const ClusterShape& shape) {
     w.unified_slots = group.unified_slots;
     w.speed = group.speed;
     w.shuffle_bandwidth = group.shuffle_bandwidth;
+    w.labels = group.labels;
     for (int i = 0; i < group.count; ++i) {
       w.straggler = group.straggler;
       if (w.straggler.enabled) w.straggler.seed = group.straggler.seed + static_cast<uint64_t>(i);

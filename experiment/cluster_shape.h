@@ -1,11 +1,18 @@
-// The experiment's cluster shape in the task-level simulator's terms.
+// The experiment's cluster shape: read from the experiment file's `cluster:` section, and
+// in the task-level simulator's terms.
 #pragma once
 
 #include "common/status.h"
 #include "experiment/experiment.h"
+#include "experiment/yaml_node.h"
 #include "model/tasksim/task_sim.h"
 
 namespace mr::experiment {
+
+// The `cluster:` map (docs/experiments.md): worker groups (slots, speed, shuffle cap,
+// straggler injection, labels), heartbeat_ms, slow_start, work. Errors: InvalidArgument
+// naming the file, line and key path (YamlNode::Error).
+Result<ClusterShape> ParseClusterShape(const YamlNode& node);
 
 // One simulator worker per live worker, in group order. InvalidArgument when the shape
 // cannot be simulated: no workers, or a worker without a shuffle cap (the simulator needs

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/straggler.h"
+#include "common/worker_labels.h"
 #include "model/tasksim/task_sim.h"
 
 namespace mr::experiment {
@@ -25,6 +26,8 @@ struct WorkerGroup {
   // mr worker --straggler-*: the group's straggler injection (disabled: none). Worker k of
   // the group (from 0) draws with seed straggler.seed + k, live and in the simulator.
   StragglerSpec straggler{};
+  // mr worker --label: every worker of the group carries these (labels: {class: fast}).
+  WorkerLabels labels{};
 };
 
 // How a synthetic task spends its work time (mr submit synthetic --work).

@@ -5,6 +5,7 @@
 #include <set>
 #include <sstream>
 
+#include "experiment/cluster_shape.h"
 #include "experiment/report.h"
 #include "experiment/workload_params.h"
 #include "experiment/yaml_node.h"
@@ -38,103 +39,6 @@ std::string Anchor(const std::string& path, const std::string& source_path) {
   std::filesystem::path p(path);
   if (p.is_absolute() || source_path.empty()) return path;
   return (std::filesystem::path(source_path).parent_path() / p).lexically_normal().string();
-}
-
-// straggler: {offset: 2s, rate: 0.5, tail: exp|pareto, seed: 7, shape: 3}: offset and rate
-// required; tail exp, seed 1, shape 3 (pareto only) by default.
-Result<StragglerSpec> ParseStraggler(const YamlNode& node) {
-  if (!node.IsMap()) return node.Error("straggler is a map (offset, rate, tail, seed, shape)");
-  MR_RETURN_IF_ERROR(node.CheckMap({"offset", "rate", "tail", "seed", "shape"}));
-  StragglerSpec s;
-  s.enabled = true;
-  s.seed = 1;
-  MR_ASSIGN_OR_RETURN(YamlNode offset, node.Require("offset"));
-  MR_ASSIGN_OR_RETURN(s.offset, offset.Duration());
-  MR_ASSIGN_OR_RETURN(YamlNode rate, node.Require("rate"));
-  MR_ASSIGN_OR_RETURN(s.rate, rate.Number(0, 1e6, /*min_open=*/true));
-  if (auto v = node.Get("tail")) {
-    MR_ASSIGN_OR_RETURN(std::string tail, v->Text());
-    Result<StragglerTail> parsed = ParseStragglerTail(tail);
-    if (!parsed.ok()) return v->Error("must be exp or pareto, got '" + tail + "'");
-    s.tail = *parsed;
-  }
-  if (auto v = node.Get("seed")) {
-    MR_ASSIGN_OR_RETURN(int64_t seed, v->Int(0, INT64_MAX));
-    s.seed = static_cast<uint64_t>(seed);
-  }
-  if (auto v = node.Get("shape")) {
-    if (s.tail != StragglerTail::kPareto) return v->Error("shape applies to the pareto tail only");
-    MR_ASSIGN_OR_RETURN(s.shape, v->Number(1, 1e6, /*min_open=*/true));
-  }
-  if (Status st = s.Validate(); !st.ok()) return node.Error(st.message());
-  return s;
-}
-
-Result<WorkerGroup> ParseGroup(const YamlNode& node) {
-  MR_RETURN_IF_ERROR(node.CheckMap(
-      {"count", "map_slots", "reduce_slots", "unified_slots", "speed", "shuffle_bandwidth", "straggler"}));
-  WorkerGroup g;
-  if (auto v = node.Get("count")) {
-    MR_ASSIGN_OR_RETURN(g.count, v->Int(1, 1000));
-  }
-  if (auto v = node.Get("unified_slots")) {
-    MR_ASSIGN_OR_RETURN(g.unified_slots, v->Int(0, 1000));
-    // A group that names unified slots has only those unless it names the others too.
-    g.map_slots = g.reduce_slots = 0;
-  }
-  if (auto v = node.Get("map_slots")) {
-    MR_ASSIGN_OR_RETURN(g.map_slots, v->Int(0, 1000));
-  }
-  if (auto v = node.Get("reduce_slots")) {
-    MR_ASSIGN_OR_RETURN(g.reduce_slots, v->Int(0, 1000));
-  }
-  if (auto v = node.Get("speed")) {
-    MR_ASSIGN_OR_RETURN(g.speed, v->Number(0, 1000, /*min_open=*/true));
-  }
-  if (auto v = node.Get("shuffle_bandwidth")) {
-    MR_ASSIGN_OR_RETURN(g.shuffle_bandwidth, v->Rate());
-  }
-  if (auto v = node.Get("straggler")) {
-    MR_ASSIGN_OR_RETURN(g.straggler, ParseStraggler(*v));
-  }
-  return g;
-}
-
-Result<ClusterShape> ParseCluster(const YamlNode& node) {
-  MR_RETURN_IF_ERROR(node.CheckMap({"workers", "heartbeat_ms", "slow_start", "work"}));
-  ClusterShape c;
-  MR_ASSIGN_OR_RETURN(YamlNode workers, node.Require("workers"));
-  MR_ASSIGN_OR_RETURN(std::vector<YamlNode> groups, workers.Items());
-  if (groups.empty()) return workers.Error("needs at least one worker group");
-  int map_slots = 0, reduce_slots = 0;
-  for (const YamlNode& g : groups) {
-    MR_ASSIGN_OR_RETURN(WorkerGroup group, ParseGroup(g));
-    map_slots += group.count * (group.map_slots + group.unified_slots);
-    reduce_slots += group.count * (group.reduce_slots + group.unified_slots);
-    c.groups.push_back(group);
-  }
-  if (map_slots == 0 || reduce_slots == 0) {
-    return workers.Error(
-        "the cluster needs at least one map slot and one reduce slot (a unified slot is both)");
-  }
-  if (auto v = node.Get("heartbeat_ms")) {
-    MR_ASSIGN_OR_RETURN(int64_t ms, v->Int(1, 60000));
-    c.heartbeat_ms = static_cast<uint32_t>(ms);
-  }
-  if (auto v = node.Get("slow_start")) {
-    MR_ASSIGN_OR_RETURN(c.slow_start, v->Number(0, 1));
-  }
-  if (auto v = node.Get("work")) {
-    MR_ASSIGN_OR_RETURN(std::string mode, v->Text());
-    if (mode == WorkModeName(WorkMode::kBurn)) {
-      c.work = WorkMode::kBurn;
-    } else if (mode == WorkModeName(WorkMode::kSleep)) {
-      c.work = WorkMode::kSleep;
-    } else {
-      return v->Error("must be burn or sleep, got '" + mode + "'");
-    }
-  }
-  return c;
 }
 
 Result<WorkloadSpec> ParseWorkload(const YamlNode& node, const std::string& source_path) {
@@ -391,7 +295,7 @@ Result<Experiment> ParseRoot(const YamlNode& root, const std::string& source_pat
   MR_ASSIGN_OR_RETURN(YamlNode name, root.Require("name"));
   MR_ASSIGN_OR_RETURN(e.name, PlainName(name));
   MR_ASSIGN_OR_RETURN(YamlNode cluster, root.Require("cluster"));
-  MR_ASSIGN_OR_RETURN(e.cluster, ParseCluster(cluster));
+  MR_ASSIGN_OR_RETURN(e.cluster, ParseClusterShape(cluster));
   MR_ASSIGN_OR_RETURN(YamlNode workload, root.Require("workload"));
   MR_ASSIGN_OR_RETURN(e.workload, ParseWorkload(workload, source_path));
   MR_ASSIGN_OR_RETURN(YamlNode policies, root.Require("policies"));

@@ -57,9 +57,10 @@ Result<proto::RegisterReply> JobTracker::Register(const proto::RegisterWorker& r
     Status s = persistence_.PersistIdCounters(/*sync=*/false);
     if (!s.ok()) MR_LOG_ERROR("{}", s.ToString());
   }
-  MR_LOG_INFO("worker {} registered: {}:{} map={} reduce={} unified={} speed={} straggler={}", id, req.host(),
-              req.shuffle_port(), req.map_slots(), req.reduce_slots(), req.unified_slots(), req.speed(),
-              StragglerText(req));
+  const std::string labels = state_.FindWorker(id)->labels.ToString();
+  MR_LOG_INFO("worker {} registered: {}:{} map={} reduce={} unified={} speed={} straggler={} labels={}", id,
+              req.host(), req.shuffle_port(), req.map_slots(), req.reduce_slots(), req.unified_slots(), req.speed(),
+              StragglerText(req), labels.empty() ? "-" : labels);
   proto::RegisterReply reply;
   reply.set_worker_id(id);
   reply.set_master_time(state_.Now());

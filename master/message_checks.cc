@@ -6,6 +6,7 @@
 #include "common/auth.h"
 #include "jobs/subprocess.h"
 #include "master/job_tracker.h"
+#include "master/worker_registry.h"
 
 namespace mr::master {
 
@@ -183,6 +184,7 @@ Status CheckRegisterWorker(const proto::RegisterWorker& r) {
     MR_RETURN_IF_ERROR(CheckNumber("straggler shape", s.shape(), 0, 1000));
     if (s.tail() != "exp" && s.tail() != "pareto") return Bad("straggler tail must be exp or pareto");
   }
+  MR_RETURN_IF_ERROR(WorkerRegistry::LabelsOf(r).status());  // at most 16, each at most 63+63 bytes
   return CheckText("work_dir", r.work_dir(), kMaxPathBytes);
 }
 

@@ -40,6 +40,7 @@ sched::Snapshot SnapshotBuilder::Build(WorkerId only_free, bool every_worker_fre
     v.shuffle_bandwidth = w.info.shuffle_bandwidth();
     v.map_task_rate = w.map_rate.Rate();
     v.reduce_task_rate = w.reduce_rate.Rate();
+    v.labels = w.labels;  // shared, not copied (common/worker_labels.h)
     if (v.shuffle_bandwidth > 0) s.shuffle_capacity += v.shuffle_bandwidth;
     else unlimited = true;
     s.workers.push_back(v);

@@ -56,6 +56,29 @@ nlohmann::json JobStatusToJson(const proto::JobStatus& st) {
   return j;
 }
 
+nlohmann::json LabelsToJson(const WorkerLabels& labels) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const Label& l : labels) j[l.key] = l.value;
+  return j;
+}
+
+nlohmann::json WorkerRowToJson(const proto::WorkerRow& w) {
+  nlohmann::json labels = nlohmann::json::object();
+  for (const proto::WorkerLabel& l : w.labels()) labels[l.key()] = l.value();
+  return {{"id", w.id()},
+          {"host", w.host()},
+          {"map_slots", w.map_slots()},
+          {"reduce_slots", w.reduce_slots()},
+          {"unified_slots", w.unified_slots()},
+          {"running_map", w.running_map()},
+          {"running_reduce", w.running_reduce()},
+          {"running_unified", w.running_unified()},
+          {"speed", w.speed()},
+          {"queued_maps", w.queued_maps()},
+          {"map_task_rate", w.map_task_rate()},
+          {"labels", std::move(labels)}};
+}
+
 std::optional<double> CombineRatio(const proto::JobStatus& st) {
   int64_t in = 0, out = 0;
   for (const auto& c : st.counters()) {

@@ -6,11 +6,17 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/worker_labels.h"
 #include "mr.pb.h"
 
 namespace mr::master {
 
 nlohmann::json JobStatusToJson(const proto::JobStatus& st);
+
+// A worker's labels as a JSON object, {"class": "fast", "rack": "r1"} ({} for none).
+nlohmann::json LabelsToJson(const WorkerLabels& labels);
+// One of StatusReply.worker_rows as `mr status --json` prints it (docs/web.md).
+nlohmann::json WorkerRowToJson(const proto::WorkerRow& w);
 
 // combine.records_out / combine.records_in over the job's committed maps; nullopt when no
 // combiner ran (a job without one, or none finished yet).

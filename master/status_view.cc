@@ -88,6 +88,11 @@ Result<proto::StatusReply> StatusView::GetStatus(uint64_t job_id) const {
     auto it = queued.find(id);
     row->set_queued_maps(it == queued.end() ? 0 : static_cast<uint32_t>(it->second));
     row->set_map_task_rate(w.map_rate.Rate());
+    for (const Label& l : w.labels) {
+      proto::WorkerLabel* out = row->add_labels();
+      out->set_key(l.key);
+      out->set_value(l.value);
+    }
   }
   if (job_id != 0) {
     auto it = state_.jobs.find(job_id);
@@ -140,7 +145,8 @@ std::string StatusView::WorkersJson() const {
                    {"running_reduce", w.running_reduce}, {"running_unified", w.running_unified},
                    {"speed", w.info.speed()}, {"shuffle_bandwidth", w.info.shuffle_bandwidth()},
                    {"shuffle_bytes_sent", w.shuffle_bytes_sent}, {"last_heartbeat", w.last_heartbeat},
-                   {"queued_maps", queued.contains(id) ? queued.at(id) : 0}, {"map_task_rate", w.map_rate.Rate()}});
+                   {"queued_maps", queued.contains(id) ? queued.at(id) : 0}, {"map_task_rate", w.map_rate.Rate()},
+                   {"labels", LabelsToJson(w.labels)}});
     if (w.info.has_straggler()) {
       const proto::StragglerInjection& s = w.info.straggler();
       json st = {{"offset", s.offset()}, {"rate", s.rate()}, {"tail", s.tail()}, {"seed", s.seed()}};

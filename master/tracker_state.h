@@ -25,6 +25,7 @@ namespace mr::master {
 struct WorkerRecord {
   WorkerId id = 0;
   proto::RegisterWorker info;
+  WorkerLabels labels;  // info.labels, checked and sorted once at registration
   int running_map = 0;
   int running_reduce = 0;
   int running_unified = 0;

@@ -25,13 +25,28 @@ Status WorkerRegistry::Validate(const proto::RegisterWorker& r) {
   if (!(r.speed() > 0 && r.speed() <= 1000)) return Status::InvalidArgument("speed must be in (0, 1000]");
   if (!(r.shuffle_bandwidth() >= 0 && r.shuffle_bandwidth() < 1e13)) return Status::InvalidArgument("bad bandwidth");
   if (r.host().empty() || r.host().size() > 255) return Status::InvalidArgument("bad host");
-  return Status::Ok();
+  return LabelsOf(r).status();
+}
+
+Result<WorkerLabels> WorkerRegistry::LabelsOf(const proto::RegisterWorker& r) {
+  if (static_cast<size_t>(r.labels_size()) > kMaxWorkerLabels) {
+    return Status::InvalidArgument("at most " + std::to_string(kMaxWorkerLabels) + " labels per worker, got " +
+                                   std::to_string(r.labels_size()));
+  }
+  std::vector<Label> labels;
+  labels.reserve(r.labels_size());
+  for (const proto::WorkerLabel& l : r.labels()) {
+    MR_RETURN_IF_ERROR(CheckLabel(l.key(), l.value()));
+    labels.push_back({l.key(), l.value()});
+  }
+  return WorkerLabels::Make(std::move(labels));
 }
 
 WorkerRecord& WorkerRegistry::Add(const proto::RegisterWorker& req) {
   WorkerRecord w;
   w.id = state_.next_worker_id++;
   w.info = req;
+  if (Result<WorkerLabels> labels = LabelsOf(req); labels.ok()) w.labels = std::move(labels).value();
   w.last_heartbeat = state_.Now();
   WorkerId id = w.id;
   return state_.workers[id] = std::move(w);

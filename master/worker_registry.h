@@ -14,9 +14,14 @@ class WorkerRegistry {
  public:
   explicit WorkerRegistry(TrackerState& state) : state_(state) {}
 
-  // Errors: InvalidArgument naming what the registration gets wrong (slots, port, speed...).
+  // Errors: InvalidArgument naming what the registration gets wrong (slots, port, speed,
+  // labels...).
   static Status Validate(const proto::RegisterWorker& r);
-  // Adds a worker with the next id, heard from now.
+  // The registration's labels, checked (count first, then each label before it is copied,
+  // then repeated keys: common/worker_labels.h). Errors: InvalidArgument naming the first
+  // problem.
+  static Result<WorkerLabels> LabelsOf(const proto::RegisterWorker& r);
+  // Adds a worker with the next id, heard from now. REQUIRES: Validate(req) is Ok.
   WorkerRecord& Add(const proto::RegisterWorker& req);
 
   // Whether w may not run job's tasks of this kind: it failed the job blacklist_after times,

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "common/worker_labels.h"
+
 namespace mr::sched {
 
 using JobId = uint64_t;
@@ -38,6 +40,9 @@ struct WorkerView {
   // the speculator's estimate of a fresh reduce attempt here.
   double reduce_task_rate = 0;
   int queued_maps = 0;     // maps queued at this worker (Decision::queue), all jobs
+  // Its labels (mr worker --label, an experiment's worker group, WorkerSpec::labels): sorted
+  // by key, shared on copy (common/worker_labels.h).
+  WorkerLabels labels;
 };
 
 // Where a job's size estimate came from (shown in status and trace).

@@ -37,6 +37,7 @@ pre.stderr{background:#f8f0f0;border:1px solid #e8c8c8;padding:6px 10px;font-siz
 .chart{overflow-x:auto;border:1px solid #e3e6e9;margin:6px 0}
 .bar:hover{stroke:#000;stroke-width:1}
 .muted{color:#778}
+.wlabel{display:inline-block;background:#eef2f6;border:1px solid #d5dde5;border-radius:3px;padding:0 5px;margin:0 3px 1px 0;font-size:12px}
 )CSS";
 
 // Re-fetches the page every 2 s while <body data-live="1">, swaps <main>, and
@@ -127,6 +128,19 @@ std::string ClusterCards(const json& c) {
   return "<div class=\"cards\">" + cards + "</div>\n";
 }
 
+// A worker's labels ({"class": "fast"}) as one chip each, "class=fast"; "-" for none.
+std::string LabelsCell(const json& w) {
+  auto it = w.is_object() ? w.find("labels") : w.end();
+  std::string chips;
+  if (it != w.end() && it->is_object()) {
+    for (const auto& [key, value] : it->items()) {
+      std::string text = key + "=" + (value.is_string() ? value.get<std::string>() : value.dump());
+      chips += "<span class=\"wlabel\">" + Escape(text) + "</span>";
+    }
+  }
+  return chips.empty() ? Cell("-") : "<td class=\"labels\">" + chips + "</td>";
+}
+
 std::string WorkerRows(const json& workers, double now) {
   std::string rows;
   if (!workers.is_array()) return rows;
@@ -134,7 +148,7 @@ std::string WorkerRows(const json& workers, double now) {
     double bw = Number(w, "shuffle_bandwidth");
     double hb = Number(w, "last_heartbeat");
     rows += "<tr>" + Cell("w" + Text(w, "id")) + Cell(Text(w, "host") + ":" + Text(w, "shuffle_port")) +
-            Cell(Of(w, "running_map", "map_slots"), true) + Cell(Of(w, "running_reduce", "reduce_slots"), true) +
+            LabelsCell(w) + Cell(Of(w, "running_map", "map_slots"), true) + Cell(Of(w, "running_reduce", "reduce_slots"), true) +
             Cell(Of(w, "running_unified", "unified_slots"), true) + Cell(Text(w, "speed"), true) +
             Cell(Text(w, "queued_maps"), true) +
             Cell(bw > 0 ? FormatBytes(bw) + "/s" : "unlimited", true) + Cell(Bytes(w, "shuffle_bytes_sent"), true) +
@@ -351,7 +365,7 @@ std::string ClusterPageHtml(const json& cluster, const json& workers, const json
                   Escape(Text(cluster, "placement")) + "</span></h1>\n";
   c += ClusterCards(cluster);
   c += "<h2>Workers</h2>\n<table id=\"workers\">" +
-       Header({"worker", "shuffle server", "map busy", "reduce busy", "unified busy", "speed", "queued maps",
+       Header({"worker", "shuffle server", "labels", "map busy", "reduce busy", "unified busy", "speed", "queued maps",
                "shuffle cap", "shuffle sent", "heartbeat"}) +
        WorkerRows(workers, now) + "</table>\n";
   c += "<h2>Jobs</h2>\n<table id=\"jobs\">" +

@@ -96,6 +96,11 @@ class WorkerImpl final : public Worker, private MasterLink::Handler {
     r.set_unified_slots(options_.unified_slots);
     r.set_speed(options_.speed);
     SetStraggler(options_.straggler, &r);
+    for (const Label& l : options_.labels) {  // sorted by key; re-sent on every registration
+      proto::WorkerLabel* out = r.add_labels();
+      out->set_key(l.key);
+      out->set_value(l.value);
+    }
     r.set_shuffle_bandwidth(options_.shuffle_bandwidth);
     r.set_work_dir(options_.work_dir);
     r.set_pid(static_cast<uint32_t>(getpid()));

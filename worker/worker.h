@@ -14,6 +14,7 @@
 #include "common/status.h"
 #include "common/straggler.h"
 #include "common/units.h"
+#include "common/worker_labels.h"
 
 namespace mr::worker {
 
@@ -25,6 +26,7 @@ struct WorkerOptions {
   uint32_t unified_slots = 0;
   double speed = 1.0;               // map work: docs/architecture.md, "Slow and straggling workers"
   StragglerSpec straggler;          // a delay injected into every map attempt; off by default
+  WorkerLabels labels;              // --label KEY=VALUE: sent with every registration
   double shuffle_bandwidth = 0;     // bytes/s, 0 = unlimited
   std::string work_dir;
   uint32_t fetch_threads = 32;       // max concurrent fetches (threads start on demand)

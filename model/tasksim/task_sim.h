@@ -21,6 +21,7 @@
 
 #include "common/status.h"
 #include "common/straggler.h"
+#include "common/worker_labels.h"
 #include "model/tasksim/map_time.h"
 #include "scheduler/scheduler.h"
 #include "scheduler/stages/speculator.h"
@@ -72,6 +73,9 @@ struct WorkerSpec {
   // Under host_cores the delay is shared like work (the live hold needs no core): an
   // approximation that overstates it while more attempts run than there are cores.
   StragglerSpec straggler;
+  // As `mr worker --label`: what policies see in WorkerView::labels (checked when made:
+  // common/worker_labels.h).
+  WorkerLabels labels;
 };
 
 // Cluster shape and the master's knobs that matter for timing. The homogeneous

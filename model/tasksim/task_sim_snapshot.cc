@@ -121,6 +121,7 @@ sched::Snapshot BuildSnapshot(const SimState& state, int offered) {
     v.shuffle_bandwidth = w.spec.shuffle_bandwidth;
     v.map_task_rate = w.map_rate.Rate();
     v.queued_maps = w.queued_maps;
+    v.labels = w.spec.labels;
     s.shuffle_capacity += v.shuffle_bandwidth;
     s.workers.push_back(v);
   }

@@ -7,6 +7,8 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <regex>
+#include <set>
 
 #include "common/file_util.h"
 #include "experiment/report.h"
@@ -83,11 +85,12 @@ TEST_F(ExperimentCliTest, RunWritesResultsResumesAndReportRebuilds) {
 
 // Issue 14's shapes end to end: workers with unified slots only, tasks that hold their slot
 // without CPU. The calibration and the run use both; the results say which mode ran and
-// give the SRPT bound on the unified slots.
+// give the SRPT bound on the unified slots. (And issue 24's worker-group labels.)
 TEST_F(ExperimentCliTest, UnifiedSlotsInSleepModeRunAndSayWhichModeRan) {
   ASSERT_TRUE(WriteStringToFile(file_,
                                 "name: tiny\n"
-                                "cluster:\n  workers:\n    - {count: 2, unified_slots: 2, shuffle_bandwidth: 20MB/s}\n"
+                                "cluster:\n  workers:\n    - {count: 2, unified_slots: 2, shuffle_bandwidth: 20MB/s,"
+                                " labels: {class: sleepy}}\n"
                                 "  work: sleep\n  slow_start: 1\n"
                                 "workload:\n  csv: tiny.csv\n"
                                 "policies:\n  - fifo\n")
@@ -107,6 +110,15 @@ TEST_F(ExperimentCliTest, UnifiedSlotsInSleepModeRunAndSayWhichModeRan) {
   // The maps ran on unified slots.
   const std::string trace = Read(dir_ + "/runs/fifo-1/traces/job-000001.jsonl");
   EXPECT_NE(trace.find("\"slot\":\"unified\""), std::string::npos) << trace;
+  // The group's labels reached both live workers (mr worker --label): two shuffle servers
+  // registered with them (a worker that registers again counts once).
+  const std::string log = Read(dir_ + "/runs/fifo-1/logs/master.log");
+  std::set<std::string> labelled;
+  std::regex registered(R"(registered: (\S+) .* labels=class=sleepy)");
+  for (auto it = std::sregex_iterator(log.begin(), log.end(), registered); it != std::sregex_iterator(); ++it) {
+    labelled.insert((*it)[1]);
+  }
+  EXPECT_EQ(labelled.size(), 2u) << log;
 }
 
 TEST_F(ExperimentCliTest, ReportWithoutResultsIsAUsageError) {

@@ -55,6 +55,20 @@ TEST(ClusterShapeTest, StragglersReachTheSimulatorWithOneSeedPerWorker) {
   EXPECT_EQ(spec->worker_specs[2].straggler.seed, 8u);
 }
 
+TEST(ClusterShapeTest, LabelsReachEveryWorkerOfTheGroup) {
+  ClusterShape shape;
+  WorkerGroup fast{2, 1, 1, 1.0, 10e6};
+  fast.labels = WorkerLabels::Parse({"class=fast"}).value();
+  WorkerGroup plain{1, 1, 1, 1.0, 10e6};
+  shape.groups = {fast, plain};
+  auto spec = ToClusterSpec(shape);
+  ASSERT_TRUE(spec.ok()) << spec.status().ToString();
+  ASSERT_EQ(spec->worker_specs.size(), 3u);
+  EXPECT_TRUE(spec->worker_specs[0].labels.Has("class", "fast"));
+  EXPECT_TRUE(spec->worker_specs[1].labels.Has("class", "fast"));
+  EXPECT_TRUE(spec->worker_specs[2].labels.empty());
+}
+
 TEST(ClusterShapeTest, RefusesWhatCannotBeSimulated) {
   ClusterShape empty;
   EXPECT_FALSE(ToClusterSpec(empty).ok());

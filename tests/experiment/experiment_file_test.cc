@@ -217,6 +217,30 @@ TEST(ExperimentFileTest, StragglersPerWorkerGroup) {
   EXPECT_CONTAINS(m, "cluster.workers[0].straggler.rate");
 }
 
+TEST(ExperimentFileTest, LabelsPerWorkerGroup) {
+  Result<Experiment> e = ParseExperiment(
+      With(kGood, "speed: 0.5,", "speed: 0.5, labels: {rack: r2, class: slow, gen: 3},"), "/exp/x.yaml");
+  ASSERT_TRUE(e.ok()) << e.status().ToString();
+  EXPECT_TRUE(e->cluster.groups[0].labels.empty());
+  EXPECT_EQ(e->cluster.groups[1].labels.ToString(), "class=slow,gen=3,rack=r2");  // sorted by key
+
+  std::string m = ErrorOf(With(kGood, "speed: 1,", "speed: 1, labels: [fast],"));
+  EXPECT_CONTAINS(m, ":4: cluster.workers[0].labels: labels is a map of KEY: VALUE");
+  m = ErrorOf(With(kGood, "speed: 1,", "speed: 1, labels: {class: a b},"));
+  EXPECT_CONTAINS(m, ":4: cluster.workers[0].labels: label 'class' value 'a b' must be");
+  m = ErrorOf(With(kGood, "speed: 1,", "speed: 1, labels: {-x: 1},"));
+  EXPECT_CONTAINS(m, "cluster.workers[0].labels: label key '-x'");
+  m = ErrorOf(With(kGood, "speed: 1,", "speed: 1, labels: {class: fast, class: slow},"));
+  EXPECT_CONTAINS(m, ":4:");
+  EXPECT_CONTAINS(m, "class");
+  m = ErrorOf(With(kGood, "speed: 1,", "speed: 1, labels: {class: {a: b}},"));
+  EXPECT_CONTAINS(m, "cluster.workers[0].labels.class");
+  std::string many = "speed: 1, labels: {";
+  for (int i = 0; i < 17; ++i) many += "k" + std::to_string(i) + ": v, ";
+  m = ErrorOf(With(kGood, "speed: 1,", many + "},"));
+  EXPECT_CONTAINS(m, "cluster.workers[0].labels: at most 16 labels per worker, got 17");
+}
+
 TEST(ExperimentFileTest, PlacementsExpandEveryPolicyIntoOneRunEach) {
   Result<Experiment> e = ParseExperiment(
       With(kGood, "policies: [fifo, {policy: klps, label: klps-2, options: {klps-k: 2}}, {policy: klps}]",
