@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/command.h"
 #include "cli/commands.h"
 #include "cli/daemon_options.h"
 #include "cli/job_options.h"
@@ -266,7 +267,7 @@ int HandleInterrupt(const RunTarget& t, uint64_t id, bool* settled) {
 
 }  // namespace
 
-int RunMain(int argc, char** argv) {
+int RunMain(const Args& args) {
   po::options_description desc("mr run");
   po::positional_options_description positional;
   AddJobOptions(desc, positional);
@@ -288,7 +289,9 @@ int RunMain(int argc, char** argv) {
   embedded.add(sched_group).add(slot_group);
   desc.add(embedded);
   po::variables_map vm;
-  if (auto rc = ParseOrExit(argc, argv, "mr run JOB --input PATH... --output DIR [options]", desc, &positional, vm)) return *rc;
+  if (auto rc = ParseFlags(args, desc, vm, UsageLine("mr run JOB --input PATH... --output DIR [options]", &positional))) {
+    return *rc;
+  }
   auto spec = BuildJobSpec(vm);
   if (!spec.ok()) return UsageError(spec.status().message());
   auto master = MasterAddress(vm);
@@ -366,14 +369,15 @@ int RunMain(int argc, char** argv) {
   return rc;
 }
 
-int SubmitMain(int argc, char** argv) {
+int SubmitMain(const Args& args) {
   po::options_description desc("submit options");
   po::positional_options_description positional;
   AddJobOptions(desc, positional);
   desc.add_options()("master", po::value<std::string>(), "master address (default $MR_MASTER)")
       ("token-file", po::value<std::string>(), kTokenFileHelp);
   po::variables_map vm;
-  if (auto rc = ParseOrExit(argc, argv, "mr submit JOB --input PATH... --output DIR --master ADDR", desc, &positional, vm)) {
+  if (auto rc = ParseFlags(args, desc, vm,
+                          UsageLine("mr submit JOB --input PATH... --output DIR --master ADDR", &positional))) {
     return *rc;
   }
   auto spec = BuildJobSpec(vm);
@@ -388,7 +392,7 @@ int SubmitMain(int argc, char** argv) {
   return kExitOk;
 }
 
-int StatusMain(int argc, char** argv) {
+int StatusMain(const Args& args) {
   po::options_description desc("status options");
   po::positional_options_description positional;
   positional.add("job-id", 1);
@@ -397,7 +401,9 @@ int StatusMain(int argc, char** argv) {
       ("json", "print JSON for scripts")
       ("token-file", po::value<std::string>(), kTokenFileHelp);
   po::variables_map vm;
-  if (auto rc = ParseOrExit(argc, argv, "mr status [JOB_ID] --master ADDR [--json]", desc, &positional, vm)) return *rc;
+  if (auto rc = ParseFlags(args, desc, vm, UsageLine("mr status [JOB_ID] --master ADDR [--json]", &positional))) {
+    return *rc;
+  }
   uint64_t id = 0;
   if (vm.count("job-id")) {
     auto parsed = ParseJobIdArg(vm["job-id"].as<std::string>());
@@ -435,7 +441,7 @@ int StatusMain(int argc, char** argv) {
   return kExitOk;
 }
 
-int KillMain(int argc, char** argv) {
+int KillMain(const Args& args) {
   po::options_description desc("kill options");
   po::positional_options_description positional;
   positional.add("job-id", 1);
@@ -448,7 +454,7 @@ int KillMain(int argc, char** argv) {
       "Ends a running job as KILLED (\"killed by user\"): its running tasks stop, its output\n"
       "directory is removed. Exit status 0 when killed; 2 for an unknown job or one that has\n"
       "already ended; 3 when the master cannot be reached or refuses the request";
-  if (auto rc = ParseOrExit(argc, argv, usage, desc, &positional, vm)) return *rc;
+  if (auto rc = ParseFlags(args, desc, vm, UsageLine(usage, &positional))) return *rc;
   if (!vm.count("job-id")) return UsageError("kill: which job? (mr kill job-000004)");
   auto id = ParseJobIdArg(vm["job-id"].as<std::string>());
   if (!id.ok()) return UsageError(id.status().message());
@@ -460,7 +466,7 @@ int KillMain(int argc, char** argv) {
   return kExitOk;
 }
 
-int ClusterMain(int argc, char** argv) {
+int ClusterMain(const Args& args) {
   po::options_description desc("mr cluster");
   po::positional_options_description positional;
   positional.add("action", 1);
@@ -475,7 +481,8 @@ int ClusterMain(int argc, char** argv) {
   start.add(sched_group).add(master_group).add(slot_group).add(tuning_group);
   desc.add(start);
   po::variables_map vm;
-  if (auto rc = ParseOrExit(argc, argv, "mr cluster start|stop [--workers N] [--dir D] [options]", desc, &positional, vm)) {
+  if (auto rc = ParseFlags(args, desc, vm,
+                          UsageLine("mr cluster start|stop [--workers N] [--dir D] [options]", &positional))) {
     return *rc;
   }
   if (!vm.count("action")) return UsageError("cluster: say start or stop");

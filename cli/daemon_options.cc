@@ -4,9 +4,8 @@
 
 #include "common/file_util.h"
 #include "common/units.h"
-#include "scheduler/placement_program_options.h"
+#include "cli/scheduler_flags.h"
 #include "scheduler/policy_flags.h"
-#include "scheduler/policy_program_options.h"
 
 namespace mr::cli {
 
@@ -36,8 +35,8 @@ po::options_description SchedulerOptionGroup() {
   po::options_description g("scheduler options");
   g.add_options()("policy", po::value<std::string>()->default_value(std::string(sched::DefaultPolicy())),
                   sched::PolicyFlagHelp().c_str());
-  sched::AddPolicyOptionFlags(g);
-  sched::AddPlacementFlags(g);
+  AddPolicyOptionFlags(g);
+  AddPlacementFlags(g);
   return g;
 }
 
@@ -105,8 +104,8 @@ po::options_description WorkerTuningOptionGroup() {
 
 Status ApplySchedulerOptions(const po::variables_map& vm, master::MasterOptions* o) {
   o->policy = vm["policy"].as<std::string>();
-  MR_ASSIGN_OR_RETURN(o->scheduler, sched::PolicyOptionsFromFlags(o->policy, sched::GivenPolicyFlags(vm)));
-  MR_ASSIGN_OR_RETURN(o->placement, sched::PlacementConfigFromVm(vm));
+  MR_ASSIGN_OR_RETURN(o->scheduler, sched::PolicyOptionsFromFlags(o->policy, GivenPolicyFlags(vm)));
+  MR_ASSIGN_OR_RETURN(o->placement, PlacementConfigFromVm(vm));
   return Status::Ok();
 }
 
