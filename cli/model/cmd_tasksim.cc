@@ -45,26 +45,27 @@ Result<std::vector<double>> ParseSpeeds(const std::string& text) {
   return out;
 }
 
-}  // namespace
+// The text flags that need parsing after the command line.
+struct TaskSimText {
+  std::string bandwidth, speeds, map_time;
+};
 
-int ModelTaskSimMain(const Args& args) {
+po::options_description TaskSimFlags(model::TaskSimOptions& o, TaskSimText& t) {
   po::options_description desc(
       "mr model tasksim --workload FILE --policy P --workers N --map-slots M --reduce-slots R\n"
       "                 --shuffle-bandwidth BYTES_PER_S [options]\n"
       "Runs the live scheduler policy on a task-level simulation of the cluster");
-  model::TaskSimOptions o;
-  std::string bandwidth, speeds, map_time;
   desc.add_options()("help,h", "this help")
       ("workload", po::value(&o.workload)->required(), "CSV arrival,x,y or bench/policies JSON")
       ("policy", po::value(&o.policy)->required(), sched::PolicyNameList("|").c_str())
       ("workers", po::value(&o.cluster.workers)->required(), "number of workers")
       ("map-slots", po::value(&o.cluster.map_slots)->required(), "map slots per worker")
       ("reduce-slots", po::value(&o.cluster.reduce_slots)->required(), "reduce slots per worker")
-      ("shuffle-bandwidth", po::value(&bandwidth)->required(), "egress cap per worker: 20MB/s")
+      ("shuffle-bandwidth", po::value(&t.bandwidth)->required(), "egress cap per worker: 20MB/s")
       ("unified-slots", po::value(&o.cluster.unified_slots)->default_value(0),
        "unified slots per worker (a map or a reduce; --map-slots/--reduce-slots may then be 0)")
-      ("speeds", po::value(&speeds), "per-worker speeds, one per worker: 1,1,0.5 (default all 1)")
-      ("map-time", po::value(&map_time),
+      ("speeds", po::value(&t.speeds), "per-worker speeds, one per worker: 1,1,0.5 (default all 1)")
+      ("map-time", po::value(&t.map_time),
        "every job's map-time law, a factor times its map time: fixed | lognormal:CV | "
        "exp:T,DELTA (T + Exp(DELTA), mean T+1/DELTA) | pareto:T,ALPHA (min T, mean "
        "ALPHA*T/(ALPHA-1)); replaces --map-time-cv")
@@ -93,37 +94,52 @@ int ModelTaskSimMain(const Args& args) {
       ("k", po::value<std::string>(), "k of klps (the same as --klps-k)");
   AddPolicyOptionFlags(desc);
   AddPlacementFlags(desc);
-  po::variables_map vm;
-  if (auto rc = ParseModelFlags(args, desc, vm)) return *rc;
+  return desc;
+}
+
+// The options the parser cannot check alone; InvalidArgument / NotFound names the flag.
+Status ApplyTaskSimFlags(const po::variables_map& vm, const TaskSimText& t, model::TaskSimOptions& o) {
   Result<sched::PolicyOptions> policy_options = PolicyOptionsFromArgs(vm, o.policy);
-  if (!policy_options.ok()) return BadModelFlag(policy_options.status());
+  if (!policy_options.ok()) return policy_options.status();
   o.policy_options = std::move(*policy_options);
   Result<sched::PlacementConfig> placement_config = PlacementConfigFromVm(vm);
-  if (!placement_config.ok()) return BadModelFlag(placement_config.status());
+  if (!placement_config.ok()) return placement_config.status();
   o.placement = std::move(*placement_config);
   o.shape.hints = vm.count("no-hints") == 0;
-  Result<double> rate = ParseRate(bandwidth);
-  if (!rate.ok()) return BadModelFlag(rate.status().WithContext("--shuffle-bandwidth"));
+  Result<double> rate = ParseRate(t.bandwidth);
+  if (!rate.ok()) return rate.status().WithContext("--shuffle-bandwidth");
   if (*rate <= 0) {
-    return BadModelFlag(Status::InvalidArgument("--shuffle-bandwidth must be > 0 (no unlimited links)"));
+    return Status::InvalidArgument("--shuffle-bandwidth must be > 0 (no unlimited links)");
   }
   o.cluster.shuffle_bandwidth = *rate;
   if (vm.count("speeds")) {
-    Result<std::vector<double>> list = ParseSpeeds(speeds);
-    if (!list.ok()) return BadModelFlag(list.status().WithContext("--speeds"));
+    Result<std::vector<double>> list = ParseSpeeds(t.speeds);
+    if (!list.ok()) return list.status().WithContext("--speeds");
     o.cluster.speeds = *std::move(list);
   }
   if (vm.count("map-time")) {
     if (o.cluster.map_time_cv > 0)
-      return BadModelFlag(Status::InvalidArgument("give --map-time or --map-time-cv, not both"));
-    Result<model::MapTimeDist> law = model::ParseMapTimeDist(map_time);
-    if (!law.ok()) return BadModelFlag(law.status().WithContext("--map-time"));
+      return Status::InvalidArgument("give --map-time or --map-time-cv, not both");
+    Result<model::MapTimeDist> law = model::ParseMapTimeDist(t.map_time);
+    if (!law.ok()) return law.status().WithContext("--map-time");
     o.map_time = *law;
   }
   if (o.shape.maps_per_job < 0 || o.shape.reducers < 1 || !(o.shape.reduce_seconds >= 0)) {
-    return BadModelFlag(Status::InvalidArgument(
-        "need --maps-per-job >= 0, --reducers >= 1, --reduce-seconds >= 0"));
+    return Status::InvalidArgument(
+        "need --maps-per-job >= 0, --reducers >= 1, --reduce-seconds >= 0");
   }
+  return Status::Ok();
+}
+
+}  // namespace
+
+int ModelTaskSimMain(const Args& args) {
+  model::TaskSimOptions o;
+  TaskSimText t;
+  po::options_description desc = TaskSimFlags(o, t);
+  po::variables_map vm;
+  if (auto rc = ParseModelFlags(args, desc, vm)) return *rc;
+  if (Status st = ApplyTaskSimFlags(vm, t, o); !st.ok()) return BadModelFlag(st);
   return ModelExit(model::RunTaskSimCommand(o, std::cout));
 }
 
