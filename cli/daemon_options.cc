@@ -29,6 +29,12 @@ std::string ValueText(const boost::any& v) {
   return "";  // a type no group uses; ExplicitArgs' callers are covered by the cli tests
 }
 
+// One text per value: a repeatable flag (std::vector<std::string>) gives each of its values.
+std::vector<std::string> ValueTexts(const boost::any& v) {
+  if (const auto* many = boost::any_cast<std::vector<std::string>>(&v)) return *many;
+  return {ValueText(v)};
+}
+
 }  // namespace
 
 po::options_description SchedulerOptionGroup() {
@@ -228,10 +234,11 @@ std::vector<std::string> ExplicitArgs(const po::variables_map& vm, const po::opt
   for (const auto& opt : group.options()) {
     const std::string& name = opt->long_name();
     if (!vm.count(name) || vm[name].defaulted()) continue;
-    std::string value = ValueText(vm[name].value());
-    if (IsPathOption(name)) value = AbsolutePath(value);
-    args.push_back("--" + name);
-    args.push_back(value);
+    for (std::string value : ValueTexts(vm[name].value())) {
+      if (IsPathOption(name)) value = AbsolutePath(value);
+      args.push_back("--" + name);
+      args.push_back(value);
+    }
   }
   return args;
 }
