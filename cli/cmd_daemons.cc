@@ -3,6 +3,7 @@
 
 #include <asio/ip/address.hpp>
 
+#include "cli/command.h"
 #include "cli/commands.h"
 #include "cli/daemon_options.h"
 #include "cli/options.h"
@@ -34,7 +35,7 @@ Status ApplyTrustOptions(const po::variables_map& vm, master::MasterOptions* o) 
 
 }  // namespace
 
-int MasterMain(int argc, char** argv) {
+int MasterMain(const Args& args) {
   po::options_description desc("mr master");
   desc.add_options()
       ("listen", po::value<std::string>()->default_value("127.0.0.1:7070"), "address to listen on (port 0 = any free port)")
@@ -44,7 +45,7 @@ int MasterMain(int argc, char** argv) {
       ("token-file", po::value<std::string>(), "cluster token: peers must prove they hold the same secret");
   desc.add(SchedulerOptionGroup()).add(MasterOptionGroup());
   po::variables_map vm;
-  if (auto rc = ParseOrExit(argc, argv, "mr master --state DIR [options]", desc, nullptr, vm)) return *rc;
+  if (auto rc = ParseFlags(args, desc, vm, UsageLine("mr master --state DIR [options]"))) return *rc;
   master::MasterOptions o;
   auto listen = ParseHostPort(vm["listen"].as<std::string>());
   if (!listen.ok()) return UsageError(listen.status().message());
@@ -62,7 +63,7 @@ int MasterMain(int argc, char** argv) {
   return kExitOk;
 }
 
-int WorkerMain(int argc, char** argv) {
+int WorkerMain(const Args& args) {
   po::options_description desc("mr worker");
   desc.add_options()
       ("master", po::value<std::string>(), "master address HOST:PORT (default $MR_MASTER)")
@@ -71,7 +72,7 @@ int WorkerMain(int argc, char** argv) {
       ("token-file", po::value<std::string>(), "cluster token shared with the master and the other workers");
   desc.add(WorkerSlotOptionGroup()).add(WorkerTuningOptionGroup());
   po::variables_map vm;
-  if (auto rc = ParseOrExit(argc, argv, "mr worker --master ADDR --work-dir DIR [options]", desc, nullptr, vm)) return *rc;
+  if (auto rc = ParseFlags(args, desc, vm, UsageLine("mr worker --master ADDR --work-dir DIR [options]"))) return *rc;
   worker::WorkerOptions o;
   auto master = MasterAddress(vm);
   if (!master.ok()) return UsageError(master.status().message());

@@ -4,6 +4,7 @@
 
 #include <iostream>
 
+#include "cli/command.h"
 #include "cli/commands.h"
 #include "cli/experiment_cluster.h"
 #include "cli/options.h"
@@ -17,15 +18,18 @@ namespace mr::cli {
 
 namespace {
 
-const char kExperimentUsage[] =
-    "mr experiment run FILE [--results DIR] [--only POLICY] [--calibration FILE] [--timeout S]\n"
-    "       mr experiment report DIR\n"
-    "       mr experiment calibrate --cluster-from FILE [--out FILE] [--results DIR]\n\n"
-    "  run: plays FILE's workload on a local cluster under each policy (a finished run is kept),\n"
+const char kRunUsage[] =
+    "mr experiment run FILE [--results DIR] [--only POLICY] [--calibration FILE] [--timeout S]\n\n"
+    "  Plays FILE's workload on a local cluster under each policy (a finished run is kept),\n"
     "  predicts each from the workload and the cluster's calibration, and writes\n"
-    "  DIR/NAME/{jobs.csv,summary.md,plots/*.png}. report: rebuilds summary.md and plots from\n"
-    "  DIR/jobs.csv. calibrate: measures the cluster shape of FILE with three standard jobs and\n"
-    "  stores the result (default DIR/calibration-<shape hash>.json). docs/experiments.md.";
+    "  DIR/NAME/{jobs.csv,summary.md,plots/*.png}. docs/experiments.md.";
+const char kReportUsage[] =
+    "mr experiment report DIR\n\n"
+    "  Rebuilds summary.md and plots from DIR/jobs.csv. docs/experiments.md.";
+const char kCalibrateUsage[] =
+    "mr experiment calibrate --cluster-from FILE [--out FILE] [--results DIR]\n\n"
+    "  Measures the cluster shape of FILE with three standard jobs and stores the result\n"
+    "  (default DIR/calibration-<shape hash>.json). docs/experiments.md.";
 
 experiment::RunnerOptions BaseOptions(const po::variables_map& vm) {
   experiment::RunnerOptions o;
@@ -45,7 +49,9 @@ void AddCommonOptions(po::options_description& desc) {
       ("timeout", po::value<double>()->default_value(600), "seconds a run may take after its last arrival");
 }
 
-int RunCommand(int argc, char** argv) {
+}  // namespace
+
+int ExperimentRunMain(const Args& args) {
   po::options_description desc("experiment run options");
   desc.add_options()("file", po::value<std::string>()->required(), "the experiment file (YAML)")
       ("only", po::value<std::string>(), "run this policy's runs only");
@@ -53,7 +59,7 @@ int RunCommand(int argc, char** argv) {
   po::positional_options_description pos;
   pos.add("file", 1);
   po::variables_map vm;
-  if (auto rc = ParseOrExit(argc, argv, kExperimentUsage, desc, &pos, vm)) return *rc;
+  if (auto rc = ParseFlags(args, desc, vm, UsageLine(kRunUsage, &pos))) return *rc;
   auto exp = experiment::LoadExperimentFile(vm["file"].as<std::string>());
   if (!exp.ok()) return UsageError("experiment: " + exp.status().message());
   experiment::ImportSummary summary;
@@ -72,13 +78,13 @@ int RunCommand(int argc, char** argv) {
   return kExitOk;
 }
 
-int ReportCommand(int argc, char** argv) {
+int ExperimentReportMain(const Args& args) {
   po::options_description desc("experiment report options");
   desc.add_options()("dir", po::value<std::string>()->required(), "an experiment's results directory");
   po::positional_options_description pos;
   pos.add("dir", 1);
   po::variables_map vm;
-  if (auto rc = ParseOrExit(argc, argv, kExperimentUsage, desc, &pos, vm)) return *rc;
+  if (auto rc = ParseFlags(args, desc, vm, UsageLine(kReportUsage, &pos))) return *rc;
   const std::string dir = vm["dir"].as<std::string>();
   // The settings `run` stored (title, SRPT bound, the file's report:), else the defaults.
   auto settings = experiment::LoadReportSettings(dir);
@@ -88,13 +94,13 @@ int ReportCommand(int argc, char** argv) {
   return kExitOk;
 }
 
-int CalibrateCommand(int argc, char** argv) {
+int ExperimentCalibrateMain(const Args& args) {
   po::options_description desc("experiment calibrate options");
   desc.add_options()("cluster-from", po::value<std::string>()->required(), "experiment file whose cluster to measure")
       ("out", po::value<std::string>(), "where to store it (default RESULTS/calibration-<shape hash>.json)");
   AddCommonOptions(desc);
   po::variables_map vm;
-  if (auto rc = ParseOrExit(argc, argv, kExperimentUsage, desc, nullptr, vm)) return *rc;
+  if (auto rc = ParseFlags(args, desc, vm, UsageLine(kCalibrateUsage))) return *rc;
   auto exp = experiment::LoadExperimentFile(vm["cluster-from"].as<std::string>());
   if (!exp.ok()) return UsageError("experiment calibrate: " + exp.status().message());
   experiment::RunnerOptions o = BaseOptions(vm);
@@ -113,21 +119,6 @@ int CalibrateCommand(int argc, char** argv) {
   std::cout << experiment::CalibrationJson(*c);
   std::cerr << "stored in " << out << "\n";
   return kExitOk;
-}
-
-}  // namespace
-
-int ExperimentMain(int argc, char** argv) {
-  std::string action = argc >= 2 ? argv[1] : "";
-  if (action == "--help" || action == "-h" || action == "help") {
-    std::cout << "usage: " << kExperimentUsage << "\n";
-    return kExitOk;
-  }
-  if (action == "run") return RunCommand(argc - 1, argv + 1);
-  if (action == "report") return ReportCommand(argc - 1, argv + 1);
-  if (action == "calibrate") return CalibrateCommand(argc - 1, argv + 1);
-  return UsageError(action.empty() ? "experiment: missing action (run, report or calibrate)"
-                                   : "experiment: unknown action '" + action + "' (known: run, report, calibrate)");
 }
 
 }  // namespace mr::cli

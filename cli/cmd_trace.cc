@@ -1,8 +1,8 @@
 // `mr trace render TRACE --out FILE.svg|.png`: draws a job trace as the status
 // page's Gantt chart with the shuffle rate underneath.
 #include <fstream>
-#include <iostream>
 
+#include "cli/command.h"
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "web/chart_layout.h"
@@ -32,7 +32,9 @@ Status WriteFile(const std::string& path, const std::string& text) {
   return Status::Ok();
 }
 
-int RenderMain(int argc, char** argv) {
+}  // namespace
+
+int TraceRenderMain(const Args& args) {
   po::options_description desc("trace render options");
   desc.add_options()
       ("trace", po::value<std::string>()->required(), "the trace file (JSON lines)")
@@ -41,7 +43,7 @@ int RenderMain(int argc, char** argv) {
   po::positional_options_description pos;
   pos.add("trace", 1);
   po::variables_map vm;
-  if (auto rc = ParseOrExit(argc, argv, kTraceUsage, desc, &pos, vm)) return *rc;
+  if (auto rc = ParseFlags(args, desc, vm, UsageLine(kTraceUsage, &pos))) return *rc;
   std::string out = vm["out"].as<std::string>();
   bool png = EndsWith(out, ".png");
   if (!png && !EndsWith(out, ".svg")) return UsageError("trace render: --out must end in .svg or .png");
@@ -57,21 +59,6 @@ int RenderMain(int argc, char** argv) {
   Status st = png ? web::SvgToPng(svg, out) : WriteFile(out, svg);
   if (!st.ok()) return UsageError("trace render: " + st.message());
   return kExitOk;
-}
-
-}  // namespace
-
-int TraceMain(int argc, char** argv) {
-  std::string action = argc >= 2 ? argv[1] : "";
-  if (action == "--help" || action == "-h" || action == "help") {
-    std::cout << "usage: " << kTraceUsage << "\n";
-    return kExitOk;
-  }
-  if (action != "render") {
-    return UsageError(action.empty() ? "trace: missing action (usage: mr trace render TRACE --out FILE.svg)"
-                                     : "trace: unknown action '" + action + "' (known: render)");
-  }
-  return RenderMain(argc - 1, argv + 1);
 }
 
 }  // namespace mr::cli

@@ -1,32 +1,20 @@
-// The `mr` subcommands. Each handler parses its own options (argv[0] is the
-// subcommand name) and returns the process exit status, the contract of README.md
-// ("Exit status"): 0 success, 1 the job failed or was killed, 2 bad usage or bad input,
-// 3 the cluster could not be reached or refused the request, 130 interrupted. Every
-// failure prints one line on stderr naming the problem.
+// The exit status of `mr` and its subcommands, in one place: the contract of README.md
+// ("Exit status"). Every failure prints one line on stderr naming the problem. The
+// subcommands themselves are rows of the command table (cli/command.h).
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "common/status.h"
 
 namespace mr::cli {
 
 inline constexpr int kExitOk = 0;
-inline constexpr int kExitJobFailed = 1;   // the job failed or was killed
+inline constexpr int kExitJobFailed = 1;   // the job failed or was killed; a model's own failure
 inline constexpr int kExitUsage = 2;       // bad usage or bad input
 inline constexpr int kExitUnavailable = 3; // the cluster could not be reached or refused the request
 inline constexpr int kExitInterrupted = 130;  // SIGINT / SIGTERM (128 + SIGINT, as shells report it)
-
-int MasterMain(int argc, char** argv);
-int WorkerMain(int argc, char** argv);
-int RunMain(int argc, char** argv);
-int SubmitMain(int argc, char** argv);
-int StatusMain(int argc, char** argv);
-int ClusterMain(int argc, char** argv);
-int ModelCommandMain(int argc, char** argv);
-int TraceMain(int argc, char** argv);  // cli/cmd_trace.cc
-int KillMain(int argc, char** argv);   // cli/cmd_jobs.cc
-int ExperimentMain(int argc, char** argv);  // cli/cmd_experiment.cc
 
 // Prints "mr: <message>" on stderr and returns kExitUsage.
 int UsageError(const std::string& message);
@@ -36,5 +24,13 @@ bool IsClusterUnavailable(const Status& s);
 // A failed request to the cluster: prints "mr: <message>" on stderr and returns
 // kExitUnavailable if IsClusterUnavailable(s), else `otherwise` (bad input by default).
 int ClientError(const Status& s, int otherwise = kExitUsage);
+
+// The exit status of a command whose work (a model, an analysis of traces) failed with s:
+// kExitUsage for bad input (InvalidArgument, NotFound, AlreadyExists, IoError: a flag's
+// value or a file it names), kExitJobFailed for anything else (the model's own failure).
+int ExitCodeFor(const Status& s);
+// Prints "<prefix>: <message of s>" on stderr and returns `code`, or ExitCodeFor(s).
+int Fail(std::string_view prefix, const Status& s, int code);
+int Fail(std::string_view prefix, const Status& s);
 
 }  // namespace mr::cli

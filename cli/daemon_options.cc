@@ -4,9 +4,8 @@
 
 #include "common/file_util.h"
 #include "common/units.h"
-#include "scheduler/placement_program_options.h"
+#include "cli/scheduler_flags.h"
 #include "scheduler/policy_flags.h"
-#include "scheduler/policy_program_options.h"
 
 namespace mr::cli {
 
@@ -30,14 +29,20 @@ std::string ValueText(const boost::any& v) {
   return "";  // a type no group uses; ExplicitArgs' callers are covered by the cli tests
 }
 
+// One text per value: a repeatable flag (std::vector<std::string>) gives each of its values.
+std::vector<std::string> ValueTexts(const boost::any& v) {
+  if (const auto* many = boost::any_cast<std::vector<std::string>>(&v)) return *many;
+  return {ValueText(v)};
+}
+
 }  // namespace
 
 po::options_description SchedulerOptionGroup() {
   po::options_description g("scheduler options");
   g.add_options()("policy", po::value<std::string>()->default_value(std::string(sched::DefaultPolicy())),
                   sched::PolicyFlagHelp().c_str());
-  sched::AddPolicyOptionFlags(g);
-  sched::AddPlacementFlags(g);
+  AddPolicyOptionFlags(g);
+  AddPlacementFlags(g);
   return g;
 }
 
@@ -108,8 +113,8 @@ po::options_description WorkerTuningOptionGroup() {
 
 Status ApplySchedulerOptions(const po::variables_map& vm, master::MasterOptions* o) {
   o->policy = vm["policy"].as<std::string>();
-  MR_ASSIGN_OR_RETURN(o->scheduler, sched::PolicyOptionsFromFlags(o->policy, sched::GivenPolicyFlags(vm)));
-  MR_ASSIGN_OR_RETURN(o->placement, sched::PlacementConfigFromVm(vm));
+  MR_ASSIGN_OR_RETURN(o->scheduler, sched::PolicyOptionsFromFlags(o->policy, GivenPolicyFlags(vm)));
+  MR_ASSIGN_OR_RETURN(o->placement, PlacementConfigFromVm(vm));
   return Status::Ok();
 }
 
@@ -237,14 +242,11 @@ std::vector<std::string> ExplicitArgs(const po::variables_map& vm, const po::opt
   for (const auto& opt : group.options()) {
     const std::string& name = opt->long_name();
     if (!vm.count(name) || vm[name].defaulted()) continue;
-    if (const auto* many = boost::any_cast<std::vector<std::string>>(&vm[name].value())) {
-      for (const std::string& v : *many) args.insert(args.end(), {"--" + name, v});  // a repeatable flag (--label)
-      continue;
+    for (std::string value : ValueTexts(vm[name].value())) {
+      if (IsPathOption(name)) value = AbsolutePath(value);
+      args.push_back("--" + name);
+      args.push_back(value);
     }
-    std::string value = ValueText(vm[name].value());
-    if (IsPathOption(name)) value = AbsolutePath(value);
-    args.push_back("--" + name);
-    args.push_back(value);
   }
   return args;
 }

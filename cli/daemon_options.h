@@ -36,7 +36,8 @@ Status ApplyWorkerSlotOptions(const po::variables_map& vm, worker::WorkerOptions
 Status ApplyWorkerTuningOptions(const po::variables_map& vm, worker::WorkerOptions* o);
 
 // The options of group that the user gave explicitly (not defaulted), as "--name value"
-// tokens for a child process; file paths are made absolute.
+// tokens for a child process, one pair per value of a repeatable (std::vector<std::string>)
+// option; file paths are made absolute.
 std::vector<std::string> ExplicitArgs(const po::variables_map& vm, const po::options_description& group);
 // The first option of group the user gave explicitly, or "" if none.
 std::string FirstExplicit(const po::variables_map& vm, const po::options_description& group);

@@ -96,7 +96,7 @@ Result<pid_t> LocalCluster::Spawn(const std::vector<std::string>& args, const st
       prctl(PR_SET_PDEATHSIG, SIGTERM);
       if (getppid() != parent) _exit(1);
       // A process group of its own: Ctrl-C on the terminal reaches `mr run` alone, which
-      // kills its job while the daemons still run, then stops them (cli/cmd_jobs.cc).
+      // kills its job while the daemons still run, then stops them (cli/cmd_run.cc).
       setpgid(0, 0);
     }
     int fd = open(log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);

@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <iostream>
+#include <sstream>
 
 #include "cli/commands.h"
 
@@ -29,23 +30,58 @@ int ClientError(const Status& s, int otherwise) {
   return IsClusterUnavailable(s) ? kExitUnavailable : otherwise;
 }
 
-std::optional<int> ParseOrExit(int argc, char** argv, const std::string& usage, po::options_description& desc,
-                               const po::positional_options_description* positional, po::variables_map& vm) {
-  desc.add_options()("help,h", "show this help");
+int ExitCodeFor(const Status& s) {
+  switch (s.code()) {
+    case StatusCode::kInvalidArgument:
+    case StatusCode::kNotFound:
+    case StatusCode::kAlreadyExists:
+    case StatusCode::kIoError:
+      return kExitUsage;
+    default:
+      return kExitJobFailed;
+  }
+}
+
+int Fail(std::string_view prefix, const Status& s, int code) {
+  std::cerr << prefix << ": " << s.message() << "\n";
+  return code;
+}
+
+int Fail(std::string_view prefix, const Status& s) { return Fail(prefix, s, ExitCodeFor(s)); }
+
+std::optional<int> ParseFlags(const Args& args, po::options_description& desc, po::variables_map& vm,
+                              const FlagUsage& how) {
+  if (desc.find_nothrow("help", false) == nullptr) desc.add_options()("help,h", "show this help");
   try {
-    po::command_line_parser parser(argc, argv);
+    po::command_line_parser parser(args.argc, args.argv);
     parser.options(desc);
-    if (positional != nullptr) parser.positional(*positional);
+    if (how.positional != nullptr) parser.positional(*how.positional);
     po::store(parser.run(), vm);
     if (vm.count("help")) {
-      std::cout << "usage: " << usage << "\n\n" << desc << "\n";
+      if (how.usage.empty()) {
+        std::cout << desc;
+      } else {
+        std::cout << "usage: " << how.usage << "\n\n" << desc << "\n";
+      }
       return kExitOk;
     }
     po::notify(vm);
   } catch (const po::error& e) {
-    return UsageError(std::string(argv[0]) + ": " + e.what());
+    const std::string prefix = how.error_prefix.empty() ? "mr: " + std::string(args.argv[0]) : how.error_prefix;
+    std::cerr << prefix << ": " << e.what() << "\n";
+    return kExitUsage;
   }
   return std::nullopt;
+}
+
+std::vector<std::string> SplitCommaList(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    if (!item.empty()) out.push_back(item);
+  }
+  return out;
 }
 
 Result<auth::ClusterToken> TokenOption(const po::variables_map& vm) {

@@ -1,16 +1,25 @@
-// `mr model mst-trace`: a recorded run's measured mean sojourn time next to the straggling-
-// mappers model's prediction from the run's measured per-node rates and service times, with
-// the model's assumptions the run violates (experiment/mst_trace.h). It lives here, not in
-// model/, because it reads traces (web/); cli/cmd_model.cc dispatches it. argv[0] is
-// "mst-trace". Returns the exit status of `mr model`: 0 ok, 2 bad usage or input (one line
-// on stderr).
+// The work of `mr model mst-trace`: a recorded run's measured mean sojourn time next to the
+// straggling-mappers model's prediction from the run's measured per-node rates and service
+// times, with the model's assumptions the run violates (experiment/mst_trace.h). It lives
+// here, not in model/, because it reads traces (web/); the flags are parsed in
+// cli/model/cmd_mst_trace.cc. Single-threaded.
 #pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
 
 namespace mr::experiment {
 
-inline constexpr char kMstTraceSummary[] =
-    "straggling mappers: a run's measured MST vs the model's from its measured rates";
+struct MstTraceOptions {
+  std::vector<std::string> traces;  // trace files, or directories of *.jsonl traces
+  bool json = false;                // one JSON object instead of the text report
+};
 
-int MstTraceMain(int argc, char** argv);
+// Reads the traces and prints the report. Every error (unreadable or inconsistent traces)
+// is bad input.
+Status RunMstTraceCommand(const MstTraceOptions& o, std::ostream& out);
 
 }  // namespace mr::experiment

@@ -1,14 +1,11 @@
 #include "model/model_commands.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <iostream>
-#include <sstream>
 
 #include "common/units.h"
-#include "model/cli_args.h"
+#include "common/file_util.h"
 #include "model/fluid/lower_bound.h"
 #include "model/fluid/tandem_policy.h"
 #include "scheduler/stages/placed_scheduler.h"
@@ -73,16 +70,6 @@ Status SweepRow(const SweepOptions& o, const std::string& variant, double load, 
 
 }  // namespace
 
-int Fail(const Status& status, int exit_code) {
-  std::cerr << "mr model: " << status.message() << "\n";
-  return exit_code;
-}
-
-int ExitCodeFor(const Status& status) {
-  bool bad_input = status.code() == StatusCode::kInvalidArgument || status.code() == StatusCode::kNotFound;
-  return bad_input ? 2 : 1;
-}
-
 Result<std::vector<TandemJob>> GenerateByKind(const std::string& kind, const GoogleLikeOptions& o) {
   if (o.jobs < 1 || !(o.load > 0 && o.load <= 10)) {
     return Status::InvalidArgument("need --jobs >= 1 and --load in (0, 10]");
@@ -101,31 +88,58 @@ Result<std::vector<TandemJob>> GenerateByKind(const std::string& kind, const Goo
   return jobs;
 }
 
-Status ParseSweepLists(const std::string& loads, const std::string& policies,
-                       const std::string& variants, SweepLists& out) {
-  out = {};
-  for (const std::string& l : SplitCommaList(loads)) {
-    double v = 0;
-    auto [ptr, ec] = std::from_chars(l.data(), l.data() + l.size(), v);
-    if (ec != std::errc() || ptr != l.data() + l.size() || !(v > 0 && v <= 10)) {
-      return Status::InvalidArgument("bad load '" + l + "' (want a number in (0, 10])");
-    }
-    out.loads.push_back(v);
+namespace {
+
+// The tandem model's jobs from o.workload: the fluid CSV as it is, or a task-level workload
+// (bench/policies JSON, as `tasksim` reads) expressed in fluid sizes on o.cluster
+// (FluidSizes: x = slot-seconds / map capacity, y = bytes / shuffle capacity).
+Result<std::vector<TandemJob>> LoadTandemJobs(const TandemOptions& o) {
+  MR_ASSIGN_OR_RETURN(std::string text, ReadFileToString(o.workload));
+  const size_t first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos || text[first] != '{') return LoadWorkload(o.workload);
+  if (!o.cluster) {
+    return Status::InvalidArgument(
+        o.workload + " is a task-level workload (JSON, as tasksim reads); give the cluster its sizes are for, "
+                     "--workers N --map-slots M --shuffle-bandwidth RATE [--unified-slots U], to express "
+                     "them as the fluid model's x and y");
   }
-  for (const std::string& p : SplitCommaList(policies)) {
-    Result<std::unique_ptr<TandemPolicy>> made = MakeTandemPolicy(p);
-    if (!made.ok()) return made.status();
-    out.policies.push_back(p);
+  const ClusterSpec& cluster = *o.cluster;
+  if (cluster.workers < 1 || cluster.map_slots + cluster.unified_slots < 1 || !(cluster.shuffle_bandwidth > 0)) {
+    return Status::InvalidArgument(
+        "--workers >= 1, --map-slots + --unified-slots >= 1 and --shuffle-bandwidth > 0 are needed");
   }
-  for (const std::string& v : SplitCommaList(variants)) {
-    if (v != "original" && v != "rebalanced") {
-      return Status::InvalidArgument("bad variant '" + v + "' (known: original, rebalanced)");
-    }
-    out.variants.push_back(v);
+  MR_ASSIGN_OR_RETURN(std::vector<TaskJob> tasks, LoadTaskWorkload(o.workload, cluster, TaskShape{}));
+  std::vector<TandemJob> jobs;
+  for (const TaskJob& t : tasks) jobs.push_back(FluidSizes(t, cluster));
+  return jobs;
+}
+
+}  // namespace
+
+Status RunTandemCommand(const TandemOptions& o, std::ostream& out) {
+  MR_ASSIGN_OR_RETURN(std::unique_ptr<TandemPolicy> policy, MakeTandemPolicy(o.policy, o.k));
+  MR_ASSIGN_OR_RETURN(std::vector<TandemJob> jobs, LoadTandemJobs(o));
+  MR_ASSIGN_OR_RETURN(SimResult sim, SimulateTandem(jobs, *policy));
+  MR_ASSIGN_OR_RETURN(LowerBound lb, TandemLowerBound(jobs));
+  out << "job,arrival,x,y,completion,response\n";
+  char line[256];
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    const TandemJob& j = jobs[i];
+    std::snprintf(line, sizeof line, "%zu,%.6g,%.6g,%.6g,%.6g,%.6g\n", i, j.arrival, j.x, j.y, sim.completion[i],
+                  sim.response[i]);
+    out << line;
   }
-  if (out.loads.empty() || out.policies.empty() || out.variants.empty()) {
-    return Status::InvalidArgument("empty list of loads, policies or variants");
-  }
+  std::snprintf(line, sizeof line, " jobs=%zu mean_response=%.6g lower_bound_mean=%.6g ratio=%.4f\n", jobs.size(),
+                sim.mean_response, lb.mean_response,
+                lb.mean_response > 0 ? sim.mean_response / lb.mean_response : 0.0);
+  out << "# policy=" << o.policy << line;
+  return Status::Ok();
+}
+
+Status RunGenCommand(const GenOptions& o, std::ostream& out) {
+  MR_ASSIGN_OR_RETURN(std::vector<TandemJob> jobs, GenerateByKind(o.kind, o.workload));
+  MR_RETURN_IF_ERROR(SaveWorkload(o.out, jobs));
+  out << "wrote " << o.out << ": " << FormatStats(ComputeStats(jobs)) << "\n";
   return Status::Ok();
 }
 
@@ -139,6 +153,9 @@ Status RunSweepCommand(const SweepOptions& o, std::ostream& out) {
 }
 
 Status RunSlowdownCommand(const SlowdownOptions& o, std::ostream& out) {
+  if (o.buckets < 1 || !(o.load > 0) || o.jobs < 1) {
+    return Status::InvalidArgument("need --buckets >= 1, --load > 0, --jobs >= 1");
+  }
   const std::vector<TandemJob> jobs = GenerateLogNormal(o.jobs, o.load, o.seed);
   const double lo = 0.01, hi = 100.0, step = std::log(hi / lo) / o.buckets;
   auto bucket_of = [&](const TandemJob& j) {

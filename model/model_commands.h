@@ -1,9 +1,13 @@
-// The work behind `mr model` subcommands, separated from flag parsing so the
-// sweep and slowdown runs can be called (and tested) without argv. Internal to
-// model/; single-threaded.
+// The work behind the `mr model` commands of the fluid model and the task-level simulator
+// (tandem, gen, sweep, slowdown, tasksim): each takes its options struct and an output
+// stream and returns a Status, so it runs (and is tested) without argv or a process. The
+// flags that fill the structs are parsed in cli/model/. Errors: InvalidArgument / NotFound
+// (IoError for a file) for bad input, anything else for a failure of the model itself;
+// cli/commands.h maps them to exit codes. Single-threaded.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -17,23 +21,35 @@
 
 namespace mr::model {
 
-// Prints "mr model: <message>" on stderr and returns exit_code.
-int Fail(const Status& status, int exit_code = 2);
-// 2 for bad input (InvalidArgument, NotFound), 1 for anything else.
-int ExitCodeFor(const Status& status);
+struct TandemOptions {
+  std::string workload;  // fluid CSV arrival,x,y, or a task-level JSON workload (as tasksim's)
+  std::string policy;    // a fluid policy (MakeTandemPolicy)
+  int k = 100;           // klps's k
+  // The cluster a JSON workload's sizes are for (workers, map_slots, unified_slots,
+  // shuffle_bandwidth are read); required for a JSON workload, unused for a CSV one.
+  std::optional<ClusterSpec> cluster;
+};
+// Simulates the workload under the policy and prints the CSV job,arrival,x,y,completion,
+// response and a '#' line with the mean response, the lower bound's and their ratio.
+Status RunTandemCommand(const TandemOptions& o, std::ostream& out);
 
 // "google" (GenerateGoogleLike), "lognormal" (GenerateLogNormal) or "poisson"
 // (exponential sizes, mean 1); rebalanced applies to all three.
 Result<std::vector<TandemJob>> GenerateByKind(const std::string& kind, const GoogleLikeOptions& o);
+
+struct GenOptions {
+  GoogleLikeOptions workload;
+  std::string kind = "google";  // as GenerateByKind
+  std::string out;              // the CSV file written
+};
+// Generates the workload, writes it to o.out and prints "wrote FILE: <its stats>".
+Status RunGenCommand(const GenOptions& o, std::ostream& out);
 
 struct SweepLists {
   std::vector<double> loads;
   std::vector<std::string> policies;
   std::vector<std::string> variants;  // "original" and/or "rebalanced"
 };
-// Comma-separated lists; InvalidArgument/NotFound for a bad load, policy or variant.
-Status ParseSweepLists(const std::string& loads, const std::string& policies,
-                       const std::string& variants, SweepLists& out);
 
 struct SweepOptions {
   int64_t jobs = 20000;
@@ -52,9 +68,10 @@ struct SlowdownOptions {
   uint64_t seed = 1;
   int buckets = 20;
   int k = 100;
-  SweepLists lists;
+  SweepLists lists;  // only the policies are read
 };
 // CSV of mean slowdown T/max(x,y) per log-spaced size bucket, one column per policy.
+// InvalidArgument unless buckets >= 1, load > 0 and jobs >= 1.
 Status RunSlowdownCommand(const SlowdownOptions& o, std::ostream& out);
 
 struct TaskSimOptions {

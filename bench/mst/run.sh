@@ -15,15 +15,12 @@
 #           2000..40000 at lambda = 1, 5, 25 (Lemma 13; Figs. 14-16).
 # Writes CSVs, results.md (Markdown tables) and PNG plots (gnuplot, skipped if absent) to
 # bench/mst/out/ (or $OUT), which it creates; it deletes nothing.
-#   bench/mst/run.sh                     # MR_BIN defaults to build/cli/mr, else model_driver
+#   bench/mst/run.sh                     # MR_BIN defaults to build/cli/mr
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-if [[ -z ${MR_BIN:-} ]]; then
-  MR_BIN=$root/build/cli/mr
-  [[ -x $MR_BIN ]] || MR_BIN=$root/build/tests/model/model_driver
-fi
+MR_BIN=${MR_BIN:-$root/build/cli/mr}
 if [[ ! -x $MR_BIN ]]; then
   echo "run.sh: MR_BIN=$MR_BIN is not an executable (build mr first, or set MR_BIN)" >&2
   exit 2

@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # Reproduces the simulation results of Lin et al. ("Joint Optimization of Overlapping Phases in MapReduce"):
 # Figure 7 (relative E[T] vs load, original and cube-root rebalanced sizes) and
-# Figure 9 (mean slowdown by job size at loads 0.75 and 0.9). Builds nothing:
-# point MR_BIN at a binary that understands `model ...` (the mr CLI, or
-# tests/model's model_driver until ModelMain is wired into mr).
+# Figure 9 (mean slowdown by job size at loads 0.75 and 0.9) with `mr model sweep` and
+# `mr model slowdown`. Builds nothing: MR_BIN is the mr binary (default build/cli/mr).
 #   MR_BIN=build/cli/mr bench/sim/run.sh
 # Knobs (environment): JOBS (sweep jobs, default 80000 ≈ the trace's 29 days),
 # SLOW_JOBS (slowdown jobs, default 1000000), SEED (default 1).

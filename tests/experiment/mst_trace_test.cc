@@ -1,6 +1,6 @@
 // The measured-vs-model MST analysis of a run's traces (experiment/mst_trace.h): a hand-made
 // trace with every number worked out, seeded fork-join runs of M/M/1 nodes and of DTD-service
-// nodes whose measured MST the model predicts, bad traces, and the command's exit status.
+// nodes whose measured MST the model predicts, bad traces, and the command's report.
 #include "experiment/mst_trace.h"
 
 #include <gtest/gtest.h>
@@ -282,22 +282,27 @@ TEST(MstTraceTest, BadTraces) {
   EXPECT_FALSE(AnalyzeMstTrace({Parse(kJ1), Parse(kJ1)}).ok());  // one job twice
 }
 
-int RunCommand(std::vector<std::string> args) {
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  return MstTraceMain(static_cast<int>(argv.size()), argv.data());
-}
-
-TEST(MstTraceTest, CommandExitStatus) {
+// `mr model mst-trace`'s work, called as a library (its flags: tests/cli/model_cli_test.cc).
+TEST(MstTraceTest, CommandPrintsTheReport) {
   const std::string dir = ::testing::TempDir() + "/mst_trace_cmd";
   ASSERT_TRUE(MakeDirs(dir).ok());
   ASSERT_TRUE(WriteFileAtomically(dir + "/job-000001.jsonl", kJ1).ok());
   ASSERT_TRUE(WriteFileAtomically(dir + "/job-000002.jsonl", kJ2).ok());
-  EXPECT_EQ(RunCommand({"mst-trace", "--trace", dir}), 0);
-  EXPECT_EQ(RunCommand({"mst-trace", "--trace", dir, "--json"}), 0);
-  EXPECT_EQ(RunCommand({"mst-trace"}), 2);  // --trace is required
-  EXPECT_EQ(RunCommand({"mst-trace", "--trace", dir + "/missing"}), 2);
-  EXPECT_EQ(RunCommand({"mst-trace", "--trace", dir, "--bogus"}), 2);
+  auto report = ReadMstTrace({dir});
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  MstTraceOptions o;
+  o.traces = {dir};
+  std::ostringstream text, want_text;
+  ASSERT_TRUE(RunMstTraceCommand(o, text).ok());
+  WriteMstTraceText(*report, want_text);
+  EXPECT_EQ(text.str(), want_text.str());
+  EXPECT_NE(text.str().find("MST measured "), std::string::npos) << text.str();
+  o.json = true;
+  std::ostringstream as_json;
+  ASSERT_TRUE(RunMstTraceCommand(o, as_json).ok());
+  EXPECT_EQ(json::parse(as_json.str()), MstTraceJson(*report));
+  o.traces = {dir + "/missing"};
+  EXPECT_FALSE(RunMstTraceCommand(o, as_json).ok());
 }
 
 }  // namespace

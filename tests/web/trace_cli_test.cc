@@ -1,4 +1,4 @@
-// `mr trace render`, run in-process through TraceMain.
+// `mr trace render`, run in-process through the command table (cli::Main).
 #include <unistd.h>
 
 #include <algorithm>
@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include "cli/command.h"
 #include "cli/commands.h"
 #include "web/png_render.h"
 
@@ -23,10 +24,11 @@ std::string SourceDir() {
 }
 
 int RunTrace(std::vector<std::string> args, std::string* err = nullptr) {
+  args.insert(args.begin(), "mr");
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   testing::internal::CaptureStderr();
-  int rc = TraceMain(static_cast<int>(argv.size()), argv.data());
+  int rc = Main(static_cast<int>(argv.size()), argv.data());
   std::string e = testing::internal::GetCapturedStderr();
   if (err != nullptr) *err = e;
   return rc;
@@ -87,7 +89,7 @@ TEST_F(TraceCliTest, UsageErrors) {
   std::string err;
   EXPECT_EQ(RunTrace({"trace"}, &err), kExitUsage);
   EXPECT_EQ(RunTrace({"trace", "draw"}, &err), kExitUsage);
-  EXPECT_NE(err.find("unknown action 'draw'"), std::string::npos);
+  EXPECT_NE(err.find("unknown subcommand 'trace draw'"), std::string::npos) << err;
   EXPECT_EQ(RunTrace({"trace", "render", trace_, "--out", Path("x.pdf")}, &err), kExitUsage);
   EXPECT_NE(err.find(".svg or .png"), std::string::npos);
   EXPECT_EQ(RunTrace({"trace", "render", Path("missing.jsonl"), "--out", Path("x.svg")}, &err), kExitUsage);

@@ -1,6 +1,6 @@
-// The cluster-shape flags of `mr model tasksim` and the optional fields of its JSON
+// The work of `mr model tasksim` (RunTaskSimCommand) and the optional fields of its JSON
 // workload: parsed, checked, and reaching the simulator (a replayed run on workers of
-// different speeds gives the hand-computed completion).
+// different speeds gives the hand-computed completion). Its flags: tests/cli/model_cli_test.cc.
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -8,19 +8,11 @@
 #include <vector>
 
 #include "common/file_util.h"
-#include "model/model_cli.h"
 #include "model/model_commands.h"
 #include "model/tasksim/task_workload.h"
 
 namespace mr::model {
 namespace {
-
-int RunTaskSimCli(std::vector<std::string> args) {
-  args.insert(args.begin(), {"model", "tasksim"});
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  return ModelMain(static_cast<int>(argv.size()), argv.data());
-}
 
 // The CSV row of job `i` (its completion is field 5).
 std::vector<std::string> Row(const std::string& out, size_t i) {
@@ -40,7 +32,7 @@ std::vector<std::string> Row(const std::string& out, size_t i) {
 // One job of two maps replayed at 2 s and 4 s of work on workers of speed 1 and 2:
 // FIFO runs m0 on worker 1 (2 / 1 = 2 s) and m1 on worker 2 (4 / 2 = 2 s); the 0-s
 // reduce follows at 2. Its parameters come through the JSON too.
-TEST(TaskSimCliTest, ReplayedJsonOnWorkersOfDifferentSpeeds) {
+TEST(TaskSimCommandTest, ReplayedJsonOnWorkersOfDifferentSpeeds) {
   TempDir dir("tasksim-cli");
   const std::string path = JoinPath(dir.path(), "replay.json");
   ASSERT_TRUE(WriteFileAtomically(path, R"({"job_list": [{"arrival": 0, "maps": 2,
@@ -88,7 +80,7 @@ TEST(TaskSimCliTest, ReplayedJsonOnWorkersOfDifferentSpeeds) {
 // map slot each). Pull: the fast worker takes m1, m2, m3 at 1/3, 2/3, 1 while the slow one
 // runs m0 until 1: the last map ends (the sojourn) at 1. Even: two maps per worker at
 // arrival, so the slow worker's second map ends at 2 and the sojourn is 2.
-TEST(TaskSimCliTest, PlacementDecidesWhereMapsRun) {
+TEST(TaskSimCommandTest, PlacementDecidesWhereMapsRun) {
   TempDir dir("tasksim-cli");
   const std::string path = JoinPath(dir.path(), "four.json");
   ASSERT_TRUE(WriteFileAtomically(path, R"({"job_list": [{"arrival": 0, "maps": 4, "map_bytes": 0,
@@ -111,19 +103,11 @@ TEST(TaskSimCliTest, PlacementDecidesWhereMapsRun) {
   ASSERT_TRUE(RunTaskSimCommand(o, even).ok());
   EXPECT_EQ(Row(even.str(), 0).at(6), "2") << even.str();
   EXPECT_NE(even.str().find(" placement=even mean_sojourn=2\n"), std::string::npos) << even.str();
-  // The same through the command line, and a bad mode names the flag.
-  EXPECT_EQ(RunTaskSimCli({"--workload", path, "--policy", "fifo", "--workers", "2", "--map-slots", "1",
-                           "--reduce-slots", "1", "--shuffle-bandwidth", "1MB/s", "--speeds", "1,3", "--placement",
-                           "dep"}),
-            0);
-  EXPECT_EQ(RunTaskSimCli({"--workload", path, "--policy", "fifo", "--workers", "2", "--map-slots", "1",
-                           "--reduce-slots", "1", "--shuffle-bandwidth", "1MB/s", "--placement", "nearest"}),
-            2);
 }
 
 // Failures and backups are counted on a second '#' line, only when there were any
 // (the first stays as it was, for the scripts that read it).
-TEST(TaskSimCliTest, FailureCountsLine) {
+TEST(TaskSimCommandTest, FailureCountsLine) {
   TempDir dir("tasksim-cli");
   const std::string csv = JoinPath(dir.path(), "w.csv");
   ASSERT_TRUE(WriteFileAtomically(csv, "arrival,x,y\n0,1,1\n0.5,2,1\n").ok());
@@ -142,33 +126,6 @@ TEST(TaskSimCliTest, FailureCountsLine) {
   ASSERT_TRUE(RunTaskSimCommand(o, failing).ok());
   EXPECT_NE(failing.str().find("# failed_jobs=0 failed_attempts="), std::string::npos)
       << failing.str();
-}
-
-TEST(TaskSimCliTest, ShapeFlags) {
-  TempDir dir("tasksim-cli");
-  const std::string csv = JoinPath(dir.path(), "w.csv");
-  ASSERT_TRUE(WriteFileAtomically(csv, "arrival,x,y\n0,1,2\n0,3,1\n0.5,2,2\n").ok());
-  auto run = [&](std::vector<std::string> extra, const char* map_slots = "1") {
-    std::vector<std::string> args = {"--workload", csv,           "--policy",          "maxsrpt",
-                                     "--workers",  "3",           "--map-slots",       map_slots,
-                                     "--reduce-slots", "1",       "--shuffle-bandwidth", "20MB/s"};
-    args.insert(args.end(), extra.begin(), extra.end());
-    return RunTaskSimCli(args);
-  };
-  EXPECT_EQ(run({"--speeds", "1,1,0.5"}), 0);
-  EXPECT_EQ(run({"--speeds", "1,0.5"}), 2);  // one per worker
-  EXPECT_EQ(run({"--speeds", "1,x,1"}), 2);
-  EXPECT_EQ(run({"--speeds", "1,0,1"}), 2);
-  EXPECT_EQ(run({"--unified-slots", "2"}, "0"), 0);
-  EXPECT_EQ(run({}, "0"), 2);  // no map-capable slot
-  EXPECT_EQ(run({"--map-time", "exp:0.5,2", "--seed", "3"}), 0);
-  EXPECT_EQ(run({"--map-time", "pareto:0.5,3"}), 0);
-  EXPECT_EQ(run({"--map-time", "pareto:0.5,1"}), 2);
-  EXPECT_EQ(run({"--map-time", "lognormal:0.3", "--map-time-cv", "0.3"}), 2);
-  EXPECT_EQ(run({"--failure-prob", "0.2", "--max-attempts", "50"}), 0);
-  EXPECT_EQ(run({"--failure-prob", "1"}), 2);
-  EXPECT_EQ(run({"--failure-point", "0"}), 2);
-  EXPECT_EQ(run({"--idle-rounds"}), 0);
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
-// `mr model slotted` (live policies in the ASRPT paper's slotted model, against the SRPT
-// lower bound) and `mr model slotted-gen` (the paper's workloads). The flag parsers are
-// registered by model_cli.cc; the report itself is RunSlottedReport, callable without argv.
-// Single-threaded.
+// The work of `mr model slotted` (live policies in the ASRPT paper's slotted model, against
+// the SRPT lower bound) and `mr model slotted-gen` (the paper's workloads): each takes its
+// options and an output stream, callable without argv; the flags are parsed in
+// cli/model/cmd_slotted.cc. Single-threaded.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "model/slotted/slotted_workload.h"
 
 namespace mr::model {
 
@@ -32,8 +33,14 @@ struct SlottedReportOptions {
 // decision the model refuses (slotted_sim.h).
 Status RunSlottedReport(const SlottedReportOptions& o, std::ostream& out);
 
-// argv-style front ends (args without the command's name); exit codes as ModelMain's.
-int RunSlottedCommand(const std::vector<std::string>& args);
-int RunSlottedGenCommand(const std::vector<std::string>& args);
+struct SlottedGenCommandOptions {
+  SlottedGenOptions gen;  // a paper workload (PaperWorkload) or custom distributions
+  std::string name;       // the paper workload's name, or "custom": recorded in the file
+  std::string out;        // the JSON file written
+};
+// Generates the workload, writes it to o.out (SaveSlottedWorkload) and prints "wrote FILE:
+// N jobs, mean ... map units and ... reduce units, ... units per slot". InvalidArgument for
+// bad options; IoError if the file cannot be written.
+Status RunSlottedGenCommand(const SlottedGenCommandOptions& o, std::ostream& out);
 
 }  // namespace mr::model

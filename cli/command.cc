@@ -1,0 +1,92 @@
+// Dispatch and help for every row of the command table, at every depth.
+#include "cli/command.h"
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "cli/commands.h"
+
+namespace mr::cli {
+namespace {
+
+const Command* Find(std::span<const Command> table, const char* name) {
+  for (const Command& c : table) {
+    if (std::strcmp(c.name, name) == 0) return &c;
+  }
+  return nullptr;
+}
+
+bool IsGroup(const Command& c) { return !c.subcommands.empty(); }
+
+bool IsHelpWord(const char* w) {
+  return std::strcmp(w, "help") == 0 || std::strcmp(w, "--help") == 0 || std::strcmp(w, "-h") == 0;
+}
+
+// "model" + "sweep" -> "model sweep"; the root's path is "".
+std::string Join(const std::string& path, const char* word) { return path.empty() ? word : path + " " + word; }
+
+void PrintRootUsage(std::FILE* out) {
+  std::fprintf(out,
+               "mr — a small MapReduce runtime with research scheduling policies\n\n"
+               "usage: mr SUBCOMMAND [options]     (mr help SUBCOMMAND for its options)\n\n");
+  for (const Command& c : Commands()) std::fprintf(out, "  %-10s %s\n", c.name, c.summary);
+  std::fprintf(out, "  %-10s %s\n", "help", "explain a subcommand");
+  std::fprintf(out,
+               "\nexamples:\n"
+               "  mr run wordcount --input examples/data/sample.txt --output /tmp/wc\n"
+               "  mr cluster start --workers 3 && mr run sort --input big.txt --output /tmp/s "
+               "--master $(cat mr-cluster/master.addr)\n"
+               "\nexit status: 0 success, 1 the job failed or was killed, 2 bad usage or input,\n"
+               "3 the cluster could not be reached or refused the request, 130 interrupted\n");
+}
+
+// The listing of a group: its usage line and one line per command.
+void PrintUsage(std::FILE* out, const std::string& path, std::span<const Command> table) {
+  if (path.empty()) return PrintRootUsage(out);
+  std::fprintf(out, "usage: mr %s COMMAND [options]   (COMMAND --help for its options)\n", path.c_str());
+  for (const Command& c : table) std::fprintf(out, "  %-9s %s\n", c.name, c.summary);
+}
+
+// `mr [GROUP...] help WORDS...`: the listing of the group WORDS name, or the --help of the
+// leaf they name (words after a leaf are ignored).
+int Explain(std::span<const Command> table, const std::string& path, int n, char** words) {
+  if (n == 0) {
+    PrintUsage(stdout, path, table);
+    return kExitOk;
+  }
+  const Command* c = Find(table, words[0]);
+  const std::string sub = Join(path, words[0]);
+  if (c == nullptr) return UsageError("unknown subcommand '" + sub + "'");
+  if (IsGroup(*c)) return Explain(c->subcommands, sub, n - 1, words + 1);
+  char help[] = "--help";
+  std::vector<char*> argv = {words[0], help};
+  return c->run(Args{static_cast<int>(argv.size()), argv.data()}) == kExitOk ? kExitOk : kExitUsage;
+}
+
+// Runs WORDS (the command line after the group named by path) against the group's table.
+int Dispatch(std::span<const Command> table, const std::string& path, int n, char** words) {
+  if (n == 0) {
+    PrintUsage(stderr, path, table);
+    return kExitUsage;
+  }
+  if (IsHelpWord(words[0])) return Explain(table, path, n - 1, words + 1);
+  if (path.empty() && std::strcmp(words[0], "--version") == 0) {
+    std::printf("mrlab 0.1.0\n");
+    return kExitOk;
+  }
+  const Command* c = Find(table, words[0]);
+  const std::string sub = Join(path, words[0]);
+  if (c == nullptr) {
+    return UsageError("unknown subcommand '" + sub + "' (try 'mr help" + (path.empty() ? "" : " " + path) + "')");
+  }
+  if (IsGroup(*c)) return Dispatch(c->subcommands, sub, n - 1, words + 1);
+  return c->run(Args{n, words});
+}
+
+}  // namespace
+
+int Main(int argc, char** argv) { return Dispatch(Commands(), "", argc - 1, argv + 1); }
+
+}  // namespace mr::cli

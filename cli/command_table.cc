@@ -1,0 +1,82 @@
+// The command table of `mr`: every subcommand and every group's commands, in the order
+// `mr help` lists them. A new command is its file and one row here (cli/command.h says how);
+// its handler is declared beside the table it belongs to.
+#include "cli/command.h"
+
+namespace mr::cli {
+
+// cli/cmd_run.cc, cli/cmd_jobs.cc, cli/cmd_cluster.cc, cli/cmd_daemons.cc
+int RunMain(const Args& args);
+int SubmitMain(const Args& args);
+int StatusMain(const Args& args);
+int KillMain(const Args& args);
+int MasterMain(const Args& args);
+int WorkerMain(const Args& args);
+int ClusterMain(const Args& args);
+
+// `mr model ...`: cli/model/cmd_*.cc
+int ModelTandemMain(const Args& args);
+int ModelTaskSimMain(const Args& args);
+int ModelGenMain(const Args& args);
+int ModelSweepMain(const Args& args);
+int ModelSlowdownMain(const Args& args);
+int ModelSlottedMain(const Args& args);
+int ModelSlottedGenMain(const Args& args);
+int ModelMstMain(const Args& args);
+int ModelMstOptimalMain(const Args& args);
+int ModelPredictMain(const Args& args);
+int ModelMstTraceMain(const Args& args);
+
+const Command kModelCommands[] = {
+    {"tandem", "simulate a workload file under one policy, with the lower bound", ModelTandemMain},
+    {"tasksim", "a live scheduler policy on a task-level simulation of the cluster", ModelTaskSimMain},
+    {"gen", "generate a workload file (Google-trace-like by default)", ModelGenMain},
+    {"sweep", "relative E[T] vs load for every policy (paper Figure 7)", ModelSweepMain},
+    {"slowdown", "mean slowdown by job size (paper Figure 9)", ModelSlowdownMain},
+    {"slotted", "live policies in the ASRPT paper's slotted model, vs the SRPT bound", ModelSlottedMain},
+    {"slotted-gen", "generate a slotted-model workload (the ASRPT paper's four)", ModelSlottedGenMain},
+    {"mst", "straggling mappers: each map placement's rates and mean sojourn time", ModelMstMain},
+    {"mst-optimal", "straggling mappers: the best number of mappers, or node mix under a budget",
+     ModelMstOptimalMain},
+    {"predict", "replay a recorded run's traces under a policy: per-job error, or a what-if", ModelPredictMain},
+    {"mst-trace", "straggling mappers: a run's measured MST vs the model's from its measured rates",
+     ModelMstTraceMain},
+};
+
+// `mr trace ...`: cli/cmd_trace.cc
+int TraceRenderMain(const Args& args);
+
+const Command kTraceCommands[] = {
+    {"render", "render a job trace as a Gantt chart (SVG or PNG)", TraceRenderMain},
+};
+
+// `mr experiment ...`: cli/cmd_experiment.cc
+int ExperimentRunMain(const Args& args);
+int ExperimentReportMain(const Args& args);
+int ExperimentCalibrateMain(const Args& args);
+
+const Command kExperimentCommands[] = {
+    {"run", "play an experiment file on a local cluster under each policy, predict and compare",
+     ExperimentRunMain},
+    {"report", "rebuild an experiment's summary.md and plots from its jobs.csv", ExperimentReportMain},
+    {"calibrate", "measure an experiment file's cluster shape with three standard jobs", ExperimentCalibrateMain},
+};
+
+const Command kCommands[] = {
+    {"run", "submit a job and wait for it (embedded local cluster without --master)", RunMain},
+    {"submit", "submit a job to a running master and print its id", SubmitMain},
+    {"status", "show jobs, phases, tasks and shuffle rates", StatusMain},
+    {"kill", "kill a running job: its tasks stop, its output directory goes", KillMain},
+    {"master", "run the master daemon", MasterMain},
+    {"worker", "run a worker daemon", WorkerMain},
+    {"cluster", "start or stop a local cluster in the background", ClusterMain},
+    {.name = "model", .summary = "predictions and simulations of the scheduling models", .subcommands = kModelCommands},
+    {.name = "trace", .summary = "render a job trace as a Gantt chart (SVG or PNG)", .subcommands = kTraceCommands},
+    {.name = "experiment",
+     .summary = "run an experiment file live and predicted, compare, report",
+     .subcommands = kExperimentCommands},
+};
+
+std::span<const Command> Commands() { return kCommands; }
+
+}  // namespace mr::cli

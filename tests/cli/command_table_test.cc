@@ -1,0 +1,123 @@
+// The command table as a user meets it: every command and group, at every depth, has a
+// name and a one-line summary, is listed by its group's help, answers --help (and `mr help
+// PATH`) with exit 0 and its usage on stdout; an unknown command inside any group exits 2
+// with one line on stderr. The table is walked in this process; each command line runs as
+// the real binary ($MR_BIN).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cli/command.h"
+#include "tests/cluster/cluster_fixture.h"
+
+namespace mr::cli {
+namespace {
+
+using mr::testing::MrBin;
+using mr::testing::Sh;
+
+struct Row {
+  std::string path;  // "model sweep"
+  const Command* command;
+};
+
+void Walk(std::span<const Command> table, const std::string& prefix, std::vector<Row>& out) {
+  for (const Command& c : table) {
+    const std::string path = prefix.empty() ? c.name : prefix + " " + c.name;
+    out.push_back({path, &c});
+    Walk(c.subcommands, path, out);
+  }
+}
+
+std::vector<Row> AllRows() {
+  std::vector<Row> rows;
+  Walk(Commands(), "", rows);
+  return rows;
+}
+
+size_t Lines(const std::string& s) { return static_cast<size_t>(std::count(s.begin(), s.end(), '\n')); }
+
+TEST(CommandTableTest, EveryRowIsALeafOrAGroupWithASummary) {
+  const std::vector<Row> rows = AllRows();
+  ASSERT_GT(rows.size(), 20u);  // the top level, mr model's, mr experiment's, mr trace's
+  for (const Row& r : rows) {
+    SCOPED_TRACE(r.path);
+    const Command& c = *r.command;
+    ASSERT_NE(c.name, nullptr);
+    ASSERT_NE(c.summary, nullptr);
+    EXPECT_FALSE(std::string(c.summary).empty());
+    EXPECT_EQ(std::string(c.summary).find('\n'), std::string::npos);
+    EXPECT_NE(c.run == nullptr, c.subcommands.empty()) << "a row is a leaf (run) or a group (subcommands)";
+  }
+  std::set<std::string> paths;
+  for (const Row& r : rows) EXPECT_TRUE(paths.insert(r.path).second) << "twice: " << r.path;
+  for (const char* group : {"model", "experiment", "trace"}) EXPECT_TRUE(paths.count(group)) << group;
+}
+
+TEST(CommandTableTest, EveryCommandAnswersHelp) {
+  for (const Row& r : AllRows()) {
+    SCOPED_TRACE(r.path);
+    for (const std::string& line : {MrBin() + " " + r.path + " --help", MrBin() + " help " + r.path}) {
+      auto help = Sh(line);
+      EXPECT_EQ(help.exit_code, 0) << line << "\n" << help.err;
+      EXPECT_TRUE(help.err.empty()) << line << "\n" << help.err;
+      EXPECT_NE(help.out.find("mr " + r.path), std::string::npos) << line << " does not name the command:\n"
+                                                                  << help.out;
+    }
+  }
+}
+
+TEST(CommandTableTest, EveryGroupListsItsCommands) {
+  std::vector<std::pair<std::string, std::span<const Command>>> groups = {{"", Commands()}};
+  for (const Row& r : AllRows()) {
+    if (!r.command->subcommands.empty()) groups.emplace_back(r.path, r.command->subcommands);
+  }
+  for (const auto& [path, table] : groups) {
+    SCOPED_TRACE(path);
+    auto help = Sh(MrBin() + (path.empty() ? "" : " " + path) + " help");
+    ASSERT_EQ(help.exit_code, 0) << help.err;
+    for (const Command& c : table) {
+      EXPECT_NE(help.out.find("\n  " + std::string(c.name) + " "), std::string::npos) << c.name << " in\n" << help.out;
+      EXPECT_NE(help.out.find(c.summary), std::string::npos) << c.summary << " in\n" << help.out;
+    }
+    // Without a command: the same listing, as a usage error.
+    auto bare = Sh(MrBin() + (path.empty() ? "" : " " + path));
+    EXPECT_EQ(bare.exit_code, 2);
+    EXPECT_TRUE(bare.out.empty()) << bare.out;
+    EXPECT_NE(bare.err.find(table.front().summary), std::string::npos) << bare.err;
+  }
+}
+
+TEST(CommandTableTest, UnknownCommandInAnyGroupIsOneLineAndExitTwo) {
+  std::vector<std::string> groups = {""};
+  for (const Row& r : AllRows()) {
+    if (!r.command->subcommands.empty()) groups.push_back(r.path);
+  }
+  for (const std::string& group : groups) {
+    const std::string path = group.empty() ? "nosuch" : group + " nosuch";
+    for (const std::string& line : {MrBin() + " " + path + " --flag", MrBin() + " help " + path}) {
+      auto r = Sh(line);
+      EXPECT_EQ(r.exit_code, 2) << line;
+      EXPECT_EQ(Lines(r.err), 1u) << line << "\n" << r.err;
+      EXPECT_NE(r.err.find("unknown subcommand '" + path + "'"), std::string::npos) << line << "\n" << r.err;
+      EXPECT_TRUE(r.out.empty()) << line << "\n" << r.out;
+    }
+  }
+}
+
+TEST(CommandTableTest, UnknownFlagOfAnyLeafIsOneLineAndExitTwo) {
+  for (const Row& r : AllRows()) {
+    if (r.command->run == nullptr) continue;
+    SCOPED_TRACE(r.path);
+    auto bad = Sh(MrBin() + " " + r.path + " --no-such-flag");
+    EXPECT_EQ(bad.exit_code, 2);
+    EXPECT_EQ(Lines(bad.err), 1u) << bad.err;
+    EXPECT_NE(bad.err.find("no-such-flag"), std::string::npos) << bad.err;
+  }
+}
+
+}  // namespace
+}  // namespace mr::cli

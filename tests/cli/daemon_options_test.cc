@@ -1,0 +1,46 @@
+// What `mr cluster start` and the embedded `mr run` pass on to the daemons they start
+// (ExplicitArgs): only what the user gave, every value of a repeatable flag, read back by
+// the child's parser as the same values.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "cli/daemon_options.h"
+
+namespace mr::cli {
+namespace {
+
+po::variables_map Parse(const po::options_description& group, std::vector<std::string> words) {
+  po::variables_map vm;
+  po::store(po::command_line_parser(words).options(group).run(), vm);
+  po::notify(vm);
+  return vm;
+}
+
+TEST(ExplicitArgsTest, OnlyTheGivenFlagsReadBackTheSame) {
+  po::options_description g = WorkerSlotOptionGroup();
+  po::variables_map vm = Parse(g, {"--speed", "0.25", "--map-slots", "3"});
+  std::vector<std::string> args = ExplicitArgs(vm, g);
+  EXPECT_EQ(args, (std::vector<std::string>{"--map-slots", "3", "--speed", "0.25"}));
+  po::variables_map child = Parse(g, args);
+  EXPECT_EQ(child["map-slots"].as<uint32_t>(), 3u);
+  EXPECT_EQ(child["speed"].as<double>(), 0.25);
+  EXPECT_EQ(FirstExplicit(vm, g), "map-slots");
+  EXPECT_EQ(FirstExplicit(Parse(g, {}), g), "");
+}
+
+// A repeatable flag (a row of type std::vector<std::string>, as a worker's labels would be)
+// is passed on once per value, in order.
+TEST(ExplicitArgsTest, EveryValueOfARepeatableFlag) {
+  po::options_description g("g");
+  g.add_options()("tag", po::value<std::vector<std::string>>()->composing(), "repeatable")
+      ("fetch-threads", po::value<uint32_t>()->default_value(32), "one value");
+  po::variables_map vm = Parse(g, {"--tag", "zone=a", "--fetch-threads", "4", "--tag", "disk=ssd"});
+  std::vector<std::string> args = ExplicitArgs(vm, g);
+  EXPECT_EQ(args, (std::vector<std::string>{"--tag", "zone=a", "--tag", "disk=ssd", "--fetch-threads", "4"}));
+  EXPECT_EQ(Parse(g, args)["tag"].as<std::vector<std::string>>(), (std::vector<std::string>{"zone=a", "disk=ssd"}));
+}
+
+}  // namespace
+}  // namespace mr::cli
