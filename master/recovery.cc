@@ -74,7 +74,7 @@ std::unique_ptr<JobRecord> RestoreJob(const proto::StoredJob& s, const std::stri
   rec->maps.resize(s.num_maps());
   for (int i = 0; i < s.splits_size() && i < static_cast<int>(rec->maps.size()); ++i) {
     const auto& sp = s.splits(i);
-    rec->maps[i].split = jobs::Split{sp.path(), sp.file_index(), sp.offset(), sp.length()};
+    rec->maps[i].split = jobs::Split{sp.path(), sp.file_index(), sp.offset(), sp.length(), ""};
     rec->input_bytes += sp.length();
   }
   return rec;
