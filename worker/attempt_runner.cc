@@ -125,6 +125,7 @@ MapTaskSpec MakeMapTaskSpec(const proto::Assignment& a, const AttemptContext& ct
   spec.split.file_index = a.split().file_index();
   spec.split.offset = a.split().offset();
   spec.split.length = a.split().length();
+  spec.split.host = a.split().host();
   spec.input_source = ctx.input_source;
   spec.num_reduces = a.spec().reducers();
   if (a.spec().sort_buffer_bytes() > 0) spec.sort_buffer_bytes = a.spec().sort_buffer_bytes();
