@@ -10,8 +10,10 @@ namespace {
 
 // Samples lines at `count` evenly spaced offsets. Each file byte is read at most about
 // once: an offset inside the line just sampled moves to the end of that line without
-// reading it again (a file of a few huge lines is as cheap as one of many short ones).
-Status SampleFile(const InputSource& source, const InputFile& file, size_t count, std::vector<std::string>* out) {
+// reading it again, and an offset before it samples it again from memory (a file of a few
+// huge lines is as cheap as one of many short ones).
+Status SampleFile(const InputSource& source, const InputFile& file, size_t count,
+                  std::vector<std::string>* out) {
   InputLineReader reader(source, file);
   const uint64_t size = file.size;
   uint64_t line_start = 0, line_end = 0;  // the last sampled line: [start, end) incl. '\n'
@@ -19,7 +21,9 @@ Status SampleFile(const InputSource& source, const InputFile& file, size_t count
   for (size_t i = 0; i < count; ++i) {
     uint64_t pos = size * i / count;
     if (have_line && pos <= line_start) {
-      pos = line_start;   // no line starts between the previous offset and that line
+      // No line starts between this offset and the line just sampled: it counts again.
+      out->push_back(out->back());
+      continue;
     } else if (have_line && pos <= line_end) {
       pos = line_end;     // inside the line just sampled: the next one starts at its end
     } else if (pos > 0) {  // move to the first line starting at or after pos

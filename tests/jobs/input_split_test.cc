@@ -177,6 +177,18 @@ TEST_P(InputSplitTest, SamplesAreWholeLinesInProportionToFileSize) {
   EXPECT_EQ(from_big, 900u);
 }
 
+// Each offset samples the first line starting at or after it: past a long line that is the
+// same line for many offsets, which then counts once per offset (read once, not again each
+// time: a file of a few huge lines used to be read once per sample).
+TEST_P(InputSplitTest, EachOffsetSamplesTheFirstLineStartingAtOrAfterIt) {
+  in_->Write("in", "x\nyy\n" + std::string(60, 'w') + "\nz\n");  // 68 bytes: offsets 0, 8, 17, ...
+  auto files = source().List({in_->P("in")});
+  ASSERT_TRUE(files.ok());
+  auto samples = SampleLines(source(), *files, 8);
+  ASSERT_TRUE(samples.ok()) << samples.status().ToString();
+  EXPECT_EQ(*samples, (std::vector<std::string>{"x", "z", "z", "z", "z", "z", "z", "z"}));
+}
+
 TEST_P(InputSplitTest, AFileShorterThanListedFailsTheSampling) {
   in_->Write("in", "one\ntwo\n");
   auto samples = SampleLines(source(), {InputFile{in_->P("in"), 100, ""}}, 10);
