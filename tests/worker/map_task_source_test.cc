@@ -86,7 +86,8 @@ TEST(MapTaskSourceTest, FakeAndLocalRunsWriteIdenticalParts) {
   fake.AddFile("/mrlab-fake/in.txt", text);
   for (const char* job : {"wordcount", "sort"}) {
     SCOPED_TRACE(job);
-    auto local = testing::RunJob(job, {}, {local_input}, 3, 4096, 64 << 10, JoinPath(dir.path(), std::string("l-") + job));
+    auto local = testing::RunJob(job, {}, {local_input}, 3, 4096, 64 << 10,
+                                 JoinPath(dir.path(), std::string("l-") + job));
     auto faked = testing::RunJob(job, {}, {"/mrlab-fake/in.txt"}, 3, 4096, 64 << 10,
                                  JoinPath(dir.path(), std::string("f-") + job), 0, fake);
     ASSERT_TRUE(local.ok()) << local.status().ToString();
@@ -128,9 +129,11 @@ TEST(MapTaskSourceTest, AMissingInputIsNotFoundAndASplitNeedsASource) {
   std::vector<std::pair<uint64_t, std::string>> seen;
   RecordingJob job(&seen);
   TempDir dir;
-  auto missing = RunMapTask(SpecFor(&job, &fake, jobs::Split{"/mrlab-fake/gone", 0, 0, 10, ""}, dir.path()), nullptr);
+  auto missing =
+      RunMapTask(SpecFor(&job, &fake, jobs::Split{"/mrlab-fake/gone", 0, 0, 10, ""}, dir.path()), nullptr);
   EXPECT_EQ(missing.status().code(), StatusCode::kNotFound);
-  auto sourceless = RunMapTask(SpecFor(&job, nullptr, jobs::Split{"/mrlab-fake/gone", 0, 0, 10, ""}, dir.path()), nullptr);
+  auto sourceless =
+      RunMapTask(SpecFor(&job, nullptr, jobs::Split{"/mrlab-fake/gone", 0, 0, 10, ""}, dir.path()), nullptr);
   EXPECT_EQ(sourceless.status().code(), StatusCode::kInvalidArgument);
 }
 
