@@ -2,15 +2,13 @@
 // (file index, offset) through a range partitioner over 12-byte big-endian keys
 // whose cut points Plan() places so that partitions cover equal input bytes.
 #include <re2/re2.h>
-#include <sys/stat.h>
 
-#include <cerrno>
 #include <cstring>
 #include <memory>
 #include <string>
 
 #include "jobs/builtin_jobs.h"
-#include "jobs/input_split.h"
+#include "jobs/input_source.h"
 #include "jobs/params.h"
 #include "jobs/range_partitioner.h"
 
@@ -116,7 +114,8 @@ class GrepJob final : public Job {
   GrepJob(std::string_view name, Matcher m, std::vector<std::string> cuts)
       : name_(name), m_(std::move(m)), cuts_(std::move(cuts)) {}
   std::string_view name() const override { return name_; }
-  Result<JobPlan> Plan(const std::vector<std::string>& inputs, uint32_t reducers) const override;
+  Result<JobPlan> Plan(const InputSource& source, const std::vector<std::string>& inputs,
+                       uint32_t reducers) const override;
   Result<std::unique_ptr<Mapper>> NewMapper() const override {
     return std::unique_ptr<Mapper>(std::make_unique<GrepMapper>(&m_));
   }
@@ -134,18 +133,15 @@ class GrepJob final : public Job {
   std::vector<std::string> cuts_;
 };
 
-Result<JobPlan> GrepJob::Plan(const std::vector<std::string>& inputs, uint32_t reducers) const {
+Result<JobPlan> GrepJob::Plan(const InputSource& source, const std::vector<std::string>& inputs,
+                              uint32_t reducers) const {
   JobPlan plan;
-  MR_ASSIGN_OR_RETURN(std::vector<std::string> files, ExpandInputs(inputs));
+  MR_ASSIGN_OR_RETURN(std::vector<InputFile> files, source.List(inputs));
   std::vector<uint64_t> sizes;
   uint64_t total = 0;
   for (const auto& f : files) {
-    struct stat st{};
-    if (::stat(f.c_str(), &st) != 0) {
-      return Status::IoError("cannot stat " + f + ": " + std::strerror(errno));
-    }
-    sizes.push_back(static_cast<uint64_t>(st.st_size));
-    total += sizes.back();
+    sizes.push_back(f.size);
+    total += f.size;
   }
   std::vector<std::string> cuts;
   size_t file = 0;

@@ -4,14 +4,14 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 
 #include "common/file_util.h"
 
 namespace mr::jobs {
 
 namespace {
-
-bool IsPattern(const std::string& s) { return s.find_first_of("*?[") != std::string::npos; }
 
 std::string LastComponent(const std::string& path) {
   std::string p = path;
@@ -30,12 +30,7 @@ Result<std::vector<std::string>> Glob(const std::string& pattern) {
   globfree(&g);
   if (rc == GLOB_NOSPACE) return Status::Internal("out of memory expanding input pattern '" + pattern + "'");
   if (rc == GLOB_ABORTED) return Status::IoError("cannot read a directory while expanding input pattern '" + pattern + "'");
-  const std::string last = LastComponent(pattern);
-  const char lead = last.empty() ? '\0' : last[0];
-  std::erase_if(out, [&](const std::string& m) {
-    const std::string name = LastComponent(m);
-    return IsHiddenInputName(name) && name[0] != lead;
-  });
+  std::erase_if(out, [&](const std::string& m) { return DropsHiddenMatch(pattern, m); });
   if (out.empty()) return Status::NotFound("input pattern '" + pattern + "' matches no file");
   std::sort(out.begin(), out.end());
   return out;
@@ -64,13 +59,21 @@ Status ListRecursively(const std::string& dir, int depth, std::vector<std::strin
 
 bool IsHiddenInputName(const std::string& name) { return !name.empty() && (name[0] == '_' || name[0] == '.'); }
 
+bool IsInputPattern(const std::string& arg) { return arg.find_first_of("*?[") != std::string::npos; }
+
+bool DropsHiddenMatch(const std::string& pattern, const std::string& match) {
+  const std::string last = LastComponent(pattern);
+  const std::string name = LastComponent(match);
+  return IsHiddenInputName(name) && (last.empty() || name[0] != last[0]);
+}
+
 Result<std::vector<std::string>> ResolveInputs(const std::vector<std::string>& args, bool recursive) {
   std::vector<std::string> out;
   for (const std::string& arg : args) {
     std::vector<std::string> paths;
     if (PathExists(arg)) {
       paths.push_back(arg);
-    } else if (IsPattern(arg)) {
+    } else if (IsInputPattern(arg)) {
       MR_ASSIGN_OR_RETURN(paths, Glob(arg));
     } else {
       return Status::NotFound("input " + arg + " does not exist");
@@ -90,6 +93,29 @@ Result<std::vector<std::string>> ResolveInputs(const std::vector<std::string>& a
     }
   }
   return out;
+}
+
+Result<std::vector<std::string>> ExpandInputs(const std::vector<std::string>& inputs) {
+  std::vector<std::string> files;
+  for (const auto& input : inputs) {
+    struct stat st{};
+    if (::stat(input.c_str(), &st) != 0) {
+      if (errno == ENOENT) return Status::NotFound("no such input: " + input);
+      return Status::IoError("cannot stat " + input + ": " + std::strerror(errno));
+    }
+    if (!S_ISDIR(st.st_mode)) {
+      files.push_back(input);
+      continue;
+    }
+    MR_ASSIGN_OR_RETURN(std::vector<std::string> names, ListDir(input));
+    for (const auto& name : names) {
+      if (IsHiddenInputName(name)) continue;
+      std::string path = JoinPath(input, name);
+      struct stat est{};
+      if (::stat(path.c_str(), &est) == 0 && S_ISREG(est.st_mode)) files.push_back(path);
+    }
+  }
+  return files;
 }
 
 }  // namespace mr::jobs

@@ -8,7 +8,6 @@
 #include "common/file_util.h"
 #include "common/mapped_file.h"
 #include "jobs/input_paths.h"
-#include "jobs/input_split.h"
 
 namespace mr::jobs {
 namespace {

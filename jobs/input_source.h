@@ -1,11 +1,12 @@
 // Where a job's input bytes come from, on the model of leveldb's Env: the client resolves what
 // --input names, the master lists the files, splits them and samples them, and the worker reads
 // its split — all through one InputSource, so that nothing between the code and the input bytes
-// assumes they sit on the local disk. LocalInputSource is the shared-file-system behaviour
-// every process had before (docs/architecture.md, "Inputs"); tests use FakeInputSource
+// assumes they sit on the local disk. LocalInputs() is the shared-file-system behaviour
+// every process had before (docs/jobs.md, "Inputs"); tests use FakeInputSource
 // (jobs/fake_input_source.h), whose files live in memory. A split names the host that holds
 // its bytes (empty: any process can open the path), so locality can later reach placement and
-// the trace. Implementations are thread-safe.
+// the trace; nothing reads it yet. Implementations are thread-safe. The daemons take their
+// source from their options (TrackerOptions, AttemptContext), never from a global.
 #pragma once
 
 #include <cstdint>
@@ -47,8 +48,9 @@ class InputSource {
   // becomes its regular files sorted by name, one level, skipping hidden names ('_' and '.').
   virtual Result<std::vector<InputFile>> List(const std::vector<std::string>& inputs) const = 0;
 
-  // Up to `length` bytes of `path` from `offset` (fewer at the end of the file). IoError if the
-  // file is shorter than `offset`.
+  // Up to `length` bytes of `path` from `offset` (fewer at the end of the file); length 0
+  // still opens the file. NotFound ("no such input: PATH") for a missing file, IoError if the
+  // file is shorter than `offset` or cannot be read. The local source maps the range: no copy.
   virtual Result<std::unique_ptr<InputBytes>> Read(const std::string& path, uint64_t offset,
                                                    uint64_t length) const = 0;
 };

@@ -1,6 +1,7 @@
 // The job API: a Job is a factory for the Mapper, optional Combiner, Partitioner
 // and Reducer that map and reduce tasks run, plus a planning step the master runs
-// once at submit time (e.g. sampling the input for a range partitioner).
+// once at submit time (e.g. sampling the input for a range partitioner), reading the
+// input through the master's InputSource (jobs/input_source.h).
 // Objects made by a Job are used by one task on one thread; a Job itself is
 // immutable after Create and may be shared between threads.
 #pragma once
@@ -16,6 +17,8 @@
 #include "common/status.h"
 
 namespace mr::jobs {
+
+class InputSource;
 
 using Params = std::map<std::string, std::string>;
 
@@ -147,8 +150,12 @@ class Job {
  public:
   virtual ~Job() = default;
   virtual std::string_view name() const = 0;
-  // Runs once on the master at submit time. `inputs` are absolute paths.
-  virtual Result<JobPlan> Plan(const std::vector<std::string>& inputs, uint32_t reducers) const {
+  // Runs once on the master at submit time. `inputs` are the job's inputs as submitted
+  // (JobSpec.inputs: absolute paths, directories not yet listed); a plan that reads them
+  // lists and reads them through `source`, the one the master splits them with. An error
+  // fails the submit.
+  virtual Result<JobPlan> Plan(const InputSource& source, const std::vector<std::string>& inputs,
+                               uint32_t reducers) const {
     return JobPlan{};
   }
   virtual Result<std::unique_ptr<Mapper>> NewMapper() const = 0;

@@ -1,12 +1,14 @@
 // Samples lines of input files at evenly spaced byte offsets (each offset moved to
-// the next line start) for the sort job's range partitioner. Reads only a small
-// window per sample, so planning a large input stays cheap. Thread-safe.
+// the next line start) for the sort job's range partitioner, reading them through the
+// job's InputSource (jobs/input_source.h). Reads only a small window per sample, so
+// planning a large input stays cheap. Thread-safe.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "common/status.h"
+#include "jobs/input_source.h"
 
 namespace mr::jobs {
 
@@ -19,10 +21,11 @@ namespace mr::jobs {
 inline constexpr size_t kMaxCutPointBytes = 1024;
 inline constexpr size_t kCutPointsBudgetBytes = 64u << 10;
 
-// About `total_samples` lines over all files, spread in proportion to file size
-// (at least one per non-empty file). Lines are returned without their '\n' and cut to
-// their first kMaxCutPointBytes bytes (all a cut point can use).
-Result<std::vector<std::string>> SampleLines(const std::vector<std::string>& files,
+// About `total_samples` lines over `files` (source.List()'s, with their sizes), spread in
+// proportion to file size (at least one per non-empty file). Lines are returned without
+// their '\n' and cut to their first kMaxCutPointBytes bytes (all a cut point can use).
+// Errors: the source's (a failed Read); IoError if a file shrank since it was listed.
+Result<std::vector<std::string>> SampleLines(const InputSource& source, const std::vector<InputFile>& files,
                                              size_t total_samples);
 
 // R-1 cut points at the quantiles of the sorted samples (none when no samples), each

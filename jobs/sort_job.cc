@@ -1,7 +1,7 @@
 // sort: sorts lines bytewise (LC_ALL=C sort order), duplicates kept, with a range
 // partitioner whose cut points Plan() samples from the input.
 #include "jobs/builtin_jobs.h"
-#include "jobs/input_split.h"
+#include "jobs/input_source.h"
 #include "jobs/line_sampler.h"
 #include "jobs/params.h"
 #include "jobs/range_partitioner.h"
@@ -31,11 +31,12 @@ class SortJob final : public Job {
   // name: the job table row's (jobs/job_table.h); must outlive the object.
   SortJob(std::string_view name, std::vector<std::string> cuts) : name_(name), cuts_(std::move(cuts)) {}
   std::string_view name() const override { return name_; }
-  Result<JobPlan> Plan(const std::vector<std::string>& inputs, uint32_t reducers) const override {
+  Result<JobPlan> Plan(const InputSource& source, const std::vector<std::string>& inputs,
+                       uint32_t reducers) const override {
     JobPlan plan;
     if (reducers < 2) return plan;
-    MR_ASSIGN_OR_RETURN(std::vector<std::string> files, ExpandInputs(inputs));
-    MR_ASSIGN_OR_RETURN(std::vector<std::string> samples, SampleLines(files, kSortSamples));
+    MR_ASSIGN_OR_RETURN(std::vector<InputFile> files, source.List(inputs));
+    MR_ASSIGN_OR_RETURN(std::vector<std::string> samples, SampleLines(source, files, kSortSamples));
     plan.extra_params[kCutPointsParam] = EncodeCutPoints(PickCutPoints(std::move(samples), reducers));
     return plan;
   }

@@ -98,7 +98,7 @@ class SyntheticJob final : public Job {
   // name: the job table row's (jobs/job_table.h); must outlive the object.
   SyntheticJob(std::string_view name, SyntheticConfig c) : name_(name), c_(c) {}
   std::string_view name() const override { return name_; }
-  Result<JobPlan> Plan(const std::vector<std::string>&, uint32_t) const override {
+  Result<JobPlan> Plan(const InputSource&, const std::vector<std::string>&, uint32_t) const override {
     JobPlan plan;
     plan.uses_input = false;
     return plan;

@@ -48,12 +48,13 @@ Result<uint64_t> JobLifecycle::Submit(const proto::JobSpec& spec_in) {
   if (PathExists(spec.output())) {
     return Status::AlreadyExists("output directory " + spec.output() + " already exists");
   }
+  const jobs::InputSource& source = *state_.options.input_source;
   std::vector<std::string> inputs(spec.inputs().begin(), spec.inputs().end());
-  MR_ASSIGN_OR_RETURN(jobs::JobPlan plan, job->Plan(inputs, spec.reducers()));
+  MR_ASSIGN_OR_RETURN(jobs::JobPlan plan, job->Plan(source, inputs, spec.reducers()));
   auto rec = std::make_unique<JobRecord>();
   if (plan.uses_input) {
     if (inputs.empty()) return Status::InvalidArgument("job '" + spec.job() + "' needs --input");
-    MR_ASSIGN_OR_RETURN(std::vector<jobs::Split> splits, jobs::ComputeSplits(inputs, spec.split_bytes()));
+    MR_ASSIGN_OR_RETURN(std::vector<jobs::Split> splits, jobs::ComputeSplits(source, inputs, spec.split_bytes()));
     for (auto& s : splits) {
       rec->input_bytes += s.length;
       rec->maps.emplace_back().split = std::move(s);

@@ -21,7 +21,8 @@ class JobLifecycle {
   JobLifecycle(TrackerState& state, JobPersistence& persistence, WorkerRegistry& registry, ReducePlacer& placer)
       : state_(state), persistence_(persistence), registry_(registry), placer_(placer) {}
 
-  // Validates and plans the job (splits, sampling), creates OUTPUT/_temporary.
+  // Validates and plans the job (splits, sampling: through TrackerOptions::input_source),
+  // creates OUTPUT/_temporary.
   // Errors: NotFound (unknown job, missing input), AlreadyExists (output
   // exists), InvalidArgument (bad params). Nothing is created on error.
   Result<uint64_t> Submit(const proto::JobSpec& spec);

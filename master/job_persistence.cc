@@ -1,6 +1,7 @@
 #include "master/job_persistence.h"
 
 #include "common/log.h"
+#include "master/task_assignment.h"
 
 namespace mr::master {
 
@@ -11,12 +12,7 @@ void JobPersistence::PersistJob(const JobRecord& job, bool sync) {
   *s.mutable_spec() = job.spec;
   s.set_num_maps(static_cast<uint32_t>(job.maps.size()));
   for (const auto& m : job.maps) {
-    if (m.split.path.empty()) continue;
-    auto* sp = s.add_splits();
-    sp->set_path(m.split.path);
-    sp->set_file_index(m.split.file_index);
-    sp->set_offset(m.split.offset);
-    sp->set_length(m.split.length);
+    if (!m.split.path.empty()) SplitToProto(m.split, s.add_splits());
   }
   s.set_state(JobStateName(job.state));
   s.set_error(job.error);

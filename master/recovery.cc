@@ -6,6 +6,7 @@
 
 #include "common/log.h"
 #include "master/job_trace.h"
+#include "master/task_assignment.h"
 
 namespace mr::master {
 
@@ -74,7 +75,7 @@ std::unique_ptr<JobRecord> RestoreJob(const proto::StoredJob& s, const std::stri
   rec->maps.resize(s.num_maps());
   for (int i = 0; i < s.splits_size() && i < static_cast<int>(rec->maps.size()); ++i) {
     const auto& sp = s.splits(i);
-    rec->maps[i].split = jobs::Split{sp.path(), sp.file_index(), sp.offset(), sp.length()};
+    rec->maps[i].split = SplitFromProto(sp);
     rec->input_bytes += sp.length();
   }
   return rec;

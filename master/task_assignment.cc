@@ -20,16 +20,22 @@ proto::Assignment BaseAssignment(const JobRecord& job, proto::TaskKind kind, int
 }
 }  // namespace
 
+void SplitToProto(const jobs::Split& split, proto::InputSplit* out) {
+  out->set_path(split.path);
+  out->set_file_index(split.file_index);
+  out->set_offset(split.offset);
+  out->set_length(split.length);
+  out->set_host(split.host);
+}
+
+jobs::Split SplitFromProto(const proto::InputSplit& split) {
+  return jobs::Split{split.path(), split.file_index(), split.offset(), split.length(), split.host()};
+}
+
 proto::Assignment MakeMapAssignment(const JobRecord& job, int index, bool unified) {
   const MapTask& m = job.maps[index];
   proto::Assignment a = BaseAssignment(job, proto::MAP, index, m.attempt, unified);
-  if (!m.split.path.empty()) {
-    auto* s = a.mutable_split();
-    s->set_path(m.split.path);
-    s->set_file_index(m.split.file_index);
-    s->set_offset(m.split.offset);
-    s->set_length(m.split.length);
-  }
+  if (!m.split.path.empty()) SplitToProto(m.split, a.mutable_split());
   return a;
 }
 

@@ -19,6 +19,11 @@ inline constexpr size_t kMaxReplyBytes = kMaxControlFrameBytes - (64u << 10);
 inline constexpr size_t kMaxAssignmentBytes = kMaxReplyBytes - (64u << 10);
 inline constexpr size_t kAssignmentOverheadBytes = 16;  // tag, length and attempt-number slack
 
+// A split as assignments and the store carry it (proto::InputSplit, its host included),
+// and back: written once here for the assignment, the store and recovery.
+void SplitToProto(const jobs::Split& split, proto::InputSplit* out);
+jobs::Split SplitFromProto(const proto::InputSplit& split);
+
 // Map `index` of job with its split, as attempt m.attempt (the caller may set another).
 proto::Assignment MakeMapAssignment(const JobRecord& job, int index, bool unified);
 // Reduce `index` as attempt t.attempt: a placement (place_only: start fetching) or a run

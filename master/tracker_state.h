@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "common/clock.h"
+#include "jobs/input_source.h"
 #include "master/job.h"
 #include "mr.pb.h"
 #include "scheduler/util/map_rate.h"
@@ -63,6 +64,9 @@ struct TrackerOptions {
   std::string placement = "pull"; // the --placement mode's name, for status (the stage is the scheduler's)
   // LATE's thresholds (mr master --speculative-*); a job opts out with --speculative off.
   sched::SpeculatorOptions speculation;
+  // Where the master lists, splits and samples job inputs; not owned, outlives the tracker.
+  // The local file system unless a test puts in another (as leveldb's Options::env).
+  const jobs::InputSource* input_source = &jobs::LocalInputs();
 };
 
 struct TrackerState {

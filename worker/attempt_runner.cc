@@ -70,21 +70,7 @@ Status MakeAttemptDir(const std::string& dir) {
 
 Status MapBody(const proto::Assignment& a, const AttemptContext& ctx, AttemptWatch& watch, const jobs::Job& job,
                proto::TaskReport* report) {
-  MapTaskSpec spec;
-  spec.job_id = a.job_id();
-  spec.map_index = a.index();
-  spec.attempt = a.attempt();
-  spec.job = &job;
-  spec.split.path = a.split().path();
-  spec.split.file_index = a.split().file_index();
-  spec.split.offset = a.split().offset();
-  spec.split.length = a.split().length();
-  spec.num_reduces = a.spec().reducers();
-  if (a.spec().sort_buffer_bytes() > 0) spec.sort_buffer_bytes = a.spec().sort_buffer_bytes();
-  if (ctx.sort_buffer_bytes > 0) spec.sort_buffer_bytes = ctx.sort_buffer_bytes;
-  spec.work_dir = ctx.work_dir;
-  spec.speed = ctx.speed;
-  spec.straggler = ctx.straggler;
+  MapTaskSpec spec = MakeMapTaskSpec(a, ctx, job);
   spec.progress = watch.progress();
   spec.fraction = watch.fraction();
   spec.stderr_tail = report->mutable_stderr_tail();
@@ -128,6 +114,27 @@ Status ReduceBody(const proto::Assignment& a, const AttemptContext& ctx, Attempt
 }
 
 }  // namespace
+
+MapTaskSpec MakeMapTaskSpec(const proto::Assignment& a, const AttemptContext& ctx, const jobs::Job& job) {
+  MapTaskSpec spec;
+  spec.job_id = a.job_id();
+  spec.map_index = a.index();
+  spec.attempt = a.attempt();
+  spec.job = &job;
+  spec.split.path = a.split().path();
+  spec.split.file_index = a.split().file_index();
+  spec.split.offset = a.split().offset();
+  spec.split.length = a.split().length();
+  spec.split.host = a.split().host();
+  spec.input_source = ctx.input_source;
+  spec.num_reduces = a.spec().reducers();
+  if (a.spec().sort_buffer_bytes() > 0) spec.sort_buffer_bytes = a.spec().sort_buffer_bytes();
+  if (ctx.sort_buffer_bytes > 0) spec.sort_buffer_bytes = ctx.sort_buffer_bytes;
+  spec.work_dir = ctx.work_dir;
+  spec.speed = ctx.speed;
+  spec.straggler = ctx.straggler;
+  return spec;
+}
 
 proto::TaskReport RunAttempt(const proto::Assignment& a, const AttemptContext& ctx, AttemptWatch& watch) {
   proto::TaskReport report;

@@ -12,9 +12,11 @@
 
 #include "common/clock.h"
 #include "common/straggler.h"
+#include "jobs/input_source.h"
 #include "mr.pb.h"
 #include "shuffle/net/fetch_scheduler.h"
 #include "worker/attempt_watch.h"
+#include "worker/task/map_task.h"
 
 namespace mr::worker {
 
@@ -26,7 +28,16 @@ struct AttemptContext {
   const Clock* clock = nullptr;              // the master's clock, for report times
   shuffle::FetchScheduler* fetches = nullptr;  // a reduce's runs
   double task_timeout = 0;                   // for the report of a timed-out attempt
+  // Where a map reads its split; not owned. The local file system unless a test puts in
+  // another, as leveldb's Options::env defaults to Env::Default().
+  const jobs::InputSource* input_source = &jobs::LocalInputs();
 };
+
+// The map task a MAP assignment describes, as RunAttempt runs it: the split (its host
+// included) read through ctx.input_source, the job's reducers and sort buffer (the
+// worker's --sort-buffer over the job's), the worker's speed and straggler injection.
+// Progress, fraction and stderr tail are left null for the caller to point at its watch.
+MapTaskSpec MakeMapTaskSpec(const proto::Assignment& a, const AttemptContext& ctx, const jobs::Job& job);
 
 // REQUIRES: ctx.clock and ctx.fetches non-null and alive for the call.
 proto::TaskReport RunAttempt(const proto::Assignment& a, const AttemptContext& ctx, AttemptWatch& watch);

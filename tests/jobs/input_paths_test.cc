@@ -1,70 +1,96 @@
-// Input paths as Hadoop's FileInputFormat reads them (jobs/input_paths.h): quoted globs
-// expanded by mr, hidden names skipped, subdirectories only when recursive.
+// Input paths as Hadoop's FileInputFormat reads them (jobs/input_paths.h), through
+// InputSource::Resolve: quoted globs expanded by mr, hidden names skipped, subdirectories
+// only when recursive. Every case runs on the local file system and on FakeInputSource.
 #include "jobs/input_paths.h"
 
 #include <gtest/gtest.h>
 
 #include "common/file_util.h"
+#include "input_source_fixture.h"
 
 namespace mr::jobs {
 namespace {
 
-// dir/ a.txt b.txt c.log _SUCCESS .hidden.txt sub/ d.txt _tmp/ e.txt .git/ f.txt
-class InputPathsTest : public ::testing::Test {
+using testing::TestInputs;
+
+// root/ a.txt b.txt c.log _SUCCESS .hidden.txt sub/ d.txt _tmp/ e.txt .git/ f.txt
+class InputPathsTest : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
-    for (const char* d : {"sub", "_tmp", ".git"}) ASSERT_TRUE(MakeDirs(JoinPath(root(), d)).ok());
+    for (const char* d : {"sub", "_tmp", ".git"}) in_->MakeDir(d);
     for (const char* f : {"a.txt", "b.txt", "c.log", "_SUCCESS", ".hidden.txt", "sub/d.txt", "_tmp/e.txt",
                           ".git/f.txt"}) {
-      ASSERT_TRUE(WriteFileAtomically(JoinPath(root(), f), "x\n").ok()) << f;
+      in_->Write(f, "x\n");
     }
   }
-  std::string root() const { return tmp_.path(); }
-  std::string P(const char* rel) const { return JoinPath(root(), rel); }
-  TempDir tmp_{"mr-input-paths"};
+  Result<std::vector<std::string>> Resolve(const std::vector<std::string>& args, bool recursive) {
+    return in_->source().Resolve(args, recursive);
+  }
+  std::string root() const { return in_->root(); }
+  std::string P(const char* rel) const { return in_->P(rel); }
+  std::unique_ptr<TestInputs> in_ = TestInputs::Make(GetParam());
 };
 
-TEST_F(InputPathsTest, AGlobExpandsToItsVisibleMatchesInOrder) {
-  auto r = ResolveInputs({P("*.txt")}, false);
+TEST_P(InputPathsTest, AGlobExpandsToItsVisibleMatchesInOrder) {
+  auto r = Resolve({P("*.txt")}, false);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_EQ(*r, (std::vector<std::string>{P("a.txt"), P("b.txt")}));  // not .hidden.txt
-  auto all = ResolveInputs({P("[a-c].*")}, false);
+  auto all = Resolve({P("[a-c].*")}, false);
   ASSERT_TRUE(all.ok());
   EXPECT_EQ(*all, (std::vector<std::string>{P("a.txt"), P("b.txt"), P("c.log")}));
   // A pattern that asks for hidden names gets them.
-  auto hidden = ResolveInputs({P("_*")}, false);
+  auto hidden = Resolve({P("_*")}, false);
   ASSERT_TRUE(hidden.ok());
   EXPECT_EQ(*hidden, (std::vector<std::string>{P("_SUCCESS"), P("_tmp")}));
+  auto dotted = Resolve({P(".h*")}, false);
+  ASSERT_TRUE(dotted.ok());
+  EXPECT_EQ(*dotted, (std::vector<std::string>{P(".hidden.txt")}));
+  // A wildcard matches within one component only.
+  auto nested = Resolve({P("*/d.txt")}, false);
+  ASSERT_TRUE(nested.ok());
+  EXPECT_EQ(*nested, (std::vector<std::string>{P("sub/d.txt")}));
 }
 
-TEST_F(InputPathsTest, APatternThatMatchesNothingIsNotFound) {
-  auto r = ResolveInputs({P("*.csv")}, false);
+TEST_P(InputPathsTest, APatternThatMatchesNothingIsNotFound) {
+  auto r = Resolve({P("*.csv")}, false);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), StatusCode::kNotFound);
-  EXPECT_NE(r.status().message().find("matches no file"), std::string::npos) << r.status().message();
-  EXPECT_EQ(ResolveInputs({P("missing.txt")}, false).status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(r.status().message(), "input pattern '" + P("*.csv") + "' matches no file");
+  auto missing = Resolve({P("missing.txt")}, false);
+  EXPECT_EQ(missing.status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(missing.status().message(), "input " + P("missing.txt") + " does not exist");
 }
 
-TEST_F(InputPathsTest, AnExistingPathIsTakenLiterally) {
-  ASSERT_TRUE(WriteFileAtomically(P("odd[1].txt"), "x\n").ok());
-  auto r = ResolveInputs({P("odd[1].txt")}, false);
+TEST_P(InputPathsTest, AnExistingPathIsTakenLiterally) {
+  in_->Write("odd[1].txt", "x\n");
+  auto r = Resolve({P("odd[1].txt")}, false);
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(*r, (std::vector<std::string>{P("odd[1].txt")}));
 }
 
-TEST_F(InputPathsTest, ADirectoryStaysItselfUnlessRecursive) {
-  auto flat = ResolveInputs({root()}, false);
+TEST_P(InputPathsTest, ADirectoryStaysItselfUnlessRecursive) {
+  auto flat = Resolve({root()}, false);
   ASSERT_TRUE(flat.ok());
   EXPECT_EQ(*flat, (std::vector<std::string>{root()}));  // the master reads its files, one level
-  auto deep = ResolveInputs({root()}, true);
+  auto deep = Resolve({root()}, true);
   ASSERT_TRUE(deep.ok()) << deep.status().ToString();
   EXPECT_EQ(*deep, (std::vector<std::string>{P("a.txt"), P("b.txt"), P("c.log"), P("sub/d.txt")}));
   // Matched directories recurse too; an empty one stays itself.
-  ASSERT_TRUE(MakeDirs(P("empty")).ok());
-  auto globbed = ResolveInputs({P("s*"), P("empty")}, true);
+  in_->MakeDir("empty");
+  auto globbed = Resolve({P("s*"), P("empty")}, true);
   ASSERT_TRUE(globbed.ok());
   EXPECT_EQ(*globbed, (std::vector<std::string>{P("sub/d.txt"), P("empty")}));
 }
+
+TEST_P(InputPathsTest, AnUnreadableFileIsPermissionDenied) {
+  if (!in_->MakeUnreadable("b.txt")) GTEST_SKIP() << "this process reads every file (root)";
+  auto r = Resolve({P("a.txt"), P("b.txt")}, false);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kPermissionDenied);
+  EXPECT_EQ(r.status().message(), "input " + P("b.txt") + " is not readable");
+}
+
+INSTANTIATE_TEST_SUITE_P(Sources, InputPathsTest, ::testing::Values("local", "fake"), testing::SourceName);
 
 }  // namespace
 }  // namespace mr::jobs

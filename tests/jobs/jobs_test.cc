@@ -4,6 +4,7 @@
 
 #include "common/file_util.h"
 #include "jobs/builtin_jobs.h"
+#include "jobs/input_source.h"
 #include "jobs/job.h"
 #include "jobs/range_partitioner.h"
 
@@ -53,7 +54,7 @@ TEST(CreateJobTest, GenericParamsAreIgnored) {
 TEST(JobPlanTest, SyntheticUsesNoInput) {
   auto job = CreateJob("synthetic", {});
   ASSERT_TRUE(job.ok());
-  auto plan = (*job)->Plan({}, 4);
+  auto plan = (*job)->Plan(LocalInputs(), {}, 4);
   ASSERT_TRUE(plan.ok());
   EXPECT_FALSE(plan->uses_input);
 }
@@ -66,7 +67,7 @@ TEST(JobPlanTest, SortPlanPartitionsInOrder) {
   ASSERT_TRUE(WriteStringToFile(path, text).ok());
   auto job = CreateJob("sort", {});
   ASSERT_TRUE(job.ok());
-  auto plan = (*job)->Plan({path}, 4);
+  auto plan = (*job)->Plan(LocalInputs(), {path}, 4);
   ASSERT_TRUE(plan.ok()) << plan.status().ToString();
   ASSERT_TRUE(plan->extra_params.count(kCutPointsParam));
   auto planned = CreateJob("sort", plan->extra_params);
@@ -95,7 +96,7 @@ TEST(JobPlanTest, GrepPlanBalancesBytesInPositionOrder) {
   }
   auto job = CreateJob("grep", {{"pattern", "x"}});
   ASSERT_TRUE(job.ok());
-  auto plan = (*job)->Plan(paths, 3);
+  auto plan = (*job)->Plan(LocalInputs(), paths, 3);
   ASSERT_TRUE(plan.ok());
   auto cuts = DecodeCutPoints(plan->extra_params[kCutPointsParam]);
   ASSERT_TRUE(cuts.ok());

@@ -5,6 +5,7 @@
 #include "common/file_util.h"
 #include "jobs/builtin_jobs.h"
 #include "jobs/hash_partitioner.h"
+#include "jobs/input_source.h"
 #include "jobs/line_sampler.h"
 #include "jobs/range_partitioner.h"
 
@@ -66,7 +67,7 @@ TEST(LineSamplerTest, CutPointsAreQuantilesOfTheInput) {
     text += buf;
   }
   ASSERT_TRUE(WriteStringToFile(path, text).ok());
-  auto samples = SampleLines({path}, 1000);
+  auto samples = SampleLines(LocalInputs(), {InputFile{path, text.size(), ""}}, 1000);
   ASSERT_TRUE(samples.ok());
   EXPECT_GE(samples->size(), 900u);
   for (const auto& s : *samples) EXPECT_EQ(s.size(), 5u) << "sample not aligned to a line: " << s;
@@ -92,7 +93,7 @@ TEST(LineSamplerTest, SortCutPointsStayBoundedWhateverTheLineLength) {
   ASSERT_TRUE(WriteStringToFile(path, text).ok());
   auto job = CreateJob("sort", {});
   ASSERT_TRUE(job.ok());
-  auto plan = (*job)->Plan({path}, 4);
+  auto plan = (*job)->Plan(LocalInputs(), {path}, 4);
   ASSERT_TRUE(plan.ok()) << plan.status().ToString();
   const std::string& encoded = plan->extra_params[kCutPointsParam];
   EXPECT_LE(encoded.size(), 2 * kCutPointsBudgetBytes + 3) << "cut points grow with the data";

@@ -63,7 +63,8 @@ TEST(BlockMapTaskTest, ChunksAreWholeLinesCoveringTheSplitInOrder) {
   MapTaskSpec spec;
   spec.job_id = 1;
   spec.job = &job;
-  spec.split = jobs::Split{input, 0, split_offset, text.size() - split_offset};
+  spec.split = jobs::Split{input, 0, split_offset, text.size() - split_offset, ""};
+  spec.input_source = &jobs::LocalInputs();
   spec.num_reduces = 1;
   spec.work_dir = dir.path();
   auto r = RunMapTask(spec, nullptr);

@@ -58,7 +58,8 @@ class MapTaskTest : public ::testing::Test {
     s.map_index = 3;
     s.attempt = 1;
     s.job = job;
-    s.split = jobs::Split{input_, 0, 0, text_.size()};
+    s.split = jobs::Split{input_, 0, 0, text_.size(), ""};
+    s.input_source = &jobs::LocalInputs();
     s.num_reduces = 4;
     s.sort_buffer_bytes = buffer;
     s.work_dir = dir_.path();

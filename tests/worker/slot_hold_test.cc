@@ -77,7 +77,8 @@ class MapHoldTest : public ::testing::Test {
     s.map_index = 2;
     s.attempt = 1;
     s.job = job_.get();
-    s.split = jobs::Split{input_, 0, 0, size_};
+    s.split = jobs::Split{input_, 0, 0, size_, ""};
+    s.input_source = &jobs::LocalInputs();
     s.num_reduces = 2;
     s.work_dir = dir_.path();
     return s;

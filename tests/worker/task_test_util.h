@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "common/file_util.h"
+#include "jobs/input_source.h"
 #include "jobs/input_split.h"
 #include "jobs/job.h"
 #include "worker/task/map_task.h"
@@ -35,14 +36,15 @@ struct JobRun {
 inline Result<JobRun> RunJob(const std::string& name, jobs::Params params,
                              const std::vector<std::string>& inputs, uint32_t reducers,
                              uint64_t split_bytes, uint64_t sort_buffer, const std::string& dir,
-                             uint32_t synthetic_maps = 0) {
+                             uint32_t synthetic_maps = 0,
+                             const jobs::InputSource& source = jobs::LocalInputs()) {
   MR_ASSIGN_OR_RETURN(auto planner, jobs::CreateJob(name, params));
-  MR_ASSIGN_OR_RETURN(jobs::JobPlan plan, planner->Plan(inputs, reducers));
+  MR_ASSIGN_OR_RETURN(jobs::JobPlan plan, planner->Plan(source, inputs, reducers));
   for (auto& [k, v] : plan.extra_params) params[k] = v;
   MR_ASSIGN_OR_RETURN(auto job, jobs::CreateJob(name, params));
   std::vector<jobs::Split> splits;
   if (plan.uses_input) {
-    MR_ASSIGN_OR_RETURN(splits, jobs::ComputeSplits(inputs, split_bytes));
+    MR_ASSIGN_OR_RETURN(splits, jobs::ComputeSplits(source, inputs, split_bytes));
   } else {
     splits.resize(synthetic_maps);
   }
@@ -55,6 +57,7 @@ inline Result<JobRun> RunJob(const std::string& name, jobs::Params params,
     spec.map_index = m;
     spec.job = job.get();
     spec.split = splits[m];
+    spec.input_source = &source;
     spec.num_reduces = reducers;
     spec.sort_buffer_bytes = sort_buffer;
     spec.work_dir = dir;

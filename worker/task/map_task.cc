@@ -9,7 +9,6 @@
 
 #include "common/clock.h"
 #include "common/file_util.h"
-#include "common/mapped_file.h"
 #include "worker/task/counting_context.h"
 #include "worker/task/map_output_collector.h"
 #include "worker/task/slot_hold.h"
@@ -100,9 +99,14 @@ Status MapSplitBlocks(const jobs::Split& split, std::string_view data, jobs::Map
 Status MapSplit(const MapTaskSpec& spec, jobs::Mapper& mapper, MapOutputCollector& out,
                 TaskCounters* counters, const std::atomic<bool>* cancel) {
   const jobs::Split& split = spec.split;
-  MR_ASSIGN_OR_RETURN(MappedFile file,
-                      MappedFile::Open(split.path, split.offset, split.length));
-  std::string_view data = file.data();
+  MR_ASSIGN_OR_RETURN(std::unique_ptr<jobs::InputBytes> bytes,
+                      spec.input_source->Read(split.path, split.offset, split.length));
+  std::string_view data = bytes->data();
+  if (data.size() != split.length) {
+    return Status::IoError("input " + split.path + " holds " + std::to_string(data.size()) + " of the " +
+                           std::to_string(split.length) + " bytes of its split at offset " +
+                           std::to_string(split.offset) + " (changed since it was split)");
+  }
   counters->bytes_in = data.size();
   bool block_mode = false;
   const double scale = WorkFractionScale(spec.speed, true);
@@ -148,6 +152,9 @@ Result<MapTaskResult> RunMapTaskImpl(const MapTaskSpec& spec, const std::atomic<
   const double started = MonotonicSeconds();
   if (spec.job == nullptr) return Status::InvalidArgument("map task without a job");
   if (spec.num_reduces == 0) return Status::InvalidArgument("map task with 0 reducers");
+  if (!spec.split.path.empty() && spec.input_source == nullptr) {
+    return Status::InvalidArgument("map task with a split but no input source");
+  }
   MapTaskResult result;
   TaskCounters& counters = result.counters;
   CountingContext ctx(&counters, spec.speed, spec.progress, cancel, spec.fraction,

@@ -1,7 +1,8 @@
-// RunMapTask: executes one map task attempt locally (no networking): reads the
-// split (in blocks of whole lines when the mapper has a MapBlock fast path, else
-// line by line), runs the job's mapper, partitions, sorts and combines the
-// output in a bounded buffer (spilling sorted runs when it fills), merges the
+// RunMapTask: executes one map task attempt locally (no networking): reads the split
+// through an InputSource (jobs/input_source.h; the local source maps the range, no copy)
+// and hands it to the job's mapper in blocks of whole lines when the mapper has a MapBlock
+// fast path, else line by line; partitions, sorts and combines the mapper's output in a
+// bounded buffer (spilling sorted runs when it fills), merges the
 // spills and writes the map output data file and then, last, its index
 // (shuffle/map_output.h). Before the index it holds the slot as a slow or straggling
 // worker would (worker/task/slot_hold.h). Reentrant: tasks run concurrently on separate
@@ -28,6 +29,8 @@ struct MapTaskSpec {
   const jobs::Job* job = nullptr;  // not owned; REQUIRES: non-null
   jobs::Params params;             // unused (the job was created from them)
   jobs::Split split;               // path empty => no input (synthetic)
+  // Reads the split; not owned. REQUIRES: non-null when split.path is set.
+  const jobs::InputSource* input_source = nullptr;
   uint32_t num_reduces = 1;
   uint64_t sort_buffer_bytes = 100 << 20;  // as the CLI default (--sort-buffer)
   std::string work_dir;
@@ -52,6 +55,8 @@ struct MapTaskResult {
 
 // Writes MapOutputDataPath/IndexPath(work_dir, job_id, map_index, attempt).
 // On failure or cancel (Aborted) removes its partial files. `cancel` may be null.
+// Errors include the source's Read errors (NotFound for a missing input) and IoError when
+// the input holds fewer bytes than the split (it shrank since it was split).
 Result<MapTaskResult> RunMapTask(const MapTaskSpec& spec, const std::atomic<bool>* cancel);
 
 }  // namespace mr::worker
