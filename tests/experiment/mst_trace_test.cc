@@ -289,7 +289,8 @@ int RunCommand(std::vector<std::string> args) {
 }
 
 TEST(MstTraceTest, CommandExitStatus) {
-  const std::string dir = ::testing::TempDir() + "/mst_trace_cmd";
+  TempDir tmp("mst-trace-cmd");  // removed with the test: a fixed name under /tmp was left behind
+  const std::string dir = tmp.path() + "/mst_trace_cmd";
   ASSERT_TRUE(MakeDirs(dir).ok());
   ASSERT_TRUE(WriteFileAtomically(dir + "/job-000001.jsonl", kJ1).ok());
   ASSERT_TRUE(WriteFileAtomically(dir + "/job-000002.jsonl", kJ2).ok());
