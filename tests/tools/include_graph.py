@@ -21,8 +21,8 @@ LAYERS = [
     ["common"],
     ["proto"],
     ["trace"],  # the typed trace events (issue 24, item 7), once the folder exists
-    ["jobs", "scheduler", "scheduler/util", "scheduler/policies", "scheduler/stages"],
-    ["model", "model/fluid", "model/tasksim", "model/slotted", "model/mst", "web", "shuffle"],
+    ["jobs", "scheduler", "scheduler/util", "scheduler/flex", "scheduler/policies", "scheduler/stages"],
+    ["model", "model/fluid", "model/tasksim", "model/slotted", "model/mst", "model/flex", "web", "shuffle"],
     ["experiment", "client", "worker", "worker/task"],
     ["master"],
     ["cli"],
@@ -31,19 +31,23 @@ LAYERS = [
 # Arrows allowed between modules of one layer: module -> the peers it may include.
 INTERNAL = {
     # scheduler/ is the seam; util/ builds on it; the policies and the stages on both.
+    # flex/ (FLEX's allocator, once merged) is a library beside util/ that policies may use.
     "scheduler/util": {"scheduler"},
-    "scheduler/policies": {"scheduler", "scheduler/util"},
+    "scheduler/flex": {"scheduler", "scheduler/util"},
+    "scheduler/policies": {"scheduler", "scheduler/util", "scheduler/flex"},
     "scheduler/stages": {"scheduler", "scheduler/util"},
-    # The task-level simulator reuses the fluid model's workloads; slotted and mst stand
-    # alone. The model/ root (command-line files and model_commands) drives them all.
+    # The task-level simulator reuses the fluid model's workloads; slotted, mst and flex
+    # stand alone. The model/ root (command-line files and model_commands) drives them all.
     "model/tasksim": {"model/fluid"},
-    "model": {"model/fluid", "model/tasksim", "model/slotted", "model/mst"},
+    "model": {"model/fluid", "model/tasksim", "model/slotted", "model/mst", "model/flex"},
     # The worker daemon runs the task runners and talks to the master through client/.
     "worker": {"worker/task", "client"},
 }
 
 # Known arrows that break the layering today, each allowed by name until it is fixed. An
-# entry is (including module, included file): only that file, nowhere else.
+# entry is (including module, included file): only that file, nowhere else. One that no
+# arrow uses any more is printed as a note (so it can be removed), not failed: branches
+# that fix one merge without touching this table.
 EXCEPTIONS = {
     # The Boost glue for the --placement flags sits in the seam but reads the placement
     # stage's mode table; it leaves scheduler/ when flag parsing moves to cli/ (item 1).
@@ -54,6 +58,7 @@ EXCEPTIONS = {
     ("model/tasksim", "model/rng.h"),
     ("model/slotted", "model/rng.h"),
     ("model/mst", "model/rng.h"),
+    ("model/flex", "model/rng.h"),
 }
 
 # Folders whose files may include anything, and folders with no C++ of the product.
@@ -137,7 +142,7 @@ def check(root):
                 elif src != dst and where[dst] >= where[src] and (src, target) in EXCEPTIONS:
                     used_exceptions.add((src, target))
     for src, target in sorted(EXCEPTIONS - used_exceptions):
-        problems.append(f"exception ({src}, {target}) is no longer needed: remove it from EXCEPTIONS")
+        print(f"note: exception ({src}, {target}) is not used by any include: remove it from EXCEPTIONS")
     return problems
 
 
