@@ -5,7 +5,10 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <system_error>
 
 #include "common/file_util.h"
 #include "common/version.h"
@@ -54,13 +57,39 @@ Result<std::string> Authenticate(int sock, const auth::ClusterToken& token, doub
   return token.Prove(reply.auth_nonce(), auth::kRoleFetcher, kProtocolVersion);
 }
 
+// Test seam, for the full-disk tests on a machine that cannot mount a small tmpfs
+// (tests/cluster/full_disk_test.cc, tests/shuffle/fetch_blame_test.cc; docs/reliability.md):
+// with MR_TEST_FULL_DISK="BYTES:DIR" in the environment, DIR acts as a file system of BYTES
+// bytes for the fetcher: reserving a file under DIR fails with ENOSPC when the regular files
+// already there and the new one would not fit. Unset, it costs one getenv per fetch.
+bool InjectedDiskFull(const std::string& path, uint64_t length) {
+  const char* spec = std::getenv("MR_TEST_FULL_DISK");
+  if (spec == nullptr) return false;
+  const std::string text(spec);
+  const size_t colon = text.find(':');
+  if (colon == std::string::npos || colon == 0) return false;
+  const uint64_t capacity = std::strtoull(text.substr(0, colon).c_str(), nullptr, 10);
+  const std::string dir = text.substr(colon + 1);
+  if (dir.empty() || path.compare(0, dir.size() + 1, dir + "/") != 0) return false;
+  uint64_t used = 0;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(dir, ec)) {
+    if (e.is_regular_file(ec)) used += e.file_size(ec);
+  }
+  return used + length > capacity;
+}
+
 // Allocates the file's blocks up front. On ext4 this takes the per-block delayed-allocation
 // bookkeeping out of every write (profiled: ext4_da_write_begin fell from 23 % to 16 % of
 // the fetch's CPU samples; bytes per CPU-second +15 %), and a full disk fails here rather
 // than midway. File systems
 // without fallocate simply skip it.
 Status Reserve(int file, uint64_t length, const std::string& path) {
-  if (length == 0 || ::fallocate(file, 0, 0, static_cast<off_t>(length)) == 0) return Status::Ok();
+  if (length > 0 && InjectedDiskFull(path, length)) {
+    errno = ENOSPC;
+  } else if (length == 0 || ::fallocate(file, 0, 0, static_cast<off_t>(length)) == 0) {
+    return Status::Ok();
+  }
   if (errno == EOPNOTSUPP || errno == ENOSYS) return Status::Ok();
   return Status::IoError("cannot reserve " + std::to_string(length) + " bytes for " + path + ": " +
                          std::strerror(errno));

@@ -85,7 +85,6 @@ class KillTest : public ::testing::Test {
     ASSERT_TRUE(c_.StartMaster({"--heartbeat-ms", "20"}));
     for (int i = 0; i < workers; ++i) c_.StartWorker();
   }
-  // Waits until job-000001's map runs its streaming child.
   // `mr run` of the slow streaming job against the cluster, with `extra` flags.
   std::vector<std::string> SlowRunArgs(const std::vector<std::string>& extra) const {
     std::vector<std::string> args{"run", "streaming", "--mapper", kSlowMapper, "--reducer", "cat", "--input", in_,
@@ -93,6 +92,7 @@ class KillTest : public ::testing::Test {
     args.insert(args.end(), extra.begin(), extra.end());
     return args;
   }
+  // Waits until job-000001's map runs its streaming child.
   void WaitForSlowMap() {
     ASSERT_TRUE(WaitUntil(SlowChildRunning, 20)) << "the slow map never started";
     ASSERT_TRUE(PathExists(out_ + "/_temporary"));
@@ -191,9 +191,12 @@ TEST_F(KillTest, TerminatedRunKillsItsJob) {
 
 TEST_F(KillTest, DetachOnInterruptLeavesTheJobRunning) {
   StartCluster(1);
-  // Slow enough to be interrupted mid-map, short enough to finish soon after.
-  ForegroundJob run({"run", "streaming", "--mapper", "sleep 2.5; cat", "--reducer", "cat", "--input", in_,
-                     "--output", out_, "--quiet", "--detach-on-interrupt", "--master", c_.addr()},
+  // The map waits for a gate file the test creates once the interrupted run has exited, so
+  // the interrupt always lands while the job runs, and the job then ends on its own.
+  const std::string gate = d_ + "/gate";
+  const std::string gated = "while [ ! -e " + gate + " ]; do sleep 0.05; done; cat";
+  ForegroundJob run({"run", "streaming", "--mapper", gated, "--reducer", "cat", "--input", in_, "--output", out_,
+                     "--quiet", "--detach-on-interrupt", "--master", c_.addr()},
                     d_ + "/run.log");
   ASSERT_TRUE(WaitForStatus(c_.addr(), "job-000001", [](const nlohmann::json& j) {
     return j.value("maps_running", 0) > 0;
@@ -202,6 +205,8 @@ TEST_F(KillTest, DetachOnInterruptLeavesTheJobRunning) {
   EXPECT_EQ(run.Wait(20), 130);
   std::string log = ReadFile(d_ + "/run.log");
   EXPECT_NE(log.find("mr kill job-000001 --master " + c_.addr()), std::string::npos) << log;
+  EXPECT_EQ(JobStatus(c_, "job-000001").value("state", ""), "RUNNING") << "the detached job did not keep running";
+  ASSERT_TRUE(WriteStringToFile(gate, "").ok());
   EXPECT_TRUE(WaitForStatus(c_.addr(), "job-000001", [](const nlohmann::json& j) {
     return j.value("state", "") == "SUCCEEDED";
   }, 30)) << JobStatus(c_, "job-000001").dump();

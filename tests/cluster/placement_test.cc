@@ -5,6 +5,8 @@
 // /api/workers and `mr status` while the job runs; the output is byte-exact; and the job's
 // sojourn time (submit to the last map output) is in the trace and status, no later than
 // its response time.
+#include <signal.h>
+
 #include <gtest/gtest.h>
 
 #include <map>
@@ -25,7 +27,7 @@ TEST(PlacementTest, DepDispatchesInProportionWithVisibleQueuesAndSojourn) {
   DirectCluster c(d + "/cluster");
   ASSERT_TRUE(MakeDirs(d + "/cluster").ok());
   ASSERT_TRUE(c.StartMaster({"--heartbeat-ms", "20", "--http", "127.0.0.1:0", "--placement", "dep",
-                             "--placement-rates", "1,2,3"}))
+                             "--placement-rates", "1,2,3", "--worker-timeout", "60"}))
       << c.MasterLogs();
   std::optional<HostPort> http;
   std::regex re("status page on http://([0-9.:]+)/");
@@ -36,39 +38,40 @@ TEST(PlacementTest, DepDispatchesInProportionWithVisibleQueuesAndSojourn) {
     if (auto hp = ParseHostPort(m[1].str()); hp.ok()) http = *hp;
     return true;
   }, 10, 0.05)) << c.MasterLogs();
-  // Every map attempt holds its slot 0.3 s more (without CPU), so queues last long enough
-  // to be seen.
+  // Every map attempt holds its slot 0.3 s more (without CPU). Each worker registers before
+  // the next starts, so worker K (id K) is the one of rate K.
   for (int i = 0; i < 3; ++i) {
     c.StartWorker({"--map-slots", "1", "--reduce-slots", "1", "--straggler-offset", "300ms", "--straggler-rate",
                    "100", "--straggler-tail", "exp", "--straggler-seed", std::to_string(i + 1)});
+    ASSERT_TRUE(c.WaitForWorkers(i + 1)) << c.MasterLogs();
   }
-  ASSERT_TRUE(WaitUntil([&] {
-    auto j = nlohmann::json::parse(c.Mr("status --json").out, nullptr, false);
-    return !j.is_discarded() && j.value("workers", 0) == 3;
-  }, 30, 0.1)) << c.MasterLogs();
+  // Worker 3 (half the maps) is stopped before the job: its queue, filled on arrival, stays
+  // full until the test has read it from /api/workers and `mr status`; then it runs.
+  c.SignalWorker(2, SIGSTOP);
 
+  // Speculation off: a backup that won would count its map on another worker than the one
+  // whose queue it was dispatched to, and the proportions measure the dispatch.
   CommandResult sub = c.Mr("submit wordcount --input " + d + "/in.txt --output " + d +
-                           "/wc --split-size 64KiB --reducers 2");
+                           "/wc --split-size 64KiB --reducers 2 --speculative off");
   ASSERT_EQ(sub.exit_code, 0) << sub.err;
   const std::string job = "job-000001";
-  // While it runs: the largest queue seen per worker, from the JSON API, and once the
-  // `mr status` workers table.
-  std::map<int, int> max_queued;
-  std::string table;
-  ASSERT_TRUE(WaitUntil([&] {
+  // While worker 3 is stopped: its queue in the JSON API, then the `mr status` workers table.
+  int queued = 0;
+  const bool seen = WaitUntil([&] {
     auto workers = nlohmann::json::parse(webtest::Get(*http, "/api/workers").body, nullptr, false);
-    if (workers.is_array()) {
-      for (const auto& w : workers) {
-        int id = w.value("id", 0);
-        max_queued[id] = std::max(max_queued[id], w.value("queued_maps", 0));
-      }
+    if (!workers.is_array()) return false;
+    for (const auto& w : workers) {
+      if (w.value("id", 0) == 3) queued = w.value("queued_maps", 0);
     }
-    if (table.empty() && max_queued[3] > 0) table = c.Mr("status").out;
-    return c.JobState(job) == "SUCCEEDED";
-  }, 120, 0.03)) << c.MasterLogs();
-  EXPECT_GE(max_queued[3], 2) << "worker 3 (half the maps) never showed a queue";
+    return queued >= 2;
+  }, 60, 0.03);
+  const std::string table = c.Mr("status").out;
+  c.SignalWorker(2, SIGCONT);
+  EXPECT_TRUE(seen) << "worker 3 (half the maps) never showed a queue: " << queued << c.MasterLogs();
   EXPECT_NE(table.find("placement dep"), std::string::npos) << table;
-  EXPECT_NE(table.find("QUEUED"), std::string::npos) << table;
+  EXPECT_TRUE(std::regex_search(table, std::regex(R"(MAP RATE +QUEUED\n(.*\n){2}3 +127\.0\.0\.1 .* [1-9][0-9]*\n)")))
+      << "worker 3's row shows no queue: " << table;
+  ASSERT_TRUE(WaitUntil([&] { return c.JobState(job) == "SUCCEEDED"; }, 120, 0.1)) << c.MasterLogs();
   auto cluster = nlohmann::json::parse(webtest::Get(*http, "/api/cluster").body, nullptr, false);
   EXPECT_EQ(cluster.value("placement", ""), "dep");
 

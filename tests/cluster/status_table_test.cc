@@ -1,6 +1,7 @@
 // `mr status`: the human table (header and job rows with the measured shuffle rate next
 // to the share) and the rate fields of --json, on a cluster whose shuffle is slowed by a
-// bandwidth cap so the rate can be seen while the job runs.
+// bandwidth cap so the rate can be seen while the job runs, and whose reducers wait for a
+// gate the test opens, so the job is still running whenever the test reads it.
 #include <algorithm>
 #include <regex>
 #include <sstream>
@@ -24,36 +25,61 @@ std::string RowOf(const std::string& table, const std::string& job) {
   return "";
 }
 
+// The rate cell of a RUNNING row, in bytes per second (its unit applied); -1 if the row is
+// not RUNNING or shows no rate.
+double RunningRate(const std::string& row) {
+  std::smatch m;
+  if (row.find(" RUNNING ") == std::string::npos ||
+      !std::regex_search(row, m, std::regex(R"( ([0-9.]+) (B|KiB|MiB)/s )"))) {
+    return -1;
+  }
+  const double unit = m[2] == "B" ? 1 : m[2] == "KiB" ? 1024 : 1024 * 1024;
+  return std::stod(m[1]) * unit;
+}
+
 TEST(StatusTableTest, TableAndJsonShowTheMeasuredShuffleRate) {
   TempDir tmp("mr-status-table-test");
   const std::string d = tmp.path();
-  // 2 workers, each serving its map outputs at 1 MB/s: 4 maps x 1 MB take about 2 s.
+  // 2 workers, each serving its map outputs at 1 MB/s: 4 maps x 1.5 MB take about 3 s.
   constexpr double kCap = 2 * 1e6;
   ClusterProcess cluster(d + "/cluster", 2, "--shuffle-bandwidth 1MB/s");
   ASSERT_TRUE(cluster.ok()) << cluster.start_error();
   const std::string master = " --master " + cluster.address();
-  auto submit = Sh(MrBin() + " submit synthetic --maps 4 --map-bytes 1MB --reducers 2 --slow-start 0 --output " + d +
-                   "/out" + master);
+  ASSERT_TRUE(WaitUntil([&] {
+    auto j = nlohmann::json::parse(Sh(MrBin() + " status --json" + master).out, nullptr, false);
+    return !j.is_discarded() && j.value("workers", 0) == 2;
+  }, 30, 0.05));
+  ASSERT_TRUE(MakeDirs(d + "/in").ok());
+  for (int i = 0; i < 4; ++i) WriteRecords(d + "/in/part" + std::to_string(i), 15000, 60 + i);
+  // The reducers wait for a gate file the test creates once it has read the rates: the job
+  // cannot end between the test's calls (speculation off: a gated reducer looks stalled).
+  const std::string gate = d + "/gate";
+  const std::string reducer = "while [ ! -e " + gate + " ]; do sleep 0.05; done; cat";
+  auto submit = Sh(MrBin() + " submit streaming --mapper cat --reducer " + ShellQuote(reducer) + " --input " + d +
+                   "/in --reducers 2 --slow-start 0 --speculative off --output " + d + "/out" + master);
   ASSERT_EQ(submit.exit_code, 0) << submit.err;
   ASSERT_EQ(submit.out, "job-000001\n");
 
-  // While it shuffles: a positive rate of the last 2 s in --json and in the table's row.
-  double running_rate = 0;
-  std::string running_table;
-  bool seen = WaitForStatus(cluster.address(), "job-000001", [&](const nlohmann::json& j) {
-    if (j.at("state") != "RUNNING" || j.at("shuffle_rate").get<double>() <= 0) return false;
-    running_rate = j.at("shuffle_rate").get<double>();
-    running_table = Sh(MrBin() + " status" + master).out;
-    return true;
-  }, 30);
-  ASSERT_TRUE(seen) << "no shuffle rate seen while the job ran";
+  // While it shuffles (or within 2 s of its last fetch): a positive rate of the last 2 s in
+  // --json, and in the table's row. Each is read from one reply of its own, and the job is
+  // RUNNING in both, whatever the timing. The window is at least 4.7 s, a bound load cannot
+  // shorten: the caps let 6 MB through no faster than 2 MB/s less two 256 KiB bursts
+  // (2.7 s), and the rate stays positive for 2 s after the last byte.
+  bool json_rate = false, table_rate = false;
+  std::string row;
+  bool seen = WaitUntil([&] {
+    auto j = nlohmann::json::parse(Sh(MrBin() + " status --json job-000001" + master).out, nullptr, false);
+    if (!j.is_discarded() && j.value("state", "") == "RUNNING" && j.value("shuffle_rate", 0.0) > 0) json_rate = true;
+    if (!table_rate) {
+      row = RowOf(Sh(MrBin() + " status" + master).out, "job-000001");
+      table_rate = RunningRate(row) > 0;
+    }
+    return json_rate && table_rate;
+  }, 60, 0.02);
+  ASSERT_TRUE(seen) << "no shuffle rate seen while the job ran: json " << json_rate << ", table row " << row;
   // No upper bound here: the cap allows a burst (256 KiB), so a young shuffle can run
   // faster than the cap for a moment; the mean below is checked exactly.
-  std::string row = RowOf(running_table, "job-000001");
-  // The job may have ended between the two calls; the row is then checked below.
-  if (row.find("RUNNING") != std::string::npos) {
-    EXPECT_TRUE(std::regex_search(row, std::regex(R"( [0-9.]+ (B|KiB|MiB)/s )"))) << row;
-  }
+  ASSERT_TRUE(WriteStringToFile(gate, "").ok());
 
   ASSERT_TRUE(WaitForStatus(cluster.address(), "job-000001",
                             [](const nlohmann::json& j) { return j.at("state") == "SUCCEEDED"; }, 60));
@@ -68,19 +94,22 @@ TEST(StatusTableTest, TableAndJsonShowTheMeasuredShuffleRate) {
     first = std::min(first, e.at("start").get<double>());
     last = std::max(last, e.at("t").get<double>());
   }
-  ASSERT_GE(bytes, 4e6);
+  ASSERT_GE(bytes, 6e6);  // 4 x 1.5 MB of input, passed through by `cat`
   double mean = j.at("shuffle_rate_mean").get<double>();
   EXPECT_NEAR(mean, bytes / (last - first), 1e-6 * mean);
   // And the cap shows: 2 workers at 1 MB/s (plus a 256 KiB burst each) cannot average
-  // much more than 2 MB/s over 4 MB.
+  // much more than 2 MB/s over 6 MB.
   EXPECT_LT(mean, 2 * kCap);
   auto table = Sh(MrBin() + " status" + master);
   ASSERT_EQ(table.exit_code, 0) << table.err;
   EXPECT_NE(table.out.find("policy fifo, placement pull, 2 workers, 1 jobs\n"), std::string::npos) << table.out;
-  // The workers table: slots busy/total, speed, measured map rate, maps queued (none: pull).
+  // The workers table: slots busy/total, speed, measured map rate ("-" for a worker that
+  // happened to run no map), maps queued (none: pull).
   EXPECT_TRUE(std::regex_search(table.out, std::regex(
-      R"(\nWORKER +HOST +MAP +REDUCE +UNIFIED +SPEED +MAP RATE +QUEUED\n1 +127\.0\.0\.1 +0/1 +0/1 +0/0 +1 +[0-9.]+/s +0\n2 )")))
+      R"(\nWORKER +HOST +MAP +REDUCE +UNIFIED +SPEED +MAP RATE +QUEUED\n1 +127\.0\.0\.1 +0/1 +0/1 +0/0 +1 +([0-9.]+/s|-) +0\n)"
+      R"(2 +127\.0\.0\.1 +0/1 +0/1 +0/0 +1 +([0-9.]+/s|-) +0\n)")))
       << table.out;
+  EXPECT_TRUE(std::regex_search(table.out, std::regex(R"(\n[12] +127\.0\.0\.1 .* [0-9.]+/s +0\n)"))) << table.out;
   EXPECT_TRUE(std::regex_search(table.out, std::regex(
       R"(\nJOB +NAME +STATE +MAP +SHUFFLE +REDUCE +SHUFFLED +SHARE +RATE +ESTIMATE \(x, y\) +TIME\n)")))
       << table.out;
@@ -89,7 +118,7 @@ TEST(StatusTableTest, TableAndJsonShowTheMeasuredShuffleRate) {
   // job, name, state, map/shuffle/reduce progress, shuffled bytes, share, mean rate, estimate,
   // time: a succeeded job is done in every phase, and has no "phase" of its own.
   EXPECT_TRUE(std::regex_search(row, std::regex(
-      R"(^job-000001 +synthetic +SUCCEEDED +100% +100% +100% +[0-9.]+ (KiB|MiB) +0\.00 +[0-9.]+ (KiB|MiB)/s +online )")))
+      R"(^job-000001 +streaming +SUCCEEDED +100% +100% +100% +[0-9.]+ (KiB|MiB) +0\.00 +[0-9.]+ (KiB|MiB)/s +online )")))
       << row;
 }
 

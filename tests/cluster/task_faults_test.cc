@@ -5,10 +5,15 @@
 //    retried, and the job fails with the reason once every attempt hung;
 //  - a 100 MB single-line record sorts, counts and greps correctly (the sort's cut points
 //    used to carry the line into every assignment, past the frame limit: a hang).
+#include <signal.h>
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <future>
 #include <string>
+#include <vector>
 
 #include "common/file_util.h"
 #include "tests/cluster/cluster_fixture.h"
@@ -69,22 +74,45 @@ TEST_F(TaskFaultsTest, LabMapperThatFailsItsFirstTriesSucceedsOnTwoWorkers) {
   EXPECT_EQ(ReadFile(counter), "7\n");  // six failures, then the attempt that succeeded
 }
 
+// The hung mapper's `sleep`, found by its own argv: the shell's argv carries the whole
+// command, the child's only `sleep MARKER`, and a kill that reached the shell alone would
+// leave the child behind (its parent gone, it is not a zombie but a live orphan).
+std::vector<int> HungSleeps(const std::string& marker) {
+  std::vector<int> found;
+  for (int pid : ProcessesMentioning(marker)) {
+    auto args = ProcessArgs(pid);
+    if (args.size() == 2 && args[0] == "sleep" && args[1] == marker) found.push_back(pid);
+  }
+  return found;
+}
+
 // Every attempt hangs (reads its input, then sleeps): each is killed after the 2 s task
 // timeout and the job fails after its two attempts, naming the timeout. The killed
-// commands are gone and both workers still serve.
+// commands are gone, the shell's `sleep` child with them, and both workers still serve.
 TEST_F(TaskFaultsTest, HungMapperIsKilledAndTheJobFailsWithTheReason) {
   Start({"--max-attempts", "2", "--task-timeout", "2s"}, 2);
   const std::string in = d_ + "/in.txt";
   WriteLines(in);
-  const std::string hang = "cat >/dev/null; sleep 1000 && echo " + d_;
+  // A sleep of 1000 s whose argument no other process carries (this test process's pid).
+  const std::string marker = "1000." + std::to_string(::getpid());
+  const std::string hang = "cat >/dev/null; sleep " + marker + " && echo " + d_;
   auto start = std::chrono::steady_clock::now();
-  auto r = Run("streaming --mapper '" + hang + "' --input " + in + " --output " + d_ + "/out", 60);
+  auto run = std::async(std::launch::async, [&] {
+    return Run("streaming --mapper '" + hang + "' --input " + in + " --output " + d_ + "/out", 60);
+  });
+  // The child must be seen alive, or its absence at the end would prove nothing.
+  const bool seen = WaitUntil([&] { return !HungSleeps(marker).empty(); }, 30, 0.02);
+  auto r = run.get();
   const double took = Seconds(start);
+  EXPECT_TRUE(seen) << "the mapper's sleep never ran";
   EXPECT_NE(r.exit_code, 0);
   EXPECT_NE(r.exit_code, 124) << "mr run did not return: the hung attempts were not killed";
   EXPECT_NE((r.out + r.err).find("no progress for 2 s"), std::string::npos) << r.out << r.err;
   EXPECT_LT(took, 30) << "two 2 s timeouts should end the job in seconds";
-  EXPECT_TRUE(ProcessesMentioning("sleep 1000 && echo " + d_).empty()) << "a hung command survived";
+  EXPECT_TRUE(WaitUntil([&] { return HungSleeps(marker).empty(); }, 2))
+      << "the hung command's sleep survived the kill (only its shell was killed?)";
+  EXPECT_TRUE(ProcessesMentioning(hang).empty()) << "the hung command's shell survived the kill";
+  for (int pid : HungSleeps(marker)) ::kill(pid, SIGKILL);  // leave nothing behind on failure
   // The workers were not harmed: a normal job runs.
   auto ok = Run("streaming --mapper cat --input " + in + " --output " + d_ + "/out2", 60);
   ASSERT_EQ(ok.exit_code, 0) << ok.out << ok.err << c_.MasterLogs();

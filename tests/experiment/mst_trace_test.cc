@@ -284,7 +284,8 @@ TEST(MstTraceTest, BadTraces) {
 
 // `mr model mst-trace`'s work, called as a library (its flags: tests/cli/model_cli_test.cc).
 TEST(MstTraceTest, CommandPrintsTheReport) {
-  const std::string dir = ::testing::TempDir() + "/mst_trace_cmd";
+  TempDir tmp("mst-trace-cmd");  // removed with the test: a fixed name under /tmp was left behind
+  const std::string dir = tmp.path() + "/mst_trace_cmd";
   ASSERT_TRUE(MakeDirs(dir).ok());
   ASSERT_TRUE(WriteFileAtomically(dir + "/job-000001.jsonl", kJ1).ok());
   ASSERT_TRUE(WriteFileAtomically(dir + "/job-000002.jsonl", kJ2).ok());

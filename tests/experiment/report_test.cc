@@ -67,8 +67,8 @@ TEST(ReportTest, TailPercentileNamesTheColumns) {
 
 // plots: [cdf] draws the CDF only and removes a scatter plot left by an earlier report.
 TEST(ReportTest, OnlyThePlotsAskedFor) {
-  const std::string dir = JoinPath(::testing::TempDir(), "report-test-plots");
-  (void)RemoveAll(dir);
+  TempDir tmp("report-test");  // removed with the test, even when an assertion ends it early
+  const std::string dir = JoinPath(tmp.path(), "report-test-plots");
   ASSERT_TRUE(MakeDirs(JoinPath(dir, "plots")).ok());
   std::vector<JobResult> rows = {{"a", 1, 0, 0, 1, 1, 0, 1, 2, 2.2, 2.5}, {"a", 1, 1, 1, 1, 1, 0, 1, 4, 3, 4.5}};
   ASSERT_TRUE(WriteStringToFile(JoinPath(dir, "jobs.csv"), JobsCsv(rows)).ok());
@@ -87,7 +87,6 @@ TEST(ReportTest, OnlyThePlotsAskedFor) {
   st = BuildReport(dir, s);
   EXPECT_EQ(st.code(), StatusCode::kNotFound);
   EXPECT_NE(st.message().find("fifo-1"), std::string::npos) << st.message();
-  (void)RemoveAll(dir);
 }
 
 }  // namespace

@@ -1,9 +1,11 @@
 #include "jobs/subprocess.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <fstream>
 #include <thread>
@@ -163,24 +165,126 @@ TEST(RunFilterTest, StderrTailIsBounded) {
   EXPECT_NE(tail.find("err line 4999\n"), std::string::npos);
 }
 
-// A grandchild that outlives the command and keeps writing to the inherited stderr does
-// not hold RunFilter: the stderr pump stops shortly after the command exits.
+// Points this process's stderr (fd 2) at /dev/null until destroyed: what a chatty command
+// writes is passed through to it, and would flood the test's log.
+class QuietStderr {
+ public:
+  QuietStderr() : saved_(::dup(STDERR_FILENO)) {
+    int null = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+    ::dup2(null, STDERR_FILENO);
+    ::close(null);
+  }
+  ~QuietStderr() {
+    ::dup2(saved_, STDERR_FILENO);
+    ::close(saved_);
+  }
+
+ private:
+  int saved_;
+};
+
+// The pump's promise (jobs/subprocess.cc, StderrPump): once the command has exited it reads
+// what was waiting and stops kDrainAfterExitMs (200 ms) later, however long a grandchild
+// that inherited stderr keeps it open and keeps writing. The grandchild here is `yes`, which
+// writes without a pause, so only that deadline can stop the pump. The bound checked is the
+// promise plus room for a loaded machine's scheduling: measured from the command's last
+// line to RunFilter's return, 50 runs with two `yes > /dev/null` hogs on a 2-core machine
+// at load average 20 took 0.20 to 0.64 s. A pump that waited for the grandchild would take
+// until the watchdog kills it (10 s); one that waited 10 times as long, 2 s.
+constexpr double kPumpStopBoundSeconds = 1.5;
+
 TEST(RunFilterTest, StderrOfALingeringGrandchildDoesNotHoldTheTask) {
   std::string tail;
-  pid_t grandchild = 0;
+  std::atomic<pid_t> grandchild{0};
+  std::chrono::steady_clock::time_point last_line;
   FilterHooks hooks;
   hooks.stderr_tail = [&](std::string t) { tail = std::move(t); };
-  auto start = std::chrono::steady_clock::now();
-  Status s = RunFilter("(while :; do echo spam >&2; sleep 0.01; done) >/dev/null & echo $!; echo last >&2", "",
-                       [&](std::string_view line) { grandchild = static_cast<pid_t>(std::stol(std::string(line))); },
-                       hooks);
-  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  ASSERT_GT(grandchild, 0);
-  ::kill(grandchild, SIGKILL);
+  std::atomic<bool> returned{false};
+  // If RunFilter is still waiting after 10 s, end the grandchild so that the test fails
+  // with a number instead of hanging.
+  std::thread watchdog([&] {
+    mr::testing::WaitUntil([&] { return returned.load(); }, 10, 0.01);
+    if (!returned.load() && grandchild.load() > 0) ::kill(grandchild.load(), SIGKILL);
+  });
+  Status s;
+  double after_exit = 0;
+  {
+    QuietStderr quiet;
+    // The command starts the grandchild, prints its pid on stdout, its own last words on
+    // stderr, and exits.
+    s = RunFilter("yes spam >&2 & echo $!; echo last >&2", "",
+                  [&](std::string_view line) {
+                    grandchild.store(static_cast<pid_t>(std::stol(std::string(line))));
+                    last_line = std::chrono::steady_clock::now();
+                  },
+                  hooks);
+    after_exit = std::chrono::duration<double>(std::chrono::steady_clock::now() - last_line).count();
+  }
+  returned.store(true);
+  watchdog.join();
+  ASSERT_GT(grandchild.load(), 0);
+  ::kill(grandchild.load(), SIGKILL);
   EXPECT_TRUE(s.ok()) << s.ToString();
-  EXPECT_LT(seconds, 20.0) << "RunFilter waited for the grandchild";  // a hang bound, not a speed test
-  // What the tail holds depends on how much spam came in the drain: only that it is there.
+  // From the command's last stdout line (it exits right after) to RunFilter's return.
+  EXPECT_LT(after_exit, kPumpStopBoundSeconds) << "the stderr pump did not stop 200 ms after the command exited";
+  // The tail is what stderr carried: spam and the command's last words, nothing else.
   EXPECT_FALSE(tail.empty());
+  EXPECT_EQ(tail.find_first_not_of("spamlt\n"), std::string::npos) << tail;
+}
+
+// Points this process's stderr (fd 2) at a pipe that a thread drains slowly, 4 KiB every
+// 50 ms (80 KiB/s): the stderr pump's pass-through then lags behind a chatty command, as
+// with a worker whose log is slow to take writes. Restores fd 2 on destruction.
+class SlowStderr {
+ public:
+  SlowStderr() {
+    int fds[2];
+    if (::pipe(fds) != 0) return;
+    read_fd_ = fds[0];
+    saved_ = ::dup(STDERR_FILENO);
+    ::dup2(fds[1], STDERR_FILENO);
+    ::close(fds[1]);
+    reader_ = std::thread([fd = read_fd_] {
+      char buf[4096];
+      while (::read(fd, buf, sizeof buf) > 0) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    });
+  }
+  ~SlowStderr() {
+    if (saved_ >= 0) {
+      ::dup2(saved_, STDERR_FILENO);  // closes the pipe's last write end: the reader sees EOF
+      ::close(saved_);
+    }
+    if (reader_.joinable()) reader_.join();
+    if (read_fd_ >= 0) ::close(read_fd_);
+  }
+  bool ok() const { return saved_ >= 0; }
+
+ private:
+  int read_fd_ = -1;
+  int saved_ = -1;
+  std::thread reader_;
+};
+
+// The last words of a command that wrote much to stderr reach the tail even when the pump
+// is behind: when the command exits its stderr pipe is full (64 KiB), which the slow
+// pass-through needs 0.8 s to take, well past the 200 ms drain window. The pump reads what
+// was in the pipe at exit (FIONREAD) before it honours the window.
+TEST(RunFilterTest, StderrTailKeepsTheLastWordsWrittenBeforeExit) {
+  std::string tail;
+  FilterHooks hooks;
+  hooks.stderr_tail = [&](std::string t) { tail = std::move(t); };
+  Status s;
+  {
+    SlowStderr slow;
+    ASSERT_TRUE(slow.ok());
+    // 192 KiB of "spam\n" lines (a multiple of 5 bytes: whole lines), then the last words.
+    s = RunFilter("yes spam | head -c 196610 >&2; echo 'the last words' >&2", "", [](std::string_view) {}, hooks);
+  }
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(std::count(tail.begin(), tail.end(), '\n'), kStderrTailLines) << tail;
+  const std::string last = "spam\nthe last words\n";
+  ASSERT_GE(tail.size(), last.size()) << tail;
+  EXPECT_EQ(tail.substr(tail.size() - last.size()), last) << "the command's last words were lost";
 }
 
 TEST(StderrTailTest, CutsToWholeLinesAndBytes) {

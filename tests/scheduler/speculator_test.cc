@@ -303,5 +303,74 @@ TEST(SpeculatorTest, OptionsAreChecked) {
   EXPECT_NE(o.Validate().message().find("--speculative-cap"), std::string::npos);
 }
 
+// The master's tuning flags, each shown changing a decision (docs/speculation.md). The
+// minimum age (--speculative-min-age) is shown by YoungAttemptsAreNotJudged above.
+
+// --speculative-slow-task: at t = 10 worker 4 asks (no measured rates anywhere, so only the
+// running attempts judge and no fresh-attempt check applies). Running, each on its own
+// worker: A rate 0.1/s with 1 s left (progress 0.9 after 9 s), B 0.2/s with 4 s left
+// (0.2 after 1 s), C 0.3/s with 2.33 s left (0.3 after 1 s). Rates {0.1, 0.2, 0.3}: the
+// 25th percentile is 0.15 (only A below: A is backed up), the 75th 0.25 (A and B below: B,
+// with more time left, is backed up), the 0th 0.1 (nothing below: no backup).
+TEST(SpeculatorTest, SlowTaskPercentileDecidesWhichTasksAreSlow) {
+  Snapshot s;
+  s.now = 10;
+  s.heartbeating = 4;
+  s.workers = {Worker(1, false, 0), Worker(2, false, 0), Worker(3, false, 0), Worker(4, true, 0)};
+  JobView j;
+  j.id = 1;
+  j.maps_total = 3;
+  j.maps_running = 3;
+  j.running = {Map(0, 1, 1, 0.9), Map(1, 2, 9, 0.2), Map(2, 3, 9, 0.3)};
+  s.jobs.push_back(j);
+  SpeculatorOptions o;
+  Decision d = Speculator(o).Speculate(s);
+  ASSERT_EQ(d.assignments.size(), 1u) << d.note;
+  EXPECT_EQ(d.assignments[0].index, 0) << d.note;
+  o.slow_task_percentile = 75;
+  d = Speculator(o).Speculate(s);
+  ASSERT_EQ(d.assignments.size(), 1u) << d.note;
+  EXPECT_EQ(d.assignments[0].index, 1) << d.note;
+  o.slow_task_percentile = 0;
+  EXPECT_TRUE(Speculator(o).Speculate(s).assignments.empty());
+}
+
+// --speculative-slow-node: Base() with the asking worker 4 measured at 1 map/s. Worker
+// scores {2, 2, 0.05 (m0's running rate), 1}: the 25th percentile is 0.7625, so worker 4 is
+// not slow and backs m0 up; the 50th is 1.5, so it is slow and gets nothing. And the slow
+// worker of SlowWorkerIsRefused (0.1/s, refused at the 25th percentile 1.525) is not slow at
+// the 0th (0.1, not below itself).
+TEST(SpeculatorTest, SlowNodePercentileDecidesWhichWorkersAreSlow) {
+  Snapshot s = Base();
+  s.workers[3].map_task_rate = 1;
+  SpeculatorOptions o;
+  ASSERT_EQ(Speculator(o).Speculate(s).assignments.size(), 1u);
+  o.slow_node_percentile = 50;
+  EXPECT_TRUE(Speculator(o).Speculate(s).assignments.empty());
+
+  Snapshot slow = Base();
+  slow.heartbeating = 3;
+  slow.workers[2] = Worker(3, true, 0.1);
+  slow.workers[3] = Worker(4, false, 2);
+  slow.jobs[0].running[0].worker = 2;
+  o = {};
+  EXPECT_TRUE(Speculator(o).Speculate(slow).assignments.empty());
+  o.slow_node_percentile = 0;
+  EXPECT_EQ(Speculator(o).Speculate(slow).assignments.size(), 1u);
+}
+
+// --speculative-cap: Base() with a backup of m1 already running. 8 slots: the default 0.1
+// gives a cap of 1, taken, so m0 waits; 0.25 gives 2, and m0 is backed up.
+TEST(SpeculatorTest, CapFractionDecidesHowManyBackupsRun) {
+  Snapshot s = Base();
+  s.jobs[0].running.push_back(Map(1, 2, 9.9, 0, /*backup=*/true));
+  SpeculatorOptions o;
+  EXPECT_TRUE(Speculator(o).Speculate(s).assignments.empty());
+  o.cap_fraction = 0.25;
+  Decision d = Speculator(o).Speculate(s);
+  ASSERT_EQ(d.assignments.size(), 1u) << d.note;
+  EXPECT_EQ(d.assignments[0].index, 0);
+}
+
 }  // namespace
 }  // namespace mr::sched

@@ -8,8 +8,13 @@
 
 #include <gtest/gtest.h>
 
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <string>
 
+#include "common/crc32c.h"
 #include "common/file_util.h"
 #include "shuffle/map_output.h"
 #include "shuffle/net/fetcher.h"
@@ -28,7 +33,7 @@ class FetchBlameTest : public ::testing::Test {
     shuffle::MapOutputIndex index;
     std::string data;
     for (int i = 0; i < 2048; ++i) shuffle::AppendRecord("key" + std::to_string(i), std::string(120, 'v'), &data);
-    index.partitions.push_back({0, data.size(), 2048});
+    index.partitions.push_back({0, data.size(), 2048, crc32c::Value(data)});
     ASSERT_TRUE(MakeDirs(shuffle::MapOutputDir(work(), kJob)).ok());
     ASSERT_TRUE(WriteStringToFile(shuffle::MapOutputDataPath(work(), kJob, 0, 1), data).ok());
     ASSERT_TRUE(index.WriteTo(shuffle::MapOutputIndexPath(work(), kJob, 0, 1)).ok());
@@ -41,6 +46,7 @@ class FetchBlameTest : public ::testing::Test {
   void TearDown() override {
     if (server_) server_->Stop();
     if (mounted_) ::umount2(mnt().c_str(), MNT_DETACH);
+    if (injected_) ::unsetenv("MR_TEST_FULL_DISK");
   }
 
   std::string work() const { return JoinPath(tmp_.path(), "work"); }
@@ -56,25 +62,57 @@ class FetchBlameTest : public ::testing::Test {
     return shuffle::FetchPartition(t, dest, kTimeout).status();
   }
 
+  // A fetch into dir, full: ENOSPC comes back as IoError naming the file -> LOCAL, and no
+  // partial file is left.
+  void ExpectFullDiskIsLocal(const std::string& dir) {
+    Status s = Fetch(JoinPath(dir, "m0.run"));
+    ASSERT_FALSE(s.ok());
+    EXPECT_EQ(s.code(), StatusCode::kIoError) << s.ToString();
+    EXPECT_NE(s.message().find("No space left on device"), std::string::npos) << s.ToString();
+    EXPECT_NE(s.message().find(dir), std::string::npos) << s.ToString();
+    EXPECT_EQ(FetchCauseOf(s), proto::FETCH_LOCAL);
+    EXPECT_FALSE(PathExists(JoinPath(dir, "m0.run.tmp"))) << "the partial file was left behind";
+    EXPECT_FALSE(PathExists(JoinPath(dir, "m0.run")));
+  }
+  // The fetcher's test seam (shuffle/net/fetcher.cc): dir acts as a disk of `bytes` bytes.
+  void InjectFullDisk(const std::string& dir, uint64_t bytes) {
+    ::setenv("MR_TEST_FULL_DISK", (std::to_string(bytes) + ":" + dir).c_str(), 1);
+    injected_ = true;
+  }
+
   TempDir tmp_{"mr-fetch-blame-test"};
   std::unique_ptr<shuffle::ShuffleServer> server_;
   bool mounted_ = false;
+  bool injected_ = false;
 };
 
-// The reducer's own disk is full: ENOSPC comes back as IoError naming the file -> LOCAL.
+// The reducer's own disk is full (a 64 KiB tmpfs, or where none can be mounted the
+// fetcher's injected ENOSPC): the 256 KiB partition does not fit.
 TEST_F(FetchBlameTest, FullLocalDiskIsLocal) {
   ASSERT_TRUE(MakeDirs(mnt()).ok());
-  if (::mount("tmpfs", mnt().c_str(), "tmpfs", 0, "size=64k") != 0) {
-    GTEST_SKIP() << "cannot mount a tmpfs (needs root): " << std::strerror(errno);
+  if (::mount("tmpfs", mnt().c_str(), "tmpfs", 0, "size=64k") == 0) {
+    mounted_ = true;
+  } else {
+    std::printf("cannot mount a tmpfs (%s): the full disk is injected\n", std::strerror(errno));
+    InjectFullDisk(mnt(), 64u << 10);
   }
-  mounted_ = true;
-  Status s = Fetch(JoinPath(mnt(), "m0.run"));
-  ASSERT_FALSE(s.ok());
-  EXPECT_EQ(s.code(), StatusCode::kIoError) << s.ToString();
-  EXPECT_NE(s.message().find("No space left on device"), std::string::npos) << s.ToString();
-  EXPECT_NE(s.message().find(mnt()), std::string::npos) << s.ToString();
-  EXPECT_EQ(FetchCauseOf(s), proto::FETCH_LOCAL);
-  EXPECT_FALSE(PathExists(JoinPath(mnt(), "m0.run.tmp"))) << "the partial file was left behind";
+  ExpectFullDiskIsLocal(mnt());
+}
+
+// The injected full disk on its own, on every machine: what the cluster's full-disk tests
+// fall back on must fail a fetch as a real one does, and only under its directory.
+TEST_F(FetchBlameTest, InjectedFullDiskIsLocalAndOnlyThere) {
+  const std::string small = JoinPath(tmp_.path(), "small-injected");
+  ASSERT_TRUE(MakeDirs(small).ok());
+  InjectFullDisk(small, 300u << 10);
+  ASSERT_TRUE(WriteStringToFile(JoinPath(small, "earlier.run"), std::string(64u << 10, 'x')).ok());
+  // 64 KiB used + 256 KiB > 300 KiB.
+  ExpectFullDiskIsLocal(small);
+  // The same fetch elsewhere, or into the same directory once it has room, succeeds.
+  EXPECT_TRUE(Fetch(JoinPath(tmp_.path(), "elsewhere.run")).ok());
+  ASSERT_TRUE(RemoveAll(JoinPath(small, "earlier.run")).ok());
+  Status s = Fetch(JoinPath(small, "m0.run"));
+  EXPECT_TRUE(s.ok()) << s.ToString();
 }
 
 TEST_F(FetchBlameTest, MissingLocalDirectoryIsLocal) {

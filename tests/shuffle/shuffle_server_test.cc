@@ -1,16 +1,11 @@
+// The shuffle server and the fetcher on loopback: every partition byte for byte, kept-alive
+// connections, many fetches at once, and every error a fetch can meet (a bad request, a
+// corrupt or flipped source, a refused, silent or short-reading peer), each leaving no file.
 #include "shuffle/net/shuffle_server.h"
 
-#include <netinet/in.h>
-#include <poll.h>
-#include <sys/ioctl.h>
-#include <sys/socket.h>
-
-#include <algorithm>
-#include <chrono>
-#include <cstdio>
-#include <functional>
 #include <atomic>
-#include <random>
+#include <functional>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -19,81 +14,22 @@
 #include <asio/write.hpp>
 #include <gtest/gtest.h>
 
-#include "common/crc32c.h"
 #include "common/file_util.h"
 #include "common/framing.h"
 #include "mr.pb.h"
 #include "shuffle/map_output.h"
 #include "shuffle/net/fetcher.h"
 #include "shuffle/net/net_io.h"
-#include "shuffle/net/share_limiter.h"
 #include "tests/common/wait.h"
+#include "tests/shuffle/shuffle_server_fixture.h"
 
 namespace mr::shuffle {
 namespace {
 
+using mr::shuffle::shuffle_test::kTimeout;
+using mr::shuffle::shuffle_test::ShuffleServerTest;
+using mr::shuffle::shuffle_test::WriteMapOutput;
 using mr::testing::WaitUntil;
-
-constexpr double kTimeout = 5.0;
-
-struct FakeMapOutput {
-  std::vector<std::string> partitions;  // expected bytes per partition
-  std::vector<uint64_t> records;
-};
-
-// Writes a map output the way a map task does: records per partition, index last.
-FakeMapOutput WriteMapOutput(const std::string& dir, uint64_t job, uint32_t map, uint32_t attempt,
-                             uint32_t r, int records_per_partition, size_t value_bytes) {
-  std::mt19937 rng(static_cast<uint32_t>(job * 1000 + map * 10 + attempt));
-  FakeMapOutput out;
-  MapOutputIndex index;
-  std::string data;
-  for (uint32_t p = 0; p < r; ++p) {
-    std::string part;
-    int n = (p == 1) ? 0 : records_per_partition;  // partition 1 is always empty
-    for (int i = 0; i < n; ++i) {
-      std::string key = "k" + std::to_string(p) + "-" + std::to_string(100000 + i);
-      std::string value(value_bytes, 'a');
-      for (auto& c : value) c = static_cast<char>('a' + rng() % 26);
-      AppendRecord(key, value, &part);
-    }
-    index.partitions.push_back({data.size(), part.size(), static_cast<uint64_t>(n), crc32c::Value(part)});
-    data += part;
-    out.partitions.push_back(part);
-    out.records.push_back(static_cast<uint64_t>(n));
-  }
-  EXPECT_TRUE(MakeDirs(MapOutputDir(dir, job)).ok());
-  EXPECT_TRUE(WriteStringToFile(MapOutputDataPath(dir, job, map, attempt), data).ok());
-  EXPECT_TRUE(index.WriteTo(MapOutputIndexPath(dir, job, map, attempt)).ok());
-  return out;
-}
-
-class ShuffleServerTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    MakeDirs(JoinPath(tmp_.path(), "out")).ok() || (ADD_FAILURE(), true);
-    output_ = WriteMapOutput(work(), 7, 3, 1, 5, 200, 100);
-  }
-
-  std::unique_ptr<ShuffleServer> StartServer(double bandwidth = 0) {
-    ShuffleServerOptions opts;
-    opts.work_dir = work();
-    opts.bandwidth = bandwidth;
-    auto server = ShuffleServer::Start(opts);
-    EXPECT_TRUE(server.ok()) << server.status().ToString();
-    return std::move(server).value();
-  }
-
-  FetchTarget Target(const ShuffleServer& s, uint32_t partition, uint64_t job = 7, uint32_t map = 3,
-                     uint32_t attempt = 1) {
-    return FetchTarget{"127.0.0.1", s.port(), job, map, attempt, partition};
-  }
-  std::string work() const { return JoinPath(tmp_.path(), "work"); }
-  std::string Dest(const std::string& name) const { return JoinPath(JoinPath(tmp_.path(), "out"), name); }
-
-  TempDir tmp_{"shufflenet"};
-  FakeMapOutput output_;
-};
 
 TEST_F(ShuffleServerTest, FetchesEveryPartitionByteForByte) {
   auto server = StartServer();
@@ -313,232 +249,6 @@ TEST_F(ShuffleServerTest, ShortReadLeavesNoFile) {
   EXPECT_NE(r.status().message().find("short read"), std::string::npos) << r.status().ToString();
   EXPECT_FALSE(PathExists(Dest("x")));
   EXPECT_FALSE(PathExists(Dest("x") + ".tmp"));
-}
-
-TEST_F(ShuffleServerTest, ThrottledFetchTakesSizeOverBandwidth) {
-  // One partition of ~10 MB; at 20 MB/s it takes ~0.5 s (minus the limiter's small burst).
-  WriteMapOutput(work(), 11, 0, 0, 2, 10000, 990);
-  auto server = StartServer(20e6);
-  double start = MonotonicSeconds();
-  auto r = FetchPartition(Target(*server, 0, 11, 0, 0), Dest("slow"), kTimeout);
-  double took = MonotonicSeconds() - start;
-  ASSERT_TRUE(r.ok()) << r.status().ToString();
-  EXPECT_GT(r->bytes, 9'900'000u);
-  // The cap is enforced: a lower bound, which load cannot break (a busy machine only sends
-  // slower). The last grant comes once everything before it is paid for, less the burst;
-  // the last chunk (a ragged tail merged into it: under two chunks) needs no wait after:
-  // (bytes - burst - 2 chunks) / rate = 0.45 s. That the limiter keeps the link busy is
-  // checked on virtual time (share_limiter_test); here only that nothing hangs, with a
-  // bound ten times the paced time.
-  const double chunk = static_cast<double>(ShuffleServerOptions{}.throttled_chunk_bytes);
-  const double paced =
-      (static_cast<double>(r->bytes) - ShareLimiter::kDefaultBurstBytes - 2 * chunk) / 20e6;
-  EXPECT_GE(took, paced);
-  EXPECT_LT(took, paced * 10);
-}
-
-TEST_F(ShuffleServerTest, ThrottledFetchesAreByteExactAcrossChunks) {
-  // Small chunks: every partition goes in several limiter grants, each requested before
-  // the previous one is sent, with a ragged last chunk merged into the one before it.
-  ShuffleServerOptions opts;
-  opts.work_dir = work();
-  opts.bandwidth = 200e6;
-  opts.throttled_chunk_bytes = 3000;
-  auto server = ShuffleServer::Start(opts);
-  ASSERT_TRUE(server.ok()) << server.status().ToString();
-  uint64_t total = 0;
-  for (uint32_t p = 0; p < 5; ++p) {
-    auto r = FetchPartition(Target(**server, p), Dest("t"), kTimeout);
-    ASSERT_TRUE(r.ok()) << r.status().ToString();
-    EXPECT_EQ(*ReadFileToString(Dest("t")), output_.partitions[p]) << "partition " << p;
-    total += output_.partitions[p].size();
-  }
-  EXPECT_EQ((*server)->bytes_sent(), total);
-}
-
-TEST_F(ShuffleServerTest, StopInterruptsInFlightTransfers) {
-  WriteMapOutput(work(), 12, 0, 0, 2, 10000, 990);
-  auto server = StartServer(1e4);  // 10 MB would take ~1000 s: only an interrupt ends it
-  Result<FetchResult> r = Status::Internal("not run");
-  // The fetcher's timeout (no byte for 5 s) never fires: the first chunk (the limiter's
-  // burst) arrives at once and later ones every 256 KiB / 10 KB/s = 26 s, so a timeout
-  // would be first only if Stop took longer than 5 s.
-  std::thread fetch([&] { r = FetchPartition(Target(*server, 0, 12, 0, 0), Dest("cut"), 60.0); });
-  ASSERT_TRUE(WaitUntil([&] { return server->bytes_sent() > 0; }, kTimeout)) << "the transfer never started";
-  double start = MonotonicSeconds();
-  server->Stop();
-  // A Stop that waited for the transfer would take ~1000 s; 30 s is far more than joining
-  // the serving threads takes on any loaded machine.
-  EXPECT_LT(MonotonicSeconds() - start, 30.0);
-  fetch.join();
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().code(), StatusCode::kNetworkError) << r.status().ToString();
-  EXPECT_FALSE(PathExists(Dest("cut")));
-  EXPECT_FALSE(PathExists(Dest("cut") + ".tmp"));
-}
-
-// Stop() shuts down a socket the server is blocked sending on (a reducer that stopped
-// reading). The next sendfile gets EPIPE, which on its own would raise SIGPIPE and kill the
-// whole worker process (CI once did, in StopInterruptsInFlightTransfers). It must not.
-TEST_F(ShuffleServerTest, StopWhileBlockedOnAStalledReaderDoesNotRaiseSigpipe) {
-  WriteMapOutput(work(), 14, 0, 0, 1, 32 * 1024, 1000);  // ~32 MB: more than the socket buffers
-  auto server = StartServer();
-  asio::io_context ctx;
-  asio::ip::tcp::socket sock(ctx);
-  sock.connect(asio::ip::tcp::endpoint(asio::ip::make_address("127.0.0.1"), server->port()));
-  proto::FetchRequest req;
-  req.set_job_id(14);
-  req.set_partition(0);
-  asio::write(sock, asio::buffer(EncodeFrame(req.SerializeAsString())));
-  char buf[4096];
-  size_t got = 0;
-  while (got < 64 * 1024) got += sock.read_some(asio::buffer(buf));
-  // Stop reading: the server fills the socket buffers and waits for POLLOUT. Wait until it
-  // has stopped making progress (what is queued for us no longer grows), so Stop finds it
-  // blocked rather than mid-send (mid-send would exercise the same guard, less surely).
-  int queued = -1;
-  ASSERT_TRUE(WaitUntil([&] {
-    int now = 0;
-    ::ioctl(sock.native_handle(), FIONREAD, &now);
-    bool still = now > 0 && now == queued;
-    queued = now;
-    return still;
-  }, kTimeout, 0.05)) << "the server never filled the socket";
-  server->Stop();  // without the guard: killed by SIGPIPE here (exit 141)
-  // The connection was cut: draining what is buffered ends in EOF or a reset, well short of
-  // the whole partition.
-  asio::error_code ec;
-  while (!ec) got += sock.read_some(asio::buffer(buf), ec);
-  EXPECT_TRUE(ec == asio::error::eof || ec == asio::error::connection_reset) << ec.message();
-  EXPECT_LT(got, 32u * 1024 * 1000);
-}
-
-TEST_F(ShuffleServerTest, BindingAPortInUseFails) {
-  auto server = StartServer();
-  ShuffleServerOptions opts;
-  opts.work_dir = work();
-  opts.port = server->port();
-  auto second = ShuffleServer::Start(opts);
-  ASSERT_FALSE(second.ok());
-  EXPECT_EQ(second.status().code(), StatusCode::kNetworkError);
-  opts.work_dir.clear();
-  EXPECT_EQ(ShuffleServer::Start(opts).status().code(), StatusCode::kInvalidArgument);
-}
-
-TEST_F(ShuffleServerTest, UnthrottledLargePartitionIsFast) {
-  // ~64 MiB partition. The floor is far below the target (>= 1 GB/s on an idle machine)
-  // because this box is shared; the measured rate is printed for the record. 10 MB/s
-  // allows 6.7 s for what takes ~0.1 s of CPU (loopback sendfile, a page-cache write):
-  // it still holds at a 1/50 share of one core, and no pacing at all is what it checks
-  // (a default cap, or a chunked path that waits, falls far below it).
-  WriteMapOutput(work(), 13, 0, 0, 1, 64 * 1024, 1000);
-  auto server = StartServer();
-  double start = MonotonicSeconds();
-  auto r = FetchPartition(Target(*server, 0, 13, 0, 0), Dest("big"), kTimeout);
-  double took = MonotonicSeconds() - start;
-  ASSERT_TRUE(r.ok()) << r.status().ToString();
-  double rate = static_cast<double>(r->bytes) / took;
-  std::printf("unthrottled fetch: %.1f MiB in %.3f s = %.0f MB/s\n", r->bytes / 1048576.0, took, rate / 1e6);
-  EXPECT_GT(rate, 10e6);
-  EXPECT_EQ(*FileSize(Dest("big")), r->bytes);
-}
-
-
-// ---- admission: silent connections never hold a serving thread (issue 11, "No lock-out") ----
-
-// Holds `count` silent TCP connections to port, reconnecting any the server closes, until
-// destroyed. Sends nothing, ever.
-class SilentFlood {
- public:
-  SilentFlood(uint16_t port, int count) : port_(port), fds_(count) {
-    for (auto& fd : fds_) Reconnect(&fd);
-    thread_ = std::thread([this] { Run(); });
-  }
-  ~SilentFlood() {
-    stop_ = true;
-    thread_.join();
-  }
-  int reconnects() const { return reconnects_.load(); }
-
- private:
-  void Reconnect(netio::UniqueFd* fd) {
-    auto c = netio::ConnectTcp("127.0.0.1", port_, 1.0);
-    fd->Reset(c.ok() ? c->Release() : -1);
-  }
-  void Run() {
-    while (!stop_.load()) {
-      std::vector<pollfd> p;
-      for (auto& fd : fds_) p.push_back({fd.get(), POLLIN, 0});
-      ::poll(p.data(), p.size(), 50);
-      for (size_t i = 0; i < fds_.size() && !stop_.load(); ++i) {
-        if (fds_[i].valid() && p[i].revents == 0) continue;
-        Reconnect(&fds_[i]);  // closed by the server (EOF or reset), or never connected
-        reconnects_.fetch_add(1);
-      }
-    }
-  }
-
-  const uint16_t port_;
-  std::vector<netio::UniqueFd> fds_;
-  std::atomic<bool> stop_{false};
-  std::atomic<int> reconnects_{0};
-  std::thread thread_;
-};
-
-auth::ClusterToken TestToken() {
-  auto t = auth::ClusterToken::FromString("shuffle-admission-secret");
-  EXPECT_TRUE(t.ok());
-  return t.ok() ? *t : auth::ClusterToken();
-}
-
-TEST_F(ShuffleServerTest, SilentConnectionsBeyondThreadsAndPoolDoNotStarveAFetch) {
-  ShuffleServerOptions opts;
-  opts.work_dir = work();
-  opts.threads = 2;
-  opts.max_pending_connections = 256;  // the default
-  opts.handshake_timeout_seconds = 2;
-  opts.token = TestToken();
-  auto server = ShuffleServer::Start(opts);
-  ASSERT_TRUE(server.ok()) << server.status().ToString();
-  // More silent peers than serving threads + pending pool, all connected before the fetch.
-  SilentFlood flood((*server)->port(), opts.threads + opts.max_pending_connections + 2);
-  // The pool is full and churning: the server has closed silent peers and they came back.
-  ASSERT_TRUE(WaitUntil([&] { return flood.reconnects() > 0; }, kTimeout));
-  auto r = FetchPartition(Target(**server, 0), Dest("p0"), 3.0, SystemClock::Get(), opts.token);
-  ASSERT_TRUE(r.ok()) << r.status().ToString();
-  EXPECT_EQ(*ReadFileToString(Dest("p0")), output_.partitions[0]);
-  // A keep-alive fetcher keeps working too.
-  Fetcher fetcher(3.0, SystemClock::Get(), 4, opts.token);
-  for (uint32_t p : {2u, 3u, 4u}) {
-    auto k = fetcher.Fetch(Target(**server, p), Dest("k"));
-    ASSERT_TRUE(k.ok()) << k.status().ToString();
-    EXPECT_EQ(*ReadFileToString(Dest("k")), output_.partitions[p]);
-  }
-}
-
-TEST_F(ShuffleServerTest, FullPendingPoolClosesItsOldestSilentConnection) {
-  ShuffleServerOptions opts;
-  opts.work_dir = work();
-  opts.threads = 2;
-  opts.max_pending_connections = 4;  // default handshake deadline (10 s): nothing expires
-  auto server = ShuffleServer::Start(opts);
-  ASSERT_TRUE(server.ok()) << server.status().ToString();
-  std::vector<netio::UniqueFd> fds;
-  for (int i = 0; i <= opts.max_pending_connections; ++i) {
-    auto c = netio::ConnectTcp("127.0.0.1", (*server)->port(), kTimeout);
-    ASSERT_TRUE(c.ok()) << c.status().ToString();
-    fds.push_back(std::move(c).value());
-    // One at a time, so the server's accept order is our connect order.
-    ASSERT_TRUE(WaitUntil([&] { return (*server)->connections_accepted() >= fds.size(); }, kTimeout, 0.002));
-  }
-  char c;
-  auto oldest = netio::ReadSome(fds[0].get(), &c, 1, kTimeout);  // EOF or reset, not a timeout
-  EXPECT_TRUE(oldest.ok() ? *oldest == 0 : oldest.status().message().find("timed out") == std::string::npos)
-      << (oldest.ok() ? "read a byte" : oldest.status().ToString());
-  for (size_t i = 1; i < fds.size(); ++i) {
-    pollfd p{fds[i].get(), POLLIN, 0};
-    EXPECT_EQ(::poll(&p, 1, 0), 0) << "connection " << i << " closed, only the oldest should be";
-  }
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include "common/file_util.h"
 #include "master/http_server.h"
 #include "tests/web/chromium.h"
 #include "tests/web/fake_provider.h"
@@ -35,17 +36,18 @@ class BrowserTest : public testing::Test {
     ASSERT_TRUE(s.ok()) << s.status().ToString();
     server_ = std::move(*s);
     base_ = "http://127.0.0.1:" + std::to_string(server_->address().port);
-    char tmpl[] = "/tmp/mr-chromium-XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl), nullptr);
-    profile_ = tmpl;
+    profile_dir_ = std::make_unique<TempDir>("mr-chromium");  // under the test's scratch directory
+    ASSERT_FALSE(profile_dir_->path().empty());
+    profile_ = profile_dir_->path() + "/profile";
     artifacts_ = MR_WEB_TEST_ARTIFACT_DIR;
     fs::create_directories(artifacts_);
   }
   void TearDown() override {
     if (server_) server_->Stop();
-    if (!profile_.empty()) fs::remove_all(profile_);
+    profile_dir_.reset();
   }
 
+  std::unique_ptr<TempDir> profile_dir_;
   std::string chromium_, base_, profile_, artifacts_;
   std::unique_ptr<webtest::FakeProvider> provider_;
   std::unique_ptr<HttpServer> server_;

@@ -4,6 +4,8 @@
 // transfer of its trace; a screenshot is kept as a test artifact. And (issue 16) four
 // jobs — running, succeeded, failed, killed — whose pages must show the state, the three
 // phase percentages, the share and the times of /api/jobs/ID.
+#include <signal.h>
+
 #include <algorithm>
 #include <ctime>
 #include <fstream>
@@ -52,19 +54,61 @@ std::string StatusPageUrl(const std::string& cluster_dir) {
   return http;
 }
 
+// Stops a process (SIGSTOP) until Thaw() or the end of the object's life (a
+// failed assertion must not leave a worker stopped).
+class Frozen {
+ public:
+  explicit Frozen(int pid) : pid_(pid) { ::kill(pid_, SIGSTOP); }
+  ~Frozen() { Thaw(); }
+  void Thaw() {
+    if (pid_ > 0) ::kill(pid_, SIGCONT);
+    pid_ = -1;
+  }
+
+ private:
+  int pid_;
+};
+
+// Whether the job's trace, as the master serves it now, has a fetch_end event.
+bool HasFetchEnd(const std::string& http, const std::string& job) {
+  auto addr = ParseHostPort(http.substr(std::string("http://").size()));
+  if (!addr.ok()) return false;
+  auto events = nlohmann::json::parse(webtest::Get(*addr, "/api/jobs/" + job + "/trace").body, nullptr, false);
+  if (!events.is_array()) return false;
+  return std::any_of(events.begin(), events.end(),
+                     [](const nlohmann::json& e) { return e.value("event", "") == "fetch_end"; });
+}
+
 TEST(ClusterBrowserTest, LiveJobPageShowsOverlappingLanes) {
   std::string chromium = webtest::FindChromium();
   ASSERT_FALSE(chromium.empty()) << "chromium is not installed: run scripts/install-deps.sh";
   TempDir tmp("mr-page-test");
   const std::string d = tmp.path();
   WriteCorpus(d + "/in.txt", 4u << 20, 41);
-  ClusterProcess cluster(d + "/cluster", 3, "--http 127.0.0.1:0");
+  // The overlap is made, not hoped for: with --placement even a third of the maps is queued
+  // at each worker on arrival, and the third worker is stopped (SIGSTOP) before the job, so
+  // its maps wait in its queue while the other two run theirs and their reducers fetch.
+  // Once a fetch has ended the worker is let go: its maps end after that fetch.
+  ClusterProcess cluster(d + "/cluster", 3, "--http 127.0.0.1:0 --placement even --worker-timeout 300");
   ASSERT_TRUE(cluster.ok()) << cluster.start_error();
   std::string http = StatusPageUrl(d + "/cluster");
   ASSERT_FALSE(http.empty()) << ReadFile(d + "/cluster/master.log");
-  auto run = Sh(MrBin() + " run wordcount --quiet --input " + d + "/in.txt --output " + d +
-                "/wc --reducers 3 --split-size 256KiB --master " + cluster.address());
-  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::string master = " --master " + cluster.address();
+  ASSERT_TRUE(WaitUntil([&] {
+    auto j = nlohmann::json::parse(Sh(MrBin() + " status --json" + master).out, nullptr, false);
+    return !j.is_discarded() && j.value("workers", 0) == 3;
+  }, 30, 0.05));
+  const int third = ReadPidFile(d + "/cluster/worker-2.pid");
+  ASSERT_GT(third, 0);
+  Frozen frozen(third);
+  auto submit = Sh(MrBin() + " submit wordcount --input " + d + "/in.txt --output " + d +
+                   "/wc --reducers 3 --split-size 256KiB" + master);
+  ASSERT_EQ(submit.exit_code, 0) << submit.err;
+  ASSERT_TRUE(WaitUntil([&] { return HasFetchEnd(http, "job-000001"); }, 120, 0.05))
+      << "no fetch ended while the third worker's maps waited";
+  frozen.Thaw();
+  ASSERT_TRUE(WaitForStatus(cluster.address(), "job-000001",
+                            [](const nlohmann::json& j) { return j.value("state", "") == "SUCCEEDED"; }, 120));
 
   int maps = 0, reduces = 0, fetches = 0;
   double last_map_end = 0, first_fetch_end = 1e300;

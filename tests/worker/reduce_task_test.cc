@@ -2,6 +2,8 @@
 // longer matches the CRC it was fetched with is never merged; it is fetched again.
 #include "worker/task/reduce_task.h"
 
+#include <atomic>
+#include <future>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -9,6 +11,7 @@
 #include "common/crc32c.h"
 #include "common/file_util.h"
 #include "shuffle/map_output.h"
+#include "tests/common/wait.h"
 
 namespace mr::worker {
 namespace {
@@ -167,32 +170,30 @@ TEST(StreamingReduceTest, FractionIsWhatTheCommandRead) {
   EXPECT_LT(fraction.load(), 0.5) << "the merge counted as the reduce's progress";
 }
 
-// A synthetic reduce's fraction follows its work (0.4 s here), as a synthetic map's does;
-// it read 0 until the merge at the end, so speculation saw every synthetic reduce stall.
+// A synthetic reduce's fraction follows its work, as a synthetic map's does; it read 0
+// until the merge at the end, so speculation saw every synthetic reduce stall. The work is
+// 60 s of sleep, so the fraction is inside (0, 1) for as long as the test watches, however
+// loaded the machine: the test sees it leave 0, rise again, and then cancels the reduce.
 TEST(SyntheticReduceTest, FractionRisesWithItsWork) {
   TempDir dir("reduce-synthetic-fraction");
-  auto job = jobs::CreateJob("synthetic", {{"reduce_seconds", "0.4"}, {"work", "sleep"}});
+  auto job = jobs::CreateJob("synthetic", {{"reduce_seconds", "60"}, {"work", "sleep"}});
   ASSERT_TRUE(job.ok()) << job.status().ToString();
   std::string run;
   shuffle::AppendRecord("k", "v", &run);
   std::atomic<double> fraction{0};
   ReduceTaskSpec spec;
   ASSERT_TRUE(OneRunSpec(job->get(), run, dir.path(), &fraction, &spec));
-  std::atomic<bool> done{false};
-  std::vector<double> seen;
-  std::thread sampler([&] {
-    while (!done.load()) {
-      seen.push_back(fraction.load());
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-  });
-  auto r = RunReduceTask(spec, nullptr);
-  done.store(true);
-  sampler.join();
-  ASSERT_TRUE(r.ok()) << r.status().ToString();
-  int between = 0;
-  for (double f : seen) between += f > 0.1 && f < 0.9;
-  EXPECT_GE(between, 3) << "the fraction did not move during the work (" << seen.size() << " samples)";
+  std::atomic<bool> cancel{false};
+  auto task = std::async(std::launch::async, [&] { return RunReduceTask(spec, &cancel); });
+  double first = 0, later = 0;
+  const bool moved = mr::testing::WaitUntil([&] { return (first = fraction.load()) > 0; }, 30);
+  const bool rose = moved && mr::testing::WaitUntil([&] { return (later = fraction.load()) > first; }, 30);
+  cancel.store(true);
+  auto r = task.get();
+  EXPECT_TRUE(moved) << "the fraction never left 0 during the work";
+  EXPECT_TRUE(rose) << "the fraction stayed at " << first;
+  EXPECT_LT(later, 0.5) << "60 s of work cannot be half done while the test watches";
+  EXPECT_EQ(r.status().code(), StatusCode::kAborted) << r.status().ToString();
 }
 
 }  // namespace
