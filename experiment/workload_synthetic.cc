@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "experiment/workload_sources.h"
-#include "model/rng.h"
+#include "common/rng.h"
 
 namespace mr::experiment {
 
@@ -22,7 +22,7 @@ struct Sizes {
 };
 
 // round(jobs * map_heavy) map-heavy jobs, in an order shuffled by rng (Fisher-Yates).
-std::vector<bool> Classes(int jobs, double map_heavy, model::Rng& rng) {
+std::vector<bool> Classes(int jobs, double map_heavy, Rng& rng) {
   int heavy = static_cast<int>(std::lround(jobs * map_heavy));
   std::vector<bool> classes(jobs);
   for (int i = 0; i < jobs; ++i) classes[i] = i < heavy;
@@ -51,7 +51,7 @@ Result<JobList> GenerateSynthetic(const sched::PolicyOptions& params, uint64_t s
         "group a "
         "shuffle_bandwidth");
   }
-  model::Rng rng(seed);
+  Rng rng(seed);
   std::vector<bool> map_heavy = Classes(jobs, params.Double("map_heavy"), rng);
   std::vector<Sizes> sizes(jobs);
   double sum_x = 0, sum_y = 0;

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <string>
 
-#include "model/rng.h"
+#include "common/rng.h"
 
 namespace mr::model {
 namespace {

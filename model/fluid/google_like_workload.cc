@@ -5,7 +5,7 @@
 #include <cmath>
 #include <numbers>
 
-#include "model/rng.h"
+#include "common/rng.h"
 #include "model/fluid/workload.h"
 
 namespace mr::model {

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "common/file_util.h"
-#include "model/rng.h"
+#include "common/rng.h"
 
 namespace mr::model {
 namespace {

@@ -17,7 +17,7 @@
 #include "common/status.h"
 #include "model/mst/dtd.h"
 #include "model/mst/quadrature.h"
-#include "model/rng.h"
+#include "common/rng.h"
 
 namespace mr::model {
 

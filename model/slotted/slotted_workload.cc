@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/file_util.h"
-#include "model/rng.h"
+#include "common/rng.h"
 
 namespace mr::model {
 namespace {

@@ -10,7 +10,7 @@
 #include <string_view>
 
 #include "common/status.h"
-#include "model/rng.h"
+#include "common/rng.h"
 
 namespace mr::model {
 

@@ -11,7 +11,7 @@
 #include <queue>
 #include <vector>
 
-#include "model/rng.h"
+#include "common/rng.h"
 #include "model/tasksim/task_sim_state.h"
 #include "scheduler/snapshot.h"
 

@@ -12,7 +12,7 @@
 
 #include "common/file_util.h"
 #include "experiment/mst_trace_command.h"
-#include "model/rng.h"
+#include "common/rng.h"
 #include "web/trace_reader.h"
 
 namespace mr::experiment {
@@ -167,7 +167,7 @@ TEST(MstTraceTest, HandMadeTrace) {
 // time drawn from service[i], written as traces.
 std::vector<std::vector<json>> ForkJoinDtdRun(double lambda, const std::vector<model::Dtd>& service,
                                               int jobs, uint64_t seed) {
-  model::Rng rng(seed);
+  Rng rng(seed);
   std::vector<double> free_at(service.size(), 0);
   std::vector<std::vector<json>> traces;
   double t = 1000;

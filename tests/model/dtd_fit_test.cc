@@ -8,7 +8,7 @@
 #include <cmath>
 #include <vector>
 
-#include "model/rng.h"
+#include "common/rng.h"
 
 namespace mr::model {
 namespace {

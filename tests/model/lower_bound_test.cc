@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "model/fluid/lower_bound.h"
-#include "model/rng.h"
+#include "common/rng.h"
 #include "model/fluid/tandem_policy.h"
 
 namespace mr::model {

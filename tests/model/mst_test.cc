@@ -8,7 +8,7 @@
 
 #include "model/mst/dtd.h"
 #include "model/mst/mst.h"
-#include "model/rng.h"
+#include "common/rng.h"
 
 namespace mr::model {
 namespace {

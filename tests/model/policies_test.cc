@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <numeric>
 
-#include "model/rng.h"
+#include "common/rng.h"
 #include "model/fluid/tandem_policy.h"
 #include "model/fluid/tandem_sim.h"
 #include "scheduler/policy_table.h"

@@ -2,7 +2,7 @@
 // below every live policy on random instances.
 #include <gtest/gtest.h>
 
-#include "model/rng.h"
+#include "common/rng.h"
 #include "model/slotted/slotted_bounds.h"
 #include "tests/model/slotted_test_util.h"
 

@@ -3,7 +3,7 @@
 // job's maps are done, nothing assigned twice) and the SRPT bound lies below every policy.
 #include <gtest/gtest.h>
 
-#include "model/rng.h"
+#include "common/rng.h"
 #include "model/slotted/slotted_bounds.h"
 #include "scheduler/scheduler.h"
 #include "tests/model/slotted_test_util.h"

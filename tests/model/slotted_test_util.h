@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "model/rng.h"
+#include "common/rng.h"
 #include "model/slotted/slotted_workload.h"
 
 namespace mr::model::testing {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "model/tasksim/map_time.h"
-#include "model/rng.h"
+#include "common/rng.h"
 #include "model/tasksim/task_sim.h"
 #include "model/tasksim/task_workload.h"
 #include "tests/model/task_sim_test_util.h"

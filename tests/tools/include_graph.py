@@ -48,18 +48,7 @@ INTERNAL = {
 # entry is (including module, included file): only that file, nowhere else. One that no
 # arrow uses any more is printed as a note (so it can be removed), not failed: branches
 # that fix one merge without touching this table.
-EXCEPTIONS = {
-    # The Boost glue for the --placement flags sits in the seam but reads the placement
-    # stage's mode table; it leaves scheduler/ when flag parsing moves to cli/ (item 1).
-    ("scheduler", "scheduler/stages/map_placement.h"),
-    # The models' shared random number generator lives in the model/ root, above the models
-    # that use it; its place is below them (common/ or a model/ utility folder).
-    ("model/fluid", "model/rng.h"),
-    ("model/tasksim", "model/rng.h"),
-    ("model/slotted", "model/rng.h"),
-    ("model/mst", "model/rng.h"),
-    ("model/flex", "model/rng.h"),
-}
+EXCEPTIONS = set()  # none today
 
 # Folders whose files may include anything, and folders with no C++ of the product.
 FREE = {"tests", "bench", "fuzz"}

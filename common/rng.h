@@ -1,4 +1,4 @@
-// Deterministic random numbers for the model's generators. std:: distributions
+// Deterministic random numbers for the models' and experiments' generators. std:: distributions
 // are implementation-defined, so a seed must give the same workload on every
 // libstdc++/libc++ version: only the mt19937_64 engine (fully specified) is used.
 // Not thread-safe; one Rng per generator.
@@ -9,7 +9,7 @@
 #include <numbers>
 #include <random>
 
-namespace mr::model {
+namespace mr {
 
 class Rng {
  public:
@@ -70,4 +70,4 @@ inline LogNormalParams LogNormalFromMoments(double mean, double sd) {
   return {std::log(mean) - s2 / 2.0, std::sqrt(s2)};
 }
 
-}  // namespace mr::model
+}  // namespace mr
