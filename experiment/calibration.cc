@@ -11,6 +11,7 @@
 #include <sched.h>
 
 #include "common/file_util.h"
+#include "common/stats.h"
 #include "experiment/trace_replay.h"
 
 namespace mr::experiment {
@@ -292,9 +293,7 @@ Calibration MedianCalibration(const std::vector<Calibration>& rounds) {
   auto median = [&](double Calibration::*field) {
     std::vector<double> v;
     for (const Calibration& r : rounds) v.push_back(r.*field);
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    c.*field = n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    c.*field = Median(std::move(v));
   };
   median(&Calibration::task_start_seconds);
   median(&Calibration::map_speed_factor);

@@ -9,6 +9,7 @@
 #include <set>
 #include <utility>
 
+#include "common/stats.h"
 #include "common/units.h"
 #include "model/mst/mst.h"
 #include "web/trace_reader.h"
@@ -80,12 +81,6 @@ Result<JobMaps> ParseJob(const std::vector<json>& events) {
   return job;
 }
 
-double Mean(const std::vector<double>& v) {
-  double s = 0;
-  for (double x : v) s += x;
-  return v.empty() ? 0 : s / static_cast<double>(v.size());
-}
-
 // Sample variance (n - 1) / mean^2; 0 for fewer than 2 values or a zero mean.
 double Scv(const std::vector<double>& v) {
   const double m = Mean(v);
@@ -93,13 +88,6 @@ double Scv(const std::vector<double>& v) {
   double ss = 0;
   for (double x : v) ss += (x - m) * (x - m);
   return ss / static_cast<double>(v.size() - 1) / (m * m);
-}
-
-// Nearest rank: the smallest value with at least q of the sample at or below it.
-double Quantile(const std::vector<double>& sorted, double q) {
-  if (sorted.empty()) return 0;
-  const size_t rank = static_cast<size_t>(std::ceil(q * static_cast<double>(sorted.size())));
-  return sorted[std::clamp<size_t>(rank, 1, sorted.size()) - 1];
 }
 
 // Pearson correlation; 0 when either side is constant.
@@ -416,7 +404,7 @@ void CheckAssumptions(const Measured& m, MstTraceReport& r) {
   add("no-dispatch-delay",
       delays.empty() ? std::string("no task found its worker idle")
                      : "submit to start on an idle worker: mean " + Num(delay) + " s, p90 " +
-                           Num(Quantile(delays, 0.9)) + " s (" + std::to_string(delays.size()) +
+                           Num(QuantileNearestRank(delays, 0.9)) + " s (" + std::to_string(delays.size()) +
                            " tasks), " + Share(delay / mean_service) + " of the mean service time",
       "0", delay / mean_service, delay > 0.05 * mean_service);
 
@@ -480,7 +468,8 @@ Result<MstTraceReport> AnalyzeMstTrace(const std::vector<std::vector<json>>& tra
   std::vector<double> sorted = r.sojourn;
   std::sort(sorted.begin(), sorted.end());
   r.mean_sojourn = Mean(sorted);
-  r.p50 = Quantile(sorted, 0.5), r.p90 = Quantile(sorted, 0.9), r.p99 = Quantile(sorted, 0.99);
+  r.p50 = QuantileNearestRank(sorted, 0.5), r.p90 = QuantileNearestRank(sorted, 0.9),
+  r.p99 = QuantileNearestRank(sorted, 0.99);
   r.max_sojourn = sorted.back();
   MeasureNodes(m, r);
   Predict(m, r);

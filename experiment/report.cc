@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/file_util.h"
+#include "common/stats.h"
 #include "experiment/job_results.h"
 #include "experiment/live_run.h"
 #include "experiment/srpt_bound.h"

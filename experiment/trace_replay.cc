@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "common/file_util.h"
+#include "common/stats.h"
 #include "web/trace_reader.h"
 
 namespace mr::experiment {
@@ -161,10 +162,6 @@ void CountAttempts(const std::vector<Attempt>& ended, RecordedJob& m) {
     if (a.status == "killed") ++m.killed_attempts;
     if (a.status == "lost") ++m.lost_attempts;
   }
-}
-
-double Mean(const std::vector<double>& v) {
-  return v.empty() ? 0 : std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
 }
 
 // The replayable job and its measured outcome; arrival is relative to t0.
