@@ -35,4 +35,12 @@ double QuantileNearestRank(std::span<const double> sorted, double q) {
   return sorted[std::clamp<size_t>(rank, 1, sorted.size()) - 1];
 }
 
+double Scv(std::span<const double> values) {
+  const double m = Mean(values);
+  if (values.size() < 2 || m == 0) return 0;
+  double ss = 0;
+  for (double x : values) ss += (x - m) * (x - m);
+  return ss / static_cast<double>(values.size() - 1) / (m * m);
+}
+
 }  // namespace mr

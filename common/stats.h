@@ -1,5 +1,5 @@
-// Small statistics of a sample, written once: the mean, the median and two quantile
-// definitions. The two quantiles differ on purpose (each caller keeps the numbers it
+// Small statistics of a sample, written once: the mean, the median, two quantile
+// definitions and the squared coefficient of variation. The two quantiles differ on purpose (each caller keeps the numbers it
 // always printed; docs/experiments.md, "Statistics"):
 //   QuantileLinear       linear interpolation between order statistics (Hyndman & Fan
 //                        type 7, numpy's default): the experiment summary's median and
@@ -28,5 +28,9 @@ double QuantileLinear(std::span<const double> values, double q);
 
 // REQUIRES: `sorted` is sorted ascending. q in [0, 1]: rank ceil(q n), clamped to [1, n].
 double QuantileNearestRank(std::span<const double> sorted, double q);
+
+// The squared coefficient of variation: the sample variance (n - 1 in the denominator)
+// over the squared mean; 0 for fewer than 2 values or a zero mean.
+double Scv(std::span<const double> values);
 
 }  // namespace mr

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "experiment/mst_trace.h"
+#include "experiment/mst_trace_output.h"
 
 namespace mr::experiment {
 

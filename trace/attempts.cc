@@ -35,6 +35,7 @@ std::vector<Attempt> CollectAttempts(const std::vector<Event>& events) {
     if (fresh) {
       slots.emplace_back();
       slots.back().attempt.task = key.first;
+      slots.back().attempt.ref = ParseTaskId(key.first);
       slots.back().attempt.attempt = key.second;
       slots.back().first = at;
     }

@@ -26,6 +26,7 @@ std::optional<TaskRef> ParseTaskId(std::string_view id);
 // worker's report, or the master's when it lost or killed it), or both.
 struct Attempt {
   std::string task;                     // as traced; "" when its events carry none
+  std::optional<TaskRef> ref;           // ParseTaskId(task)
   int64_t attempt = 0;                  // 0 when its events carry none
   std::optional<AttemptStart> started;  // the last attempt_start before its end
   std::optional<AttemptEnd> ended;      // its attempt_end (the last, if a trace repeats one)

@@ -58,6 +58,16 @@ TEST(StatsTest, LinearQuantileIsNumpysDefault) {
   EXPECT_DOUBLE_EQ(QuantileLinear(std::vector<double>{1, 2}, 0.5), 1.5);
 }
 
+TEST(StatsTest, ScvIsTheSampleVarianceOverTheSquaredMean) {
+  // {1, 2, 3}: mean 2, squared deviations 1 + 0 + 1 = 2, variance 2 / 2 = 1, scv 1 / 4.
+  EXPECT_DOUBLE_EQ(Scv(std::vector<double>{1, 2, 3}), 0.25);
+  // {2, 4, 4, 4, 5, 5, 7, 9}: mean 5, squared deviations 32, variance 32 / 7, scv 32 / 175.
+  EXPECT_DOUBLE_EQ(Scv(std::vector<double>{2, 4, 4, 4, 5, 5, 7, 9}), 32.0 / 175);
+  EXPECT_DOUBLE_EQ(Scv(std::vector<double>{3}), 0);
+  EXPECT_DOUBLE_EQ(Scv(std::vector<double>{-1, 1}), 0);  // zero mean
+  EXPECT_DOUBLE_EQ(Scv(std::vector<double>{}), 0);
+}
+
 // The two definitions differ: the point of having both by name.
 TEST(StatsTest, TheTwoQuantilesDiffer) {
   const std::vector<double> ten = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};

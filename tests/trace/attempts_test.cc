@@ -37,6 +37,9 @@ TEST(AttemptsTest, PairsStartsAndEndsInEndOrder) {
 )"));
   ASSERT_EQ(attempts.size(), 4u);
   EXPECT_EQ(attempts[0].task, "m-00001");  // ended first
+  ASSERT_TRUE(attempts[0].ref.has_value());
+  EXPECT_EQ(attempts[0].ref->kind, 'm');
+  EXPECT_EQ(attempts[0].ref->index, 1);
   EXPECT_EQ(attempts[0].attempt, 2);
   ASSERT_TRUE(attempts[0].started && attempts[0].ended);
   EXPECT_DOUBLE_EQ(attempts[0].started->t, 1);
