@@ -8,7 +8,7 @@
 #include "web/chart_layout.h"
 #include "web/png_render.h"
 #include "web/svg_chart.h"
-#include "web/trace_reader.h"
+#include "trace/reader.h"
 
 namespace mr::cli {
 
@@ -50,7 +50,7 @@ int TraceRenderMain(const Args& args) {
   int width = vm["width"].as<int>();
   if (width < 300 || width > 20000) return UsageError("trace render: --width must be in 300..20000");
 
-  auto events = web::ReadTraceFile(vm["trace"].as<std::string>());
+  auto events = trace::ReadTraceFile(vm["trace"].as<std::string>());
   if (!events.ok()) return UsageError("trace render: " + events.status().message());
   if (events->empty()) return UsageError("trace render: '" + vm["trace"].as<std::string>() + "' has no events");
   web::SvgOptions opt;

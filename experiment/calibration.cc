@@ -10,8 +10,12 @@
 
 #include <sched.h>
 
+#include <nlohmann/json.hpp>
+
 #include "common/file_util.h"
+#include "common/stats.h"
 #include "experiment/trace_replay.h"
+#include "trace/attempts.h"
 
 namespace mr::experiment {
 
@@ -59,7 +63,7 @@ std::string Str(const json& e, const char* key) {
 // to run (the worker-measured "start" of attempt_end; the assignment when absent) and its
 // end. The master writes attempt_start when it learns of the assignment, which on a busy
 // machine can be long after the map began, so run times use the worker's start.
-struct Attempt {
+struct Run {
   int worker = 0;
   std::string slot;
   double assigned = 0;
@@ -67,37 +71,30 @@ struct Attempt {
   double end = 0;
 };
 
-// The map attempts that ended ok, from attempt_start / attempt_end pairs.
-std::vector<Attempt> OkMapAttempts(const std::vector<json>& trace) {
-  // Attempt numbers count per task (docs/trace-format.md): pair by (task, attempt).
-  std::map<std::pair<std::string, int64_t>, double> started;
-  std::vector<Attempt> out;
-  for (const json& e : trace) {
-    const std::string event = Str(e, "event");
-    const std::string task = Str(e, "task");
-    if (task.empty() || task[0] != 'm') continue;
-    const std::pair<std::string, int64_t> attempt{task, static_cast<int64_t>(Num(e, "attempt", -1))};
-    if (event == "attempt_start") started[attempt] = Num(e, "t");
-    if (event == "attempt_end" && Str(e, "status") == "ok" && started.count(attempt)) {
-      const double assigned = started[attempt];
-      out.push_back({static_cast<int>(Num(e, "worker")), Str(e, "slot"), assigned, Num(e, "start", assigned),
-                     Num(e, "t")});
-    }
+// The map attempts that ended ok and whose assignment is traced, in the order they ended.
+std::vector<Run> OkMapRuns(const std::vector<trace::Event>& events) {
+  std::vector<Run> out;
+  for (const trace::Attempt& a : trace::CollectAttempts(events)) {
+    if (a.task.empty() || a.task[0] != 'm' || !a.started || !a.ended || a.ended->status != "ok") continue;
+    const trace::AttemptEnd& e = *a.ended;
+    const double assigned = a.started->t;
+    out.push_back({static_cast<int>(e.worker.value_or(0)), e.slot.value_or(""), assigned, e.start.value_or(assigned),
+                   e.t});
   }
   return out;
 }
 
 // Mean gap between an attempt's end and the next assignment on the same worker and slot
 // kind; 0 when no slot ran two attempts.
-double MeanReassignGap(std::vector<Attempt> attempts) {
-  std::sort(attempts.begin(), attempts.end(), [](const Attempt& a, const Attempt& b) {
+double MeanReassignGap(std::vector<Run> attempts) {
+  std::sort(attempts.begin(), attempts.end(), [](const Run& a, const Run& b) {
     return std::tie(a.worker, a.slot, a.assigned) < std::tie(b.worker, b.slot, b.assigned);
   });
   double sum = 0;
   int n = 0;
   for (size_t i = 1; i < attempts.size(); ++i) {
-    const Attempt& prev = attempts[i - 1];
-    const Attempt& next = attempts[i];
+    const Run& prev = attempts[i - 1];
+    const Run& next = attempts[i];
     if (prev.worker != next.worker || prev.slot != next.slot || next.assigned < prev.end) continue;
     sum += next.assigned - prev.end;
     ++n;
@@ -105,28 +102,28 @@ double MeanReassignGap(std::vector<Attempt> attempts) {
   return n > 0 ? sum / n : 0;
 }
 
-double MeanDuration(const std::vector<Attempt>& attempts) {
-  double sum = 0;
-  for (const Attempt& a : attempts) sum += a.end - a.start;
-  return attempts.empty() ? 0 : sum / static_cast<double>(attempts.size());
+double MeanDuration(const std::vector<Run>& attempts) {
+  std::vector<double> durations;
+  for (const Run& a : attempts) durations.push_back(a.end - a.start);
+  return Mean(durations);
 }
 
 // The rate-job maps' mean rate with a core to itself: sum of work over the sum of each
 // map's busy seconds times its mean share of a core while it ran. n(t) counts the job's
 // maps running at t (their worker-measured runs); a map's share is min(1, cores / n(t)).
-double CoreSpeed(const std::vector<Attempt>& maps, double work_per_map, double task_start, double slot_speed,
+double CoreSpeed(const std::vector<Run>& maps, double work_per_map, double task_start, double slot_speed,
                  int cores) {
   auto running_at = [&](double t) {
     int n = 0;
-    for (const Attempt& b : maps) n += b.start <= t && t < b.end;
+    for (const Run& b : maps) n += b.start <= t && t < b.end;
     return n;
   };
   double weighted = 0;
-  for (const Attempt& a : maps) {
+  for (const Run& a : maps) {
     const double run = a.end - a.start;
     if (!(run > 0)) continue;
     std::vector<double> cuts = {a.start, a.end};
-    for (const Attempt& b : maps) {
+    for (const Run& b : maps) {
       for (double t : {b.start, b.end}) {
         if (t > a.start && t < a.end) cuts.push_back(t);
       }
@@ -250,17 +247,17 @@ int AvailableCores() {
   return std::max(1, CPU_COUNT(&set));
 }
 
-Result<Calibration> DeriveCalibration(const ClusterShape& shape, const std::vector<std::vector<json>>& traces,
+Result<Calibration> DeriveCalibration(const ClusterShape& shape, const std::vector<std::vector<trace::Event>>& traces,
                                       int host_cores, double link_cpu_seconds) {
   if (traces.size() != 3) return Status::InvalidArgument("calibration needs the traces of the 3 standard jobs");
   Calibration c;
   c.shape_hash = ShapeHash(shape);
   c.measured_at = UtcNow();
-  std::vector<Attempt> empty = OkMapAttempts(traces[0]);
+  std::vector<Run> empty = OkMapRuns(traces[0]);
   if (empty.empty()) return Status::InvalidArgument("calibration: the zero-work job has no finished map");
   c.task_start_seconds = MeanDuration(empty);
   c.decision_latency = MeanReassignGap(empty);
-  std::vector<Attempt> rate = OkMapAttempts(traces[1]);
+  std::vector<Run> rate = OkMapRuns(traces[1]);
   if (rate.empty()) return Status::InvalidArgument("calibration: the 1-second job has no finished map");
   const double work = CalibrationJobs(shape)[1].map_seconds;
   const double busy = std::max(1e-3, MeanDuration(rate) - c.task_start_seconds);
@@ -269,10 +266,11 @@ Result<Calibration> DeriveCalibration(const ClusterShape& shape, const std::vect
   c.core_speed = c.host_cores > 0 ? CoreSpeed(rate, work, c.task_start_seconds, MeanSlotSpeed(shape), c.host_cores)
                                   : c.map_speed_factor;
   double bytes = 0, seconds = 0;
-  for (const json& e : traces[2]) {
-    if (Str(e, "event") != "served") continue;
-    bytes += Num(e, "bytes");
-    seconds += std::max(0.0, Num(e, "t") - Num(e, "start"));
+  for (const trace::Event& ev : traces[2]) {
+    const auto* e = std::get_if<trace::Served>(&ev);
+    if (e == nullptr) continue;
+    bytes += static_cast<double>(e->bytes.value_or(0));
+    seconds += std::max(0.0, e->t - e->start.value_or(0));
   }
   if (!(bytes > 0 && seconds > 0)) return Status::InvalidArgument("calibration: the shuffle job served no bytes");
   // The link's rate while it carries data, from the reducers' fetches (per source worker, its
@@ -292,9 +290,7 @@ Calibration MedianCalibration(const std::vector<Calibration>& rounds) {
   auto median = [&](double Calibration::*field) {
     std::vector<double> v;
     for (const Calibration& r : rounds) v.push_back(r.*field);
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    c.*field = n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    c.*field = Median(std::move(v));
   };
   median(&Calibration::task_start_seconds);
   median(&Calibration::map_speed_factor);

@@ -9,12 +9,11 @@
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "common/status.h"
 #include "experiment/cluster_shape.h"
 #include "experiment/experiment.h"
 #include "model/tasksim/task_sim.h"
+#include "trace/event.h"
 
 namespace mr::experiment {
 
@@ -63,7 +62,7 @@ std::vector<model::TaskJob> CalibrationJobs(const ClusterShape& shape);
 // the link job, above their idle rate; 0 = not measured) over the bytes that job served.
 // InvalidArgument when a trace lacks what its job must show (no finished map, no served bytes).
 Result<Calibration> DeriveCalibration(const ClusterShape& shape,
-                                      const std::vector<std::vector<nlohmann::json>>& traces,
+                                      const std::vector<std::vector<trace::Event>>& traces,
                                       int host_cores = 0, double link_cpu_seconds = 0);
 // The CPUs this process may run on (its affinity mask), at least 1.
 int AvailableCores();

@@ -1,4 +1,5 @@
 #include "experiment/job_results.h"
+#include "common/stats.h"
 #include "common/text_lines.h"
 
 #include <algorithm>
@@ -89,22 +90,6 @@ double RelativeError(double predicted, double measured) {
   return measured == 0 ? 0 : predicted / measured - 1;
 }
 
-double Quantile(std::vector<double> values, double q) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  double pos = std::clamp(q, 0.0, 1.0) * static_cast<double>(values.size() - 1);
-  size_t lo = static_cast<size_t>(std::floor(pos));
-  size_t hi = std::min(lo + 1, values.size() - 1);
-  return values[lo] + (pos - static_cast<double>(lo)) * (values[hi] - values[lo]);
-}
-
-double Mean(const std::vector<double>& values) {
-  if (values.empty()) return 0;
-  double sum = 0;
-  for (double v : values) sum += v;
-  return sum / static_cast<double>(values.size());
-}
-
 std::string JobsCsv(const std::vector<JobResult>& rows) {
   std::string out = std::string(kHeader) + "\n";
   for (const JobResult& r : rows) {
@@ -189,11 +174,11 @@ std::vector<PolicySummary> Summarize(const std::vector<JobResult>& rows, double 
     s.runs = static_cast<int>(runs.size());
     s.jobs = static_cast<int>(measured.size());
     s.measured_mean = Mean(measured);
-    s.measured_median = Quantile(measured, 0.5);
-    s.measured_tail = Quantile(measured, tail);
+    s.measured_median = QuantileLinear(measured, 0.5);
+    s.measured_tail = QuantileLinear(measured, tail);
     s.predicted_mean = Mean(predicted);
-    s.error_median = Quantile(errors, 0.5);
-    s.error_tail = Quantile(errors, tail);
+    s.error_median = QuantileLinear(errors, 0.5);
+    s.error_tail = QuantileLinear(errors, tail);
     std::vector<double> mk_measured, mk_predicted, flow_measured, flow_predicted;
     for (const auto& [rep, run] : runs) {
       mk_measured.push_back(run[1] - run[0]);
@@ -208,8 +193,8 @@ std::vector<PolicySummary> Summarize(const std::vector<JobResult>& rows, double 
     s.makespan_error = std::abs(RelativeError(s.predicted_makespan, s.measured_makespan));
     s.replayed_jobs = static_cast<int>(replayed.size());
     s.replayed_mean = Mean(replayed);
-    s.replay_error_median = Quantile(replay_errors, 0.5);
-    s.replay_error_tail = Quantile(replay_errors, tail);
+    s.replay_error_median = QuantileLinear(replay_errors, 0.5);
+    s.replay_error_tail = QuantileLinear(replay_errors, tail);
     std::vector<double> mk_replay_measured, mk_replayed;
     for (const auto& [rep, run] : runs) {
       if (run[6] == 0) continue;

@@ -35,9 +35,6 @@ struct JobResult {
 
 // predicted / measured - 1; 0 when measured is 0.
 double RelativeError(double predicted, double measured);
-// Linear-interpolated quantile q in [0, 1] of `values` (as numpy's default); 0 when empty.
-double Quantile(std::vector<double> values, double q);
-double Mean(const std::vector<double>& values);
 
 // jobs.csv: a header line, then one line per result; `replayed` and `replay_error` are
 // empty for a job without a replay. Parse errors name the line. Files written before the

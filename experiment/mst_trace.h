@@ -9,19 +9,19 @@
 //     node's measured mean response;
 // then predicts the MST from those numbers with the model's MST of independent nodes
 // (model/mst.h) under two node response laws, and measures how far the run is from each
-// of the model's assumptions. Pure functions of parsed traces except ReadMstTrace (reads
-// files); thread-compatible.
+// of the model's assumptions. Reads typed trace events and trace::CollectAttempts; the
+// report's text and JSON are in mst_trace_output.h. Pure functions of parsed traces except
+// ReadMstTrace (reads files); thread-compatible.
 #pragma once
 
 #include <cstdint>
-#include <iosfwd>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "common/status.h"
 #include "experiment/trace_replay.h"
 #include "model/mst/dtd_fit.h"
+#include "trace/event.h"
 
 namespace mr::experiment {
 
@@ -82,17 +82,12 @@ struct MstTraceReport {
   int other_attempts = 0;  // map attempts that did not succeed (failed, killed, lost)
 };
 
-// Analyses parsed traces, one event list per job (web::ParseTraceLines). InvalidArgument
+// Analyses parsed traces, one event list per job (trace::ParseTraceLines). InvalidArgument
 // for a trace without job_submit, an event missing a field the analysis needs (naming the
 // job), two traces of one job, fewer than 2 analysable jobs or submissions all at one time.
-Result<MstTraceReport> AnalyzeMstTrace(const std::vector<std::vector<nlohmann::json>>& traces);
+Result<MstTraceReport> AnalyzeMstTrace(const std::vector<std::vector<trace::Event>>& traces);
 
 // Reads trace files or directories (TraceFiles) and analyses them.
 Result<MstTraceReport> ReadMstTrace(const std::vector<std::string>& paths);
-
-// The report as text: '#' summary lines, the per-node table, the MST lines, the assumptions.
-void WriteMstTraceText(const MstTraceReport& report, std::ostream& out);
-// The report as one JSON object (every field above; sojourn times as a list).
-nlohmann::json MstTraceJson(const MstTraceReport& report);
 
 }  // namespace mr::experiment

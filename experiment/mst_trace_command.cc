@@ -1,6 +1,6 @@
 #include "experiment/mst_trace_command.h"
 
-#include "experiment/mst_trace.h"
+#include "experiment/mst_trace_output.h"
 
 namespace mr::experiment {
 

@@ -1,5 +1,6 @@
 #include "experiment/replay_prediction.h"
 
+#include "common/stats.h"
 #include "experiment/job_results.h"
 
 #include <algorithm>
@@ -29,8 +30,8 @@ void FillErrors(const RecordedRun& run, Prediction& p) {
     p.error.push_back(e);
     abs_error.push_back(std::fabs(e));
   }
-  p.abs_error_median = Quantile(abs_error, 0.5);
-  p.abs_error_p90 = Quantile(abs_error, 0.9);
+  p.abs_error_median = QuantileLinear(abs_error, 0.5);
+  p.abs_error_p90 = QuantileLinear(abs_error, 0.9);
 }
 
 }  // namespace

@@ -25,7 +25,7 @@ struct Prediction {
   model::TaskSimResult sim;    // per job in RecordedRun::jobs order
   // Per job (predicted - measured) / measured response; empty for a what-if.
   std::vector<double> error;
-  // Of |error|: the median and the 90th percentile (experiment/job_results.h Quantile, the
+  // Of |error|: the median and the 90th percentile (common/stats.h QuantileLinear, the
   // same definition as `mr experiment`'s summary). 0 for a what-if.
   double abs_error_median = 0;
   double abs_error_p90 = 0;

@@ -10,12 +10,13 @@
 #include <nlohmann/json.hpp>
 
 #include "common/file_util.h"
+#include "common/stats.h"
 #include "experiment/job_results.h"
 #include "experiment/live_run.h"
+#include "trace/reader.h"
 #include "web/chart_layout.h"
 #include "web/png_render.h"
 #include "web/svg_chart.h"
-#include "web/trace_reader.h"
 
 namespace mr::experiment {
 
@@ -110,7 +111,7 @@ Status RenderGantt(const std::string& dir, const ReportSpec& spec, const std::st
     chosen = std::find_if(measured.begin(), measured.end(), [&](const MeasuredJob& m) { return m.job == index; });
     if (chosen == measured.end()) return Status::NotFound("run " + name + " has no job " + spec.gantt_job);
   }
-  MR_ASSIGN_OR_RETURN(auto events, web::ReadTraceFile(JoinPath(JoinPath(run, "traces"), TraceFileName(chosen->id))));
+  MR_ASSIGN_OR_RETURN(auto events, trace::ReadTraceFile(JoinPath(JoinPath(run, "traces"), TraceFileName(chosen->id))));
   web::SvgOptions opt;
   opt.width = 1200;
   return web::SvgToPng(web::RenderSvgChart(web::BuildChartLayout(events), opt), out);

@@ -18,7 +18,7 @@
 #include "scheduler/stages/map_placement.h"
 #include "scheduler/scheduler.h"
 #include "scheduler/stages/speculator.h"
-#include "web/trace_reader.h"
+#include "trace/reader.h"
 
 namespace mr::experiment {
 
@@ -162,7 +162,7 @@ Result<CpuWindow> MeasureIdleCpu(LiveCluster& cluster) {
 // One round of the standard jobs on `cluster`: their traces and the link job's CPU.
 Result<Calibration> CalibrateOnce(LiveCluster& cluster, const ClusterShape& shape, const RunnerOptions& o, int round) {
   const std::vector<model::TaskJob> jobs = CalibrationJobs(shape);
-  std::vector<std::vector<nlohmann::json>> traces;
+  std::vector<std::vector<trace::Event>> traces;
   double link_cpu = 0;  // the link job's CPU above the idle cluster's (0: not readable)
   for (size_t index = 0; index < jobs.size(); ++index) {
     const std::string label = "calibrate-" + std::to_string(round + 1) + "." + std::to_string(index);
@@ -179,7 +179,7 @@ Result<Calibration> CalibrateOnce(LiveCluster& cluster, const ClusterShape& shap
         link_cpu = std::max(0.0, *after - idle->end_cpu - idle->rate * seconds);
       }
     }
-    MR_ASSIGN_OR_RETURN(auto events, web::ReadTraceFile(JoinPath(cluster.TraceDir(), TraceFileName(measured[0].id))));
+    MR_ASSIGN_OR_RETURN(auto events, trace::ReadTraceFile(JoinPath(cluster.TraceDir(), TraceFileName(measured[0].id))));
     traces.push_back(std::move(events));
   }
   // Burn-mode tasks share the host's cores; sleeping ones hold a slot without CPU.

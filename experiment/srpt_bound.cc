@@ -7,21 +7,11 @@
 #include "common/file_util.h"
 #include "experiment/live_run.h"
 #include "model/slotted/slotted_bounds.h"
-#include "web/trace_reader.h"
+#include "trace/reader.h"
 
 namespace mr::experiment {
 
 namespace {
-
-std::string Str(const nlohmann::json& e, const char* key) {
-  auto it = e.find(key);
-  return it != e.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-double Num(const nlohmann::json& e, const char* key) {
-  auto it = e.find(key);
-  return it != e.end() && it->is_number() ? it->get<double>() : 0;
-}
 
 int Units(double seconds, double round) {
   return std::max(1, static_cast<int>(std::lround(seconds / round)));
@@ -29,11 +19,12 @@ int Units(double seconds, double round) {
 
 }  // namespace
 
-void AddTraceWork(const std::vector<nlohmann::json>& trace, MeasuredWork* work) {
-  for (const nlohmann::json& e : trace) {
-    if (Str(e, "event") != "attempt_end" || Str(e, "status") != "ok") continue;
-    const std::string task = Str(e, "task");
-    const double seconds = std::max(0.0, Num(e, "t") - Num(e, "start"));
+void AddTraceWork(const std::vector<trace::Event>& events, MeasuredWork* work) {
+  for (const trace::Event& ev : events) {
+    const auto* e = std::get_if<trace::AttemptEnd>(&ev);
+    if (e == nullptr || e->status != "ok") continue;
+    const std::string task = e->task.value_or("");
+    const double seconds = std::max(0.0, e->t - e->start.value_or(0));
     if (!task.empty() && task[0] == 'm') work->map_seconds += seconds;
     if (!task.empty() && task[0] == 'r') work->reduce_seconds += seconds;
   }
@@ -67,7 +58,7 @@ Result<double> RunSrptBound(const std::string& run_dir, const std::vector<JobRes
   for (const MeasuredJob& m : measured) {
     MeasuredWork w;
     w.arrival = arrival.count(m.job) ? arrival[m.job] : 0;
-    MR_ASSIGN_OR_RETURN(auto events, web::ReadTraceFile(JoinPath(JoinPath(run_dir, "traces"), TraceFileName(m.id))));
+    MR_ASSIGN_OR_RETURN(auto events, trace::ReadTraceFile(JoinPath(JoinPath(run_dir, "traces"), TraceFileName(m.id))));
     AddTraceWork(events, &w);
     work.push_back(w);
   }

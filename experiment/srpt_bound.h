@@ -9,10 +9,9 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "common/status.h"
 #include "experiment/job_results.h"
+#include "trace/event.h"
 
 namespace mr::experiment {
 
@@ -24,9 +23,9 @@ struct MeasuredWork {
   double reduce_seconds = 0;
 };
 
-// Adds the durations of `trace`'s successful attempts (attempt_end, status ok: t - start)
-// to work->map_seconds (tasks "m-...") and work->reduce_seconds ("r-...").
-void AddTraceWork(const std::vector<nlohmann::json>& trace, MeasuredWork* work);
+// Adds the durations of `events`' successful attempts (attempt_end, status ok: t - start,
+// start 0 when absent) to work->map_seconds (tasks "m-...") and work->reduce_seconds ("r-...").
+void AddTraceWork(const std::vector<trace::Event>& events, MeasuredWork* work);
 
 // The bound in seconds: a slot lasts `round` seconds; a job arrives in slot
 // floor(arrival / round) + 1 and brings max(1, round(map_seconds / round)) map units and

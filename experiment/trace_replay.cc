@@ -3,26 +3,19 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <numeric>
 #include <set>
 #include <utility>
 
 #include "common/file_util.h"
-#include "web/trace_reader.h"
+#include "common/stats.h"
+#include "trace/attempts.h"
+#include "trace/reader.h"
 
 namespace mr::experiment {
 namespace {
 
-using nlohmann::json;
-
-// One attempt_end of one task.
-struct Attempt {
-  int index = 0;
-  double start = 0;
-  double end = 0;
-  std::string status;
-  double bytes_out = 0;
-};
+using trace::EventType;
+using trace::RequireNumber;
 
 // The facts of one job's trace the replay uses.
 struct JobTrace {
@@ -33,7 +26,8 @@ struct JobTrace {
   bool ended = false;
   std::string end_status, end_error;
   double response = 0;
-  std::vector<Attempt> maps_ended, reduces_ended;
+  // Its attempts that ended, each with a task id and a worker-measured start.
+  std::vector<trace::Attempt> attempts;
   double last_fetch_end = -std::numeric_limits<double>::infinity();
   bool saw_estimate = false;
   double first_start = std::numeric_limits<double>::infinity();  // its first attempt_start
@@ -46,95 +40,93 @@ struct Window {
   double start, end, bytes;
 };
 
-// "m-00003" -> ('m', 3); InvalidArgument otherwise.
-Result<std::pair<char, int>> TaskIndex(const std::string& task, const std::string& where) {
-  if (task.size() < 3 || (task[0] != 'm' && task[0] != 'r') || task[1] != '-' ||
-      !std::all_of(task.begin() + 2, task.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
-      task.size() > 11) {
-    return Status::InvalidArgument(where + ": bad task id '" + task + "'");
-  }
-  return std::make_pair(task[0], std::stoi(task.substr(2)));
-}
-
-Status ApplyAttemptEnd(const json& e, double t, JobTrace& job) {
-  MR_ASSIGN_OR_RETURN(auto task, TaskIndex(EventText(e, "task"), job.id));
-  Attempt a;
-  a.index = task.second;
-  a.end = t;
-  MR_ASSIGN_OR_RETURN(a.start, EventNumber(e, "start", job.id));
-  a.status = EventText(e, "status");
-  if (e.contains("bytes_out") && e["bytes_out"].is_number()) a.bytes_out = e["bytes_out"].get<double>();
-  (task.first == 'm' ? job.maps_ended : job.reduces_ended).push_back(a);
+Status ApplySubmit(const trace::JobSubmit& e, JobTrace& job) {
+  if (job.submit == job.submit) return Status::InvalidArgument(job.id + ": two job_submit events");
+  job.submit = e.t;
+  job.name = e.name.value_or("");
+  job.policy = e.policy.value_or("");
+  MR_ASSIGN_OR_RETURN(int64_t maps, RequireNumber(e.maps, EventType::kJobSubmit, "maps", job.id));
+  MR_ASSIGN_OR_RETURN(int64_t reduces, RequireNumber(e.reduces, EventType::kJobSubmit, "reduces", job.id));
+  if (maps < 1 || reduces < 0 || maps > 1'000'000 || reduces > 100'000)
+    return Status::InvalidArgument(job.id + ": job_submit with bad maps/reduces");
+  job.maps = static_cast<int>(maps);
+  job.reduces = static_cast<int>(reduces);
   return Status::Ok();
 }
 
-Status ApplyEvent(const json& e, JobTrace& job, std::vector<Window>& windows) {
-  if (!e.is_object() || !e.contains("event") || !e["event"].is_string() || !e.contains("t") ||
-      !e["t"].is_number()) {
-    return Status::InvalidArgument(job.id + ": an event without a string 'event' and a numeric 't'");
+Status ApplyFetchEnd(const trace::FetchEnd& e, JobTrace& job, std::vector<Window>& windows) {
+  job.last_fetch_end = std::max(job.last_fetch_end, e.t);
+  Window w{};
+  MR_ASSIGN_OR_RETURN(w.worker, RequireNumber(e.src_worker, EventType::kFetchEnd, "src_worker", job.id));
+  MR_ASSIGN_OR_RETURN(w.start, RequireNumber(e.start, EventType::kFetchEnd, "start", job.id));
+  MR_ASSIGN_OR_RETURN(uint64_t bytes, RequireNumber(e.bytes, EventType::kFetchEnd, "bytes", job.id));
+  w.bytes = static_cast<double>(bytes);
+  w.end = e.t;
+  windows.push_back(w);
+  return Status::Ok();
+}
+
+// The estimate written at submit: a hint (or a stored profile) is what the policy ranked
+// the job by before any map ended; "online" means it had none.
+Status ApplyFirstEstimate(const trace::Estimate& e, JobTrace& job) {
+  job.saw_estimate = true;
+  if (e.source == "hint" || e.source == "profile") {
+    MR_ASSIGN_OR_RETURN(job.hint_map_seconds, RequireNumber(e.map_seconds, EventType::kEstimate, "map_seconds", job.id));
+    MR_ASSIGN_OR_RETURN(job.hint_shuffle_bytes,
+                        RequireNumber(e.shuffle_bytes, EventType::kEstimate, "shuffle_bytes", job.id));
   }
-  const std::string ev = e.at("event").get<std::string>();
-  const double t = e.at("t").get<double>();
-  if (ev == "job_submit") {
-    if (job.submit == job.submit) return Status::InvalidArgument(job.id + ": two job_submit events");
-    job.submit = t;
-    job.name = EventText(e, "name");
-    job.policy = EventText(e, "policy");
-    MR_ASSIGN_OR_RETURN(double maps, EventNumber(e, "maps", job.id));
-    MR_ASSIGN_OR_RETURN(double reduces, EventNumber(e, "reduces", job.id));
-    if (maps < 1 || reduces < 0 || maps > 1e6 || reduces > 1e5)
-      return Status::InvalidArgument(job.id + ": job_submit with bad maps/reduces");
-    job.maps = static_cast<int>(maps);
-    job.reduces = static_cast<int>(reduces);
-  } else if (ev == "job_end") {
+  // The reduce estimate has its own source (asrpt and lrpt rank by it); traces written
+  // before it existed have none.
+  if (e.reduce_source == "hint" || e.reduce_source == "profile") {
+    MR_ASSIGN_OR_RETURN(job.hint_reduce_seconds,
+                        RequireNumber(e.reduce_seconds, EventType::kEstimate, "reduce_seconds", job.id));
+  }
+  return Status::Ok();
+}
+
+Status ApplyEvent(const trace::Event& ev, JobTrace& job, std::vector<Window>& windows) {
+  if (const auto* e = std::get_if<trace::JobSubmit>(&ev)) return ApplySubmit(*e, job);
+  if (const auto* e = std::get_if<trace::JobEnd>(&ev)) {
     job.ended = true;
-    job.end_status = EventText(e, "status");
-    job.end_error = EventText(e, "error");
-    MR_ASSIGN_OR_RETURN(job.response, EventNumber(e, "response_time", job.id));
-  } else if (ev == "attempt_start") {
-    job.first_start = std::min(job.first_start, t);
-  } else if (ev == "attempt_end") {
-    MR_RETURN_IF_ERROR(ApplyAttemptEnd(e, t, job));
-  } else if (ev == "fetch_end" && EventText(e, "status") == "ok") {
-    job.last_fetch_end = std::max(job.last_fetch_end, t);
-    Window w{};
-    MR_ASSIGN_OR_RETURN(double source, EventNumber(e, "src_worker", job.id));
-    w.worker = static_cast<int64_t>(source);
-    MR_ASSIGN_OR_RETURN(w.start, EventNumber(e, "start", job.id));
-    MR_ASSIGN_OR_RETURN(w.bytes, EventNumber(e, "bytes", job.id));
-    w.end = t;
-    windows.push_back(w);
-  } else if (ev == "estimate" && !job.saw_estimate) {
-    // The estimate written at submit: a hint (or a stored profile) is what the policy ranked
-    // the job by before any map ended; "online" means it had none.
-    job.saw_estimate = true;
-    const std::string source = EventText(e, "source");
-    if (source == "hint" || source == "profile") {
-      MR_ASSIGN_OR_RETURN(job.hint_map_seconds, EventNumber(e, "map_seconds", job.id));
-      MR_ASSIGN_OR_RETURN(job.hint_shuffle_bytes, EventNumber(e, "shuffle_bytes", job.id));
-    }
-    // The reduce estimate has its own source (asrpt and lrpt rank by it); traces written
-    // before it existed have none.
-    const std::string reduce_source = EventText(e, "reduce_source");
-    if (reduce_source == "hint" || reduce_source == "profile") {
-      MR_ASSIGN_OR_RETURN(job.hint_reduce_seconds, EventNumber(e, "reduce_seconds", job.id));
-    }
+    job.end_status = e->status.value_or("");
+    job.end_error = e->error.value_or("");
+    MR_ASSIGN_OR_RETURN(job.response, RequireNumber(e->response_time, EventType::kJobEnd, "response_time", job.id));
+  } else if (const auto* e = std::get_if<trace::AttemptStart>(&ev)) {
+    job.first_start = std::min(job.first_start, e->t);
+  } else if (const auto* e = std::get_if<trace::FetchEnd>(&ev); e && e->status == "ok") {
+    return ApplyFetchEnd(*e, job, windows);
+  } else if (const auto* e = std::get_if<trace::Estimate>(&ev); e && !job.saw_estimate) {
+    return ApplyFirstEstimate(*e, job);
   }
   return Status::Ok();
 }
 
-// Per task index, the duration of its last successful attempt (the one whose output the job
-// used: an earlier success can be lost with its worker and run again), -1 for none.
-std::vector<double> SuccessfulDurations(const std::vector<Attempt>& ended, int tasks,
+// The job's ended attempts, each checked for what the replay needs.
+Status CollectEnded(const std::vector<trace::Event>& events, JobTrace& job) {
+  for (trace::Attempt& a : trace::CollectAttempts(events)) {
+    if (!a.ended) continue;
+    if (!a.ref) return Status::InvalidArgument(job.id + ": bad task id '" + a.task + "'");
+    MR_RETURN_IF_ERROR(RequireNumber(a.ended->start, EventType::kAttemptEnd, "start", job.id).status());
+    job.attempts.push_back(std::move(a));
+  }
+  return Status::Ok();
+}
+
+// Per task index of `kind`, the duration of its last successful attempt (the one whose
+// output the job used: an earlier success can be lost with its worker and run again), -1
+// for none.
+std::vector<double> SuccessfulDurations(const std::vector<trace::Attempt>& attempts, char kind, int tasks,
                                         std::vector<double>* bytes_out) {
   std::vector<double> out(tasks, -1);
   std::vector<double> last_end(tasks, -std::numeric_limits<double>::infinity());
   if (bytes_out != nullptr) bytes_out->assign(tasks, 0);
-  for (const Attempt& a : ended) {
-    if (a.status != "ok" || a.index < 0 || a.index >= tasks || a.end < last_end[a.index]) continue;
-    last_end[a.index] = a.end;
-    out[a.index] = std::max(0.0, a.end - a.start);
-    if (bytes_out != nullptr) (*bytes_out)[a.index] = a.bytes_out;
+  for (const trace::Attempt& a : attempts) {
+    const trace::AttemptEnd& e = *a.ended;
+    const int index = a.ref->index;
+    if (a.ref->kind != kind || e.status != "ok" || index >= tasks || e.t < last_end[index]) continue;
+    last_end[index] = e.t;
+    out[index] = std::max(0.0, e.t - *e.start);
+    if (bytes_out != nullptr) (*bytes_out)[index] = static_cast<double>(e.bytes_out.value_or(0));
   }
   return out;
 }
@@ -155,16 +147,12 @@ std::string ExclusionReason(const JobTrace& job, const std::vector<double>& maps
   return "";
 }
 
-void CountAttempts(const std::vector<Attempt>& ended, RecordedJob& m) {
-  for (const Attempt& a : ended) {
-    if (a.status == "failed") ++m.failed_attempts;
-    if (a.status == "killed") ++m.killed_attempts;
-    if (a.status == "lost") ++m.lost_attempts;
+void CountAttempts(const std::vector<trace::Attempt>& attempts, RecordedJob& m) {
+  for (const trace::Attempt& a : attempts) {
+    if (a.ended->status == "failed") ++m.failed_attempts;
+    if (a.ended->status == "killed") ++m.killed_attempts;
+    if (a.ended->status == "lost") ++m.lost_attempts;
   }
-}
-
-double Mean(const std::vector<double>& v) {
-  return v.empty() ? 0 : std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
 }
 
 // The replayable job and its measured outcome; arrival is relative to t0.
@@ -192,13 +180,12 @@ std::pair<model::TaskJob, RecordedJob> ReplayJob(const JobTrace& job, std::vecto
   m.response = job.response;
   double shuffle_end = job.last_fetch_end;
   if (!std::isfinite(shuffle_end)) {
-    for (const Attempt& a : job.maps_ended) {
-      if (a.status == "ok") shuffle_end = std::max(shuffle_end, a.end);
+    for (const trace::Attempt& a : job.attempts) {
+      if (a.ref->kind == 'm' && a.ended->status == "ok") shuffle_end = std::max(shuffle_end, a.ended->t);
     }
   }
   m.shuffle_done = std::isfinite(shuffle_end) ? shuffle_end - job.submit : job.response;
-  CountAttempts(job.maps_ended, m);
-  CountAttempts(job.reduces_ended, m);
+  CountAttempts(job.attempts, m);
   return {std::move(t), std::move(m)};
 }
 
@@ -230,20 +217,21 @@ std::map<int64_t, LinkUse> Links(const std::vector<Window>& windows) {
   return out;
 }
 
-Result<JobTrace> ParseJob(const std::vector<json>& events, std::vector<Window>& windows) {
+Result<JobTrace> ParseJob(const std::vector<trace::Event>& events, std::vector<Window>& windows) {
   JobTrace job;
-  for (const json& e : events) {
-    if (job.id.empty() && e.contains("job") && e["job"].is_string()) job.id = e["job"].get<std::string>();
+  for (const trace::Event& e : events) {
+    if (job.id.empty()) job.id = trace::JobOf(e);
   }
   if (job.id.empty()) return Status::InvalidArgument("a trace without a 'job' field");
-  for (const json& e : events) MR_RETURN_IF_ERROR(ApplyEvent(e, job, windows));
+  for (const trace::Event& e : events) MR_RETURN_IF_ERROR(ApplyEvent(e, job, windows));
+  MR_RETURN_IF_ERROR(CollectEnded(events, job));
   if (job.submit != job.submit) return Status::InvalidArgument(job.id + ": no job_submit event");
   return job;
 }
 
 }  // namespace
 
-Result<RecordedRun> RecordedRunFromTraces(const std::vector<std::vector<json>>& traces) {
+Result<RecordedRun> RecordedRunFromTraces(const std::vector<std::vector<trace::Event>>& traces) {
   std::vector<JobTrace> parsed;
   std::vector<Window> windows;
   std::set<std::string> ids;
@@ -263,8 +251,8 @@ Result<RecordedRun> RecordedRunFromTraces(const std::vector<std::vector<json>>& 
   if (std::isfinite(first_start)) run.first_assignment = std::max(0.0, first_start - run.t0);
   for (const JobTrace& job : parsed) {
     std::vector<double> map_bytes;
-    std::vector<double> maps = SuccessfulDurations(job.maps_ended, job.maps, &map_bytes);
-    std::vector<double> reduces = SuccessfulDurations(job.reduces_ended, job.reduces, nullptr);
+    std::vector<double> maps = SuccessfulDurations(job.attempts, 'm', job.maps, &map_bytes);
+    std::vector<double> reduces = SuccessfulDurations(job.attempts, 'r', job.reduces, nullptr);
     std::string why = ExclusionReason(job, maps, reduces);
     if (!why.empty()) {
       run.excluded.push_back({job.id, why});
@@ -296,12 +284,12 @@ Result<std::vector<std::string>> TraceFiles(const std::string& path) {
   return out;
 }
 
-Result<std::vector<std::vector<json>>> ReadTraces(const std::vector<std::string>& paths) {
-  std::vector<std::vector<json>> traces;
+Result<std::vector<std::vector<trace::Event>>> ReadTraces(const std::vector<std::string>& paths) {
+  std::vector<std::vector<trace::Event>> traces;
   for (const std::string& p : paths) {
     MR_ASSIGN_OR_RETURN(std::vector<std::string> files, TraceFiles(p));
     for (const std::string& f : files) {
-      MR_ASSIGN_OR_RETURN(std::vector<json> events, web::ReadTraceFile(f));
+      MR_ASSIGN_OR_RETURN(std::vector<trace::Event> events, trace::ReadTraceFile(f));
       if (events.empty()) return Status::InvalidArgument(f + ": empty trace");
       traces.push_back(std::move(events));
     }
@@ -323,20 +311,6 @@ double MeasuredShuffleRate(const RecordedRun& run) {
     ++n;
   }
   return n > 0 ? sum / n : 0;
-}
-
-Result<double> EventNumber(const json& e, const char* key, const std::string& where) {
-  auto it = e.find(key);
-  if (it == e.end() || !it->is_number() || !std::isfinite(it->get<double>())) {
-    return Status::InvalidArgument(where + ": " + e.value("event", std::string("event")) +
-                                   " without a numeric '" + key + "'");
-  }
-  return it->get<double>();
-}
-
-std::string EventText(const json& e, const char* key) {
-  auto it = e.find(key);
-  return it != e.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
 }  // namespace mr::experiment

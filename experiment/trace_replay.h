@@ -4,7 +4,8 @@
 // measured per job (response time, time to the end of its shuffle). docs/model.md, "Replaying a recorded run",
 // states the rules: only a task's successful attempt counts (failed, killed and lost attempts
 // are counted, not replayed); a job without a successful job_end is excluded and reported.
-// Pure functions except ReadRecordedRun (reads files); thread-safe.
+// Traces are read by trace/reader.h, attempts by trace::CollectAttempts. Pure functions
+// except ReadTraces and ReadRecordedRun (read files); thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -12,10 +13,9 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "common/status.h"
 #include "experiment/experiment.h"
+#include "trace/event.h"
 
 namespace mr::experiment {
 
@@ -58,15 +58,11 @@ struct RecordedRun {
   std::map<int64_t, LinkUse> links;   // per source worker id, over all jobs
 };
 
-// One trace event's field: a finite number (InvalidArgument naming `where`, the event and the
-// key otherwise), or a string ("" when absent or not a string).
-Result<double> EventNumber(const nlohmann::json& e, const char* key, const std::string& where);
-std::string EventText(const nlohmann::json& e, const char* key);
-
-// Builds a run from parsed traces, one event list per job (web::ParseTraceLines).
-// InvalidArgument for a trace without job_submit, two traces of one job, or an event
-// missing a field the replay needs (naming the job and event).
-Result<RecordedRun> RecordedRunFromTraces(const std::vector<std::vector<nlohmann::json>>& traces);
+// Builds a run from parsed traces, one event list per job (trace::ParseTraceLines).
+// InvalidArgument for a trace without job_submit, two traces of one job, an attempt with a
+// bad task id, or an event missing a field the replay needs (naming the job and event:
+// "job-000002: attempt_end without a numeric 'start'").
+Result<RecordedRun> RecordedRunFromTraces(const std::vector<std::vector<trace::Event>>& traces);
 
 // The trace files `path` stands for: itself if a file, else the *.jsonl files in the
 // directory (a master's STATE directory stands for its traces/ subdirectory). NotFound for a
@@ -74,7 +70,7 @@ Result<RecordedRun> RecordedRunFromTraces(const std::vector<std::vector<nlohmann
 Result<std::vector<std::string>> TraceFiles(const std::string& path);
 // The parsed events of every trace file `paths` name (TraceFiles), one list per file;
 // InvalidArgument for an empty trace, a line that is not JSON named by file and line.
-Result<std::vector<std::vector<nlohmann::json>>> ReadTraces(const std::vector<std::string>& paths);
+Result<std::vector<std::vector<trace::Event>>> ReadTraces(const std::vector<std::string>& paths);
 
 // Reads `paths`: trace files, or directories whose *.jsonl files are traces (a master's
 // STATE directory stands for its traces/ subdirectory). NotFound for a missing path or a

@@ -9,7 +9,7 @@
 //   - the job CSV: arrival,maps,map_seconds,shuffle_bytes,reducers,reduce_seconds;
 //   - a SWIM trace (Facebook 2009 samples): a time window compressed by a factor, sizes
 //     through a logarithmic map onto configured ranges, clipping counted.
-// Deterministic: the same spec and cluster give the same jobs on every machine (model/rng.h).
+// Deterministic: the same spec and cluster give the same jobs on every machine (common/rng.h).
 // Pure functions, thread-safe.
 #pragma once
 

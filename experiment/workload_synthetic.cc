@@ -2,7 +2,7 @@
 // map-heavy and shuffle-heavy jobs (docs/experiments.md, "Workloads"). The shape follows the
 // policy experiment's workload (bench/policies/workload.py: a size S, a ratio r, half the
 // jobs of each class, the busier station at the target load) with log-uniform sizes over
-// [min_seconds, max_seconds] instead of a clipped log-normal, and model/rng.h draws so that a
+// [min_seconds, max_seconds] instead of a clipped log-normal, and common/rng.h draws so that a
 // seed gives the same jobs on every machine.
 #include <algorithm>
 #include <cmath>

@@ -62,8 +62,11 @@ void AttemptKiller::DropReduceBackup(JobRecord& job, int index, const std::strin
     return;
   }
   if (WorkerRecord* w = state_.FindWorker(b.worker)) w->ReleaseSlot(true, b.unified);
-  Trace(job, {{"event", "reduce_backup_dropped"}, {"t", state_.Now()}, {"task", TaskIdString(TaskKind::kReduce, index)},
-              {"worker", b.worker}, {"maps_fetched", b.maps_fetched}, {"reason", reason}});
+  Trace(job, trace::ReduceBackupDropped{.t = state_.Now(),
+                                        .task = TaskIdString(TaskKind::kReduce, index),
+                                        .worker = b.worker,
+                                        .maps_fetched = b.maps_fetched,
+                                        .reason = reason});
 }
 
 bool AttemptKiller::PromoteReduceBackup(JobRecord& job, int index, const std::string& why) {
@@ -84,9 +87,13 @@ void AttemptKiller::EndAttempt(JobRecord& job, TaskKind kind, int index, uint32_
     Tell(*w, job.id, kind, index, attempt);
   }
   job.counters[kind == TaskKind::kMap ? kKilledMapsCounter : kKilledReducesCounter]++;
-  Trace(job, {{"event", "attempt_end"}, {"t", state_.Now()}, {"task", TaskIdString(kind, index)},
-              {"attempt", attempt}, {"worker", worker}, {"start", start_time}, {"status", "killed"},
-              {"error", reason}});
+  Trace(job, trace::AttemptEnd{.t = state_.Now(),
+                               .task = TaskIdString(kind, index),
+                               .attempt = attempt,
+                               .worker = worker,
+                               .start = start_time,
+                               .status = "killed",
+                               .error = reason});
   MR_LOG_INFO("{} {} attempt {} on worker {} killed: {}", JobIdString(job.id), TaskIdString(kind, index), attempt,
               worker, reason);
 }

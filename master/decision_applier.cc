@@ -11,7 +11,6 @@
 
 namespace mr::master {
 
-using nlohmann::json;
 using sched::TaskKind;
 
 void DecisionApplier::FailUnsendableMap(WorkerRecord& w, JobRecord& job, int index, size_t bytes) {
@@ -23,8 +22,14 @@ void DecisionApplier::FailUnsendableMap(WorkerRecord& w, JobRecord& job, int ind
   job.counters[kFailedMapsCounter]++;
   const double now = state_.Now();
   const std::string task = TaskIdString(TaskKind::kMap, index);
-  Trace(job, {{"event", "attempt_end"}, {"t", now}, {"start", now}, {"task", task}, {"attempt", attempt},
-              {"worker", w.id}, {"slot", "map"}, {"status", "failed"}, {"error", why}});
+  Trace(job, trace::AttemptEnd{.t = now,
+                               .task = task,
+                               .attempt = attempt,
+                               .worker = w.id,
+                               .start = now,
+                               .slot = "map",
+                               .status = "failed",
+                               .error = why});
   MR_LOG_WARN("{} {} attempt {} not sent: {}", JobIdString(job.id), task, attempt, why);
   if (m.failures >= state_.options.max_attempts) {
     lifecycle_.FinishJob(job, JobState::kFailed, "map " + task + " failed " + std::to_string(m.failures) +
@@ -98,12 +103,9 @@ void DecisionApplier::Apply(WorkerRecord& w, const sched::Decision& d, bool clus
       StartReduce(round, *target, *job, a);
     }
   }
-  for (auto& [id, ev] : round.per_job) {
-    ev["event"] = "decision";
-    ev["t"] = round.now;
-    ev["worker"] = w.id;
-    ev["policy"] = state_.policy;
-    if (!d.note.empty()) ev["note"] = d.note;
+  for (auto& [id, tasks] : round.per_job) {
+    trace::Decision ev{.t = round.now, .worker = w.id, .policy = state_.policy, .tasks = std::move(tasks)};
+    if (!d.note.empty()) ev.note = d.note;
     Trace(*state_.FindJob(id), std::move(ev));
   }
 }
@@ -204,9 +206,12 @@ void DecisionApplier::PlaceReduceBackup(Round& round, WorkerRecord& target, JobR
   // The worker learns every done map's location (again, if it hosts another reducer of
   // the job: FetchScheduler::Place enqueues the ones it kept).
   job.locations_sent.try_emplace(target.id, std::vector<bool>(job.maps.size(), false));
-  Trace(job, {{"event", "reduce_place"}, {"t", round.now}, {"task", TaskIdString(TaskKind::kReduce, a.index)},
-              {"worker", target.id}, {"maps_done", job.maps_done}, {"backup", true}});
-  round.per_job[a.job]["tasks"].push_back(TaskIdString(a.kind, a.index));
+  Trace(job, trace::ReducePlace{.t = round.now,
+                                .task = TaskIdString(TaskKind::kReduce, a.index),
+                                .worker = target.id,
+                                .maps_done = job.maps_done,
+                                .backup = true});
+  round.per_job[a.job].push_back(TaskIdString(a.kind, a.index));
 }
 
 void DecisionApplier::Started(Round& round, const WorkerRecord& target, JobRecord& job, const sched::Assignment& a,
@@ -214,14 +219,16 @@ void DecisionApplier::Started(Round& round, const WorkerRecord& target, JobRecor
   const bool unified = a.slot == sched::SlotKind::kUnified;
   if (job.start_time == 0) {
     job.start_time = round.now;
-    Trace(job, {{"event", "job_start"}, {"t", round.now}});
+    Trace(job, trace::JobStart{.t = round.now});
   }
-  json ev = {{"event", "attempt_start"}, {"t", round.now}, {"task", TaskIdString(a.kind, a.index)},
-             {"attempt", attempt}, {"worker", target.id},
-             {"slot", unified ? "unified" : (a.kind == TaskKind::kMap ? "map" : "reduce")}};
-  if (a.backup) ev["backup"] = true;
+  trace::AttemptStart ev{.t = round.now,
+                         .task = TaskIdString(a.kind, a.index),
+                         .attempt = attempt,
+                         .worker = target.id,
+                         .slot = unified ? "unified" : (a.kind == TaskKind::kMap ? "map" : "reduce")};
+  if (a.backup) ev.backup = true;
   Trace(job, std::move(ev));
-  round.per_job[a.job]["tasks"].push_back(TaskIdString(a.kind, a.index));
+  round.per_job[a.job].push_back(TaskIdString(a.kind, a.index));
 }
 
 void DecisionApplier::SendKills(WorkerRecord& w, proto::HeartbeatReply* reply) {
@@ -237,7 +244,7 @@ void DecisionApplier::UpdateShares(const sched::Decision& d) {
     double share = it == d.shuffle_shares.end() ? 0.0 : std::clamp(it->second, 0.0, 1.0);
     if (std::fabs(share - job->share) > 1e-9 || state_.shares.count(id) == 0) {
       job->share = share;
-      Trace(*job, {{"event", "share"}, {"t", now}, {"share", share}});
+      Trace(*job, trace::Share{.t = now, .share = share});
     }
     state_.shares[id] = share;
   }

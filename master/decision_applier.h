@@ -11,8 +11,8 @@
 
 #include <cstddef>
 #include <map>
-
-#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 #include "master/attempt_kills.h"
 #include "master/job_lifecycle.h"
@@ -54,7 +54,7 @@ class DecisionApplier {
     proto::HeartbeatReply* reply;
     size_t budget;                              // left in reply
     double now;
-    std::map<uint64_t, nlohmann::json> per_job;  // the `decision` trace events
+    std::map<uint64_t, std::vector<std::string>> per_job;  // per job, the tasks of its `decision` event
   };
   void StartMap(Round& round, WorkerRecord& target, JobRecord& job, const sched::Assignment& a);
   void PlaceReduceBackup(Round& round, WorkerRecord& target, JobRecord& job, const sched::Assignment& a);

@@ -49,8 +49,11 @@ void FetchBlame::FailFetchingReduce(WorkerRecord& w, JobRecord& job, const proto
   t.last_failed_worker = w.id;
   job.counters[kFailedReducesCounter]++;
   registry_.CountFailure(job, w.id);
-  Trace(job, {{"event", "reduce_fetch_failed"}, {"t", state_.Now()}, {"task", TaskIdString(TaskKind::kReduce, index)},
-              {"worker", w.id}, {"failures", t.failures}, {"error", r.error()}});
+  Trace(job, trace::ReduceFetchFailed{.t = state_.Now(),
+                                      .task = TaskIdString(TaskKind::kReduce, index),
+                                      .worker = w.id,
+                                      .failures = t.failures,
+                                      .error = r.error()});
   if (t.failures >= state_.options.max_attempts) {
     lifecycle_.FinishJob(job, JobState::kFailed, "reduce " + TaskIdString(TaskKind::kReduce, index) + " failed " +
                                                      std::to_string(t.failures) +

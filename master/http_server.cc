@@ -14,7 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "web/pages.h"
-#include "web/trace_reader.h"
+#include "trace/reader.h"
 
 namespace mr::master {
 
@@ -77,9 +77,9 @@ std::string JobPage(StatusProvider& p, const std::string& id, int* status) {
                                            ? "no job '" + id + "'"
                                            : job.status().ToString());
   }
-  std::vector<nlohmann::json> trace;
+  std::vector<trace::Event> trace;
   if (auto text = p.Get("/api/jobs/" + id + "/trace"); text.ok()) {
-    if (auto events = web::ParseTraceArray(*text); events.ok()) trace = std::move(*events);
+    if (auto events = trace::ParseTraceArray(*text); events.ok()) trace = std::move(*events);
   }
   double now = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
   *status = 200;

@@ -11,7 +11,6 @@
 
 namespace mr::master {
 
-using nlohmann::json;
 using sched::TaskKind;
 
 namespace {
@@ -82,9 +81,13 @@ Result<uint64_t> JobLifecycle::Submit(const proto::JobSpec& spec_in) {
     persistence_.PersistJob(j, /*sync=*/true);
     if (!s.ok()) MR_LOG_ERROR("{}", s.ToString());
   }
-  Trace(j, {{"event", "job_submit"}, {"t", j.submit_time}, {"name", j.spec.name()},
-            {"kind", j.spec.job()}, {"maps", j.maps.size()}, {"reduces", j.reduces.size()},
-            {"policy", state_.policy}, {"output", j.spec.output()}});
+  Trace(j, trace::JobSubmit{.t = j.submit_time,
+                            .name = j.spec.name(),
+                            .kind = j.spec.job(),
+                            .maps = static_cast<int64_t>(j.maps.size()),
+                            .reduces = static_cast<int64_t>(j.reduces.size()),
+                            .policy = state_.policy,
+                            .output = j.spec.output()});
   TraceEstimate(j, state_.Now());
   placer_.PlaceReduces(j);
   FlushTraces(state_);
@@ -118,7 +121,7 @@ void JobLifecycle::FinishJob(JobRecord& job, JobState state, const std::string& 
   // An ended job holds no share. Traced, so the chart's share line drops where status
   // does: without it the line ran on at the last share the policy gave (often 1) while
   // the page's card read 0.
-  if (job.share != 0) Trace(job, {{"event", "share"}, {"t", job.end_time}, {"share", 0.0}});
+  if (job.share != 0) Trace(job, trace::Share{.t = job.end_time, .share = 0.0});
   job.share = 0;
   state_.shares.erase(job.id);
   for (auto& [id, w] : state_.workers) {
@@ -135,9 +138,12 @@ void JobLifecycle::FinishJob(JobRecord& job, JobState state, const std::string& 
     w.outbox_finished.push_back(job.id);
   }
   const char* status = state == JobState::kSucceeded ? "ok" : state == JobState::kKilled ? "killed" : "failed";
-  json end = {{"event", "job_end"}, {"t", job.end_time}, {"status", status},
-              {"error", error}, {"response_time", job.end_time - job.submit_time}, {"counters", job.counters}};
-  if (job.maps_done_time > 0) end["sojourn"] = job.maps_done_time - job.submit_time;
+  trace::JobEnd end{.t = job.end_time,
+                    .status = status,
+                    .error = error,
+                    .response_time = job.end_time - job.submit_time,
+                    .counters = job.counters};
+  if (job.maps_done_time > 0) end.sojourn = job.maps_done_time - job.submit_time;
   Trace(job, std::move(end));
   Status flushed = job.trace->Flush();
   if (state == JobState::kSucceeded) {
@@ -176,7 +182,7 @@ void JobLifecycle::CompleteMap(JobRecord& job, MapTask& m, const proto::MapDone&
   job.AddCounters(m.counters, +1);
   if (job.maps_done == static_cast<int>(job.maps.size())) {
     job.maps_done_time = state_.Now();
-    Trace(job, {{"event", "maps_done"}, {"t", job.maps_done_time}, {"sojourn", job.maps_done_time - job.submit_time}});
+    Trace(job, trace::MapsDone{.t = job.maps_done_time, .sojourn = job.maps_done_time - job.submit_time});
   }
 }
 
@@ -198,8 +204,8 @@ void JobLifecycle::ReexecuteMap(JobRecord& job, int index, const std::string& wh
   persistence_.PersistTask(job, false, index, false, false);  // its output is no longer one to adopt
   job.counters[kKilledMapsCounter]++;
   for (auto& [wid, sent] : job.locations_sent) sent[index] = false;
-  Trace(job, {{"event", "reexecute"}, {"t", state_.Now()}, {"task", TaskIdString(TaskKind::kMap, index)},
-              {"attempt", m.attempt}, {"reason", why}});
+  Trace(job, trace::Reexecute{
+                 .t = state_.Now(), .task = TaskIdString(TaskKind::kMap, index), .attempt = m.attempt, .reason = why});
   MR_LOG_INFO("{} {}: re-executing ({})", JobIdString(job.id), TaskIdString(TaskKind::kMap, index), why);
 }
 
@@ -222,8 +228,8 @@ void JobLifecycle::CommitReduce(JobRecord& job, int index, const proto::TaskRepo
   job.reduces_done++;
   job.reduces_measured++;
   job.reduce_seconds_done += std::max(0.0, r.end_time() - r.start_time());
-  Trace(job, {{"event", "commit"}, {"t", state_.Now()}, {"task", TaskIdString(TaskKind::kReduce, index)},
-              {"attempt", r.attempt()}, {"file", to}});
+  Trace(job, trace::Commit{
+                 .t = state_.Now(), .task = TaskIdString(TaskKind::kReduce, index), .attempt = r.attempt(), .file = to});
   if (job.reduces_done == static_cast<int>(job.reduces.size())) FinishJob(job, JobState::kSucceeded, "");
 }
 
@@ -241,7 +247,7 @@ void JobLifecycle::LoseWorker(WorkerId id, const std::string& why) {
   double now = state_.Now();
   for (auto& [jid, job] : state_.jobs) {
     if (job->finished()) continue;
-    Trace(*job, {{"event", "worker_lost"}, {"t", now}, {"worker", id}, {"reason", why}});
+    Trace(*job, trace::WorkerLost{.t = now, .worker = id, .reason = why});
     for (size_t i = 0; i < job->maps.size(); ++i) {
       MapTask& m = job->maps[i];
       if (m.queued_at == id) m.queued_at = 0;  // its queue returns to pending
@@ -249,8 +255,12 @@ void JobLifecycle::LoseWorker(WorkerId id, const std::string& why) {
       const std::string task = TaskIdString(TaskKind::kMap, static_cast<int>(i));
       if (m.backup && m.backup->worker == id) {
         job->counters[kKilledMapsCounter]++;
-        Trace(*job, {{"event", "attempt_end"}, {"t", now}, {"task", task}, {"attempt", m.backup->attempt},
-                     {"worker", id}, {"start", m.backup->start_time}, {"status", "lost"}});
+        Trace(*job, trace::AttemptEnd{.t = now,
+                                      .task = task,
+                                      .attempt = m.backup->attempt,
+                                      .worker = id,
+                                      .start = m.backup->start_time,
+                                      .status = "lost"});
         m.backup.reset();
       }
       if (m.worker != id) continue;
@@ -264,8 +274,8 @@ void JobLifecycle::LoseWorker(WorkerId id, const std::string& why) {
         job->maps_running--;
       }
       job->counters[kKilledMapsCounter]++;
-      Trace(*job, {{"event", "attempt_end"}, {"t", now}, {"task", task},
-                   {"attempt", lost_attempt}, {"worker", id}, {"start", lost_start}, {"status", "lost"}});
+      Trace(*job, trace::AttemptEnd{
+                      .t = now, .task = task, .attempt = lost_attempt, .worker = id, .start = lost_start, .status = "lost"});
     }
     for (size_t i = 0; i < job->reduces.size(); ++i) LoseReduceAttempts(*job, static_cast<int>(i), id);
     job->locations_sent.erase(id);
@@ -294,16 +304,14 @@ void JobLifecycle::LoseReduceAttempts(JobRecord& job, int index, WorkerId id) {
   if (t.backup && t.backup->worker == id) {
     if (t.backup->attempt != 0) {
       job.counters[kKilledReducesCounter]++;
-      Trace(job, {{"event", "attempt_end"}, {"t", now}, {"task", task}, {"attempt", t.backup->attempt},
-                  {"worker", id}, {"status", "lost"}});
+      Trace(job, trace::AttemptEnd{.t = now, .task = task, .attempt = t.backup->attempt, .worker = id, .status = "lost"});
     }
     t.backup.reset();
   }
   if (t.worker != id || t.state == ReduceTask::State::kUnplaced || t.state == ReduceTask::State::kDone) return;
   if (t.state == ReduceTask::State::kRunning) {
     job.counters[kKilledReducesCounter]++;
-    Trace(job, {{"event", "attempt_end"}, {"t", now}, {"task", task}, {"attempt", t.attempt}, {"worker", id},
-                {"status", "lost"}});
+    Trace(job, trace::AttemptEnd{.t = now, .task = task, .attempt = t.attempt, .worker = id, .status = "lost"});
     if (t.backup && t.backup->attempt != 0) {
       t.PromoteBackup();
       return;  // runs on in its backup
@@ -317,8 +325,7 @@ void JobLifecycle::LoseReduceAttempts(JobRecord& job, int index, WorkerId id) {
       t.state = b.ready ? ReduceTask::State::kReady : ReduceTask::State::kFetching;
       t.worker = b.worker;
       t.maps_fetched = b.maps_fetched;
-      Trace(job, {{"event", "reduce_place"}, {"t", now}, {"task", task}, {"worker", b.worker},
-                  {"maps_done", job.maps_done}});
+      Trace(job, trace::ReducePlace{.t = now, .task = task, .worker = b.worker, .maps_done = job.maps_done});
       return;
     }
   }

@@ -4,11 +4,10 @@
 
 namespace mr::master {
 
-using nlohmann::json;
 using sched::TaskKind;
 
-void Trace(JobRecord& job, json event) {
-  event["job"] = JobIdString(job.id);
+void Trace(JobRecord& job, trace::Event event) {
+  trace::SetJob(event, JobIdString(job.id));
   job.trace->Append(event);
 }
 
@@ -22,11 +21,15 @@ void FlushTraces(TrackerState& state) {
 void TraceEstimate(JobRecord& job, double now) {
   sched::SizeEstimate e = job.Estimate(now);
   if (e.source == sched::EstimateSource::kNone) return;
-  Trace(job, {{"event", "estimate"}, {"t", now}, {"source", sched::EstimateSourceName(e.source)},
-              {"map_seconds", e.map_seconds_total}, {"map_seconds_remaining", e.map_seconds_remaining},
-              {"shuffle_bytes", e.shuffle_bytes_total}, {"shuffle_bytes_remaining", e.shuffle_bytes_remaining},
-              {"reduce_source", sched::EstimateSourceName(e.reduce_source)}, {"reduce_seconds", e.reduce_seconds_total},
-              {"reduce_seconds_remaining", e.reduce_seconds_remaining}});
+  Trace(job, trace::Estimate{.t = now,
+                             .source = sched::EstimateSourceName(e.source),
+                             .map_seconds = e.map_seconds_total,
+                             .map_seconds_remaining = e.map_seconds_remaining,
+                             .shuffle_bytes = e.shuffle_bytes_total,
+                             .shuffle_bytes_remaining = e.shuffle_bytes_remaining,
+                             .reduce_source = sched::EstimateSourceName(e.reduce_source),
+                             .reduce_seconds = e.reduce_seconds_total,
+                             .reduce_seconds_remaining = e.reduce_seconds_remaining});
   job.traced_source = e.source;
 }
 
@@ -39,14 +42,20 @@ const char* FetchCauseName(proto::FetchCause c) {
   }
 }
 
-json AttemptEndEvent(const proto::TaskReport& r, WorkerId worker, const char* slot) {
+trace::AttemptEnd AttemptEndEvent(const proto::TaskReport& r, WorkerId worker, const char* slot) {
   TaskKind kind = r.kind() == proto::MAP ? TaskKind::kMap : TaskKind::kReduce;
-  json ev = {{"event", "attempt_end"}, {"t", r.end_time()}, {"task", TaskIdString(kind, static_cast<int>(r.index()))},
-             {"attempt", r.attempt()}, {"worker", worker}, {"start", r.start_time()},
-             {"bytes_in", r.bytes_in()}, {"bytes_out", r.bytes_out()}, {"records_in", r.records_in()},
-             {"records_out", r.records_out()}, {"slot", slot}};
+  trace::AttemptEnd ev{.t = r.end_time(),
+                       .task = TaskIdString(kind, static_cast<int>(r.index())),
+                       .attempt = r.attempt(),
+                       .worker = worker,
+                       .start = r.start_time(),
+                       .bytes_in = r.bytes_in(),
+                       .bytes_out = r.bytes_out(),
+                       .records_in = r.records_in(),
+                       .records_out = r.records_out(),
+                       .slot = slot};
   const std::string phase = kind == TaskKind::kMap ? "map." : "reduce.";
-  json counters = json::object();
+  trace::Counters counters;
   for (const auto& c : r.counters()) {
     const std::string& n = c.name();
     if (n.rfind(phase, 0) == 0 && (n.ends_with(".records_in") || n.ends_with(".records_out") ||
@@ -55,7 +64,7 @@ json AttemptEndEvent(const proto::TaskReport& r, WorkerId worker, const char* sl
     }
     counters[n] = c.value();
   }
-  if (!counters.empty()) ev["counters"] = std::move(counters);
+  if (!counters.empty()) ev.counters = std::move(counters);
   return ev;
 }
 

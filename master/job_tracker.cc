@@ -168,9 +168,12 @@ void JobTracker::StartReadyReduceBackups(WorkerRecord& w) {
       b.start_time = now;
       w.outbox_assignments.push_back(MakeReduceBackupAssignment(*job, static_cast<int>(i)));
       persistence_.PersistTask(*job, true, static_cast<int>(i), false, false);  // the attempt id is used
-      Trace(*job, {{"event", "attempt_start"}, {"t", now}, {"task", TaskIdString(sched::TaskKind::kReduce, static_cast<int>(i))},
-                   {"attempt", b.attempt}, {"worker", w.id}, {"slot", b.unified ? "unified" : "reduce"},
-                   {"backup", true}});
+      Trace(*job, trace::AttemptStart{.t = now,
+                                      .task = TaskIdString(sched::TaskKind::kReduce, static_cast<int>(i)),
+                                      .attempt = b.attempt,
+                                      .worker = w.id,
+                                      .slot = b.unified ? "unified" : "reduce",
+                                      .backup = true});
     }
   }
 }

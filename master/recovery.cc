@@ -130,8 +130,7 @@ Status Recovery::Recover() {
       }
     }
     if (awaiting > 0) state_.map_recovery_deadline = now + state_.options.worker_timeout;
-    Trace(j, {{"event", "master_restart"}, {"t", now}, {"reduces_committed", j.reduces_done},
-              {"maps_awaiting", awaiting}});
+    Trace(j, trace::MasterRestart{.t = now, .reduces_committed = j.reduces_done, .maps_awaiting = awaiting});
     if (j.reduces_done == static_cast<int>(j.reduces.size())) lifecycle_.FinishJob(j, JobState::kSucceeded, "");
   }
   lifecycle_.EnforceRetention();
@@ -181,9 +180,11 @@ void Recovery::AdoptHeldOutput(WorkerId id, JobRecord& job, const proto::HeldMap
   job.maps_running--;
   m.worker = id;
   lifecycle_.CompleteMap(job, m, stored.map_done(), stored.counters());
-  Trace(job, {{"event", "map_recovered"}, {"t", state_.Now()},
-              {"task", TaskIdString(TaskKind::kMap, static_cast<int>(h.map()))}, {"attempt", h.attempt()},
-              {"worker", id}, {"bytes_out", stored.map_done().bytes_out()}});
+  Trace(job, trace::MapRecovered{.t = state_.Now(),
+                                 .task = TaskIdString(TaskKind::kMap, static_cast<int>(h.map())),
+                                 .attempt = h.attempt(),
+                                 .worker = id,
+                                 .bytes_out = stored.map_done().bytes_out()});
 }
 
 void Recovery::ExpireMapRecovery() {

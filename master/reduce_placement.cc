@@ -53,8 +53,10 @@ void ReducePlacer::PlaceReduces(JobRecord& job, WorkerId prefer) {
     t.shuffle_bytes = 0;
     job.locations_sent.try_emplace(w->id, std::vector<bool>(job.maps.size(), false));
     w->outbox_assignments.push_back(MakeReduceAssignment(job, static_cast<int>(i), /*place_only=*/true));
-    Trace(job, {{"event", "reduce_place"}, {"t", now}, {"task", TaskIdString(TaskKind::kReduce, static_cast<int>(i))},
-                {"worker", w->id}, {"maps_done", job.maps_done}});
+    Trace(job, trace::ReducePlace{.t = now,
+                                  .task = TaskIdString(TaskKind::kReduce, static_cast<int>(i)),
+                                  .worker = w->id,
+                                  .maps_done = job.maps_done});
   }
   QueueLocations(job);
 }

@@ -10,7 +10,6 @@
 
 namespace mr::master {
 
-using nlohmann::json;
 using sched::TaskKind;
 
 void TaskReports::Apply(WorkerRecord& w, const proto::Heartbeat& hb) {
@@ -19,8 +18,8 @@ void TaskReports::Apply(WorkerRecord& w, const proto::Heartbeat& hb) {
   for (const auto& e : hb.served()) {
     JobRecord* job = state_.FindJob(e.job_id());
     if (job == nullptr) continue;
-    Trace(*job, {{"event", "served"}, {"t", hb.served_until()}, {"start", hb.served_since()},
-                 {"worker", hb.worker_id()}, {"bytes", e.bytes()}});
+    Trace(*job, trace::Served{
+                    .t = hb.served_until(), .worker = hb.worker_id(), .start = hb.served_since(), .bytes = e.bytes()});
     if (!job->finished()) job->RecordServed(hb.served_since(), hb.served_until(), e.bytes());
   }
 }
@@ -51,9 +50,9 @@ void TaskReports::HandleMapReport(WorkerRecord& w, JobRecord& job, const proto::
   }
   if (backup) m.SwapWithBackup();  // the reporting attempt is m's own from here on
   w.ReleaseSlot(false, m.unified);
-  json ev = AttemptEndEvent(r, w.id, m.unified ? "unified" : "map");
+  trace::AttemptEnd ev = AttemptEndEvent(r, w.id, m.unified ? "unified" : "map");
   if (r.state() == proto::FAILED) {
-    RecordFailure(w, job, r, ev);
+    RecordFailure(w, job, r, std::move(ev));
     if (m.backup) {
       m.PromoteBackup();  // the task runs on in its other attempt
     } else {
@@ -80,8 +79,8 @@ void TaskReports::HandleMapReport(WorkerRecord& w, JobRecord& job, const proto::
                        other.start_time, "attempt " + std::to_string(r.attempt()) + " succeeded first");
   }
   w.map_rate.Record(r.end_time() - r.start_time());
-  ev["status"] = "ok";
-  Trace(job, ev);
+  ev.status = "ok";
+  Trace(job, std::move(ev));
   proto::MapDone done;
   done.set_attempt(m.attempt);
   done.set_host(w.info.host());
@@ -144,21 +143,22 @@ void TaskReports::ReturnReduceToFetching(WorkerRecord& w, JobRecord& job, const 
   if (t.state != ReduceTask::State::kRunning || r.attempt() != t.attempt) return;
   w.ReleaseSlot(true, t.unified);
   job.counters[kKilledReducesCounter]++;
-  json ev = AttemptEndEvent(r, w.id, t.unified ? "unified" : "reduce");
-  ev["status"] = "killed";
-  ev["error"] = r.error();
-  Trace(job, ev);
+  trace::AttemptEnd ev = AttemptEndEvent(r, w.id, t.unified ? "unified" : "reduce");
+  ev.status = "killed";
+  ev.error = r.error();
+  Trace(job, std::move(ev));
   if (t.backup && killer_.PromoteReduceBackup(job, static_cast<int>(r.index()), r.error())) return;
   job.reduces_running--;
   t.state = ReduceTask::State::kFetching;
   t.maps_fetched = std::min<uint32_t>(r.maps_fetched(), static_cast<uint32_t>(job.maps.size()) - 1);
 }
 
-void TaskReports::RecordFailure(const WorkerRecord& w, JobRecord& job, const proto::TaskReport& r, json& ev) {
-  ev["status"] = "failed";
-  ev["error"] = r.error();
-  if (!r.stderr_tail().empty()) ev["stderr_tail"] = r.stderr_tail();
-  Trace(job, ev);
+void TaskReports::RecordFailure(const WorkerRecord& w, JobRecord& job, const proto::TaskReport& r,
+                                trace::AttemptEnd ev) {
+  ev.status = "failed";
+  ev.error = r.error();
+  if (!r.stderr_tail().empty()) ev.stderr_tail = r.stderr_tail();
+  Trace(job, std::move(ev));
   proto::FailedAttempt& f = job.last_failed_attempt.emplace();
   f.set_task(TaskIdString(r.kind() == proto::MAP ? TaskKind::kMap : TaskKind::kReduce, static_cast<int>(r.index())));
   f.set_attempt(r.attempt());
@@ -175,9 +175,9 @@ void TaskReports::HandleReduceEnd(WorkerRecord& w, JobRecord& job, const proto::
     return;
   }
   w.ReleaseSlot(true, t.unified);
-  json ev = AttemptEndEvent(r, w.id, t.unified ? "unified" : "reduce");
+  trace::AttemptEnd ev = AttemptEndEvent(r, w.id, t.unified ? "unified" : "reduce");
   if (r.state() == proto::FAILED) {
-    RecordFailure(w, job, r, ev);
+    RecordFailure(w, job, r, std::move(ev));
     t.failures++;
     job.counters[kFailedReducesCounter]++;
     registry_.CountFailure(job, w.id);
@@ -202,8 +202,8 @@ void TaskReports::HandleReduceEnd(WorkerRecord& w, JobRecord& job, const proto::
     killer_.DropReduceBackup(job, static_cast<int>(r.index()), "attempt " + std::to_string(r.attempt()) + " succeeded first");
   }
   w.reduce_rate.Record(r.end_time() - r.start_time());
-  ev["status"] = "ok";
-  Trace(job, ev);
+  ev.status = "ok";
+  Trace(job, std::move(ev));
   lifecycle_.CommitReduce(job, r.index(), r);
 }
 
@@ -239,11 +239,11 @@ void TaskReports::HandleReduceBackupReport(WorkerRecord& w, JobRecord& job, cons
       return;
   }
   if (!mine) return;
-  json ev = AttemptEndEvent(r, w.id, b.unified ? "unified" : "reduce");
+  trace::AttemptEnd ev = AttemptEndEvent(r, w.id, b.unified ? "unified" : "reduce");
   if (r.state() != proto::SUCCEEDED) {
-    ev["status"] = r.state() == proto::KILLED ? "killed" : "failed";
-    ev["error"] = r.error();
-    Trace(job, ev);
+    ev.status = r.state() == proto::KILLED ? "killed" : "failed";
+    ev.error = r.error();
+    Trace(job, std::move(ev));
     job.counters[r.state() == proto::KILLED ? kKilledReducesCounter : kFailedReducesCounter]++;
     if (r.state() == proto::FAILED) registry_.CountFailure(job, w.id);
     w.ReleaseSlot(true, b.unified);
@@ -260,8 +260,8 @@ void TaskReports::HandleReduceBackupReport(WorkerRecord& w, JobRecord& job, cons
   job.reduces_running--;
   job.counters[kBackupReducesWonCounter]++;
   w.reduce_rate.Record(r.end_time() - r.start_time());
-  ev["status"] = "ok";
-  Trace(job, ev);
+  ev.status = "ok";
+  Trace(job, std::move(ev));
   lifecycle_.CommitReduce(job, index, r);
 }
 
@@ -282,16 +282,20 @@ void TaskReports::HandleFetch(WorkerRecord& w, const proto::FetchEvent& f) {
   if (job == nullptr || f.reduce_index() >= job->reduces.size() || f.map_index() >= job->maps.size()) return;
   std::string task = TaskIdString(TaskKind::kReduce, static_cast<int>(f.reduce_index()));
   std::string map = TaskIdString(TaskKind::kMap, static_cast<int>(f.map_index()));
-  Trace(*job, {{"event", "fetch_start"}, {"t", f.start_time()}, {"task", task}, {"map", map},
-               {"src_worker", f.src_worker()}});
-  json end = {{"event", "fetch_end"}, {"t", f.end_time()}, {"task", task}, {"map", map},
-              {"src_worker", f.src_worker()}, {"start", f.start_time()}, {"bytes", f.bytes()},
-              {"status", f.ok() ? "ok" : "failed"}, {"worker", w.id}};  // the fetching worker (a backup's too)
+  Trace(*job, trace::FetchStart{.t = f.start_time(), .task = task, .map = map, .src_worker = f.src_worker()});
+  trace::FetchEnd end{.t = f.end_time(),
+                      .task = task,
+                      .map = map,
+                      .src_worker = f.src_worker(),
+                      .worker = w.id,  // the fetching worker (a backup's too)
+                      .start = f.start_time(),
+                      .bytes = f.bytes(),
+                      .status = f.ok() ? "ok" : "failed"};
   if (!f.ok()) {
-    end["error"] = f.error();
-    end["cause"] = FetchCauseName(f.cause());
+    end.error = f.error();
+    end.cause = FetchCauseName(f.cause());
   }
-  Trace(*job, end);
+  Trace(*job, std::move(end));
   if (job->finished()) return;
   if (f.ok()) {
     job->RecordFetch(f.start_time(), f.end_time(), f.bytes());

@@ -15,6 +15,7 @@
 #include "master/tracker_state.h"
 #include "master/worker_registry.h"
 #include "mr.pb.h"
+#include "trace/event.h"
 
 namespace mr::master {
 
@@ -40,7 +41,7 @@ class TaskReports {
   void HandleFetch(WorkerRecord& w, const proto::FetchEvent& f);
   // A FAILED attempt report: traced (status "failed", its error and stderr tail) and kept
   // as the job's latest failed attempt.
-  void RecordFailure(const WorkerRecord& w, JobRecord& job, const proto::TaskReport& r, nlohmann::json& ev);
+  void RecordFailure(const WorkerRecord& w, JobRecord& job, const proto::TaskReport& r, trace::AttemptEnd ev);
   // A SUCCEEDED map report the tracker did not accept: its output is deleted unless it
   // is the attempt that counts.
   void DeleteIfSuperseded(WorkerRecord& w, const JobRecord& job, const proto::TaskReport& r);

@@ -1,11 +1,12 @@
 #include "master/trace_writer.h"
 
 #include "common/file_util.h"
+#include "trace/writer.h"
 
 namespace mr::master {
 
-void TraceWriter::Append(const nlohmann::json& event) {
-  pending_ += event.dump();
+void TraceWriter::Append(const trace::Event& event) {
+  pending_ += trace::EventJson(event);
   pending_ += '\n';
 }
 

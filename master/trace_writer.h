@@ -1,22 +1,22 @@
-// TraceWriter: appends one job's events as JSON lines (docs/trace-format.md).
-// Events are buffered and written by Flush(), which the master calls once per
-// scheduling round, so tracing costs one write per round, not one per event.
-// Not thread-safe: owned by the master's single state thread.
+// TraceWriter: appends one job's events as JSON lines (docs/trace-format.md), each the
+// bytes trace::EventJson writes. Events are buffered and written by Flush(), which the
+// master calls once per scheduling round, so tracing costs one write per round, not one
+// per event. Not thread-safe: owned by the master's single state thread.
 #pragma once
 
 #include <string>
 
-#include <nlohmann/json.hpp>
-
 #include "common/status.h"
+#include "trace/event.h"
 
 namespace mr::master {
 
 class TraceWriter {
  public:
   explicit TraceWriter(std::string path) : path_(std::move(path)) {}
-  // `event` must carry "event" and "t"; "job" is added by the caller.
-  void Append(const nlohmann::json& event);
+  // The caller sets the event's job (Trace in job_trace.h).
+  void Append(const trace::Event& event);
+  // Appends the buffered lines to the file; the buffer is dropped either way.
   Status Flush();
   const std::string& path() const { return path_; }
 

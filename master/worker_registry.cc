@@ -85,7 +85,7 @@ void WorkerRegistry::CountFailure(JobRecord& job, WorkerId w) {
   if (++job.worker_failures[w] == state_.options.blacklist_after) {
     // In force only while enough other workers remain (Blacklisted): the trace says which.
     bool in_force = Blacklisted(job, w, TaskKindFilter::kMap);
-    Trace(job, {{"event", "blacklist"}, {"t", state_.Now()}, {"worker", w}, {"in_force", in_force}});
+    Trace(job, trace::Blacklist{.t = state_.Now(), .worker = w, .in_force = in_force});
   }
 }
 

@@ -9,26 +9,11 @@
 #include <tuple>
 
 #include "common/units.h"
+#include "trace/attempts.h"
 
 namespace mr::web {
 
 namespace {
-
-using nlohmann::json;
-
-double Num(const json& ev, const char* key, double def = 0) {
-  auto it = ev.find(key);
-  return it != ev.end() && it->is_number() ? it->get<double>() : def;
-}
-int Int(const json& ev, const char* key) { return static_cast<int>(Num(ev, key)); }
-uint64_t U64(const json& ev, const char* key) {
-  double v = Num(ev, key);
-  return v > 0 ? static_cast<uint64_t>(v) : 0;
-}
-std::string Str(const json& ev, const char* key, std::string def = "") {
-  auto it = ev.find(key);
-  return it != ev.end() && it->is_string() ? it->get<std::string>() : def;
-}
 
 std::string Seconds(double s) {
   char buf[64];
@@ -36,7 +21,8 @@ std::string Seconds(double s) {
   return buf;
 }
 
-struct Attempt {
+// An attempt as the chart draws it.
+struct AttemptView {
   std::string task;
   int attempt = 0;
   int worker = 0;
@@ -57,54 +43,43 @@ struct Fetch {
   uint64_t bytes = 0;
 };
 
-// Attempts keyed by (task, attempt); order of first appearance is kept.
-std::vector<Attempt> CollectAttempts(const std::vector<json>& events) {
-  std::vector<Attempt> out;
-  std::map<std::pair<std::string, int>, size_t> index;
-  for (const auto& ev : events) {
-    std::string e = Str(ev, "event");
-    if (e == "master_restart") {
-      // The attempts the old master was waiting for died with it (the workers cancel them
-      // when they register again): they end here, lost, not at the end of the trace.
-      for (Attempt& a : out) {
-        if (a.ended) continue;
-        a.ended = true;
-        a.end = Num(ev, "t");
-        a.status = "lost";
-        a.error = "master restarted";
-      }
-      continue;
-    }
-    if (e != "attempt_start" && e != "attempt_end") continue;
-    auto key = std::make_pair(Str(ev, "task"), Int(ev, "attempt"));
-    auto [it, fresh] = index.emplace(key, out.size());
-    if (fresh) {
-      out.emplace_back();
-      out.back().task = key.first;
-      out.back().attempt = key.second;
-    }
-    Attempt& a = out[it->second];
-    a.worker = Int(ev, "worker");
-    a.slot = Str(ev, "slot", a.slot.empty() ? (key.first.rfind("r-", 0) == 0 ? "reduce" : "map") : a.slot);
-    if (e == "attempt_start") {
-      if (!a.ended) a.start = Num(ev, "t");
-      continue;
-    }
-    a.ended = true;
-    a.end = Num(ev, "t");
-    a.start = Num(ev, "start", fresh ? a.end : a.start);
-    a.status = Str(ev, "status", "ok");
-    a.error = Str(ev, "error");
-    a.bytes_in = U64(ev, "bytes_in");
-    a.bytes_out = U64(ev, "bytes_out");
-    a.records_in = U64(ev, "records_in");
-    a.records_out = U64(ev, "records_out");
-    a.counters.clear();
-    if (auto c = ev.find("counters"); c != ev.end() && c->is_object()) {
-      for (auto it = c->begin(); it != c->end(); ++it) a.counters.emplace_back(it.key(), it->dump());
-    }
+// The chart's view of one attempt: worker and slot from its last event (the slot from
+// the task when no event has one); the worker-measured start, else its assignment. An
+// attempt a master restart found running ends there, lost.
+AttemptView View(const trace::Attempt& a) {
+  AttemptView v;
+  v.task = a.task;
+  v.attempt = static_cast<int>(a.attempt);
+  v.slot = a.task.rfind("r-", 0) == 0 ? "reduce" : "map";
+  if (a.started) {
+    v.worker = static_cast<int>(a.started->worker.value_or(0));
+    if (a.started->slot) v.slot = *a.started->slot;
+    v.start = a.started->t;
   }
-  return out;
+  if (const auto& e = a.ended) {
+    v.worker = static_cast<int>(e->worker.value_or(0));
+    if (e->slot) v.slot = *e->slot;
+    v.ended = true;
+    v.end = e->t;
+    v.start = e->start.value_or(a.started ? a.started->t : e->t);
+    v.status = e->status.value_or("ok");
+    v.error = e->error.value_or("");
+    v.bytes_in = e->bytes_in.value_or(0);
+    v.bytes_out = e->bytes_out.value_or(0);
+    v.records_in = e->records_in.value_or(0);
+    v.records_out = e->records_out.value_or(0);
+    for (const auto& [name, value] : e->counters.value_or(trace::Counters{})) {
+      v.counters.emplace_back(name, std::to_string(value));
+    }
+  } else if (a.restart) {
+    // The attempts the old master was waiting for died with it (the workers cancel them
+    // when they register again): they end here, lost, not at the end of the trace.
+    v.ended = true;
+    v.end = *a.restart;
+    v.status = "lost";
+    v.error = "master restarted";
+  }
+  return v;
 }
 
 Fetch NewFetch(const std::tuple<std::string, std::string, int>& key, int dst, double start) {
@@ -115,47 +90,53 @@ Fetch NewFetch(const std::tuple<std::string, std::string, int>& key, int dst, do
   return f;
 }
 
-std::vector<Fetch> CollectFetches(const std::vector<json>& events) {
+std::tuple<std::string, std::string, int> FetchKey(const std::optional<std::string>& task,
+                                                   const std::optional<std::string>& map,
+                                                   const std::optional<int64_t>& src) {
+  return {task.value_or(""), map.value_or(""), static_cast<int>(src.value_or(0))};
+}
+
+// fetch_start and fetch_end paired first in, first out per (reducer, map, source).
+std::vector<Fetch> CollectFetches(const std::vector<trace::Event>& events) {
   std::map<std::string, int> reducer_worker;  // from reduce_place
   for (const auto& ev : events) {
-    if (Str(ev, "event") == "reduce_place") reducer_worker[Str(ev, "task")] = Int(ev, "worker");
+    if (const auto* p = std::get_if<trace::ReducePlace>(&ev)) {
+      reducer_worker[p->task.value_or("")] = static_cast<int>(p->worker.value_or(0));
+    }
   }
   std::vector<Fetch> out;
   std::map<std::tuple<std::string, std::string, int>, std::vector<size_t>> open;
   for (const auto& ev : events) {
-    std::string e = Str(ev, "event");
-    if (e == "master_restart") {  // fetches in flight were cancelled with their reducers
+    if (const auto* r = std::get_if<trace::MasterRestart>(&ev)) {  // fetches in flight died with their reducers
       for (auto& [key, pending] : open) {
         for (size_t i : pending) {
           out[i].ended = true;
-          out[i].end = Num(ev, "t");
+          out[i].end = r->t;
           out[i].status = "lost";
         }
         pending.clear();
       }
-      continue;
-    }
-    if (e != "fetch_start" && e != "fetch_end") continue;
-    auto key = std::make_tuple(Str(ev, "task"), Str(ev, "map"), Int(ev, "src_worker"));
-    auto& pending = open[key];
-    if (e == "fetch_start") {
+    } else if (const auto* s = std::get_if<trace::FetchStart>(&ev)) {
+      auto key = FetchKey(s->task, s->map, s->src_worker);
       auto rw = reducer_worker.find(std::get<0>(key));
-      pending.push_back(out.size());
-      out.push_back(NewFetch(key, rw == reducer_worker.end() ? 0 : rw->second, Num(ev, "t")));
-      continue;
+      open[key].push_back(out.size());
+      out.push_back(NewFetch(key, rw == reducer_worker.end() ? 0 : rw->second, s->t));
+    } else if (const auto* e = std::get_if<trace::FetchEnd>(&ev)) {
+      auto key = FetchKey(e->task, e->map, e->src_worker);
+      auto& pending = open[key];
+      if (pending.empty()) {
+        pending.push_back(out.size());
+        out.push_back(NewFetch(key, 0, 0));
+      }
+      Fetch& f = out[pending.front()];
+      pending.erase(pending.begin());
+      f.ended = true;
+      f.end = e->t;
+      f.start = e->start.value_or(f.start == 0 ? f.end : f.start);
+      if (e->worker) f.dst = static_cast<int>(*e->worker);
+      f.status = e->status.value_or("ok");
+      f.bytes = e->bytes.value_or(0);
     }
-    if (pending.empty()) {
-      pending.push_back(out.size());
-      out.push_back(NewFetch(key, 0, 0));
-    }
-    Fetch& f = out[pending.front()];
-    pending.erase(pending.begin());
-    f.ended = true;
-    f.end = Num(ev, "t");
-    f.start = Num(ev, "start", f.start == 0 ? f.end : f.start);
-    if (ev.contains("worker")) f.dst = Int(ev, "worker");
-    f.status = Str(ev, "status", "ok");
-    f.bytes = U64(ev, "bytes");
   }
   return out;
 }
@@ -167,7 +148,7 @@ int SlotOrder(const std::string& slot) {
   return 3;
 }
 
-std::string AttemptTooltip(const Attempt& a, double s, double e) {
+std::string AttemptTooltip(const AttemptView& a, double s, double e) {
   std::string t = a.task + " attempt " + std::to_string(a.attempt) + "\nworker " + std::to_string(a.worker) +
                   ", " + a.slot + " slot\n" + Seconds(s) + " – " + Seconds(e) + " (" + Seconds(e - s) + ")";
   if (!a.ended) return t + "\nrunning";
@@ -228,9 +209,10 @@ void AddLanes(Group& g, ChartLayout& out) {
   }
 }
 
-void LayoutBars(const std::vector<json>& events, double last_t, ChartLayout& out) {
+void LayoutBars(const std::vector<trace::Event>& events, double last_t, ChartLayout& out) {
   std::map<std::tuple<int, int, int, int>, Group> groups;
-  for (const Attempt& a : CollectAttempts(events)) {
+  for (const trace::Attempt& traced : trace::CollectAttempts(events)) {
+    const AttemptView a = View(traced);
     Bar b;
     b.start = a.start - out.origin;
     b.end = std::max(b.start, (a.ended ? a.end : last_t) - out.origin);
@@ -328,47 +310,44 @@ std::vector<int> PackIntervals(const std::vector<std::pair<double, double>>& int
   return lane;
 }
 
-ChartLayout BuildChartLayout(const std::vector<json>& events, int rate_buckets, double until) {
+ChartLayout BuildChartLayout(const std::vector<trace::Event>& events, int rate_buckets, double until) {
   ChartLayout out;
   out.status = "running";
   bool have_origin = false;
   double first_t = 0, last_t = 0;
   for (size_t i = 0; i < events.size(); ++i) {
-    double t = Num(events[i], "t");
+    double t = trace::TimeOf(events[i]);
     first_t = i == 0 ? t : std::min(first_t, t);
     last_t = i == 0 ? t : std::max(last_t, t);
   }
   out.origin = first_t;
   if (!events.empty()) last_t = std::max(last_t, until);
   for (const auto& ev : events) {
-    std::string e = Str(ev, "event");
-    if (out.job.empty()) out.job = Str(ev, "job");
-    if (e == "job_submit" && !have_origin) {
+    if (out.job.empty()) out.job = trace::JobOf(ev);
+    if (const auto* s = std::get_if<trace::JobSubmit>(&ev); s && !have_origin) {
       have_origin = true;
-      out.origin = Num(ev, "t");
-      out.name = Str(ev, "name");
-      out.kind = Str(ev, "kind");
-      out.policy = Str(ev, "policy");
-    } else if (e == "job_end") {
+      out.origin = s->t;
+      out.name = s->name.value_or("");
+      out.kind = s->kind.value_or("");
+      out.policy = s->policy.value_or("");
+    } else if (const auto* e = std::get_if<trace::JobEnd>(&ev)) {
       // The chart ends with the job: reports that arrive after it (the last `served`
       // interval) do not stretch the axis.
-      last_t = Num(ev, "t");
-      out.status = Str(ev, "status", "done");
-      out.error = Str(ev, "error");
-      out.response_time = Num(ev, "response_time", Num(ev, "t") - out.origin);
-      if (ev.contains("counters") && ev["counters"].is_object()) out.counters = ev["counters"];
-    } else if (e == "share") {
-      out.shares.emplace_back(Num(ev, "t") - out.origin, Num(ev, "share"));
-    } else if (e == "decision") {
-      Decision d;
-      d.t = Num(ev, "t") - out.origin;
-      d.worker = Int(ev, "worker");
-      d.policy = Str(ev, "policy");
-      d.note = Str(ev, "note");
-      if (ev.contains("tasks") && ev["tasks"].is_array()) {
-        for (const auto& t : ev["tasks"]) d.tasks.push_back(t.is_string() ? t.get<std::string>() : t.dump());
-      }
-      out.decisions.push_back(std::move(d));
+      last_t = e->t;
+      out.status = e->status.value_or("done");
+      out.error = e->error.value_or("");
+      out.response_time = e->response_time.value_or(e->t - out.origin);
+      if (e->counters) out.counters = *e->counters;
+    } else if (const auto* sh = std::get_if<trace::Share>(&ev)) {
+      out.shares.emplace_back(sh->t - out.origin, sh->share.value_or(0));
+    } else if (const auto* d = std::get_if<trace::Decision>(&ev)) {
+      Decision row;
+      row.t = d->t - out.origin;
+      row.worker = static_cast<int>(d->worker.value_or(0));
+      row.policy = d->policy.value_or("");
+      row.note = d->note.value_or("");
+      row.tasks = d->tasks.value_or(std::vector<std::string>{});
+      out.decisions.push_back(std::move(row));
     }
   }
   out.duration = std::max(0.0, last_t - out.origin);

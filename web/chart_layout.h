@@ -3,7 +3,8 @@
 // so attempts of one worker and slot kind are packed greedily into the fewest
 // lanes —, fetches get one lane per shuffle link (src worker → reducer's
 // worker), overlapping fetches on a link packed into sub-lanes. All times are
-// seconds relative to the job's job_submit. Pure functions; thread-safe.
+// seconds relative to the job's job_submit. Reads typed events (trace/event.h) and the
+// attempts trace::CollectAttempts finds in them. Pure functions; thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -11,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "trace/event.h"
 
 namespace mr::web {
 
@@ -64,14 +65,14 @@ struct ChartLayout {
   std::vector<double> rate_bytes;  // bytes per bucket; rate = bytes / bucket_seconds
   std::vector<std::pair<double, double>> shares;  // (t, share in [0,1])
   std::vector<Decision> decisions;
-  nlohmann::json counters = nlohmann::json::object();
+  trace::Counters counters;  // job_end's
 };
 
-// Builds the layout. Events need "event" and numeric "t"; other missing
-// fields get defaults, so a partial (live) trace still draws. Open bars and the time
-// axis run to the last event, or to `until` (absolute, e.g. now for a live job's page)
-// when that is later.
-ChartLayout BuildChartLayout(const std::vector<nlohmann::json>& events, int rate_buckets = 100, double until = 0);
+// Builds the layout. Missing fields get defaults (an attempt's worker 0, its slot from its
+// task, status ok; a job_end's response time its t), so a partial (live) trace still
+// draws. Open bars and the time axis run to the last event, or to `until` (absolute, e.g.
+// now for a live job's page) when that is later.
+ChartLayout BuildChartLayout(const std::vector<trace::Event>& events, int rate_buckets = 100, double until = 0);
 
 // Interval partitioning: assigns each [start, end) interval a lane so that
 // intervals in one lane do not overlap, using the fewest lanes (the maximum

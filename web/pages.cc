@@ -376,7 +376,7 @@ std::string ClusterPageHtml(const json& cluster, const json& workers, const json
   return Page("mrlab cluster", c, true);
 }
 
-std::string JobPageHtml(const json& job, const std::vector<json>& trace, double now) {
+std::string JobPageHtml(const json& job, const std::vector<trace::Event>& trace, double now) {
   ChartLayout layout = BuildChartLayout(trace, 100, JobIsLive(job) ? now : 0);
   std::string id = Text(job, "id");
   std::string c = "<h1 id=\"job-id\">" + Escape(id) + " <span class=\"muted\">" + Escape(Text(job, "name")) +
@@ -389,7 +389,7 @@ std::string JobPageHtml(const json& job, const std::vector<json>& trace, double 
        RenderSvgChart(layout) + "</div>\n";
   c += "<h2>Scheduler decisions</h2>\n" + DecisionsTable(layout);
   json counters = job.is_object() && job.contains("counters") && !job["counters"].empty() ? job["counters"]
-                                                                                          : layout.counters;
+                                                                                          : json(layout.counters);
   c += "<h2>Counters</h2>\n" + CountersTable(counters);
   return Page(id + " — mrlab", c, JobIsLive(job));
 }

@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "trace/event.h"
+
 namespace mr::web {
 
 // `/`: cluster overview, worker table and job list. `now` is epoch seconds,
@@ -18,10 +20,10 @@ namespace mr::web {
 std::string ClusterPageHtml(const nlohmann::json& cluster, const nlohmann::json& workers,
                             const nlohmann::json& jobs, double now);
 
-// `/jobs/<id>`: job summary, Gantt chart + shuffle rate (inline SVG), the
-// decisions table and the counters. `now` (epoch seconds; 0 = unknown) extends a live
+// `/jobs/<id>`: job summary, Gantt chart + shuffle rate (inline SVG) of its trace, the
+// decisions table and the counters (the job document's, else the trace's job_end's). `now` (epoch seconds; 0 = unknown) extends a live
 // job's chart to the present, so its running bars and axis show how long it has run.
-std::string JobPageHtml(const nlohmann::json& job, const std::vector<nlohmann::json>& trace, double now = 0);
+std::string JobPageHtml(const nlohmann::json& job, const std::vector<trace::Event>& trace, double now = 0);
 
 // A short page for errors (404 and the like).
 std::string ErrorPageHtml(int code, const std::string& message);

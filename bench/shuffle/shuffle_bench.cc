@@ -36,6 +36,7 @@
 #include "common/crc32c.h"
 #include "common/clock.h"
 #include "common/file_util.h"
+#include "common/stats.h"
 #include "common/status.h"
 #include "shuffle/map_output.h"
 #include "shuffle/net/fetcher.h"
@@ -44,6 +45,7 @@
 namespace {
 
 namespace po = boost::program_options;
+using mr::Median;
 using mr::Result;
 using mr::Status;
 using mr::shuffle::FetchTarget;
@@ -74,12 +76,6 @@ double ProcessCpuSeconds() {
   ::getrusage(RUSAGE_SELF, &u);
   auto secs = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec * 1e-6; };
   return secs(u.ru_utime) + secs(u.ru_stime);
-}
-
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 // Real records (16-byte key, 1000-byte value) filling about `bytes`.

@@ -3,7 +3,7 @@
 // whole units. The paper's generator (Poisson arrivals per slot, exponential or uniform
 // unit counts, up to 10 reduce tasks per job) and a JSON file format (docs/model.md,
 // "The slotted model"). Generators are deterministic for a seed on every platform
-// (model/rng.h). Pure functions.
+// (common/rng.h). Pure functions.
 #pragma once
 
 #include <cstdint>

@@ -7,6 +7,8 @@
 #include <map>
 #include <utility>
 
+#include "common/stats.h"
+
 namespace mr::sched {
 
 namespace {
@@ -74,14 +76,7 @@ Status SpeculatorOptions::Validate() const {
   return Status::Ok();
 }
 
-double Percentile(std::span<const double> values, double p) {
-  std::vector<double> v(values.begin(), values.end());
-  std::sort(v.begin(), v.end());
-  const double rank = std::clamp(p, 0.0, 100.0) / 100.0 * static_cast<double>(v.size() - 1);
-  const size_t lo = static_cast<size_t>(std::floor(rank));
-  const size_t hi = std::min(lo + 1, v.size() - 1);
-  return v[lo] + (rank - static_cast<double>(lo)) * (v[hi] - v[lo]);
-}
+double Percentile(std::span<const double> values, double p) { return QuantileLinear(values, p / 100.0); }
 
 int Speculator::Cap(const Snapshot& snap) const {
   int slots = 0;

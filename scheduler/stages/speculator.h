@@ -38,7 +38,7 @@ struct SpeculatorOptions {
 };
 
 // The p-th percentile (0..100) of `values`, linearly interpolated between the closest ranks
-// (p = 25 of {1, 2, 3, 4, 5} is 2). REQUIRES: values non-empty. Sorts a copy.
+// (p = 25 of {1, 2, 3, 4, 5} is 2): common/stats.h QuantileLinear of p / 100. 0 when empty.
 double Percentile(std::span<const double> values, double p);
 
 class Speculator {

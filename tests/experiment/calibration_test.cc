@@ -1,11 +1,21 @@
 #include "experiment/calibration.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "trace/reader.h"
 
 namespace mr::experiment {
 namespace {
 
 using nlohmann::json;
+
+// Hand-made events as the trace reader gives them.
+std::vector<trace::Event> Events(const std::vector<json>& events) {
+  auto read = trace::ParseTraceArray(json(events).dump());
+  EXPECT_TRUE(read.ok()) << read.status().ToString();
+  return read.ok() ? *read : std::vector<trace::Event>{};
+}
 
 json Start(double t, int attempt, int worker) {
   return {{"event", "attempt_start"}, {"t", t}, {"task", "m-0000" + std::to_string(attempt)},
@@ -34,7 +44,7 @@ TEST(CalibrationTest, DerivedFromHandMadeTraces) {
   // 8 MB in 0.5 s and 4 MB in 0.5 s: 12 MB per second of busy link.
   std::vector<json> link = {{{"event", "served"}, {"t", 1.0}, {"start", 0.5}, {"bytes", 8e6}},
                             {{"event", "served"}, {"t", 2.0}, {"start", 1.5}, {"bytes", 4e6}}};
-  auto c = DeriveCalibration(TwoWorkers(), {empty, rate, link});
+  auto c = DeriveCalibration(TwoWorkers(), {Events(empty), Events(rate), Events(link)});
   ASSERT_TRUE(c.ok()) << c.status().ToString();
   EXPECT_NEAR(c->task_start_seconds, 0.1, 1e-12);
   EXPECT_NEAR(c->decision_latency, 0.02, 1e-12);
@@ -68,7 +78,7 @@ TEST(CalibrationTest, CoreSpeedWeighsEachMapByItsShareOfTheCores) {
   std::vector<json> rate = {Start(0, 1, 1), End(2, 1, 1, 0), Start(0, 2, 2), End(2, 2, 2, 0),
                             Start(0, 3, 3), End(1, 3, 3, 0)};
   std::vector<json> link = {{{"event", "served"}, {"t", 1.0}, {"start", 0.5}, {"bytes", 8e6}}};
-  auto c = DeriveCalibration(three, {empty, rate, link}, /*host_cores=*/2);
+  auto c = DeriveCalibration(three, {Events(empty), Events(rate), Events(link)}, /*host_cores=*/2);
   ASSERT_TRUE(c.ok()) << c.status().ToString();
   EXPECT_EQ(c->host_cores, 2);
   EXPECT_NEAR(c->core_speed, 3.0 / (2 * 1.9 * 5.0 / 6.0 + 0.9 * 2.0 / 3.0), 1e-12);
@@ -85,7 +95,7 @@ TEST(CalibrationTest, CoreSpeedWeighsEachMapByItsShareOfTheCores) {
   EXPECT_NEAR(spec->worker_specs[0].speed, c->core_speed, 1e-12);
 
   // With enough cores every map had one to itself: the two measures agree.
-  auto own = DeriveCalibration(three, {empty, rate, link}, /*host_cores=*/3);
+  auto own = DeriveCalibration(three, {Events(empty), Events(rate), Events(link)}, /*host_cores=*/3);
   ASSERT_TRUE(own.ok());
   EXPECT_NEAR(own->core_speed, 3.0 / (2 * 1.9 + 0.9), 1e-12);
 }
@@ -114,7 +124,7 @@ TEST(CalibrationTest, TheShufflesCpuIsPerByteServed) {
   std::vector<json> rate = {Start(0, 1, 1), End(1.1, 1, 1, 0)};
   std::vector<json> link = {{{"event", "served"}, {"t", 1.0}, {"start", 0.5}, {"bytes", 8e6}},
                             {{"event", "served"}, {"t", 2.0}, {"start", 1.5}, {"bytes", 4e6}}};
-  auto c = DeriveCalibration(TwoWorkers(), {empty, rate, link}, /*host_cores=*/2, /*link_cpu_seconds=*/0.06);
+  auto c = DeriveCalibration(TwoWorkers(), {Events(empty), Events(rate), Events(link)}, /*host_cores=*/2, /*link_cpu_seconds=*/0.06);
   ASSERT_TRUE(c.ok()) << c.status().ToString();
   EXPECT_NEAR(c->shuffle_cpu_per_byte, 5e-9, 1e-18);
   auto back = ParseCalibration(CalibrationJson(*c));
@@ -149,7 +159,7 @@ TEST(CalibrationTest, TheLinkRateIsTheFetchesNotTheServedWindows) {
       {{"event", "fetch_end"}, {"t", 1.5}, {"job", "job-000003"}, {"task", "r-00000"}, {"map", "m-00001"},
        {"src_worker", 1}, {"worker", 2}, {"start", 1.0}, {"bytes", 10e6}, {"status", "ok"}},
       {{"event", "served"}, {"t", 1.5}, {"job", "job-000003"}, {"worker", 1}, {"start", 0.25}, {"bytes", 20e6}}};
-  auto c = DeriveCalibration(TwoWorkers(), {empty, rate, link});
+  auto c = DeriveCalibration(TwoWorkers(), {Events(empty), Events(rate), Events(link)});
   ASSERT_TRUE(c.ok()) << c.status().ToString();
   EXPECT_NEAR(c->link_rate, 20e6, 1);
 }
@@ -186,7 +196,7 @@ TEST(CalibrationTest, AttemptsArePairedByTaskNotByAttemptNumber) {
                              end(0.1, 0, 0), end(0.22, 1, 0.12), end(0.34, 2, 0.24)};
   std::vector<json> rate = {start(0, 0), end(1.35, 0, 0)};
   std::vector<json> link = {{{"event", "served"}, {"t", 1.0}, {"start", 0.5}, {"bytes", 8e6}}};
-  auto c = DeriveCalibration(TwoWorkers(), {empty, rate, link});
+  auto c = DeriveCalibration(TwoWorkers(), {Events(empty), Events(rate), Events(link)});
   ASSERT_TRUE(c.ok()) << c.status().ToString();
   EXPECT_NEAR(c->task_start_seconds, 0.1, 1e-12);
   EXPECT_NEAR(c->decision_latency, 0.02, 1e-12);
@@ -194,7 +204,7 @@ TEST(CalibrationTest, AttemptsArePairedByTaskNotByAttemptNumber) {
 
 TEST(CalibrationTest, ATraceWithoutWhatItMustShowIsAnError) {
   std::vector<json> none;
-  auto c = DeriveCalibration(TwoWorkers(), {none, none, none});
+  auto c = DeriveCalibration(TwoWorkers(), {Events(none), Events(none), Events(none)});
   ASSERT_FALSE(c.ok());
   EXPECT_NE(c.status().message().find("zero-work"), std::string::npos);
   EXPECT_FALSE(ParseCalibration("{\"link_rate\": 1}").ok());
@@ -248,7 +258,7 @@ TEST(CalibrationTest, TheSlotRateOfUnifiedSlotsUsesTheirSpeed) {
   std::vector<json> rate = {unified(Start(0, 1, 1)), unified(End(0.725, 1, 1, 0)), unified(Start(0, 2, 2)),
                             unified(End(0.725, 2, 2, 0))};
   std::vector<json> link = {{{"event", "served"}, {"t", 1.0}, {"start", 0.5}, {"bytes", 8e6}}};
-  auto c = DeriveCalibration(UnifiedOnly(), {empty, rate, link});
+  auto c = DeriveCalibration(UnifiedOnly(), {Events(empty), Events(rate), Events(link)});
   ASSERT_TRUE(c.ok()) << c.status().ToString();
   EXPECT_NEAR(c->map_speed_factor, 0.8, 1e-12);
   auto spec = CalibratedCluster(UnifiedOnly(), *c);

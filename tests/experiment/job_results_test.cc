@@ -5,14 +5,6 @@
 namespace mr::experiment {
 namespace {
 
-TEST(JobResultsTest, QuantileInterpolatesLikeNumpy) {
-  // numpy.quantile([1, 2, 3, 4, 10], [0.5, 0.9]) = [3, 7.6]
-  EXPECT_DOUBLE_EQ(Quantile({10, 1, 3, 2, 4}, 0.5), 3);
-  EXPECT_DOUBLE_EQ(Quantile({10, 1, 3, 2, 4}, 0.9), 7.6);
-  EXPECT_DOUBLE_EQ(Quantile({1, 2}, 0.5), 1.5);
-  EXPECT_EQ(Quantile({}, 0.5), 0);
-}
-
 TEST(JobResultsTest, SummaryByHand) {
   // Policy a, one run: measured 2, 4, 10; predicted 2.2, 3, 10 -> errors 10%, 25%, 0%.
   // Completions: measured arrival + since_planned = 2.5, 5.5, 13; predicted 2.2, 4, 13.

@@ -13,7 +13,8 @@
 #include "common/file_util.h"
 #include "experiment/mst_trace_command.h"
 #include "common/rng.h"
-#include "web/trace_reader.h"
+#include "experiment/mst_trace_output.h"
+#include "trace/reader.h"
 
 namespace mr::experiment {
 namespace {
@@ -49,10 +50,10 @@ constexpr char kJ4[] = R"(
 {"event":"attempt_end","t":103.5,"job":"job-000004","task":"m-00000","attempt":1,"worker":1,"start":103,"status":"lost"}
 )";
 
-std::vector<json> Parse(const char* text) {
-  auto events = web::ParseTraceLines(text);
+std::vector<trace::Event> Parse(const char* text) {
+  auto events = trace::ParseTraceLines(text);
   EXPECT_TRUE(events.ok()) << events.status().ToString();
-  return events.ok() ? *events : std::vector<json>{};
+  return events.ok() ? *events : std::vector<trace::Event>{};
 }
 
 const MstTraceAssumption& Find(const MstTraceReport& r, const std::string& name) {
@@ -165,30 +166,29 @@ TEST(MstTraceTest, HandMadeTrace) {
 
 // A fork-join run: Poisson jobs, one task per node, FIFO single servers, node i's service
 // time drawn from service[i], written as traces.
-std::vector<std::vector<json>> ForkJoinDtdRun(double lambda, const std::vector<model::Dtd>& service,
-                                              int jobs, uint64_t seed) {
+std::vector<std::vector<trace::Event>> ForkJoinDtdRun(double lambda, const std::vector<model::Dtd>& service,
+                                                      int jobs, uint64_t seed) {
   Rng rng(seed);
   std::vector<double> free_at(service.size(), 0);
-  std::vector<std::vector<json>> traces;
+  std::vector<std::vector<trace::Event>> traces;
   double t = 1000;
   for (int j = 0; j < jobs; ++j) {
     t += rng.Exponential(1 / lambda);
     char id[32];
     std::snprintf(id, sizeof id, "job-%06d", j + 1);
-    std::vector<json> events = {
-        {{"event", "job_submit"}, {"t", t}, {"job", id}, {"maps", service.size()}}};
+    std::vector<trace::Event> events = {
+        trace::JobSubmit{.t = t, .job = id, .maps = static_cast<int64_t>(service.size())}};
     for (size_t i = 0; i < service.size(); ++i) {
       const double start = std::max(t, free_at[i]);
       free_at[i] = start + service[i].Sample(rng);
       char task[32];
       std::snprintf(task, sizeof task, "m-%05zu", i);
-      events.push_back({{"event", "attempt_end"},
-                        {"t", free_at[i]},
-                        {"job", id},
-                        {"task", task},
-                        {"worker", i + 1},
-                        {"start", start},
-                        {"status", "ok"}});
+      events.push_back(trace::AttemptEnd{.t = free_at[i],
+                                         .job = id,
+                                         .task = task,
+                                         .worker = static_cast<int64_t>(i + 1),
+                                         .start = start,
+                                         .status = "ok"});
     }
     traces.push_back(std::move(events));
   }
@@ -196,8 +196,8 @@ std::vector<std::vector<json>> ForkJoinDtdRun(double lambda, const std::vector<m
 }
 
 // M/M/1 nodes: exponential service of rates mu.
-std::vector<std::vector<json>> ForkJoinRun(double lambda, const std::vector<double>& mu, int jobs,
-                                           uint64_t seed) {
+std::vector<std::vector<trace::Event>> ForkJoinRun(double lambda, const std::vector<double>& mu, int jobs,
+                                                   uint64_t seed) {
   std::vector<model::Dtd> service;
   for (double m : mu) service.push_back(model::Dtd{.offset = 0, .rate = m});
   return ForkJoinDtdRun(lambda, service, jobs, seed);
@@ -275,7 +275,7 @@ TEST(MstTraceTest, BadTraces) {
   EXPECT_NE(r.status().message().find("job-000002: no job_submit"), std::string::npos)
       << r.status().ToString();
   auto no_worker = Parse(kJ2);
-  no_worker[1].erase("worker");
+  std::get<trace::AttemptEnd>(no_worker[1]).worker.reset();
   r = AnalyzeMstTrace({Parse(kJ1), no_worker});
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("'worker'"), std::string::npos) << r.status().ToString();

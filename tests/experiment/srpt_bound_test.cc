@@ -3,9 +3,11 @@
 #include "experiment/srpt_bound.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "common/file_util.h"
 #include "experiment/live_run.h"
+#include "trace/reader.h"
 
 namespace mr::experiment {
 namespace {
@@ -18,10 +20,12 @@ json End(const std::string& task, double start, double t, const std::string& sta
 
 TEST(SrptBoundTest, MeasuredWorkIsTheSuccessfulAttemptsSlotSeconds) {
   MeasuredWork w;
-  AddTraceWork({End("m-00000", 10, 10.5), End("m-00001", 10, 10.75), End("m-00002", 10, 13, "failed"),
-                {{"event", "attempt_start"}, {"task", "r-00000"}, {"t", 11}},
-                End("r-00000", 11, 13), End("r-00001", 11, 12.5, "killed")},
-               &w);
+  const json events = {End("m-00000", 10, 10.5), End("m-00001", 10, 10.75), End("m-00002", 10, 13, "failed"),
+                       {{"event", "attempt_start"}, {"task", "r-00000"}, {"t", 11}},
+                       End("r-00000", 11, 13), End("r-00001", 11, 12.5, "killed")};
+  auto read = trace::ParseTraceArray(events.dump());
+  ASSERT_TRUE(read.ok()) << read.status().ToString();
+  AddTraceWork(*read, &w);
   EXPECT_DOUBLE_EQ(w.map_seconds, 1.25);
   EXPECT_DOUBLE_EQ(w.reduce_seconds, 2);
 }

@@ -9,7 +9,7 @@
 
 #include "common/file_util.h"
 #include "experiment/replay_prediction.h"
-#include "web/trace_reader.h"
+#include "trace/reader.h"
 
 namespace mr::experiment {
 namespace {
@@ -49,10 +49,10 @@ constexpr char kJobC[] = R"(
 {"event":"attempt_end","t":104,"job":"job-000003","task":"m-00000","attempt":8,"worker":1,"start":103,"status":"lost"}
 )";
 
-std::vector<nlohmann::json> Parse(const char* text) {
-  auto events = web::ParseTraceLines(text);
+std::vector<trace::Event> Parse(const char* text) {
+  auto events = trace::ParseTraceLines(text);
   EXPECT_TRUE(events.ok()) << events.status().ToString();
-  return events.ok() ? *events : std::vector<nlohmann::json>{};
+  return events.ok() ? *events : std::vector<trace::Event>{};
 }
 
 RecordedRun HandRun() {

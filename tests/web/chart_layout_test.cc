@@ -113,12 +113,12 @@ TEST(ChartLayoutTest, RateBucketsSumToFetchedBytes) {
 }
 
 TEST(ChartLayoutTest, RealTraceBucketsSumAndNoOverlapInALane) {
-  auto trace = webtest::RealTrace();
-  ASSERT_FALSE(trace.empty());
-  ChartLayout l = BuildChartLayout(trace);
+  auto events = webtest::RealTrace();
+  ASSERT_FALSE(events.empty());
+  ChartLayout l = BuildChartLayout(events);
   double fetched = 0;
-  for (const auto& ev : trace) {
-    if (ev["event"] == "fetch_end") fetched += ev["bytes"].get<double>();
+  for (const auto& ev : events) {
+    if (const auto* f = std::get_if<trace::FetchEnd>(&ev)) fetched += static_cast<double>(f->bytes.value_or(0));
   }
   EXPECT_NEAR(std::accumulate(l.rate_bytes.begin(), l.rate_bytes.end(), 0.0), fetched, 1e-3);
   for (size_t i = 0; i < l.bars.size(); ++i) {
@@ -143,21 +143,19 @@ TEST(ChartLayoutTest, RealTraceBucketsSumAndNoOverlapInALane) {
 // The hand-built trace's first events (job_submit, job_start, share), then attempt 1 of
 // m-00000 starting on worker 3 in a `slot` slot at 0.5 s and r-00000 (on worker 2) starting
 // to fetch from worker 3 at 0.7 s; neither ends.
-std::vector<nlohmann::json> TraceWithOpenAttemptAndFetch(const std::string& slot) {
-  auto trace = webtest::HandBuiltTrace();
-  trace.resize(3);
-  trace.push_back({{"event", "attempt_start"}, {"t", 1000.5}, {"task", "m-00000"}, {"attempt", 1}, {"worker", 3},
-                   {"slot", slot}});
-  trace.push_back({{"event", "reduce_place"}, {"t", 1000.6}, {"task", "r-00000"}, {"worker", 2}});
-  trace.push_back({{"event", "fetch_start"}, {"t", 1000.7}, {"task", "r-00000"}, {"map", "m-00009"},
-                   {"src_worker", 3}});
-  return trace;
+std::vector<trace::Event> TraceWithOpenAttemptAndFetch(const std::string& slot) {
+  auto events = webtest::HandBuiltTrace();
+  events.resize(3);
+  events.push_back(trace::AttemptStart{.t = 1000.5, .task = "m-00000", .attempt = 1, .worker = 3, .slot = slot});
+  events.push_back(trace::ReducePlace{.t = 1000.6, .task = "r-00000", .worker = 2});
+  events.push_back(trace::FetchStart{.t = 1000.7, .task = "r-00000", .map = "m-00009", .src_worker = 3});
+  return events;
 }
 
 TEST(ChartLayoutTest, RunningAttemptsAndFetchesEndAtTheLastEvent) {
-  auto trace = TraceWithOpenAttemptAndFetch("unified");
-  trace.push_back({{"event", "share"}, {"t", 1001.0}, {"share", 0.25}});
-  ChartLayout l = BuildChartLayout(trace);
+  auto events = TraceWithOpenAttemptAndFetch("unified");
+  events.push_back(trace::Share{.t = 1001.0, .share = 0.25});
+  ChartLayout l = BuildChartLayout(events);
   EXPECT_EQ(l.status, "running");
   EXPECT_LT(l.response_time, 0);
   ASSERT_EQ(l.bars.size(), 2u);
@@ -171,12 +169,11 @@ TEST(ChartLayoutTest, RunningAttemptsAndFetchesEndAtTheLastEvent) {
 // What was running when the master died ends at the restart, lost; what starts after it
 // is drawn from its own events.
 TEST(ChartLayoutTest, AttemptsAndFetchesOpenAtAMasterRestartEndThere) {
-  auto trace = TraceWithOpenAttemptAndFetch("map");
-  trace.push_back({{"event", "master_restart"}, {"t", 1001.0}, {"reduces_committed", 0}, {"maps_awaiting", 0}});
-  trace.push_back({{"event", "attempt_start"}, {"t", 1001.5}, {"task", "m-00000"}, {"attempt", 2}, {"worker", 4},
-                   {"slot", "map"}});
-  trace.push_back({{"event", "share"}, {"t", 1002.0}, {"share", 0.25}});
-  ChartLayout l = BuildChartLayout(trace);
+  auto events = TraceWithOpenAttemptAndFetch("map");
+  events.push_back(trace::MasterRestart{.t = 1001.0, .reduces_committed = 0, .maps_awaiting = 0});
+  events.push_back(trace::AttemptStart{.t = 1001.5, .task = "m-00000", .attempt = 2, .worker = 4, .slot = "map"});
+  events.push_back(trace::Share{.t = 1002.0, .share = 0.25});
+  ChartLayout l = BuildChartLayout(events);
   ASSERT_EQ(l.bars.size(), 3u);
   const Bar& lost = l.bars[0];
   EXPECT_EQ(lost.kind, BarKind::kFailed);

@@ -3,6 +3,7 @@
 #include <regex>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "tests/web/fake_provider.h"
 #include "web/pages.h"
@@ -40,10 +41,10 @@ TEST(SvgChartTest, HasLanesBarsClassesAndTooltips) {
 }
 
 TEST(SvgChartTest, IsDeterministicAndEscapesText) {
-  auto trace = webtest::HandBuiltTrace();
-  trace[0]["name"] = "a<b & \"c\"";
-  std::string a = RenderSvgChart(BuildChartLayout(trace));
-  std::string b = RenderSvgChart(BuildChartLayout(trace));
+  auto events = webtest::HandBuiltTrace();
+  std::get<trace::JobSubmit>(events[0]).name = "a<b & \"c\"";
+  std::string a = RenderSvgChart(BuildChartLayout(events));
+  std::string b = RenderSvgChart(BuildChartLayout(events));
   EXPECT_EQ(a, b);
   EXPECT_NE(a.find("a&lt;b &amp; &quot;c&quot;"), std::string::npos);
   EXPECT_EQ(a.find("a<b"), std::string::npos);
@@ -112,18 +113,18 @@ TEST(SvgChartTest, LegendNamesEveryMark) {
 
 // A live job's chart runs to the present, not to its last event.
 TEST(SvgChartTest, LiveChartRunsUntilNow) {
-  auto trace = webtest::HandBuiltTrace();
-  trace.pop_back();  // no job_end: still running; its last event is at +3.5 s
-  ChartLayout l = BuildChartLayout(trace, 100, 1000.0 + 9.0);
+  auto events = webtest::HandBuiltTrace();
+  events.pop_back();  // no job_end: still running; its last event is at +3.5 s
+  ChartLayout l = BuildChartLayout(events, 100, 1000.0 + 9.0);
   EXPECT_NEAR(l.duration, 9.0, 1e-9);
 }
 
 // A `served` report can follow job_end (docs/trace-format.md); it must not stretch the
 // axis past the job's end (the docs picture ran 4x longer than its job).
 TEST(SvgChartTest, EndedChartStopsAtJobEnd) {
-  auto trace = webtest::HandBuiltTrace();
-  trace.push_back({{"event", "served"}, {"t", 1014.0}, {"start", 1003.0}, {"worker", 1}, {"bytes", 10}});
-  EXPECT_NEAR(BuildChartLayout(trace).duration, 3.6, 1e-9);
+  auto events = webtest::HandBuiltTrace();
+  events.push_back(trace::Served{.t = 1014.0, .worker = 1, .start = 1003.0, .bytes = 10});
+  EXPECT_NEAR(BuildChartLayout(events).duration, 3.6, 1e-9);
 }
 
 nlohmann::json JobDoc(const std::string& state) {
