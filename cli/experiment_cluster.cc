@@ -29,16 +29,11 @@ Result<proto::JobSpec> SyntheticSpec(const model::TaskJob& j, const std::string&
       "--slow-start", Num(slow_start), "--hint-map-seconds", Num(j.hint_map_seconds),
       "--hint-reduce-seconds", Num(j.hint_reduce_seconds),
       "--hint-shuffle-bytes", std::to_string(static_cast<uint64_t>(j.hint_shuffle_bytes)),
-      "--pool", j.pool, "--weight", Num(j.weight), "--metric", j.metric,
-      "--min-slots", std::to_string(j.min_slots), "--max-slots", std::to_string(j.max_slots),
+      "--pool", j.pool, "--weight", Num(j.weight),
       "--work", experiment::WorkModeName(work),
       // The experiment file's `speculative:` (default off); its predictions run the
       // speculator exactly when the live jobs may be backed up (docs/experiments.md).
       "--speculative", speculative ? "on" : "off"};
-  if (j.deadline_seconds > 0) {
-    args.push_back("--deadline");
-    args.push_back(Num(j.deadline_seconds) + "s");
-  }
   po::options_description desc;
   po::positional_options_description positional;
   AddJobOptions(desc, positional);

@@ -66,11 +66,6 @@ void AddJobOptions(po::options_description& desc, po::positional_options_descrip
       ("hint-shuffle-bytes", po::value<std::string>()->default_value("0"), "size hint: total shuffle bytes")
       ("hint-reduce-seconds", po::value<double>()->default_value(0),
        "size hint: total reduce slot-seconds (for policies that share unified slots, e.g. asrpt)")
-      ("metric", po::value<std::string>()->default_value(""),
-       "the objective a policy should serve this job by (\"\" = the policy's own; docs/jobs.md)")
-      ("deadline", po::value<std::string>(), "finish within this long after submission, e.g. 30m (docs/jobs.md)")
-      ("min-slots", po::value<uint32_t>()->default_value(0), "fewest slots the job should hold (0 = none)")
-      ("max-slots", po::value<uint32_t>()->default_value(0), "most slots the job may hold (0 = no cap)")
       ("speculative", po::value<std::string>()->default_value("on"),
        "on: a slow running map or reduce may get a backup attempt on another worker (LATE, docs/speculation.md); "
        "off: never");
@@ -96,28 +91,6 @@ Status CheckInput(const std::string& path) {
   if (!PathExists(path)) return Status::NotFound("input " + path + " does not exist");
   if (!IsDirectory(path) && access(path.c_str(), R_OK) != 0) {
     return Status::PermissionDenied("input " + path + " is not readable");
-  }
-  return Status::Ok();
-}
-
-// --metric, --deadline, --min-slots, --max-slots: the job's parameters for policies that use
-// them (today's ignore them).
-Status ApplyUserParams(const po::variables_map& vm, proto::JobSpec* spec) {
-  spec->set_metric(vm["metric"].as<std::string>());
-  if (spec->metric().size() > 64) return Status::InvalidArgument("--metric is at most 64 characters");
-  if (vm.count("deadline")) {
-    auto deadline = ParseDuration(vm["deadline"].as<std::string>());
-    if (!deadline.ok()) return Status::InvalidArgument("--deadline: " + deadline.status().message());
-    if (!(*deadline > 0 && *deadline <= 365 * 86400.0)) {
-      return Status::InvalidArgument("--deadline must be in (0, 365d]");
-    }
-    spec->set_deadline_seconds(*deadline);
-  }
-  spec->set_min_slots(vm["min-slots"].as<uint32_t>());
-  spec->set_max_slots(vm["max-slots"].as<uint32_t>());
-  if (spec->min_slots() > 0 && spec->max_slots() > 0 && spec->min_slots() > spec->max_slots()) {
-    return Status::InvalidArgument("--min-slots (" + std::to_string(spec->min_slots()) + ") is above --max-slots (" +
-                                   std::to_string(spec->max_slots()) + ")");
   }
   return Status::Ok();
 }
@@ -204,7 +177,6 @@ Result<proto::JobSpec> BuildJobSpec(const po::variables_map& vm) {
   spec.set_hint_reduce_seconds(vm["hint-reduce-seconds"].as<double>());
   MR_ASSIGN_OR_RETURN(uint64_t hint_bytes, ParseBytes(vm["hint-shuffle-bytes"].as<std::string>()));
   spec.set_hint_shuffle_bytes(static_cast<double>(hint_bytes));
-  MR_RETURN_IF_ERROR(ApplyUserParams(vm, &spec));
   for (const JobFlagEntry& e : JobFlagEntries()) {
     MR_RETURN_IF_ERROR(ApplyJobFlag(vm, *e.flag, &spec));
   }

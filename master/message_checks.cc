@@ -216,14 +216,6 @@ Status CheckJobSpec(const proto::JobSpec& spec) {
   MR_RETURN_IF_ERROR(CheckNumber("map-seconds hint", spec.hint_map_seconds(), 0, 1e12));
   MR_RETURN_IF_ERROR(CheckNumber("shuffle-bytes hint", spec.hint_shuffle_bytes(), 0, 1e18));
   MR_RETURN_IF_ERROR(CheckNumber("reduce-seconds hint", spec.hint_reduce_seconds(), 0, 1e12));
-  // The per-job policy parameters (scheduler JobParams): the cli checks them too, but a
-  // client may be anything that speaks the protocol.
-  MR_RETURN_IF_ERROR(CheckText("metric", spec.metric(), 64));
-  MR_RETURN_IF_ERROR(CheckNumber("deadline", spec.deadline_seconds(), 0, 365 * 86400.0));
-  if (spec.max_slots() > 0 && spec.min_slots() > spec.max_slots()) {
-    return Bad("min slots " + std::to_string(spec.min_slots()) + " above max slots " +
-               std::to_string(spec.max_slots()));
-  }
   uint64_t sb = spec.sort_buffer_bytes();
   if (sb != 0 && (sb < kMinSortBufferBytes || sb > kMaxSortBufferBytes))
     return Bad("sort buffer size out of range");

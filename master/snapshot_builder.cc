@@ -54,10 +54,6 @@ sched::Snapshot SnapshotBuilder::Build(WorkerId only_free, bool every_worker_fre
     v.pool = job->spec.pool();
     v.weight = job->spec.weight() > 0 ? job->spec.weight() : 1.0;
     v.submit_time = job->submit_time;
-    v.params.metric = job->spec.metric();
-    if (job->spec.deadline_seconds() > 0) v.params.deadline = job->submit_time + job->spec.deadline_seconds();
-    v.params.min_slots = static_cast<int>(job->spec.min_slots());
-    v.params.max_slots = static_cast<int>(job->spec.max_slots());
     v.speculative = !job->spec.speculation_off();
     v.maps_total = static_cast<int>(job->maps.size());
     v.maps_running = job->maps_running;

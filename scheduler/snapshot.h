@@ -85,22 +85,12 @@ struct QueuedMap {
   WorkerId worker = 0;
 };
 
-// What the user asked of the job (mr submit flags; docs/policies.md). Policies that do not
-// use a field ignore it.
-struct JobParams {
-  std::string metric;      // the policy-specific objective, e.g. "response" ("" = default)
-  double deadline = 0;     // absolute, on the snapshot's clock; 0 = none
-  int min_slots = 0;       // guaranteed slots while it has work (0 = none)
-  int max_slots = 0;       // cap on slots held at once (0 = no cap)
-};
-
 struct JobView {
   JobId id = 0;
   std::string name;
   std::string pool;        // fair-scheduler pool ("" = default)
   double weight = 1.0;
   double submit_time = 0;  // arrival r_i
-  JobParams params;
   // Whether speculative execution may back up its tasks (mr submit --speculative on|off;
   // scheduler/speculator.h).
   bool speculative = true;

@@ -51,13 +51,9 @@ struct TaskJob {
   // gives the job's fluid size and may be 0).
   std::vector<double> map_durations;
   std::vector<double> reduce_durations;
-  // What the user asked of the job (sched::JobView / JobParams; mr submit flags).
+  // What the user asked of the job (sched::JobView; mr submit flags).
   std::string pool;
   double weight = 1.0;
-  std::string metric;
-  double deadline_seconds = 0;  // relative to arrival; 0 = none
-  int min_slots = 0;
-  int max_slots = 0;
 };
 
 // One worker's shape (as `mr worker --map-slots --reduce-slots --unified-slots --speed`).

@@ -118,10 +118,7 @@ Status ValidateJob(const TaskJob& j, size_t i) {
   if (!ValidDurations(j.map_durations, j.maps) || !ValidDurations(j.reduce_durations, j.reducers))
     return Status::InvalidArgument(
         name + "explicit durations: one finite number >= 0 per task (maps, resp. reducers)");
-  if (!FinitePositive(j.weight) || !FiniteNonNegative(j.deadline_seconds) || j.min_slots < 0 ||
-      j.max_slots < 0) {
-    return Status::InvalidArgument(name + "need weight > 0, deadline >= 0, min/max slots >= 0");
-  }
+  if (!FinitePositive(j.weight)) return Status::InvalidArgument(name + "need weight > 0");
   return Status::Ok();
 }
 

@@ -68,10 +68,6 @@ sched::JobView JobViewOf(const SimJob& job, double now) {
   v.pool = spec.pool;
   v.weight = spec.weight;
   v.submit_time = spec.arrival;
-  v.params.metric = spec.metric;
-  v.params.deadline = spec.deadline_seconds > 0 ? spec.arrival + spec.deadline_seconds : 0;
-  v.params.min_slots = spec.min_slots;
-  v.params.max_slots = spec.max_slots;
   v.maps_total = spec.maps;
   v.maps_running = job.maps_running;
   v.maps_done = job.maps_done;

@@ -43,19 +43,26 @@ Result<std::vector<double>> Durations(const json& entry, const char* key, size_t
   return out;
 }
 
+// Keys that named per-job parameters no policy read; they return with the policies that do.
+constexpr const char* kRemovedKeys[] = {"metric", "deadline_seconds", "min_slots", "max_slots"};
+
 // The optional fields beyond workload.py's: replayed durations, a map-time law and
-// the job's parameters (pool, weight, metric, deadline_seconds, min/max_slots).
+// the job's parameters (pool, weight).
 Status OptionalFields(const json& entry, size_t i, TaskJob& t) {
   MR_ASSIGN_OR_RETURN(t.map_durations, Durations(entry, "map_durations", i));
   MR_ASSIGN_OR_RETURN(t.reduce_durations, Durations(entry, "reduce_durations", i));
   const std::string where = "job_list[" + std::to_string(i) + "]";
-  for (const char* key : {"pool", "metric", "map_time"}) {
+  for (const char* key : kRemovedKeys) {
+    if (entry.contains(key)) {
+      return Status::InvalidArgument(where + ": '" + key + "' is no longer a job parameter (no policy reads it yet)");
+    }
+  }
+  for (const char* key : {"pool", "map_time"}) {
     auto it = entry.find(key);
     if (it != entry.end() && !it->is_string())
       return Status::InvalidArgument(where + ": '" + key + "' must be a string");
   }
   t.pool = entry.value("pool", std::string());
-  t.metric = entry.value("metric", std::string());
   if (entry.contains("map_time")) {
     Result<MapTimeDist> law = ParseMapTimeDist(entry["map_time"].get<std::string>());
     if (!law.ok()) return law.status().WithContext(where);
@@ -63,17 +70,6 @@ Status OptionalFields(const json& entry, size_t i, TaskJob& t) {
   }
   if (entry.contains("weight")) {
     MR_ASSIGN_OR_RETURN(t.weight, Number(entry, "weight", i, 0));
-  }
-  if (entry.contains("deadline_seconds")) {
-    MR_ASSIGN_OR_RETURN(t.deadline_seconds, Number(entry, "deadline_seconds", i, 0));
-  }
-  if (entry.contains("min_slots")) {
-    MR_ASSIGN_OR_RETURN(double v, Number(entry, "min_slots", i, 0));
-    t.min_slots = static_cast<int>(std::min(v, 1e6));
-  }
-  if (entry.contains("max_slots")) {
-    MR_ASSIGN_OR_RETURN(double v, Number(entry, "max_slots", i, 0));
-    t.max_slots = static_cast<int>(std::min(v, 1e6));
   }
   return Status::Ok();
 }

@@ -1,5 +1,5 @@
-// CheckJobSpec on the per-job policy parameters (JobSpec 15-18) and the reduce hint (19): the master refuses what
-// the cli would, since any client that speaks the protocol can submit.
+// CheckJobSpec on the reduce hint (JobSpec 19): the master refuses what the cli would, since any client
+// that speaks the protocol can submit.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -21,41 +21,6 @@ proto::JobSpec ValidSpec() {
   spec.set_weight(1);
   spec.set_num_maps(2);
   return spec;
-}
-
-TEST(JobSpecChecksTest, AcceptsThePolicyParametersInRange) {
-  proto::JobSpec spec = ValidSpec();
-  ASSERT_TRUE(CheckJobSpec(spec).ok()) << CheckJobSpec(spec).ToString();
-  spec.set_metric("response");
-  spec.set_deadline_seconds(3600);
-  spec.set_min_slots(2);
-  spec.set_max_slots(4);
-  EXPECT_TRUE(CheckJobSpec(spec).ok()) << CheckJobSpec(spec).ToString();
-  spec.set_max_slots(0);  // no cap: any minimum
-  EXPECT_TRUE(CheckJobSpec(spec).ok()) << CheckJobSpec(spec).ToString();
-}
-
-TEST(JobSpecChecksTest, RefusesBadPolicyParameters) {
-  proto::JobSpec spec = ValidSpec();
-  spec.set_min_slots(5);
-  spec.set_max_slots(2);
-  Status s = CheckJobSpec(spec);
-  EXPECT_FALSE(s.ok());
-  EXPECT_NE(s.message().find("min slots"), std::string::npos) << s.ToString();
-
-  spec = ValidSpec();
-  spec.set_deadline_seconds(std::nan(""));
-  s = CheckJobSpec(spec);
-  EXPECT_FALSE(s.ok());
-  EXPECT_NE(s.message().find("deadline"), std::string::npos) << s.ToString();
-  spec.set_deadline_seconds(-1);
-  EXPECT_FALSE(CheckJobSpec(spec).ok());
-
-  spec = ValidSpec();
-  spec.set_metric(std::string(100, 'm'));
-  s = CheckJobSpec(spec);
-  EXPECT_FALSE(s.ok());
-  EXPECT_NE(s.message().find("metric"), std::string::npos) << s.ToString();
 }
 
 TEST(JobSpecChecksTest, RefusesAReduceHintThatIsNegativeOrNotFinite) {
