@@ -26,10 +26,10 @@ Result<proto::JobSpec> SyntheticSpec(const model::TaskJob& j, const std::string&
       "submit", "synthetic", "--name", name, "--output", output, "--maps", std::to_string(j.maps),
       "--map-seconds", Num(j.map_seconds), "--map-bytes", std::to_string(static_cast<uint64_t>(j.map_bytes)),
       "--reducers", std::to_string(j.reducers), "--reduce-seconds", Num(j.reduce_seconds),
-      "--slow-start", Num(slow_start), "--hint-map-seconds", Num(j.hint_map_seconds),
-      "--hint-reduce-seconds", Num(j.hint_reduce_seconds),
-      "--hint-shuffle-bytes", std::to_string(static_cast<uint64_t>(j.hint_shuffle_bytes)),
-      "--pool", j.pool, "--weight", Num(j.weight),
+      "--slow-start", Num(slow_start), "--hint-map-seconds", Num(j.params.hint_map_seconds),
+      "--hint-reduce-seconds", Num(j.params.hint_reduce_seconds),
+      "--hint-shuffle-bytes", std::to_string(static_cast<uint64_t>(j.params.hint_shuffle_bytes)),
+      "--pool", j.params.pool, "--weight", Num(j.params.weight),
       "--work", experiment::WorkModeName(work),
       // The experiment file's `speculative:` (default off); its predictions run the
       // speculator exactly when the live jobs may be backed up (docs/experiments.md).

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 
+#include "jobs/job_spec_params.h"
+
 namespace mr::master {
 
 namespace {
@@ -51,10 +53,8 @@ sched::Snapshot SnapshotBuilder::Build(WorkerId only_free, bool every_worker_fre
     sched::JobView v;
     v.id = id;
     v.name = job->spec.name();
-    v.pool = job->spec.pool();
-    v.weight = job->spec.weight() > 0 ? job->spec.weight() : 1.0;
     v.submit_time = job->submit_time;
-    v.speculative = !job->spec.speculation_off();
+    v.params = jobs::JobParamsFromSpec(job->spec);
     v.maps_total = static_cast<int>(job->maps.size());
     v.maps_running = job->maps_running;
     v.maps_done = job->maps_done;

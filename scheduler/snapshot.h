@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "scheduler/job_params.h"
+
 namespace mr::sched {
 
 using JobId = uint64_t;
@@ -88,12 +90,10 @@ struct QueuedMap {
 struct JobView {
   JobId id = 0;
   std::string name;
-  std::string pool;        // fair-scheduler pool ("" = default)
-  double weight = 1.0;
   double submit_time = 0;  // arrival r_i
-  // Whether speculative execution may back up its tasks (mr submit --speculative on|off;
-  // scheduler/speculator.h).
-  bool speculative = true;
+  // What the user asked of the job: pool, weight, size hints, speculation (mr submit flags;
+  // scheduler/job_params.h). Policies that do not use a field ignore it.
+  JobParams params;
   int maps_total = 0;
   int maps_running = 0;
   int maps_done = 0;

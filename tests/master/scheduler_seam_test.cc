@@ -134,9 +134,9 @@ TEST_F(SeamTest, SnapshotShowsParamsRunningAttemptsProgressAndMeasuredRate) {
   const Snapshot& first = LastSnapshot();
   EXPECT_EQ(first.heartbeating, w);
   ASSERT_EQ(first.jobs.size(), 1u);
-  EXPECT_EQ(first.jobs[0].pool, "batch");
-  EXPECT_DOUBLE_EQ(first.jobs[0].weight, 3);
-  EXPECT_TRUE(first.jobs[0].speculative);
+  EXPECT_EQ(first.jobs[0].params.pool, "batch");
+  EXPECT_DOUBLE_EQ(first.jobs[0].params.weight, 3);
+  EXPECT_TRUE(first.jobs[0].params.speculative);
   EXPECT_EQ(WorkerIn(first, w).map_task_rate, 0.0) << "no map finished yet";
   ASSERT_EQ(h_->worker(w).maps.size(), 2u);
   const double started = h_->clock().Now();

@@ -68,9 +68,9 @@ TEST(TaskSimCliTest, ReplayedJsonOnWorkersOfDifferentSpeeds) {
       TaskShape{});
   ASSERT_TRUE(jobs.ok()) << jobs.status().ToString();
   EXPECT_EQ((*jobs)[0].map_time.kind, MapTimeDist::Kind::kDelayedExp);
-  EXPECT_EQ((*jobs)[0].pool, "p");
-  EXPECT_DOUBLE_EQ((*jobs)[0].weight, 2);
-  EXPECT_DOUBLE_EQ((*jobs)[0].hint_reduce_seconds, 4);
+  EXPECT_EQ((*jobs)[0].params.pool, "p");
+  EXPECT_DOUBLE_EQ((*jobs)[0].params.weight, 2);
+  EXPECT_DOUBLE_EQ((*jobs)[0].params.hint_reduce_seconds, 4);
   for (const char* bad : {R"("map_durations": 3)", R"("map_durations": [1, -1])",
                           R"("map_time": "weibull:1")", R"("pool": 7)", R"("weight": -1)"}) {
     std::string text = std::string(R"({"job_list": [{"arrival": 0, "maps": 2, "map_bytes": 0,
