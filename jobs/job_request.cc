@@ -68,7 +68,9 @@ Result<proto::JobSpec> MakeJobSpec(const JobRequest& request, const InputSource&
     for (const std::string& in : inputs) spec.add_inputs(AbsolutePath(in));
   }
   if (request.output.empty()) return Bad("missing --output DIR");
-  const std::string out = AbsolutePath(request.output);
+  // `--output out/` names the directory out; the master takes only the slashless form.
+  std::string out = AbsolutePath(request.output);
+  while (out.size() > 1 && out.back() == '/') out.pop_back();
   if (PathExists(out)) return Status::AlreadyExists("output directory " + out + " already exists");
   spec.set_output(out);
   spec.set_reducers(request.reducers);

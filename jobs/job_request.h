@@ -43,9 +43,10 @@ struct JobRequest {
 };
 
 // The spec for `request`: its inputs resolved by source.Resolve (NotFound or PermissionDenied
-// naming the input, as the source says) and made absolute, the output made absolute and absent
-// on this machine's file system (AlreadyExists otherwise), then ValidateJobSpec. Errors name
-// the flag a user would fix ("missing --output DIR", "--reducers must be in 1..10000").
+// naming the input, as the source says) and made absolute, the output made absolute (without a
+// trailing '/') and absent on this machine's file system (AlreadyExists otherwise), then
+// ValidateJobSpec. Errors name the flag a user would fix ("missing --output DIR",
+// "--reducers must be in 1..10000").
 Result<proto::JobSpec> MakeJobSpec(const JobRequest& request, const InputSource& source);
 
 // The semantic checks of a spec, shared by the client (MakeJobSpec) and the master's message

@@ -101,6 +101,16 @@ TEST_F(JobRequestTest, AJobWithoutInputGetsItsMapsAndParameters) {
   EXPECT_TRUE(source_.recursive_seen.empty()) << "no input, nothing to resolve";
 }
 
+// `--output out/` names the directory out: the spec carries it without the slash, which the
+// master's message checks refuse ("output must be an absolute directory path").
+TEST_F(JobRequestTest, AnOutputWithATrailingSlashIsTheDirectory) {
+  JobRequest r = Wordcount();
+  r.output = JoinPath(dir_.path(), "out") + "//";
+  Result<proto::JobSpec> spec = MakeJobSpec(r, source_);
+  ASSERT_TRUE(spec.ok()) << spec.status().ToString();
+  EXPECT_EQ(spec->output(), JoinPath(dir_.path(), "out"));
+}
+
 // Each bad request is refused with the words `mr run` has always printed for it.
 TEST_F(JobRequestTest, BadRequestsGetTheMessagesMrRunPrints) {
   EXPECT_EQ(Error([](JobRequest& r) { r.job = ""; }), "which job? (known: " + JobNameList() + ")");
