@@ -3,7 +3,6 @@
 #include <cstdio>
 #include <mutex>
 
-#include "cli/job_options.h"
 #include "cli/local_cluster.h"
 #include "client/master_client.h"
 #include "common/file_util.h"
@@ -19,41 +18,29 @@ std::string Num(double v) {
   return buf;
 }
 
-// `mr submit synthetic` flags for one job, parsed by the same code as the command line.
-Result<proto::JobSpec> SyntheticSpec(const model::TaskJob& j, const std::string& name, const std::string& output,
-                                     double slow_start, experiment::WorkMode work, bool speculative) {
-  std::vector<std::string> args = {
-      "submit", "synthetic", "--name", name, "--output", output, "--maps", std::to_string(j.maps),
-      "--map-seconds", Num(j.map_seconds), "--map-bytes", std::to_string(static_cast<uint64_t>(j.map_bytes)),
-      "--reducers", std::to_string(j.reducers), "--reduce-seconds", Num(j.reduce_seconds),
-      "--slow-start", Num(slow_start), "--hint-map-seconds", Num(j.hint_map_seconds),
-      "--hint-reduce-seconds", Num(j.hint_reduce_seconds),
-      "--hint-shuffle-bytes", std::to_string(static_cast<uint64_t>(j.hint_shuffle_bytes)),
-      "--pool", j.pool, "--weight", Num(j.weight), "--metric", j.metric,
-      "--min-slots", std::to_string(j.min_slots), "--max-slots", std::to_string(j.max_slots),
-      "--work", experiment::WorkModeName(work),
-      // The experiment file's `speculative:` (default off); its predictions run the
-      // speculator exactly when the live jobs may be backed up (docs/experiments.md).
-      "--speculative", speculative ? "on" : "off"};
-  if (j.deadline_seconds > 0) {
-    args.push_back("--deadline");
-    args.push_back(Num(j.deadline_seconds) + "s");
-  }
-  po::options_description desc;
-  po::positional_options_description positional;
-  AddJobOptions(desc, positional);
-  std::vector<const char*> argv;
-  for (const auto& a : args) argv.push_back(a.c_str());
-  po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(static_cast<int>(argv.size()), argv.data())
-                  .options(desc).positional(positional).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    return Status::InvalidArgument(std::string("job ") + name + ": " + e.what());
-  }
-  return BuildJobSpec(vm);
+}  // namespace
+
+jobs::JobRequest ExperimentJobRequest(const model::TaskJob& j, const std::string& name, const std::string& output,
+                                      double slow_start, experiment::WorkMode work, bool speculative) {
+  jobs::JobRequest r;
+  r.job = "synthetic";
+  r.name = name;
+  r.output = output;
+  r.num_maps = static_cast<uint32_t>(j.maps);
+  r.params = {{"map_seconds", Num(j.map_seconds)},
+              {"map_bytes", std::to_string(static_cast<uint64_t>(j.map_bytes))},
+              {"reduce_seconds", Num(j.reduce_seconds)},
+              {"work", experiment::WorkModeName(work)}};
+  r.reducers = static_cast<uint32_t>(j.reducers);
+  r.slow_start = slow_start;
+  r.scheduling = j.params;
+  // The experiment file's `speculative:` (default off); its predictions run the speculator
+  // exactly when the live jobs may be backed up (docs/experiments.md).
+  r.scheduling.speculative = speculative;
+  return r;
 }
+
+namespace {
 
 class ExperimentCluster final : public experiment::LiveCluster {
  public:
@@ -69,10 +56,12 @@ class ExperimentCluster final : public experiment::LiveCluster {
   }
 
   Result<uint64_t> Submit(const model::TaskJob& job, const std::string& name) override {
-    MR_ASSIGN_OR_RETURN(proto::JobSpec spec,
-                        SyntheticSpec(job, name, JoinPath(JoinPath(dir_, "outputs"), name), slow_start_, work_, speculative_));
+    const std::string output = JoinPath(JoinPath(dir_, "outputs"), name);
+    Result<proto::JobSpec> spec =
+        jobs::MakeJobSpec(ExperimentJobRequest(job, name, output, slow_start_, work_, speculative_), jobs::LocalInputs());
+    if (!spec.ok()) return spec.status().WithContext("job " + name);
     proto::Envelope req;
-    *req.mutable_submit()->mutable_spec() = spec;
+    *req.mutable_submit()->mutable_spec() = std::move(*spec);
     std::lock_guard<std::mutex> lock(submit_mu_);
     MR_ASSIGN_OR_RETURN(proto::Envelope reply, submitter_->Call(req));
     if (!reply.has_submit_reply()) return Status::ProtocolError("unexpected reply to submit");

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "experiment/live_cluster.h"
+#include "jobs/job_request.h"
 
 namespace mr::cli {
 
@@ -14,5 +15,11 @@ namespace mr::cli {
 Result<std::unique_ptr<experiment::LiveCluster>> StartExperimentCluster(const experiment::ClusterShape& shape,
                                                                         const experiment::PolicyRun& policy,
                                                                         const std::string& dir);
+
+// What the cluster submits for job j: a synthetic job named `name` writing to `output`, with
+// j's maps, reducers, work and per-job parameters, the shape's slow start and work mode, and
+// backups allowed exactly when `speculative` (the experiment's `speculative:`).
+jobs::JobRequest ExperimentJobRequest(const model::TaskJob& j, const std::string& name, const std::string& output,
+                                      double slow_start, experiment::WorkMode work, bool speculative);
 
 }  // namespace mr::cli

@@ -1,16 +1,11 @@
 #include "cli/job_options.h"
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <cmath>
 #include <string>
 #include <vector>
 
-#include "common/file_util.h"
-#include "jobs/input_paths.h"
-#include "jobs/job.h"
 #include "jobs/job_table.h"
+#include "scheduler/job_params.h"
 
 namespace mr::cli {
 
@@ -40,6 +35,56 @@ std::vector<JobFlagEntry> JobFlagEntries() {
   return out;
 }
 
+// The per-job parameters' flags, one per row of their table: numbers parsed by the flags
+// library (so a malformed one gets its usual message), the rest as text (SetJobParam).
+void AddJobParamOptions(po::options_description& desc) {
+  for (const sched::JobParamRow& row : sched::JobParamTable()) {
+    if (row.type == sched::JobParamType::kNumber) {
+      desc.add_options()(row.flag, po::value<double>()->default_value(std::stod(row.default_text), row.default_text),
+                         row.help);
+    } else {
+      desc.add_options()(row.flag, po::value<std::string>()->default_value(row.default_text), row.help);
+    }
+  }
+}
+
+Result<sched::JobParams> JobParamsFromFlags(const po::variables_map& vm) {
+  sched::JobParams p;
+  for (const sched::JobParamRow& row : sched::JobParamTable()) {
+    if (row.type == sched::JobParamType::kNumber) {
+      p.*row.number = vm[row.flag].as<double>();
+    } else {
+      MR_RETURN_IF_ERROR(sched::SetJobParam(row, vm[row.flag].as<std::string>(), &p));
+    }
+  }
+  return p;
+}
+
+// A job-table flag the user gave (or that has a default): its parameter, or the number of maps.
+Status ApplyJobFlag(const po::variables_map& vm, const jobs::JobFlag& f, jobs::JobRequest* r) {
+  if (!vm.count(f.name)) return Status::Ok();
+  std::string text;
+  switch (f.type) {
+    case jobs::JobFlagType::kUint:
+      text = std::to_string(vm[f.name].as<uint32_t>());
+      break;
+    case jobs::JobFlagType::kString:
+      text = vm[f.name].as<std::string>();
+      break;
+    case jobs::JobFlagType::kBytes: {
+      MR_ASSIGN_OR_RETURN(uint64_t b, ParseBytes(vm[f.name].as<std::string>()));
+      text = std::to_string(b);
+      break;
+    }
+  }
+  if (std::string_view(f.param) == jobs::kNumMapsParam) {
+    r->num_maps = vm[f.name].as<uint32_t>();
+  } else {
+    r->params[f.param] = text;
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 void AddJobOptions(po::options_description& desc, po::positional_options_description& positional) {
@@ -59,21 +104,8 @@ void AddJobOptions(po::options_description& desc, po::positional_options_descrip
       ("slow-start", po::value<double>()->default_value(0.05, "0.05"),
        "fraction of maps done before reducers start fetching")
       ("sort-buffer", po::value<std::string>()->default_value("100MiB"), "map-side sort buffer (as Hadoop's io.sort.mb)")
-      ("name", po::value<std::string>(), "job name (default: the job kind)")
-      ("pool", po::value<std::string>()->default_value(""), "fair scheduler pool")
-      ("weight", po::value<double>()->default_value(1.0, "1"), "fair scheduler weight")
-      ("hint-map-seconds", po::value<double>()->default_value(0), "size hint: total map slot-seconds")
-      ("hint-shuffle-bytes", po::value<std::string>()->default_value("0"), "size hint: total shuffle bytes")
-      ("hint-reduce-seconds", po::value<double>()->default_value(0),
-       "size hint: total reduce slot-seconds (for policies that share unified slots, e.g. asrpt)")
-      ("metric", po::value<std::string>()->default_value(""),
-       "the objective a policy should serve this job by (\"\" = the policy's own; docs/jobs.md)")
-      ("deadline", po::value<std::string>(), "finish within this long after submission, e.g. 30m (docs/jobs.md)")
-      ("min-slots", po::value<uint32_t>()->default_value(0), "fewest slots the job should hold (0 = none)")
-      ("max-slots", po::value<uint32_t>()->default_value(0), "most slots the job may hold (0 = no cap)")
-      ("speculative", po::value<std::string>()->default_value("on"),
-       "on: a slow running map or reduce may get a backup attempt on another worker (LATE, docs/speculation.md); "
-       "off: never");
+      ("name", po::value<std::string>(), "job name (default: the job kind)");
+  AddJobParamOptions(desc);
   for (const JobFlagEntry& e : JobFlagEntries()) {
     const jobs::JobFlag& f = *e.flag;
     std::string help = e.jobs + ": " + f.help;
@@ -91,135 +123,32 @@ void AddJobOptions(po::options_description& desc, po::positional_options_descrip
   positional.add("job", 1);
 }
 
-namespace {
-Status CheckInput(const std::string& path) {
-  if (!PathExists(path)) return Status::NotFound("input " + path + " does not exist");
-  if (!IsDirectory(path) && access(path.c_str(), R_OK) != 0) {
-    return Status::PermissionDenied("input " + path + " is not readable");
-  }
-  return Status::Ok();
-}
-
-// --metric, --deadline, --min-slots, --max-slots: the job's parameters for policies that use
-// them (today's ignore them).
-Status ApplyUserParams(const po::variables_map& vm, proto::JobSpec* spec) {
-  spec->set_metric(vm["metric"].as<std::string>());
-  if (spec->metric().size() > 64) return Status::InvalidArgument("--metric is at most 64 characters");
-  if (vm.count("deadline")) {
-    auto deadline = ParseDuration(vm["deadline"].as<std::string>());
-    if (!deadline.ok()) return Status::InvalidArgument("--deadline: " + deadline.status().message());
-    if (!(*deadline > 0 && *deadline <= 365 * 86400.0)) {
-      return Status::InvalidArgument("--deadline must be in (0, 365d]");
-    }
-    spec->set_deadline_seconds(*deadline);
-  }
-  spec->set_min_slots(vm["min-slots"].as<uint32_t>());
-  spec->set_max_slots(vm["max-slots"].as<uint32_t>());
-  if (spec->min_slots() > 0 && spec->max_slots() > 0 && spec->min_slots() > spec->max_slots()) {
-    return Status::InvalidArgument("--min-slots (" + std::to_string(spec->min_slots()) + ") is above --max-slots (" +
-                                   std::to_string(spec->max_slots()) + ")");
-  }
-  return Status::Ok();
-}
-
-// A job-table flag the user gave (or that has a default): its parameter, or the number of maps.
-Status ApplyJobFlag(const po::variables_map& vm, const jobs::JobFlag& f, proto::JobSpec* spec) {
-  if (!vm.count(f.name)) return Status::Ok();
-  std::string text;
-  switch (f.type) {
-    case jobs::JobFlagType::kUint:
-      text = std::to_string(vm[f.name].as<uint32_t>());
-      break;
-    case jobs::JobFlagType::kString:
-      text = vm[f.name].as<std::string>();
-      break;
-    case jobs::JobFlagType::kBytes: {
-      MR_ASSIGN_OR_RETURN(uint64_t b, ParseBytes(vm[f.name].as<std::string>()));
-      text = std::to_string(b);
-      break;
-    }
-  }
-  if (std::string_view(f.param) == jobs::kNumMapsParam) {
-    spec->set_num_maps(vm[f.name].as<uint32_t>());
-  } else {
-    (*spec->mutable_params())[f.param] = text;
-  }
-  return Status::Ok();
-}
-
-}  // namespace
-
-Result<proto::JobSpec> BuildJobSpec(const po::variables_map& vm) {
-  proto::JobSpec spec;
-  if (!vm.count("job")) return Status::InvalidArgument("which job? (known: " + jobs::JobNameList() + ")");
-  spec.set_job(vm["job"].as<std::string>());
-  auto known = jobs::KnownJobs();
-  if (std::find(known.begin(), known.end(), spec.job()) == known.end()) {
-    std::string list;
-    for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
-    return Status::NotFound("unknown job '" + spec.job() + "' (known: " + list + ")");
-  }
-  if (vm.count("input")) {
-    const bool recursive = vm.count("recursive") && vm["recursive"].as<bool>();
-    MR_ASSIGN_OR_RETURN(std::vector<std::string> inputs,
-                        jobs::ResolveInputs(vm["input"].as<std::vector<std::string>>(), recursive));
-    for (const auto& in : inputs) {
-      MR_RETURN_IF_ERROR(CheckInput(in));
-      spec.add_inputs(AbsolutePath(in));
-    }
-  }
-  if (!vm.count("output")) return Status::InvalidArgument("missing --output DIR");
-  std::string out = AbsolutePath(vm["output"].as<std::string>());
-  if (PathExists(out)) return Status::AlreadyExists("output directory " + out + " already exists");
-  spec.set_output(out);
-  spec.set_reducers(vm["reducers"].as<uint32_t>());
-  if (spec.reducers() < 1 || spec.reducers() > jobs::kMaxReducers) {
-    return Status::InvalidArgument("--reducers must be in 1.." + std::to_string(jobs::kMaxReducers));
-  }
-  MR_ASSIGN_OR_RETURN(uint64_t split, ParseBytes(vm["split-size"].as<std::string>()));
-  if (split < jobs::kMinSplitBytes) {
-    return Status::InvalidArgument("--split-size must be at least 4KiB (" + std::to_string(jobs::kMinSplitBytes) +
-                                   " bytes)");
-  }
-  spec.set_split_bytes(split);
-  spec.set_slow_start(vm["slow-start"].as<double>());
-  if (spec.slow_start() < 0 || spec.slow_start() > 1) return Status::InvalidArgument("--slow-start must be in [0, 1]");
-  MR_ASSIGN_OR_RETURN(uint64_t sort_buffer, ParseBytes(vm["sort-buffer"].as<std::string>()));
-  if (sort_buffer < (64u << 10)) return Status::InvalidArgument("--sort-buffer must be at least 64KiB");
-  spec.set_sort_buffer_bytes(sort_buffer);
-  spec.set_name(vm.count("name") ? vm["name"].as<std::string>() : spec.job());
-  spec.set_pool(vm["pool"].as<std::string>());
-  spec.set_weight(vm["weight"].as<double>());
-  if (spec.weight() <= 0) return Status::InvalidArgument("--weight must be positive");
-  const std::string speculative = vm["speculative"].as<std::string>();
-  if (speculative != "on" && speculative != "off") {
-    return Status::InvalidArgument("--speculative must be on or off, not '" + speculative + "'");
-  }
-  spec.set_speculation_off(speculative == "off");
-  for (const char* hint : {"hint-map-seconds", "hint-reduce-seconds"}) {
-    const double v = vm[hint].as<double>();
-    if (!std::isfinite(v) || v < 0) return Status::InvalidArgument(std::string("--") + hint + " must be a finite number >= 0");
-  }
-  spec.set_hint_map_seconds(vm["hint-map-seconds"].as<double>());
-  spec.set_hint_reduce_seconds(vm["hint-reduce-seconds"].as<double>());
-  MR_ASSIGN_OR_RETURN(uint64_t hint_bytes, ParseBytes(vm["hint-shuffle-bytes"].as<std::string>()));
-  spec.set_hint_shuffle_bytes(static_cast<double>(hint_bytes));
-  MR_RETURN_IF_ERROR(ApplyUserParams(vm, &spec));
-  for (const JobFlagEntry& e : JobFlagEntries()) {
-    MR_RETURN_IF_ERROR(ApplyJobFlag(vm, *e.flag, &spec));
-  }
-  auto& params = *spec.mutable_params();
+Result<jobs::JobRequest> JobRequestFromFlags(const po::variables_map& vm) {
+  jobs::JobRequest r;
+  if (vm.count("job")) r.job = vm["job"].as<std::string>();
+  if (vm.count("input")) r.inputs = vm["input"].as<std::vector<std::string>>();
+  r.recursive = vm.count("recursive") && vm["recursive"].as<bool>();
+  if (vm.count("output")) r.output = vm["output"].as<std::string>();
+  r.reducers = vm["reducers"].as<uint32_t>();
+  MR_ASSIGN_OR_RETURN(r.split_bytes, ParseBytes(vm["split-size"].as<std::string>()));
+  r.slow_start = vm["slow-start"].as<double>();
+  MR_ASSIGN_OR_RETURN(r.sort_buffer_bytes, ParseBytes(vm["sort-buffer"].as<std::string>()));
+  if (vm.count("name")) r.name = vm["name"].as<std::string>();
+  MR_ASSIGN_OR_RETURN(r.scheduling, JobParamsFromFlags(vm));
+  for (const JobFlagEntry& e : JobFlagEntries()) MR_RETURN_IF_ERROR(ApplyJobFlag(vm, *e.flag, &r));
   if (vm.count("param")) {
     for (const auto& kv : vm["param"].as<std::vector<std::string>>()) {
       auto eq = kv.find('=');
       if (eq == std::string::npos || eq == 0) return Status::InvalidArgument("--param '" + kv + "' is not KEY=VALUE");
-      params[kv.substr(0, eq)] = kv.substr(eq + 1);
+      r.params[kv.substr(0, eq)] = kv.substr(eq + 1);
     }
   }
-  jobs::Params p(params.begin(), params.end());
-  auto job = jobs::CreateJob(spec.job(), p);
-  if (!job.ok()) return job.status();
-  return spec;
+  return r;
+}
+
+Result<proto::JobSpec> BuildJobSpec(const po::variables_map& vm) {
+  MR_ASSIGN_OR_RETURN(jobs::JobRequest request, JobRequestFromFlags(vm));
+  return jobs::MakeJobSpec(request, jobs::LocalInputs());
 }
 
 }  // namespace mr::cli

@@ -1,15 +1,23 @@
-// The options shared by `mr run` and `mr submit`: which job, its inputs and
-// output, and its parameters, turned into a validated JobSpec.
+// The options shared by `mr run` and `mr submit`: which job, its inputs and output, and its
+// parameters, read into a JobRequest (jobs/job_request.h) and made a validated JobSpec. The
+// per-job parameters' flags are generated from their table (scheduler/job_params.h), the
+// job's own flags from the job table (jobs/job_table.h).
 #pragma once
 
 #include "cli/options.h"
+#include "jobs/job_request.h"
 #include "mr.pb.h"
 
 namespace mr::cli {
 
 void AddJobOptions(po::options_description& desc, po::positional_options_description& positional);
-// Checks what can be checked before contacting a master: the job and policy
-// names, inputs readable, output absent. Paths become absolute.
+// The request the flags in vm (parsed with AddJobOptions' options) ask for. InvalidArgument
+// for a value the flags library could not check: a malformed byte size, --speculative other
+// than on|off, a --param that is not KEY=VALUE.
+Result<jobs::JobRequest> JobRequestFromFlags(const po::variables_map& vm);
+// JobRequestFromFlags, then MakeJobSpec on this machine's files (jobs::LocalInputs()): checks
+// what can be checked before contacting a master: the job, inputs readable, output absent,
+// every value in range. Paths become absolute.
 Result<proto::JobSpec> BuildJobSpec(const po::variables_map& vm);
 
 }  // namespace mr::cli

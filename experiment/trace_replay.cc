@@ -167,9 +167,9 @@ std::pair<model::TaskJob, RecordedJob> ReplayJob(const JobTrace& job, std::vecto
   t.map_bytes = Mean(map_bytes);
   t.map_seconds = Mean(maps);
   t.reduce_seconds = Mean(reduces);
-  t.hint_map_seconds = job.hint_map_seconds;
-  t.hint_shuffle_bytes = job.hint_shuffle_bytes;
-  t.hint_reduce_seconds = job.hint_reduce_seconds;
+  t.params.hint_map_seconds = job.hint_map_seconds;
+  t.params.hint_shuffle_bytes = job.hint_shuffle_bytes;
+  t.params.hint_reduce_seconds = job.hint_reduce_seconds;
   t.map_durations = std::move(maps);
   t.reduce_durations = std::move(reduces);
   RecordedJob m;

@@ -72,8 +72,8 @@ Result<JobList> GenerateAsrpt(const sched::PolicyOptions& params, uint64_t seed,
     job.map_bytes = 0;
     job.reducers = static_cast<int>(j.reduces.size());
     job.reduce_seconds = unit * static_cast<double>(j.reduce_units()) / job.reducers;
-    job.hint_map_seconds = unit * j.maps;
-    job.hint_reduce_seconds = unit * static_cast<double>(j.reduce_units());
+    job.params.hint_map_seconds = unit * j.maps;
+    job.params.hint_reduce_seconds = unit * static_cast<double>(j.reduce_units());
     out.push_back(job);
   }
   // The load reached: jobs per second over the span of arrivals times the mean work.

@@ -95,9 +95,9 @@ Result<model::TaskJob> ParseRow(const Row& row) {
   if (reducers > 10000) return row.Error(4, "must be at most 10000");
   job.reducers = static_cast<int>(reducers);
   MR_ASSIGN_OR_RETURN(job.reduce_seconds, row.Seconds(5));
-  job.hint_map_seconds = job.maps * job.map_seconds;
-  job.hint_reduce_seconds = job.reducers * job.reduce_seconds;
-  job.hint_shuffle_bytes = shuffle;
+  job.params.hint_map_seconds = job.maps * job.map_seconds;
+  job.params.hint_reduce_seconds = job.reducers * job.reduce_seconds;
+  job.params.hint_shuffle_bytes = shuffle;
   return job;
 }
 

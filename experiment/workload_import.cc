@@ -35,9 +35,9 @@ model::TaskJob JobFromTotals(double arrival, double map_work, double shuffle_byt
   job.map_bytes = shuffle_bytes / maps;
   job.reducers = rules.reducers;
   job.reduce_seconds = rules.reduce_seconds;
-  job.hint_map_seconds = map_work;
-  job.hint_shuffle_bytes = shuffle_bytes;
-  job.hint_reduce_seconds = rules.reducers * rules.reduce_seconds;
+  job.params.hint_map_seconds = map_work;
+  job.params.hint_shuffle_bytes = shuffle_bytes;
+  job.params.hint_reduce_seconds = rules.reducers * rules.reduce_seconds;
   return job;
 }
 

@@ -6,6 +6,7 @@
 #include "common/file_util.h"
 #include "common/log.h"
 #include "jobs/job.h"
+#include "jobs/job_request.h"
 #include "master/job_paths.h"
 #include "master/job_trace.h"
 
@@ -15,27 +16,19 @@ using sched::TaskKind;
 
 namespace {
 
+// The paths' shape, then the checks every submitter shares (jobs::ValidateJobSpec): a spec
+// handed to Submit directly (not through a connection's message checks) is held to them.
 Status ValidateSpec(const proto::JobSpec& spec) {
-  if (spec.reducers() == 0 || spec.reducers() > jobs::kMaxReducers) {
-    return Status::InvalidArgument("reducers must be in 1.." + std::to_string(jobs::kMaxReducers));
-  }
   if (spec.output().empty() || spec.output()[0] != '/') {
     return Status::InvalidArgument("output must be an absolute path");
   }
   if (spec.output().find("/../") != std::string::npos || spec.output().size() > 4096) {
     return Status::InvalidArgument("output path must be normalised");
   }
-  if (!(spec.slow_start() >= 0 && spec.slow_start() <= 1)) {
-    return Status::InvalidArgument("slow-start must be in [0, 1]");
-  }
-  if (spec.split_bytes() < jobs::kMinSplitBytes) {
-    return Status::InvalidArgument("split size must be at least " + std::to_string(jobs::kMinSplitBytes) + " bytes");
-  }
-  if (spec.num_maps() > 1000000) return Status::InvalidArgument("at most 1000000 maps");
   for (const auto& in : spec.inputs()) {
     if (in.empty() || in[0] != '/') return Status::InvalidArgument("input '" + in + "' must be absolute");
   }
-  return Status::Ok();
+  return jobs::ValidateJobSpec(spec, sched::ParamNames::kName);
 }
 }  // namespace
 

@@ -4,6 +4,8 @@
 #include <map>
 
 #include "common/auth.h"
+#include "jobs/job_request.h"
+#include "jobs/job_spec_params.h"
 #include "jobs/subprocess.h"
 #include "master/job_tracker.h"
 #include "master/worker_registry.h"
@@ -27,8 +29,6 @@ constexpr int kMaxCounters = 1000;
 constexpr uint32_t kMaxAttemptId = 1u << 24;
 constexpr uint64_t kMaxBytes = uint64_t{1} << 56;
 constexpr double kMaxTime = 1e11;  // seconds since the epoch, year ~5000
-constexpr uint64_t kMaxSortBufferBytes = uint64_t{64} << 30;
-constexpr uint64_t kMinSortBufferBytes = 64u << 10;
 
 Status Bad(const std::string& what) { return Status::InvalidArgument(what); }
 
@@ -204,34 +204,16 @@ Status CheckJobSpec(const proto::JobSpec& spec) {
     if (in.empty() || in[0] != '/') return Bad("input paths must be absolute");
   }
   MR_RETURN_IF_ERROR(CheckOutputPath(spec.output()));
-  if (spec.reducers() == 0 || spec.reducers() > kMaxReduceTasks) {
-    return Bad("reducers must be in 1.." + std::to_string(kMaxReduceTasks));
-  }
-  // A tiny split size would turn one large input into millions of map tasks.
-  if (spec.split_bytes() < jobs::kMinSplitBytes || spec.split_bytes() > kMaxBytes) {
-    return Bad("split size must be at least " + std::to_string(jobs::kMinSplitBytes) + " bytes");
-  }
-  MR_RETURN_IF_ERROR(CheckNumber("slow-start", spec.slow_start(), 0, 1));
   MR_RETURN_IF_ERROR(CheckText("job name", spec.name(), kMaxNameBytes));
-  MR_RETURN_IF_ERROR(CheckText("pool", spec.pool(), kMaxNameBytes));
-  MR_RETURN_IF_ERROR(CheckNumber("weight", spec.weight(), 0, 1e6));
-  MR_RETURN_IF_ERROR(CheckNumber("map-seconds hint", spec.hint_map_seconds(), 0, 1e12));
-  MR_RETURN_IF_ERROR(CheckNumber("shuffle-bytes hint", spec.hint_shuffle_bytes(), 0, 1e18));
-  MR_RETURN_IF_ERROR(CheckNumber("reduce-seconds hint", spec.hint_reduce_seconds(), 0, 1e12));
-  // The per-job policy parameters (scheduler JobParams): the cli checks them too, but a
-  // client may be anything that speaks the protocol.
-  MR_RETURN_IF_ERROR(CheckText("metric", spec.metric(), 64));
-  MR_RETURN_IF_ERROR(CheckNumber("deadline", spec.deadline_seconds(), 0, 365 * 86400.0));
-  if (spec.max_slots() > 0 && spec.min_slots() > spec.max_slots()) {
-    return Bad("min slots " + std::to_string(spec.min_slots()) + " above max slots " +
-               std::to_string(spec.max_slots()));
+  // The per-job parameters' texts (pool, ...), as their table lists them.
+  const sched::JobParams params = jobs::JobParamsFromSpec(spec);
+  for (const sched::JobParamRow& row : sched::JobParamTable()) {
+    if (row.type != sched::JobParamType::kText) continue;
+    MR_RETURN_IF_ERROR(CheckText(row.name, params.*row.text, kMaxNameBytes));
   }
-  uint64_t sb = spec.sort_buffer_bytes();
-  if (sb != 0 && (sb < kMinSortBufferBytes || sb > kMaxSortBufferBytes))
-    return Bad("sort buffer size out of range");
-  if (spec.num_maps() > kMaxMapTasks)
-    return Bad("at most " + std::to_string(kMaxMapTasks) + " maps");
-  return Status::Ok();
+  // The values' ranges and the job: the checks `mr submit` ran too, since a client may be
+  // anything that speaks the protocol.
+  return jobs::ValidateJobSpec(spec, sched::ParamNames::kName);
 }
 
 Status CheckTaskReport(const proto::TaskReport& r, const std::optional<JobShape>& job) {

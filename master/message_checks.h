@@ -14,6 +14,7 @@
 
 #include "common/status.h"
 #include "jobs/job.h"
+#include "jobs/job_request.h"
 #include "mr.pb.h"
 
 namespace mr::master {
@@ -25,7 +26,7 @@ inline constexpr uint32_t kMaxControlFrameBytes = 4u << 20;
 inline constexpr uint32_t kMaxHandshakeFrameBytes = 64u << 10;
 
 // The same limits JobTracker applies in its own checks (job_lifecycle.cc, worker_registry.cc).
-inline constexpr uint32_t kMaxMapTasks = 1000000;
+inline constexpr uint32_t kMaxMapTasks = jobs::kMaxNumMaps;
 inline constexpr uint32_t kMaxReduceTasks = jobs::kMaxReducers;
 inline constexpr uint32_t kMaxWorkerSlots = 1024;
 
@@ -49,6 +50,9 @@ bool IsValidUtf8(std::string_view s);
 Status CheckHello(const proto::Hello& hello);
 // Errors: InvalidArgument naming the field.
 Status CheckRegisterWorker(const proto::RegisterWorker& r);
+// The wire's limits (text lengths and encodings, counts, absolute normal paths), then the
+// checks the client shares (jobs::ValidateJobSpec: NotFound for an unknown job, else
+// InvalidArgument naming the field in words, "split size must be at least ...").
 Status CheckJobSpec(const proto::JobSpec& spec);
 Status CheckTaskReport(const proto::TaskReport& r, const std::optional<JobShape>& job);
 Status CheckFetchEvent(const proto::FetchEvent& f, const std::optional<JobShape>& job);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 
+#include "jobs/job_spec_params.h"
+
 namespace mr::master {
 
 namespace {
@@ -52,14 +54,8 @@ sched::Snapshot SnapshotBuilder::Build(WorkerId only_free, bool every_worker_fre
     sched::JobView v;
     v.id = id;
     v.name = job->spec.name();
-    v.pool = job->spec.pool();
-    v.weight = job->spec.weight() > 0 ? job->spec.weight() : 1.0;
     v.submit_time = job->submit_time;
-    v.params.metric = job->spec.metric();
-    if (job->spec.deadline_seconds() > 0) v.params.deadline = job->submit_time + job->spec.deadline_seconds();
-    v.params.min_slots = static_cast<int>(job->spec.min_slots());
-    v.params.max_slots = static_cast<int>(job->spec.max_slots());
-    v.speculative = !job->spec.speculation_off();
+    v.params = jobs::JobParamsFromSpec(job->spec);
     v.maps_total = static_cast<int>(job->maps.size());
     v.maps_running = job->maps_running;
     v.maps_done = job->maps_done;

@@ -18,8 +18,8 @@ class SnapshotBuilder {
   // The snapshot of a round for the heartbeating worker `only_free`: its free slots, or with
   // every_worker_free (a policy of scope kCluster) every live worker's. Pending maps queued
   // at a worker are in JobView::queued_maps, not pending_maps; every running attempt (with
-  // its backup) is in JobView::running; JobView::params come from the job's spec (the
-  // deadline made absolute: submit time + deadline_seconds).
+  // its backup) is in JobView::running; JobView::params come from the job's spec
+  // (jobs::JobParamsFromSpec).
   sched::Snapshot Build(WorkerId only_free, bool every_worker_free = false) const;
   // Whether w has a free slot some unfinished job has a task for: a round runs the policy
   // only then (or to refresh shares), so idle heartbeats stay cheap.

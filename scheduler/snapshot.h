@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/worker_labels.h"
+#include "scheduler/job_params.h"
 
 namespace mr::sched {
 
@@ -90,25 +91,13 @@ struct QueuedMap {
   WorkerId worker = 0;
 };
 
-// What the user asked of the job (mr submit flags; docs/policies.md). Policies that do not
-// use a field ignore it.
-struct JobParams {
-  std::string metric;      // the policy-specific objective, e.g. "response" ("" = default)
-  double deadline = 0;     // absolute, on the snapshot's clock; 0 = none
-  int min_slots = 0;       // guaranteed slots while it has work (0 = none)
-  int max_slots = 0;       // cap on slots held at once (0 = no cap)
-};
-
 struct JobView {
   JobId id = 0;
   std::string name;
-  std::string pool;        // fair-scheduler pool ("" = default)
-  double weight = 1.0;
   double submit_time = 0;  // arrival r_i
+  // What the user asked of the job: pool, weight, size hints, speculation (mr submit flags;
+  // scheduler/job_params.h). Policies that do not use a field ignore it.
   JobParams params;
-  // Whether speculative execution may back up its tasks (mr submit --speculative on|off;
-  // scheduler/speculator.h).
-  bool speculative = true;
   int maps_total = 0;
   int maps_running = 0;
   int maps_done = 0;

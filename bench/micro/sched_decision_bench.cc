@@ -41,7 +41,7 @@ Snapshot MakeSnapshot(int jobs, int workers, bool all_free, std::mt19937* rng) {
     JobView v;
     v.id = static_cast<mr::sched::JobId>(j + 1);
     v.name = "job" + std::to_string(j);
-    v.pool = "pool" + std::to_string(j % 10);
+    v.params.pool = "pool" + std::to_string(j % 10);
     v.submit_time = j;
     v.maps_total = 20;
     v.maps_done = static_cast<int>((*rng)() % 10);

@@ -36,13 +36,6 @@ struct TaskJob {
   double map_bytes = 0;    // map output bytes per map task
   int reducers = 1;
   double reduce_seconds = 0;  // per reduce task, once all its job's data has arrived
-  // The job's --hint-map-seconds (slot-seconds, all maps) and --hint-shuffle-bytes;
-  // both 0 = no hint, so the policy sees no estimate until two maps are done.
-  double hint_map_seconds = 0;
-  double hint_shuffle_bytes = 0;
-  // The job's --hint-reduce-seconds (slot-seconds, all reduces); 0 = none, so the policy
-  // sees no reduce estimate until a reduce is done.
-  double hint_reduce_seconds = 0;
   // How map durations vary: a factor times map_seconds (map_time.h). The default
   // (kClusterDefault) uses ClusterSpec::map_time_cv.
   MapTimeDist map_time;
@@ -52,13 +45,11 @@ struct TaskJob {
   // gives the job's fluid size and may be 0).
   std::vector<double> map_durations;
   std::vector<double> reduce_durations;
-  // What the user asked of the job (sched::JobView / JobParams; mr submit flags).
-  std::string pool;
-  double weight = 1.0;
-  std::string metric;
-  double deadline_seconds = 0;  // relative to arrival; 0 = none
-  int min_slots = 0;
-  int max_slots = 0;
+  // What the user asked of the job, as `mr submit`'s flags say it (scheduler/job_params.h):
+  // pool, weight, speculative, and the size hints (hint_map_seconds and hint_shuffle_bytes
+  // both 0: the policy sees no estimate until two maps are done; hint_reduce_seconds 0: no
+  // reduce estimate until a reduce is done). The policy sees it as JobView::params.
+  sched::JobParams params;
 };
 
 // One worker's shape (as `mr worker --map-slots --reduce-slots --unified-slots --speed`).

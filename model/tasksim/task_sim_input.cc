@@ -105,23 +105,20 @@ Status ValidateJob(const TaskJob& j, size_t i) {
       j.map_durations.empty() ? FinitePositive(j.map_seconds) : FiniteNonNegative(j.map_seconds);
   bool ok = std::isfinite(j.arrival) && j.arrival >= 0 && j.maps >= 1 && j.maps <= 1000000 &&
             map_seconds_ok && FiniteNonNegative(j.map_bytes) && j.reducers >= 1 &&
-            j.reducers <= 100000 && FiniteNonNegative(j.reduce_seconds) &&
-            FiniteNonNegative(j.hint_map_seconds) && FiniteNonNegative(j.hint_shuffle_bytes) &&
-            FiniteNonNegative(j.hint_reduce_seconds);
+            j.reducers <= 100000 && FiniteNonNegative(j.reduce_seconds);
   if (!ok) {
     return Status::InvalidArgument(
         name +
         "need arrival >= 0, 1..1000000 maps, map seconds > 0, map bytes >= 0, "
-        "1..100000 reducers, reduce seconds >= 0, hints >= 0 (all finite)");
+        "1..100000 reducers, reduce seconds >= 0 (all finite)");
   }
+  // The per-job parameters: the ranges `mr submit` and the master check (scheduler/job_params.h).
+  if (Status st = j.params.Validate(sched::ParamNames::kKey); !st.ok())
+    return st.WithContext("job " + std::to_string(i));
   if (Status st = j.map_time.Validate(); !st.ok()) return st.WithContext("job " + std::to_string(i));
   if (!ValidDurations(j.map_durations, j.maps) || !ValidDurations(j.reduce_durations, j.reducers))
     return Status::InvalidArgument(
         name + "explicit durations: one finite number >= 0 per task (maps, resp. reducers)");
-  if (!FinitePositive(j.weight) || !FiniteNonNegative(j.deadline_seconds) || j.min_slots < 0 ||
-      j.max_slots < 0) {
-    return Status::InvalidArgument(name + "need weight > 0, deadline >= 0, min/max slots >= 0");
-  }
   return Status::Ok();
 }
 

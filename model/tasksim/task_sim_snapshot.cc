@@ -17,14 +17,14 @@ sched::SizeEstimate Estimate(const SimJob& job, double now) {
   in.maps_done = job.maps_done;
   in.map_seconds_done = job.map_seconds_done;
   in.map_output_bytes = job.produced;
-  in.hint_map_seconds = job.spec->hint_map_seconds;
-  in.hint_shuffle_bytes = job.spec->hint_shuffle_bytes;
+  in.hint_map_seconds = job.spec->params.hint_map_seconds;
+  in.hint_shuffle_bytes = job.spec->params.hint_shuffle_bytes;
   in.shuffle_bytes_fetched = job.fetched;
   in.reduces_total = job.spec->reducers;
   in.reduces_done = job.reduces_done;
   in.reduces_measured = job.reduces_done;
   in.reduce_seconds_done = job.reduce_seconds_done;
-  in.hint_reduce_seconds = job.spec->hint_reduce_seconds;
+  in.hint_reduce_seconds = job.spec->params.hint_reduce_seconds;
   auto map_elapsed = [&](double mean_time) {
     double elapsed = 0;
     for (const MapTask& m : job.maps) {
@@ -65,13 +65,8 @@ sched::JobView JobViewOf(const SimJob& job, double now) {
   sched::JobView v;
   v.id = job.id;
   v.name = "job-" + std::to_string(job.input_index);
-  v.pool = spec.pool;
-  v.weight = spec.weight;
   v.submit_time = spec.arrival;
-  v.params.metric = spec.metric;
-  v.params.deadline = spec.deadline_seconds > 0 ? spec.arrival + spec.deadline_seconds : 0;
-  v.params.min_slots = spec.min_slots;
-  v.params.max_slots = spec.max_slots;
+  v.params = spec.params;
   v.maps_total = spec.maps;
   v.maps_running = job.maps_running;
   v.maps_done = job.maps_done;

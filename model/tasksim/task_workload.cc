@@ -43,39 +43,61 @@ Result<std::vector<double>> Durations(const json& entry, const char* key, size_t
   return out;
 }
 
-// The optional fields beyond workload.py's: replayed durations, a map-time law and
-// the job's parameters (pool, weight, metric, deadline_seconds, min/max_slots).
+// Keys that named per-job parameters no policy read; they return with the policies that do.
+constexpr const char* kRemovedKeys[] = {"metric", "deadline_seconds", "min_slots", "max_slots"};
+
+// The job's parameters, one key per row of their table (scheduler/job_params.h): a string for
+// text, a number for numbers and byte sizes, true/false or "on"/"off" for a switch. Ranges
+// are checked by the caller, once the hints are settled.
+Status ParamKeys(const json& entry, const std::string& where, sched::JobParams& p) {
+  for (const char* key : kRemovedKeys) {
+    if (entry.contains(key)) {
+      return Status::InvalidArgument(where + ": '" + key +
+                                     "' is no longer a job parameter (no policy reads it yet)");
+    }
+  }
+  for (const sched::JobParamRow& row : sched::JobParamTable()) {
+    auto it = entry.find(row.key);
+    if (it == entry.end()) continue;
+    const std::string name = where + ": " + sched::JobParamName(row, sched::ParamNames::kKey);
+    switch (row.type) {
+      case sched::JobParamType::kText:
+        if (!it->is_string()) return Status::InvalidArgument(name + " must be a string");
+        p.*row.text = it->get<std::string>();
+        break;
+      case sched::JobParamType::kNumber:
+      case sched::JobParamType::kBytes:
+        if (!it->is_number()) return Status::InvalidArgument(name + " must be a number");
+        p.*row.number = it->get<double>();
+        break;
+      case sched::JobParamType::kSwitch:
+        if (it->is_boolean()) {
+          p.*row.on = it->get<bool>();
+        } else if (!it->is_string()) {
+          return Status::InvalidArgument(name + " must be true, false, \"on\" or \"off\"");
+        } else if (Status st = sched::SetJobParam(row, it->get<std::string>(), &p, sched::ParamNames::kKey);
+                   !st.ok()) {
+          return st.WithContext(where);
+        }
+        break;
+    }
+  }
+  return Status::Ok();
+}
+
+// The optional fields beyond workload.py's: replayed durations, a map-time law and the job's
+// parameters (ParamKeys).
 Status OptionalFields(const json& entry, size_t i, TaskJob& t) {
   MR_ASSIGN_OR_RETURN(t.map_durations, Durations(entry, "map_durations", i));
   MR_ASSIGN_OR_RETURN(t.reduce_durations, Durations(entry, "reduce_durations", i));
   const std::string where = "job_list[" + std::to_string(i) + "]";
-  for (const char* key : {"pool", "metric", "map_time"}) {
-    auto it = entry.find(key);
-    if (it != entry.end() && !it->is_string())
-      return Status::InvalidArgument(where + ": '" + key + "' must be a string");
-  }
-  t.pool = entry.value("pool", std::string());
-  t.metric = entry.value("metric", std::string());
-  if (entry.contains("map_time")) {
-    Result<MapTimeDist> law = ParseMapTimeDist(entry["map_time"].get<std::string>());
+  if (auto it = entry.find("map_time"); it != entry.end()) {
+    if (!it->is_string()) return Status::InvalidArgument(where + ": 'map_time' must be a string");
+    Result<MapTimeDist> law = ParseMapTimeDist(it->get<std::string>());
     if (!law.ok()) return law.status().WithContext(where);
     t.map_time = *law;
   }
-  if (entry.contains("weight")) {
-    MR_ASSIGN_OR_RETURN(t.weight, Number(entry, "weight", i, 0));
-  }
-  if (entry.contains("deadline_seconds")) {
-    MR_ASSIGN_OR_RETURN(t.deadline_seconds, Number(entry, "deadline_seconds", i, 0));
-  }
-  if (entry.contains("min_slots")) {
-    MR_ASSIGN_OR_RETURN(double v, Number(entry, "min_slots", i, 0));
-    t.min_slots = static_cast<int>(std::min(v, 1e6));
-  }
-  if (entry.contains("max_slots")) {
-    MR_ASSIGN_OR_RETURN(double v, Number(entry, "max_slots", i, 0));
-    t.max_slots = static_cast<int>(std::min(v, 1e6));
-  }
-  return Status::Ok();
+  return ParamKeys(entry, where, t.params);
 }
 
 Result<TaskJob> BenchJob(const json& entry, size_t i, const TaskShape& shape) {
@@ -87,7 +109,7 @@ Result<TaskJob> BenchJob(const json& entry, size_t i, const TaskShape& shape) {
   MR_ASSIGN_OR_RETURN(double reducers, Number(entry, "reducers", i, 1));
   MR_ASSIGN_OR_RETURN(t.map_bytes, Number(entry, "map_bytes", i, 0));
   MR_ASSIGN_OR_RETURN(double map_total, Number(entry, "hint_map_seconds", i, 0));
-  MR_ASSIGN_OR_RETURN(double shuffle_total, Number(entry, "hint_shuffle_bytes", i, 0));
+  MR_RETURN_IF_ERROR(Number(entry, "hint_shuffle_bytes", i, 0).status());
   if (maps != std::floor(maps) || maps > 1e6 || reducers != std::floor(reducers) ||
       reducers > 1e5 || !(map_total > 0)) {
     return Status::InvalidArgument(
@@ -98,15 +120,15 @@ Result<TaskJob> BenchJob(const json& entry, size_t i, const TaskShape& shape) {
   t.reducers = static_cast<int>(reducers);
   t.map_seconds = map_total / t.maps;
   t.reduce_seconds = shape.reduce_seconds;
-  if (shape.hints) {
-    t.hint_map_seconds = map_total;
-    t.hint_shuffle_bytes = shuffle_total;
-    t.hint_reduce_seconds = t.reduce_seconds * t.reducers;
-    if (entry.contains("hint_reduce_seconds")) {
-      MR_ASSIGN_OR_RETURN(t.hint_reduce_seconds, Number(entry, "hint_reduce_seconds", i, 0));
-    }
-  }
   MR_RETURN_IF_ERROR(OptionalFields(entry, i, t));
+  // The hints are the job's true totals, given to the policy only with shape.hints; the
+  // reduce hint defaults to the shape's reduce seconds x reducers.
+  if (!shape.hints) {
+    t.params.hint_map_seconds = t.params.hint_shuffle_bytes = t.params.hint_reduce_seconds = 0;
+  } else if (!entry.contains("hint_reduce_seconds")) {
+    t.params.hint_reduce_seconds = t.reduce_seconds * t.reducers;
+  }
+  MR_RETURN_IF_ERROR(t.params.Validate(sched::ParamNames::kKey).WithContext("job_list[" + std::to_string(i) + "]"));
   return t;
 }
 
@@ -130,9 +152,9 @@ std::vector<TaskJob> TasksFromFluid(std::span<const TandemJob> jobs, const Clust
     t.reducers = shape.reducers;
     t.reduce_seconds = shape.reduce_seconds;
     if (shape.hints) {
-      t.hint_map_seconds = j.x * slots;
-      t.hint_shuffle_bytes = j.y * bandwidth;
-      t.hint_reduce_seconds = t.reduce_seconds * t.reducers;
+      t.params.hint_map_seconds = j.x * slots;
+      t.params.hint_shuffle_bytes = j.y * bandwidth;
+      t.params.hint_reduce_seconds = t.reduce_seconds * t.reducers;
     }
     out.push_back(t);
   }

@@ -36,10 +36,11 @@ TandemJob FluidSizes(const TaskJob& job, const ClusterSpec& cluster);
 // map_bytes and the hints; a map takes hint_map_seconds / maps slot-seconds (the
 // wall slot-time the generator designs for). Optional per entry: "map_durations"
 // and "reduce_durations" (a recorded run's per-task seconds, replayed), "map_time"
-// (ParseMapTimeDist syntax), "pool", "weight", "metric", "deadline_seconds",
-// "min_slots", "max_slots", "hint_reduce_seconds" (with hints; default: the shape's
-// reduce seconds x reducers, the true total). InvalidArgument naming the job for a
-// missing or bad field.
+// (ParseMapTimeDist syntax), and the per-job parameters by their keys
+// (scheduler/job_params.h: "pool", "weight", "speculative", "hint_reduce_seconds" (with
+// hints; default: the shape's reduce seconds x reducers, the true total)). InvalidArgument
+// naming the job for a missing or bad field, or for a key that no longer names a parameter
+// ("metric", "deadline_seconds", "min_slots", "max_slots").
 Result<std::vector<TaskJob>> ParseBenchWorkloadJson(std::string_view text, const TaskShape& shape);
 
 // A file that starts with '{' is workload.py JSON, anything else the fluid CSV.

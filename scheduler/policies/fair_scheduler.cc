@@ -16,12 +16,12 @@ void ShuffleShares(const Snapshot& snap, std::vector<std::pair<JobId, double>>* 
                    Decision* d) {
   double total = 0;
   for (const JobView& j : snap.jobs) {
-    if (j.shuffle_bytes_available > 0) total += std::max(j.weight, 1e-9);
+    if (j.shuffle_bytes_available > 0) total += std::max(j.params.weight, 1e-9);
   }
   if (total <= 0) return;
   pairs->clear();
   for (const JobView& j : snap.jobs) {
-    if (j.shuffle_bytes_available > 0) pairs->emplace_back(j.id, std::max(j.weight, 1e-9) / total);
+    if (j.shuffle_bytes_available > 0) pairs->emplace_back(j.id, std::max(j.params.weight, 1e-9) / total);
   }
   AddShares(*pairs, &d->shuffle_shares);
 }
@@ -57,7 +57,8 @@ void FairScheduler::GroupByPool(const Snapshot& snap) {
   for (int j : arrival_) {
     const JobView& job = snap.jobs[j];
     // Both arms are views: a std::string arm would make the view dangle.
-    const int slot = SlotOf(job.pool.empty() ? std::string_view("default") : std::string_view(job.pool));
+    const std::string& pool = job.params.pool;
+    const int slot = SlotOf(pool.empty() ? std::string_view("default") : std::string_view(pool));
     int g = group_of_slot_[slot];
     if (g < 0) {
       g = group_of_slot_[slot] = static_cast<int>(group_count_++);
@@ -81,7 +82,7 @@ void FairScheduler::ReduceOrder(const Snapshot& snap, SlotFiller& f) {
     if (!f.CanPlaceReduce(j)) continue;
     const PoolGroup& g = groups_[pool_of_[j]];
     bool needy = g.reduces_running < slot_config_[g.slot].min_reduces;
-    double w = std::max(job.weight, 1e-9);
+    double w = std::max(job.params.weight, 1e-9);
     reduce_order_.Add(j, needy ? 0 : 1, job.reduces_running / w);
   }
 }
@@ -92,7 +93,7 @@ void FairScheduler::PoolTargets(const Snapshot& snap, const SlotFiller& f, const
                                 double pool_min, double pool_share) {
   job_items_.clear();
   for (int j : g.jobs) {
-    job_items_.push_back({snap.jobs[j].weight, 0, double(f.running_maps(j) + f.pending_maps(j))});
+    job_items_.push_back({snap.jobs[j].params.weight, 0, double(f.running_maps(j) + f.pending_maps(j))});
   }
   mins_.assign(job_items_.size(), 0.0);
   if (pool_min > 0) {

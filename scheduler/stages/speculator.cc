@@ -170,7 +170,7 @@ void Speculator::SpeculateKind(const Snapshot& snap, TaskKind kind, Round& round
   const double fresh = MeasuredRate(me, kind) > 0 ? 1.0 / MeasuredRate(me, kind) : 0.0;
   std::vector<Candidate> candidates;
   for (const JobView& j : snap.jobs) {
-    if (!j.speculative) continue;
+    if (!j.params.speculative) continue;
     for (const RunningAttempt& a : j.running) {
       if (a.kind != kind || a.worker == me.id || a.backup || HasBackup(j, a)) continue;
       if (Age(a, now) < options_.min_age) continue;

@@ -1,8 +1,8 @@
 // The policy table and job table seen from the command line (issue 12): --policy-options
 // files are checked against the chosen policy before anything starts, flags win over the
 // file, `cluster start` hands the master the file's absolute path, tasksim reads the same
-// flags, and the per-job user parameters (--metric, --deadline, --min-slots, --max-slots)
-// are validated.
+// flags, and the per-job flags no policy read (--metric, --deadline, --min-slots,
+// --max-slots) are gone until a policy reads them.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -77,16 +77,18 @@ TEST_F(PolicyOptionsCliTest, ClusterStartPassesTheFilesAbsolutePathToTheMaster) 
 TEST_F(PolicyOptionsCliTest, EmbeddedRunWithPolicyOptionsAndJobParametersSucceeds) {
   std::string opts = Write("k.opts", "klps-k = 2  # two jobs at a time\n");
   auto r = Sh(MrBin() + " run wordcount --quiet --workers 1 --policy klps --policy-options " + opts +
-              " --metric response --deadline 1h --min-slots 1 --max-slots 4 --input " + in_ + " --output " + out_);
+              " --pool batch --weight 2 --input " + in_ + " --output " + out_);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(PathExists(out_ + "/part-r-00000"));
 }
 
-TEST_F(PolicyOptionsCliTest, JobParametersAreValidated) {
-  ExpectUsageError("run wordcount --min-slots 5 --max-slots 2 --input " + in_ + " --output " + out_,
-                   "--min-slots (5) is above --max-slots (2)");
-  ExpectUsageError("run wordcount --deadline soon --input " + in_ + " --output " + out_, "--deadline");
-  ExpectUsageError("run wordcount --deadline 0 --input " + in_ + " --output " + out_, "--deadline must be in");
+// A flag that parses but changes nothing is a stub: these four waited for a policy that reads
+// them (FLEX, issue 25) and are refused, by name, until it comes.
+TEST_F(PolicyOptionsCliTest, TheUnreadJobParameterFlagsAreRefused) {
+  for (const char* flag : {"--metric response", "--deadline 1h", "--min-slots 1", "--max-slots 4"}) {
+    const std::string name = std::string(flag).substr(0, std::string(flag).find(' '));
+    ExpectUsageError("run wordcount " + std::string(flag) + " --input " + in_ + " --output " + out_, name);
+  }
 }
 
 // tasksim reads the same table: --policy-options, --klps-k and the older --k set the same

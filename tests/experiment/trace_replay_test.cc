@@ -79,9 +79,9 @@ TEST(TraceReplayTest, HandWrittenRunGivesTheMeasuredJobsAndOutcomes) {
   EXPECT_NEAR(a.reduce_durations[0], 0.5, 1e-9);
   EXPECT_DOUBLE_EQ(a.map_bytes, 1000);
   EXPECT_NEAR(a.map_seconds, 2.5, 1e-9);
-  EXPECT_DOUBLE_EQ(a.hint_map_seconds, 4);  // the estimate at submit, not the later online one
-  EXPECT_DOUBLE_EQ(a.hint_shuffle_bytes, 2000);
-  EXPECT_DOUBLE_EQ(a.hint_reduce_seconds, 0.7);  // asrpt and lrpt rank by it
+  EXPECT_DOUBLE_EQ(a.params.hint_map_seconds, 4);  // the estimate at submit, not the later online one
+  EXPECT_DOUBLE_EQ(a.params.hint_shuffle_bytes, 2000);
+  EXPECT_DOUBLE_EQ(a.params.hint_reduce_seconds, 0.7);  // asrpt and lrpt rank by it
 
   const model::TaskJob& b = run.jobs[1];
   EXPECT_DOUBLE_EQ(b.arrival, 1);
@@ -89,9 +89,9 @@ TEST(TraceReplayTest, HandWrittenRunGivesTheMeasuredJobsAndOutcomes) {
   EXPECT_NEAR(b.map_durations[0], 2.0, 1e-9);  // the original, not the killed backup (1.65 s)
   EXPECT_NEAR(b.reduce_durations[0], 1.0, 1e-9);
   EXPECT_DOUBLE_EQ(b.map_bytes, 500);
-  EXPECT_EQ(b.hint_map_seconds, 0);  // an online estimate is no hint
-  EXPECT_EQ(b.hint_shuffle_bytes, 0);
-  EXPECT_EQ(b.hint_reduce_seconds, 0);
+  EXPECT_EQ(b.params.hint_map_seconds, 0);  // an online estimate is no hint
+  EXPECT_EQ(b.params.hint_shuffle_bytes, 0);
+  EXPECT_EQ(b.params.hint_reduce_seconds, 0);
 
   ASSERT_EQ(run.measured.size(), 2u);
   EXPECT_EQ(run.measured[0].id, "job-000001");

@@ -63,8 +63,8 @@ TEST(AsrptWorkloadTest, TheSlottedGeneratorsJobsUnitForUnit) {
     EXPECT_EQ(j.map_bytes, 0);
     EXPECT_EQ(j.reducers, static_cast<int>(paper[i].reduces.size()));
     EXPECT_NEAR(j.reducers * j.reduce_seconds, 0.5 * paper[i].reduce_units(), 1e-9);
-    EXPECT_NEAR(j.hint_map_seconds, 0.5 * paper[i].maps, 1e-12);
-    EXPECT_NEAR(j.hint_reduce_seconds, 0.5 * paper[i].reduce_units(), 1e-9);
+    EXPECT_NEAR(j.params.hint_map_seconds, 0.5 * paper[i].maps, 1e-12);
+    EXPECT_NEAR(j.params.hint_reduce_seconds, 0.5 * paper[i].reduce_units(), 1e-9);
     EXPECT_NEAR(j.arrival, (paper[i].arrival - paper[0].arrival) * slot, 1e-9);
   }
 }

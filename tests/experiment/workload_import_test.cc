@@ -95,9 +95,9 @@ TEST(SyntheticWorkloadTest, JobsSpanTheSizeRangeAndRespectTheTaskRules) {
     EXPECT_LE(j.map_seconds, 1.0 + 1e-9);  // task_seconds 1 (max_maps 400 never reached)
     EXPECT_LE(j.map_bytes, 20e6 + 1e-3);   // max_map_bytes 20MB
     EXPECT_EQ(j.reducers, 3);              // one per reduce slot
-    EXPECT_DOUBLE_EQ(j.hint_map_seconds, j.maps * j.map_seconds);
-    EXPECT_DOUBLE_EQ(j.hint_shuffle_bytes, j.maps * j.map_bytes);
-    EXPECT_DOUBLE_EQ(j.hint_reduce_seconds, j.reducers * j.reduce_seconds);
+    EXPECT_DOUBLE_EQ(j.params.hint_map_seconds, j.maps * j.map_seconds);
+    EXPECT_DOUBLE_EQ(j.params.hint_shuffle_bytes, j.maps * j.map_bytes);
+    EXPECT_DOUBLE_EQ(j.params.hint_reduce_seconds, j.reducers * j.reduce_seconds);
   }
   EXPECT_GE(smallest, 1.0 - 1e-9);
   EXPECT_LE(largest, 60.0 + 1e-9);
@@ -174,9 +174,9 @@ TEST(CsvWorkloadTest, HandWorkedLines) {
   EXPECT_EQ(a.map_bytes, 2.5e6);  // 10 MB over 4 maps
   EXPECT_EQ(a.reducers, 2);
   EXPECT_EQ(a.reduce_seconds, 1);
-  EXPECT_EQ(a.hint_map_seconds, 10);
-  EXPECT_EQ(a.hint_reduce_seconds, 2);  // 2 reduces of 1 s
-  EXPECT_EQ(a.hint_shuffle_bytes, 10e6);
+  EXPECT_EQ(a.params.hint_map_seconds, 10);
+  EXPECT_EQ(a.params.hint_reduce_seconds, 2);  // 2 reduces of 1 s
+  EXPECT_EQ(a.params.hint_shuffle_bytes, 10e6);
   EXPECT_EQ((*jobs)[1].arrival, 1.5);
   EXPECT_EQ((*jobs)[1].map_bytes, 0);
 }
@@ -306,8 +306,8 @@ TEST(SwimWorkloadTest, TheDocumentedExample) {
   ASSERT_EQ(jobs->size(), 1u);
   const model::TaskJob& j = (*jobs)[0];
   EXPECT_DOUBLE_EQ(j.arrival, 6.125);
-  EXPECT_NEAR(j.hint_map_seconds, 10.292, 0.001);        // 120^0.48697
-  EXPECT_NEAR(j.hint_shuffle_bytes, 59.206e6, 0.001e6);  // 1 MB x 2000^0.53691
+  EXPECT_NEAR(j.params.hint_map_seconds, 10.292, 0.001);        // 120^0.48697
+  EXPECT_NEAR(j.params.hint_shuffle_bytes, 59.206e6, 0.001e6);  // 1 MB x 2000^0.53691
   EXPECT_EQ(j.maps, 11);
   EXPECT_NEAR(j.map_seconds, 0.9356, 0.0001);
   EXPECT_NEAR(j.map_bytes, 5.382e6, 0.001e6);

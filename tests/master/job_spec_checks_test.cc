@@ -1,11 +1,13 @@
-// CheckJobSpec on the per-job policy parameters (JobSpec 15-18) and the reduce hint (19): the master refuses what
-// the cli would, since any client that speaks the protocol can submit.
+// CheckJobSpec: the master refuses what the cli would (one validation, jobs::ValidateJobSpec), since any
+// client that speaks the protocol can submit.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
 #include <string>
 
+#include "common/file_util.h"
+#include "jobs/job_request.h"
 #include "master/message_checks.h"
 
 namespace mr::master {
@@ -23,41 +25,6 @@ proto::JobSpec ValidSpec() {
   return spec;
 }
 
-TEST(JobSpecChecksTest, AcceptsThePolicyParametersInRange) {
-  proto::JobSpec spec = ValidSpec();
-  ASSERT_TRUE(CheckJobSpec(spec).ok()) << CheckJobSpec(spec).ToString();
-  spec.set_metric("response");
-  spec.set_deadline_seconds(3600);
-  spec.set_min_slots(2);
-  spec.set_max_slots(4);
-  EXPECT_TRUE(CheckJobSpec(spec).ok()) << CheckJobSpec(spec).ToString();
-  spec.set_max_slots(0);  // no cap: any minimum
-  EXPECT_TRUE(CheckJobSpec(spec).ok()) << CheckJobSpec(spec).ToString();
-}
-
-TEST(JobSpecChecksTest, RefusesBadPolicyParameters) {
-  proto::JobSpec spec = ValidSpec();
-  spec.set_min_slots(5);
-  spec.set_max_slots(2);
-  Status s = CheckJobSpec(spec);
-  EXPECT_FALSE(s.ok());
-  EXPECT_NE(s.message().find("min slots"), std::string::npos) << s.ToString();
-
-  spec = ValidSpec();
-  spec.set_deadline_seconds(std::nan(""));
-  s = CheckJobSpec(spec);
-  EXPECT_FALSE(s.ok());
-  EXPECT_NE(s.message().find("deadline"), std::string::npos) << s.ToString();
-  spec.set_deadline_seconds(-1);
-  EXPECT_FALSE(CheckJobSpec(spec).ok());
-
-  spec = ValidSpec();
-  spec.set_metric(std::string(100, 'm'));
-  s = CheckJobSpec(spec);
-  EXPECT_FALSE(s.ok());
-  EXPECT_NE(s.message().find("metric"), std::string::npos) << s.ToString();
-}
-
 TEST(JobSpecChecksTest, RefusesAReduceHintThatIsNegativeOrNotFinite) {
   proto::JobSpec spec = ValidSpec();
   spec.set_hint_reduce_seconds(12.5);
@@ -67,6 +34,58 @@ TEST(JobSpecChecksTest, RefusesAReduceHintThatIsNegativeOrNotFinite) {
     Status s = CheckJobSpec(spec);
     EXPECT_FALSE(s.ok()) << bad;
     EXPECT_NE(s.message().find("reduce-seconds hint"), std::string::npos) << s.ToString();
+  }
+}
+
+// One validation (jobs::ValidateJobSpec) for the client and the master: a spec the client makes
+// passes the master's checks, and each bad value is refused by both, the client naming the
+// flag to fix, the master the field in the words it always used.
+TEST(JobSpecChecksTest, ClientAndMasterShareOneValidation) {
+  TempDir dir("mr-job-spec-checks");
+  jobs::JobRequest r;
+  r.job = "synthetic";
+  r.output = JoinPath(dir.path(), "out");
+  r.num_maps = 2;
+  r.scheduling.pool = "batch";
+  r.scheduling.weight = 3;
+  r.scheduling.hint_shuffle_bytes = 1e9;
+  r.scheduling.speculative = false;
+  Result<proto::JobSpec> made = jobs::MakeJobSpec(r, jobs::LocalInputs());
+  ASSERT_TRUE(made.ok()) << made.status().ToString();
+  EXPECT_TRUE(jobs::ValidateJobSpec(*made).ok());
+  EXPECT_TRUE(CheckJobSpec(*made).ok()) << CheckJobSpec(*made).ToString();
+
+  struct Bad {
+    void (*change)(proto::JobSpec&);
+    const char* client;  // what `mr submit` says
+    const char* master;  // what the master says
+  };
+  const Bad bad[] = {
+      {[](proto::JobSpec& s) { s.set_job("frobnicate"); }, "unknown job 'frobnicate'", "unknown job 'frobnicate'"},
+      {[](proto::JobSpec& s) { s.set_reducers(0); }, "--reducers must be in 1..10000", "reducers must be in 1..10000"},
+      {[](proto::JobSpec& s) { s.set_split_bytes(100); }, "--split-size must be at least 4KiB (4096 bytes)",
+       "split size must be at least 4KiB (4096 bytes)"},
+      {[](proto::JobSpec& s) { s.set_slow_start(std::nan("")); }, "--slow-start must be in [0, 1]",
+       "slow-start must be in [0, 1]"},
+      {[](proto::JobSpec& s) { s.set_sort_buffer_bytes(uint64_t{1} << 40); }, "--sort-buffer must be at most 64GiB",
+       "sort buffer must be at most 64GiB"},
+      {[](proto::JobSpec& s) { s.set_num_maps(2000000); }, "--maps must be at most 1000000",
+       "maps must be at most 1000000"},
+      {[](proto::JobSpec& s) { s.set_weight(-1); }, "--weight must be positive", "weight must be positive"},
+      {[](proto::JobSpec& s) { s.set_weight(1e7); }, "--weight must be at most 1000000", "weight must be at most 1000000"},
+      {[](proto::JobSpec& s) { s.set_hint_map_seconds(-1); }, "--hint-map-seconds must be a finite number >= 0",
+       "map-seconds hint must be a finite number >= 0"},
+      {[](proto::JobSpec& s) { (*s.mutable_params())["frobs"] = "3"; }, "frobs", "frobs"},
+  };
+  for (const Bad& b : bad) {
+    proto::JobSpec spec = *made;
+    b.change(spec);
+    Status client = jobs::ValidateJobSpec(spec);
+    Status master = CheckJobSpec(spec);
+    EXPECT_FALSE(client.ok()) << b.client;
+    EXPECT_EQ(client.code(), master.code()) << b.client;
+    EXPECT_NE(client.message().find(b.client), std::string::npos) << client.ToString();
+    EXPECT_NE(master.message().find(b.master), std::string::npos) << master.ToString();
   }
 }
 

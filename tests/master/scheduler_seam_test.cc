@@ -122,11 +122,8 @@ TEST_F(SeamTest, SnapshotShowsParamsRunningAttemptsProgressAndMeasuredRate) {
   Make();
   uint32_t w = h_->AddWorker(2, 1);
   proto::JobSpec spec = h_->SyntheticSpec(3, 1);
-  spec.set_metric("response");
-  spec.set_deadline_seconds(30);
-  spec.set_min_slots(2);
-  spec.set_max_slots(5);
-  const double submitted = h_->clock().Now();
+  spec.set_pool("batch");
+  spec.set_weight(3);
   h_->Submit(spec);
   Then([](const Snapshot& s) {
     Decision d;
@@ -137,10 +134,9 @@ TEST_F(SeamTest, SnapshotShowsParamsRunningAttemptsProgressAndMeasuredRate) {
   const Snapshot& first = LastSnapshot();
   EXPECT_EQ(first.heartbeating, w);
   ASSERT_EQ(first.jobs.size(), 1u);
-  EXPECT_EQ(first.jobs[0].params.metric, "response");
-  EXPECT_DOUBLE_EQ(first.jobs[0].params.deadline, submitted + 30);
-  EXPECT_EQ(first.jobs[0].params.min_slots, 2);
-  EXPECT_EQ(first.jobs[0].params.max_slots, 5);
+  EXPECT_EQ(first.jobs[0].params.pool, "batch");
+  EXPECT_DOUBLE_EQ(first.jobs[0].params.weight, 3);
+  EXPECT_TRUE(first.jobs[0].params.speculative);
   EXPECT_EQ(WorkerIn(first, w).map_task_rate, 0.0) << "no map finished yet";
   ASSERT_EQ(h_->worker(w).maps.size(), 2u);
   const double started = h_->clock().Now();

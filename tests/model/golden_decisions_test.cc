@@ -156,8 +156,8 @@ sched::Snapshot RandomSnapshot(std::mt19937& rng, double now) {
     sched::JobView v;
     v.id = static_cast<sched::JobId>(j + 1 + pick(3) * 100);
     v.name = "job" + std::to_string(pick(5));
-    v.pool = pick(3) == 0 ? "" : "pool" + std::to_string(pick(3));
-    v.weight = 0.5 + pick(4);
+    v.params.pool = pick(3) == 0 ? "" : "pool" + std::to_string(pick(3));
+    v.params.weight = 0.5 + pick(4);
     v.submit_time = now - 1 - pick(50);
     v.maps_total = 1 + pick(20);
     v.maps_done = pick(v.maps_total + 1);

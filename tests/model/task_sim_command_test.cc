@@ -37,8 +37,7 @@ TEST(TaskSimCommandTest, ReplayedJsonOnWorkersOfDifferentSpeeds) {
   const std::string path = JoinPath(dir.path(), "replay.json");
   ASSERT_TRUE(WriteFileAtomically(path, R"({"job_list": [{"arrival": 0, "maps": 2,
       "map_bytes": 0, "reducers": 1, "hint_map_seconds": 6, "hint_shuffle_bytes": 0,
-      "map_durations": [2, 4], "reduce_durations": [0], "pool": "p", "weight": 2,
-      "deadline_seconds": 10}]})")
+      "map_durations": [2, 4], "reduce_durations": [0], "pool": "p", "weight": 2}]})")
                   .ok());
   TaskSimOptions o;
   o.workload = path;
@@ -57,14 +56,13 @@ TEST(TaskSimCommandTest, ReplayedJsonOnWorkersOfDifferentSpeeds) {
   auto jobs = ParseBenchWorkloadJson(
       R"({"job_list": [{"arrival": 0, "maps": 2, "map_bytes": 0, "reducers": 1,
           "hint_map_seconds": 6, "hint_shuffle_bytes": 0, "map_time": "exp:1,2",
-          "pool": "p", "weight": 2, "deadline_seconds": 10, "min_slots": 1, "max_slots": 3}]})",
+          "pool": "p", "weight": 2, "hint_reduce_seconds": 4}]})",
       TaskShape{});
   ASSERT_TRUE(jobs.ok()) << jobs.status().ToString();
   EXPECT_EQ((*jobs)[0].map_time.kind, MapTimeDist::Kind::kDelayedExp);
-  EXPECT_EQ((*jobs)[0].pool, "p");
-  EXPECT_DOUBLE_EQ((*jobs)[0].weight, 2);
-  EXPECT_DOUBLE_EQ((*jobs)[0].deadline_seconds, 10);
-  EXPECT_EQ((*jobs)[0].max_slots, 3);
+  EXPECT_EQ((*jobs)[0].params.pool, "p");
+  EXPECT_DOUBLE_EQ((*jobs)[0].params.weight, 2);
+  EXPECT_DOUBLE_EQ((*jobs)[0].params.hint_reduce_seconds, 4);
   for (const char* bad : {R"("map_durations": 3)", R"("map_durations": [1, -1])",
                           R"("map_time": "weibull:1")", R"("pool": 7)", R"("weight": -1)"}) {
     std::string text = std::string(R"({"job_list": [{"arrival": 0, "maps": 2, "map_bytes": 0,
@@ -73,6 +71,17 @@ TEST(TaskSimCommandTest, ReplayedJsonOnWorkersOfDifferentSpeeds) {
     EXPECT_EQ(ParseBenchWorkloadJson(text, TaskShape{}).status().code(),
               StatusCode::kInvalidArgument)
         << bad;
+  }
+  // The keys of the per-job flags no policy read are refused by name, not silently dropped.
+  for (const char* removed : {"metric", "deadline_seconds", "min_slots", "max_slots"}) {
+    std::string text = std::string(R"({"job_list": [{"arrival": 0, "maps": 2, "map_bytes": 0,
+        "reducers": 1, "hint_map_seconds": 6, "hint_shuffle_bytes": 0, ")") +
+                       removed + R"(": 1}]})";
+    Status st = ParseBenchWorkloadJson(text, TaskShape{}).status();
+    EXPECT_EQ(st.code(), StatusCode::kInvalidArgument) << removed;
+    EXPECT_NE(st.message().find(std::string("job_list[0]: '") + removed + "' is no longer a job parameter"),
+              std::string::npos)
+        << st.ToString();
   }
 }
 

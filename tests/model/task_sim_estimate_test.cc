@@ -30,10 +30,10 @@ TEST(TaskSimEstimateTest, ReduceHintThenOnlineFromTheDoneReduces) {
   TaskJob job;
   job.maps = 1;
   job.map_seconds = 1;
-  job.hint_map_seconds = 1;
+  job.params.hint_map_seconds = 1;
   job.reducers = 2;
   job.reduce_seconds = 3;
-  job.hint_reduce_seconds = 10;
+  job.params.hint_reduce_seconds = 10;
   std::vector<TaskJob> jobs = {job};
   auto fifo = LivePolicy("fifo");
   std::map<double, sched::SizeEstimate> seen;  // the first snapshot at each time

@@ -369,7 +369,7 @@ TEST(TaskSimTest, MapTimeNoiseKeepsTheMeanAndIsDeterministic) {
   job.maps = 4000;
   job.map_seconds = 0.01;
   job.map_bytes = 0;
-  job.hint_map_seconds = 40;
+  job.params.hint_map_seconds = 40;
   std::vector<TaskJob> jobs = {job};
   ClusterSpec c = Cluster(1, 1, 1, 1.0);
   const double exact = RunPolicy(jobs, c, "fifo").response[0];
@@ -396,8 +396,8 @@ TEST(TaskSimTest, NoisyMapTimesUnbalanceTheLinksAndSlowTheShuffle) {
   job.maps = 30;
   job.map_seconds = 0.1;
   job.map_bytes = 10;  // 300 bytes over 3 links of 100 bytes/s: 1 s if even
-  job.hint_map_seconds = 3;
-  job.hint_shuffle_bytes = 300;
+  job.params.hint_map_seconds = 3;
+  job.params.hint_shuffle_bytes = 300;
   std::vector<TaskJob> jobs = {job};
   ClusterSpec c = Cluster(3, 1, 1, 100.0);
   const double even = RunPolicy(jobs, c, "fifo").response[0];
@@ -429,7 +429,7 @@ TEST(TaskWorkloadTest, FluidSizesRoundTripAndBenchJson) {
   ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
   EXPECT_DOUBLE_EQ((*parsed)[0].map_seconds, 2.0);
   EXPECT_EQ((*parsed)[0].reducers, 3);
-  EXPECT_DOUBLE_EQ((*parsed)[0].hint_shuffle_bytes, 6000);
+  EXPECT_DOUBLE_EQ((*parsed)[0].params.hint_shuffle_bytes, 6000);
   auto bad = ParseBenchWorkloadJson(R"({"job_list": [{"arrival": 1, "maps": 0}]})", TaskShape{});
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find("job_list[0]"), std::string::npos)

@@ -44,7 +44,7 @@ inline TaskJob MapOnlyJob(double arrival, int maps, double map_seconds) {
   j.arrival = arrival;
   j.maps = maps;
   j.map_seconds = map_seconds;
-  j.hint_map_seconds = maps * map_seconds;
+  j.params.hint_map_seconds = maps * map_seconds;
   return j;
 }
 

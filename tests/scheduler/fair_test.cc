@@ -50,19 +50,19 @@ TEST(FairTest, RunningMapsCountTowardTheShare) {
 
 TEST(FairTest, HonoursPoolMinimumShare) {
   Snapshot snap = SixSlots({MakeJob(1, 10), MakeJob(2, 10), MakeJob(3, 10)});
-  snap.jobs[2].pool = "prod";
+  snap.jobs[2].params.pool = "prod";
   FairScheduler s = WithPools("pool prod min_maps=4\n");
   EXPECT_EQ(MapsPerJob(s.Schedule(snap)), (std::map<JobId, int>{{1, 1}, {2, 1}, {3, 4}}));
 }
 
 TEST(FairTest, HonoursPoolAndJobWeights) {
   Snapshot snap = SixSlots({MakeJob(1, 10), MakeJob(2, 10)});
-  snap.jobs[1].pool = "big";
+  snap.jobs[1].params.pool = "big";
   FairScheduler s = WithPools("pool big weight=2\n");
   EXPECT_EQ(MapsPerJob(s.Schedule(snap)), (std::map<JobId, int>{{1, 2}, {2, 4}}));
 
   Snapshot same_pool = SixSlots({MakeJob(1, 10), MakeJob(2, 10)});
-  same_pool.jobs[0].weight = 2;
+  same_pool.jobs[0].params.weight = 2;
   same_pool.jobs[0].shuffle_bytes_available = 1;
   same_pool.jobs[1].shuffle_bytes_available = 1;
   Decision d = FairScheduler("fair").Schedule(same_pool);
@@ -76,7 +76,7 @@ TEST(FairTest, PoolBelowMinReducesGetsTheReduceSlotFirst) {
   snap.workers[1].free_reduce = 0;
   snap.jobs[0].ready_reduces = {{0, 1}};
   snap.jobs[1].ready_reduces = {{0, 1}};
-  snap.jobs[1].pool = "prod";
+  snap.jobs[1].params.pool = "prod";
   Decision d = WithPools("pool prod min_reduces=1\n").Schedule(snap);
   ASSERT_EQ(d.assignments.size(), 1u);
   EXPECT_EQ(d.assignments[0].job, 2u);

@@ -39,8 +39,8 @@ class RandomSnapshots {
  private:
   JobView Job(int id, int workers) {
     JobView j = testing::MakeJob(static_cast<JobId>(id), 0, id * 1.5);
-    j.pool = Int(0, 1) ? "a" : "";
-    j.weight = Uniform(0.5, 3);
+    j.params.pool = Int(0, 1) ? "a" : "";
+    j.params.weight = Uniform(0.5, 3);
     std::vector<int> idx(20);
     std::iota(idx.begin(), idx.end(), 0);
     std::shuffle(idx.begin(), idx.end(), rng_);

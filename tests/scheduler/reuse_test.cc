@@ -31,7 +31,7 @@ Snapshot RandomSnapshot(std::mt19937* rng) {
   const int jobs = num(0, big ? 1200 : 15);
   for (int j = 0; j < jobs; ++j) {
     JobView job = testing::MakeJob(static_cast<JobId>(j + 1), num(0, 6), num(0, 3) ? j : num(0, j));
-    job.pool = num(0, 3) == 0 ? "" : "p" + std::to_string(num(0, 6));
+    job.params.pool = num(0, 3) == 0 ? "" : "p" + std::to_string(num(0, 6));
     job.reduces_running = num(0, 2);
     job.maps_running = num(0, 2);
     for (int r = 0, n = num(0, 3); r < n; ++r) {

@@ -172,7 +172,7 @@ TEST(SpeculatorTest, PendingWorkGoesFirst) {
 
 TEST(SpeculatorTest, JobOptOutAndNoFreeSlot) {
   Snapshot s = Base();
-  s.jobs[0].speculative = false;
+  s.jobs[0].params.speculative = false;
   EXPECT_TRUE(Speculator({}).Speculate(s).assignments.empty());
   s = Base();
   s.workers[3].free_map = 0;

@@ -33,6 +33,9 @@ INTERNAL = {
     # scheduler/ is the seam; util/ builds on it; the policies and the stages on both.
     # flex/ (FLEX's allocator, once merged) is a library beside util/ that policies may use.
     "scheduler/util": {"scheduler"},
+    # A job request carries the one definition of a job's parameters (scheduler/job_params.h,
+    # its own library mr::job_params: plain types, no snapshot): jobs/ builds JobSpecs from it.
+    "jobs": {"scheduler"},
     "scheduler/flex": {"scheduler", "scheduler/util"},
     "scheduler/policies": {"scheduler", "scheduler/util", "scheduler/flex"},
     "scheduler/stages": {"scheduler", "scheduler/util"},

@@ -1,0 +1,170 @@
+// `mr run` / `mr submit`'s job flags (cli/job_options.h): the help lists the same flags with the
+// same texts as before the per-job flags were generated from their table (minus the four
+// removed stubs), the flags become the JobRequest they say, and the experiment runner's
+// request for a job is the spec the flags would have given.
+#include "cli/job_options.h"
+
+#include <gtest/gtest.h>
+#include <google/protobuf/util/message_differencer.h>
+
+#include <sstream>
+
+#include "cli/experiment_cluster.h"
+#include "common/file_util.h"
+
+namespace mr::cli {
+namespace {
+
+// `mr run --help`'s job options as main printed them before the table, the lines of --metric,
+// --deadline, --min-slots and --max-slots removed.
+constexpr const char* kJobOptionsHelp =
+    "  --job arg                      job: wordcount, sort, grep, synthetic, \n"
+    "                                 streaming\n"
+    "  -i [ --input ] arg             input files, directories or quoted glob \n"
+    "                                 patterns ('data/*.txt': mr expands them, as \n"
+    "                                 Hadoop does); in a directory, names starting \n"
+    "                                 with '_' or '.' are skipped and subdirectories\n"
+    "                                 are read only with --recursive\n"
+    "  --recursive                    read input directories' subdirectories too \n"
+    "                                 (hidden names skipped)\n"
+    "  -o [ --output ] arg            output directory (must not exist)\n"
+    "  -r [ --reducers ] arg (=1)     number of reduce tasks, 1..10000 (each is a \n"
+    "                                 task, a part file and a partition in every \n"
+    "                                 map's output: more would be bookkeeping, not \n"
+    "                                 work)\n"
+    "  --split-size arg (=32MiB)      input split size, at least 4KiB (smaller would\n"
+    "                                 turn one input into millions of maps)\n"
+    "  --slow-start arg (=0.05)       fraction of maps done before reducers start \n"
+    "                                 fetching\n"
+    "  --sort-buffer arg (=100MiB)    map-side sort buffer (as Hadoop's io.sort.mb)\n"
+    "  --name arg                     job name (default: the job kind)\n"
+    "  --pool arg                     fair scheduler pool\n"
+    "  --weight arg (=1)              fair scheduler weight\n"
+    "  --hint-map-seconds arg (=0)    size hint: total map slot-seconds\n"
+    "  --hint-shuffle-bytes arg (=0)  size hint: total shuffle bytes\n"
+    "  --hint-reduce-seconds arg (=0) size hint: total reduce slot-seconds (for \n"
+    "                                 policies that share unified slots, e.g. asrpt)\n"
+    "  --speculative arg (=on)        on: a slow running map or reduce may get a \n"
+    "                                 backup attempt on another worker (LATE, \n"
+    "                                 docs/speculation.md); off: never\n"
+    "  --pattern arg                  grep: extended regular expression\n"
+    "  --maps arg (=0)                synthetic: number of map tasks\n"
+    "  --map-seconds arg              synthetic: CPU seconds per map\n"
+    "  --map-bytes arg                synthetic: bytes emitted per map\n"
+    "  --reduce-seconds arg           synthetic: CPU seconds per reduce\n"
+    "  --seed arg                     synthetic: random seed\n"
+    "  --work arg                     synthetic: burn (default): work burns CPU; \n"
+    "                                 sleep: a task holds its slot for its work time\n"
+    "                                 without CPU, an emulation for clusters with \n"
+    "                                 more slots than cores\n"
+    "  --mapper arg                   streaming: mapper command\n"
+    "  --reducer arg                  streaming: reducer command\n"
+    "  --param arg                    extra job parameter KEY=VALUE\n";
+
+TEST(JobOptionsTest, HelpListsTheSameFlagsWithTheSameTexts) {
+  po::options_description desc("mr run");
+  po::positional_options_description positional;
+  AddJobOptions(desc, positional);
+  std::ostringstream out;
+  out << desc;
+  EXPECT_EQ(out.str(), std::string("mr run:\n") + kJobOptionsHelp);
+}
+
+// Parses `args` (after the subcommand) as `mr run` does.
+Result<jobs::JobRequest> Request(std::vector<std::string> args) {
+  po::options_description desc;
+  po::positional_options_description positional;
+  AddJobOptions(desc, positional);
+  args.insert(args.begin(), "run");
+  std::vector<const char*> argv;
+  for (const auto& a : args) argv.push_back(a.c_str());
+  po::variables_map vm;
+  po::store(po::command_line_parser(static_cast<int>(argv.size()), argv.data()).options(desc).positional(positional).run(),
+            vm);
+  po::notify(vm);
+  return JobRequestFromFlags(vm);
+}
+
+TEST(JobOptionsTest, WithoutFlagsTheRequestHasTheDefaults) {
+  Result<jobs::JobRequest> r = Request({"wordcount", "--output", "out"});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  jobs::JobRequest defaults;
+  EXPECT_EQ(r->job, "wordcount");
+  EXPECT_EQ(r->output, "out");
+  EXPECT_TRUE(r->inputs.empty());
+  EXPECT_FALSE(r->recursive);
+  EXPECT_EQ(r->reducers, defaults.reducers);
+  EXPECT_EQ(r->split_bytes, defaults.split_bytes);
+  EXPECT_DOUBLE_EQ(r->slow_start, defaults.slow_start);
+  EXPECT_EQ(r->sort_buffer_bytes, defaults.sort_buffer_bytes);
+  EXPECT_EQ(r->name, "");
+  EXPECT_TRUE(r->params.empty());
+  EXPECT_TRUE(r->scheduling == sched::JobParams{});
+}
+
+TEST(JobOptionsTest, FlagsBecomeTheRequestTheySay) {
+  Result<jobs::JobRequest> r =
+      Request({"synthetic", "-o", "out", "--maps", "3", "--map-bytes", "1KiB", "--reducers", "2", "--split-size",
+               "1MiB", "--sort-buffer", "1MiB", "--slow-start", "0.5", "--name", "n", "--pool", "batch", "--weight",
+               "2", "--hint-map-seconds", "12.5", "--hint-shuffle-bytes", "10MiB", "--hint-reduce-seconds", "4",
+               "--speculative", "off", "--param", "seed=7"});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->num_maps, 3u);
+  EXPECT_EQ(r->params, (jobs::Params{{"map_bytes", "1024"}, {"seed", "7"}}));
+  EXPECT_EQ(r->reducers, 2u);
+  EXPECT_EQ(r->split_bytes, 1u << 20);
+  EXPECT_EQ(r->sort_buffer_bytes, 1u << 20);
+  EXPECT_DOUBLE_EQ(r->slow_start, 0.5);
+  EXPECT_EQ(r->name, "n");
+  sched::JobParams want;
+  want.pool = "batch";
+  want.weight = 2;
+  want.hint_map_seconds = 12.5;
+  want.hint_shuffle_bytes = 10 << 20;
+  want.hint_reduce_seconds = 4;
+  want.speculative = false;
+  EXPECT_TRUE(r->scheduling == want);
+}
+
+TEST(JobOptionsTest, ValuesTheFlagsLibraryCannotCheckAreRefusedWithTheirMessages) {
+  EXPECT_EQ(Request({"wordcount", "--speculative", "maybe"}).status().message(),
+            "--speculative must be on or off, not 'maybe'");
+  EXPECT_EQ(Request({"wordcount", "--param", "novalue"}).status().message(), "--param 'novalue' is not KEY=VALUE");
+  EXPECT_FALSE(Request({"wordcount", "--split-size", "lots"}).ok());
+  EXPECT_FALSE(Request({"wordcount", "--hint-shuffle-bytes", "lots"}).ok());
+}
+
+// The experiment runner builds its request directly (no argv): the spec is the one the
+// `mr submit synthetic` flags it used to print and parse give.
+TEST(JobOptionsTest, TheExperimentRunnersRequestIsTheSpecItsFlagsGave) {
+  TempDir dir("mr-job-options-test");
+  model::TaskJob j;
+  j.maps = 4;
+  j.map_seconds = 0.25;
+  j.map_bytes = 2048;
+  j.reducers = 2;
+  j.reduce_seconds = 0.5;
+  j.params.pool = "p";
+  j.params.weight = 3;
+  j.params.hint_map_seconds = 1;
+  j.params.hint_shuffle_bytes = 8192;
+  j.params.hint_reduce_seconds = 1;
+  const std::string out = JoinPath(dir.path(), "out");
+  Result<proto::JobSpec> direct = jobs::MakeJobSpec(
+      ExperimentJobRequest(j, "job-1", out, 0.25, experiment::WorkMode::kSleep, false), jobs::LocalInputs());
+  ASSERT_TRUE(direct.ok()) << direct.status().ToString();
+
+  Result<jobs::JobRequest> flags = Request(
+      {"synthetic", "--name", "job-1", "--output", out, "--maps", "4", "--map-seconds", "0.25", "--map-bytes", "2048",
+       "--reducers", "2", "--reduce-seconds", "0.5", "--slow-start", "0.25", "--hint-map-seconds", "1",
+       "--hint-reduce-seconds", "1", "--hint-shuffle-bytes", "8192", "--pool", "p", "--weight", "3", "--work",
+       "sleep", "--speculative", "off"});
+  ASSERT_TRUE(flags.ok()) << flags.status().ToString();
+  Result<proto::JobSpec> parsed = jobs::MakeJobSpec(*flags, jobs::LocalInputs());
+  ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
+  EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(*direct, *parsed))
+      << direct->DebugString() << "\nvs\n" << parsed->DebugString();
+}
+
+}  // namespace
+}  // namespace mr::cli
