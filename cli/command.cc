@@ -1,6 +1,7 @@
 // Dispatch and help for every row of the command table, at every depth.
 #include "cli/command.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -46,7 +47,10 @@ void PrintRootUsage(std::FILE* out) {
 void PrintUsage(std::FILE* out, const std::string& path, std::span<const Command> table) {
   if (path.empty()) return PrintRootUsage(out);
   std::fprintf(out, "usage: mr %s COMMAND [options]   (COMMAND --help for its options)\n", path.c_str());
-  for (const Command& c : table) std::fprintf(out, "  %-9s %s\n", c.name, c.summary);
+  // The names' column is as wide as the longest name (at least 9, the width it always had).
+  int width = 9;
+  for (const Command& c : table) width = std::max(width, static_cast<int>(std::strlen(c.name)));
+  for (const Command& c : table) std::fprintf(out, "  %-*s %s\n", width, c.name, c.summary);
 }
 
 // `mr [GROUP...] help WORDS...`: the listing of the group WORDS name, or the --help of the
