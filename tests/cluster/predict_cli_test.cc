@@ -104,7 +104,7 @@ TEST(PredictCliTest, ModelHelpListsPredict) {
   auto help = Sh(MrBin() + " model --help");
   ASSERT_EQ(help.exit_code, 0) << help.err;
   EXPECT_NE(help.out.find("\n  tasksim "), std::string::npos) << help.out;
-  EXPECT_NE(help.out.find("\n  predict   replay a recorded run's traces"), std::string::npos) << help.out;
+  EXPECT_NE(help.out.find("\n  predict     replay a recorded run's traces"), std::string::npos) << help.out;
   auto own = Sh(MrBin() + " model predict --help");
   EXPECT_EQ(own.exit_code, 0) << own.err;
   EXPECT_NE(own.out.find("--cluster-from"), std::string::npos) << own.out;
