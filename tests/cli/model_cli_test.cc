@@ -172,6 +172,11 @@ TEST(SlottedCliTest, BadUsageReturnsTwo) {
   EXPECT_EQ(RunModel({"slotted", "--workload", out, "--policy", "fifo", "--machines", "0"}), 2);
   EXPECT_EQ(RunModel({"slotted", "--workload", "/nonexistent.json", "--policy", "fifo"}), 2);
   EXPECT_EQ(RunModel({"slotted", "--workload", out, "--policy", "fifo,fair", "--preemptive"}), 0);
+  EXPECT_EQ(RunModel({"slotted", "--workload", out, "--policy", "paper-fifo,paper-fair,asrpt", "--asrpt-virtual",
+                      "present"}), 0);
+  EXPECT_EQ(RunModel({"slotted", "--workload", out, "--policy", "asrpt", "--asrpt-virtual", "never"}), 2);
+  EXPECT_EQ(RunModel({"slotted-gen", "--workload", "exp5-exp40", "--reduce-tasks", "all", "--out", out}), 2);
+  EXPECT_EQ(RunModel({"slotted-gen", "--workload", "exp5-exp40", "--reduce-tasks", "most", "--out", out}), 0);
 }
 
 TEST(TaskSimCliTest, ShapeFlags) {
