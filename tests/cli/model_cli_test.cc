@@ -126,6 +126,23 @@ TEST(MstCliTest, ExitCodes) {
   EXPECT_EQ(RunModel({"mst", "--mu", "1,2", "--lambda", "3:1:1"}), 2);
   EXPECT_EQ(RunModel({"mst", "--mu", "1,2", "--lambda", "1", "--method", "fast"}), 2);
   EXPECT_EQ(RunModel({"mst", "--lambda", "1"}), 2);                            // no --mu
+  // The paper's forms and the named variants (issue 31).
+  EXPECT_EQ(RunModel({"mst", "--mu", "1,1,2,4", "--lambda", "3", "--placement", "sep,sep-clamp,dmep,dmep-clamp,mep-clamp",
+                      "--idle-nodes", "drop"}),
+            0);
+  EXPECT_EQ(RunModel({"mst", "--mu", "2,3", "--lambda", "3", "--placement", "gm1,fair", "--arrivals", "erlang:2"}), 0);
+  EXPECT_EQ(RunModel({"mst", "--mu", "2,3", "--lambda", "3", "--arrivals", "erlang:2", "--d", "1"}), 2);
+  EXPECT_EQ(RunModel({"mst", "--mu", "2,3", "--lambda", "3", "--arrivals", "gamma"}), 2);
+  EXPECT_EQ(RunModel({"mst", "--mu", "2,3", "--lambda", "3", "--idle-nodes", "some"}), 2);
+  EXPECT_EQ(RunModel({"mst-optimal", "--mu", "1", "--lambda", "2", "--model", "lemma12"}), 0);
+  EXPECT_EQ(RunModel({"mst-optimal", "--mu", "1", "--lambda", "2", "--model", "lemma12-printed", "--csv"}), 0);
+  EXPECT_EQ(RunModel({"mst-optimal", "--mu", "1", "--lambda", "2", "--model", "lemma9"}), 2);
+  EXPECT_EQ(RunModel({"mst-optimal", "--types", "lp:1:400,hp:1.25:800", "--budget", "2000", "--lambda", "1",
+                      "--budget-rule", "at-most"}),
+            0);
+  EXPECT_EQ(RunModel({"mst-optimal", "--types", "lp:1:400,hp:1.25:800", "--budget", "2000", "--lambda", "1",
+                      "--budget-rule", "below"}),
+            2);
   EXPECT_EQ(RunModel({"mst-optimal", "--mu", "2", "--lambda", "10"}), 0);
   EXPECT_EQ(RunModel({"mst-optimal", "--mu", "1", "--lambda", "1,2,5", "--csv"}), 0);
   EXPECT_EQ(RunModel({"mst-optimal", "--types", "lp:1:400,hp:1.25:800", "--budget", "2000:6000:2000",
