@@ -75,8 +75,11 @@ Result<MstBounds> Lemma10Bounds(std::span<const Dtd> responses) {
   b.lower = -INFINITY;
   for (const Dtd& r : responses) {
     MR_RETURN_IF_ERROR(r.Validate());
-    b.lower = std::max(b.lower, r.Mean());
-    b.upper += r.Mean();
+    // E[max(R, 0)]: the MST's integral runs over t >= 0. Only the paper's node at a negative
+    // rate has T < 0, and its tail is exponential: the integral of e^{-g (t - T)} over t >= 0.
+    const double mean = r.offset >= 0 || r.tail != Dtd::Tail::kExp ? r.Mean() : std::exp(r.rate * r.offset) / r.rate;
+    b.lower = std::max(b.lower, mean);
+    b.upper += mean;
   }
   return b;
 }

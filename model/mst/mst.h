@@ -50,7 +50,9 @@ Result<std::vector<Dtd>> NodeResponses(std::span<const double> mu, std::span<con
                                        double d, IdleNodes idle = IdleNodes::kCount);
 
 // Lemma 10: max_i E[R_i] <= MST <= sum_i E[R_i] (Jensen; and P(max <= t) <= P(R_j <= t)
-// term by term) for non-negative R_i. InvalidArgument for no law.
+// term by term) for non-negative R_i. As the MST here is the integral over t >= 0 (Eq. 8),
+// each E[R_i] is that of max(R_i, 0): e^{g T} / g for the paper's node at a negative rate
+// (offset T < 0, tail Exp(g)), so the bounds hold there too. InvalidArgument for no law.
 struct MstBounds {
   double lower = 0;  // max_i E[R_i]
   double upper = 0;  // sum_i E[R_i]

@@ -225,6 +225,11 @@ TEST(MstTest, Lemma10BoundsByHand) {
   ASSERT_TRUE(dtd.ok());
   EXPECT_NEAR(dtd->lower, 25 + 1.0 / 3, 1e-14);
   EXPECT_NEAR(dtd->upper, 26 + 1.0 / 3, 1e-14);
+  // A node at a negative rate (offset -1, Exp(1)) counts as max(R, 0): mean e^{-1}, not 0.
+  Result<MstBounds> neg = Lemma10Bounds(std::vector<Dtd>{Dtd{.offset = -1, .rate = 1}, Dtd{.offset = 0, .rate = 2}});
+  ASSERT_TRUE(neg.ok());
+  EXPECT_NEAR(neg->lower, 0.5, 1e-15);
+  EXPECT_NEAR(neg->upper, 0.5 + std::exp(-1.0), 1e-15);
   EXPECT_FALSE(Lemma10Bounds(std::vector<Dtd>{}).ok());
 }
 
