@@ -250,6 +250,19 @@ Status RunTaskSimCommand(const TaskSimOptions& o, std::ostream& out) {
                   static_cast<long long>(sim.backups), static_cast<long long>(sim.kills));
     out << tail;
   }
+  if (o.per_worker) {
+    const std::vector<WorkerSpec> workers = ResolveWorkers(o.cluster);
+    for (size_t w = 0; w < sim.worker_maps.size(); ++w) {
+      const TaskSimResult::WorkerMaps& m = sim.worker_maps[w];
+      std::snprintf(tail, sizeof tail,
+                    "# worker=%zu speed=%.6g map_slots=%d maps=%lld map_busy=%.6g map_response=%.6g "
+                    "mean_map_response=%.6g\n",
+                    w + 1, workers[w].speed, workers[w].map_slots + workers[w].unified_slots,
+                    static_cast<long long>(m.maps), m.busy_seconds, m.response_seconds,
+                    m.maps > 0 ? m.response_seconds / static_cast<double>(m.maps) : std::nan(""));
+      out << tail;
+    }
+  }
   return Status::Ok();
 }
 

@@ -83,6 +83,7 @@ struct TaskSimOptions {
   MapTimeDist map_time;    // given to every job (kClusterDefault: leave them as loaded)
   sched::PlacementConfig placement;  // --placement (pull: none)
   bool speculate = false;  // run the LATE speculator (default thresholds) after the policy
+  bool per_worker = false;  // then a '# worker=' line per worker (TaskSimResult::worker_maps)
 };
 // Runs the live policy on the task-level simulator and, for comparison, the
 // fluid model's counterpart (MakeFluidCounterpart, e.g. fair -> ps) on the same sizes. Prints

@@ -27,8 +27,15 @@ struct SlottedReportOptions {
   std::string per_job;   // if set, a CSV of every job's flow time under each schedule
 };
 
-// Prints a '#' line describing the run, then the CSV "schedule,total_flow_time,srpt_bound,
-// ratio,last_slot" with a row for the SRPT bound, DSRPT (preemptive only) and each policy.
+// Prints a '#' line describing the run (with T, the last arrival slot or `until`), then the
+// CSV "schedule,total_flow_time,srpt_bound,ratio,last_slot,flow_within_T,ratio_within_T,mean,
+// p50,p90,p99,max" with a row for the SRPT bound, DSRPT (preemptive) or the non-preemptive
+// floor (np-floor, slotted_bounds.h), and each policy. total_flow_time counts every job until
+// it finishes (the run drains); flow_within_T counts only slots 1..T (the paper's "total
+// flow time in T time slots": sum_i (min(f_i, T) - a_i + 1)), its ratio to the bound's
+// likewise; mean..max are the jobs' flow times (drained; nearest-rank percentiles).
+// Policies: live ones (policy table) and the paper's baselines paper-fifo, paper-fair
+// (slotted_baselines.h).
 // NotFound / InvalidArgument for a bad workload, policy or option; Internal for a policy
 // decision the model refuses (slotted_sim.h).
 Status RunSlottedReport(const SlottedReportOptions& o, std::ostream& out);

@@ -7,8 +7,10 @@
 # the horizon T grows (convergence.png) and the CDFs of job flow times up to 100 slots
 # (flow_cdf.png). Builds nothing: MR_BIN is a binary that understands `model slotted`.
 #   MR_BIN=build/cli/mr bench/asrpt/run.sh
-# Knobs (environment): POLICIES (default fifo,fair,lrpt,asrpt), SEED (1), MACHINES (100),
-# RATE (2), SLOTS (500), STEP (the convergence plot's T step, 50).
+# Knobs (environment): POLICIES (default fifo,paper-fifo,fair,paper-fair,lrpt,asrpt: the live
+# policies and the paper's own FIFO and Fair, model/slotted/slotted_baselines.h), SEED (1),
+# MACHINES (100), RATE (2), SLOTS (500), STEP (the convergence plot's T step, 50).
+# bench/asrpt/fidelity.sh adds the tails, the variants and the readings (fidelity.md).
 # Writes bench/asrpt/{results.csv,convergence.csv,results.md,convergence.png,flow_cdf.png};
 # the workloads and per-job flow times are temporary.
 set -euo pipefail
@@ -16,7 +18,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 MR_BIN=${MR_BIN:-$root/build/cli/mr}
-POLICIES=${POLICIES:-fifo,fair,lrpt,asrpt}
+POLICIES=${POLICIES:-fifo,paper-fifo,fair,paper-fair,lrpt,asrpt}
 SEED=${SEED:-1}
 MACHINES=${MACHINES:-100}
 RATE=${RATE:-2}
@@ -33,7 +35,7 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-echo "workload,mode,slots,schedule,total_flow_time,srpt_bound,ratio,last_slot" > "$tmp/convergence.csv"
+echo "workload,mode,slots,schedule,total_flow_time,srpt_bound,ratio,last_slot,flow_within_T,ratio_within_T,mean,p50,p90,p99,max" > "$tmp/convergence.csv"
 for w in "${WORKLOADS[@]}"; do
   "$MR_BIN" model slotted-gen --workload "$w" --rate "$RATE" --slots "$SLOTS" --seed "$SEED" \
     --out "$tmp/$w.json" >&2
@@ -64,7 +66,7 @@ awk -F, -v policies="$POLICIES" '
     head = "| workload (map / reduce) | reduce | SRPT bound (total flow time) |"
     rule = "|---|---|---:|"
     for (i = 1; i <= np; i++) { head = head " " p[i] " |"; rule = rule "---:|" }
-    print head " dsrpt | lowest |"; print rule "---:|---|"
+    print head " dsrpt (preemptive) / np-floor | lowest |"; print rule "---:|---|"
     for (k = 1; k <= n; k++) {
       split(order[k], f, ",")
       line = "| " f[1] " | " f[2] " | " bound[order[k]] " |"; best = ""
@@ -72,7 +74,8 @@ awk -F, -v policies="$POLICIES" '
         r = ratio[order[k], p[i]]; line = line " " sprintf("%.3f", r) " |"
         if (best == "" || r + 0 < min) { best = p[i]; min = r + 0 } else if (r + 0 == min) best = best "=" p[i]
       }
-      d = ((order[k], "dsrpt") in ratio) ? sprintf("%.3f", ratio[order[k], "dsrpt"]) : "-"
+      d = ((order[k], "dsrpt") in ratio) ? sprintf("%.3f", ratio[order[k], "dsrpt"]) : \
+          ((order[k], "np-floor") in ratio) ? sprintf("%.3f", ratio[order[k], "np-floor"]) : "-"
       print line " " d " | " best " |"
     }
   }' "$here/results.csv" > "$here/results.md"
@@ -124,8 +127,10 @@ for mode in "${MODES[@]}"; do
     c="set title \"$w, $mode\"; plot"
     d="set title \"$w, $mode\"; plot"
     for ((i = 0; i < ${#plist[@]}; i++)); do
-      c="$c \"$tmp/conv_${w}_$mode.dat\" using 1:$((i + 2)) with linespoints title \"${plist[$i]}\","
-      d="$d \"$tmp/cdf_${w}_${mode}_$i.dat\" using 1:2 with lines title \"${plist[$i]}\","
+      style=""
+      [[ ${plist[$i]} == asrpt ]] && style=" lw 2 lc rgb \"red\""
+      c="$c \"$tmp/conv_${w}_$mode.dat\" using 1:$((i + 2)) with linespoints$style title \"${plist[$i]}\","
+      d="$d \"$tmp/cdf_${w}_${mode}_$i.dat\" using 1:2 with lines$style title \"${plist[$i]}\","
     done
     d="$d \"$tmp/cdf_${w}_${mode}_${#plist[@]}.dat\" using 1:2 with lines dt 2 lc black title \"SRPT bound\","
     [[ $mode == preemptive ]] && c="$c \"$tmp/conv_${w}_$mode.dat\" using 1:$((${#plist[@]} + 2)) with linespoints dt 2 lc black title \"dsrpt\","

@@ -65,19 +65,27 @@ Result<std::vector<double>> ParseSweep(const std::string& text, const std::strin
 
 int ModelMstMain(const Args& args) {
   po::options_description desc(
-      "mr model mst --mu LIST --lambda L [--placement P,...] [--variant dtd|mg1|gg1] [--d D] [--csv]\n"
+      "mr model mst --mu LIST --lambda L [--placement P,...] [--variant dtd|mg1|gg1] [--d D]\n"
+      "             [--idle-nodes count|drop] [--arrivals exp|det|erlang:K|h2:C2] [--csv]\n"
       "Splits a job stream of total rate lambda over mapper nodes of service rates mu_i by each\n"
       "placement of 'Modeling and Optimization of Straggling Mappers' and prints the nodes'\n"
       "rates lambda_i and the mean sojourn time (MST: E[slowest node's response])");
   model::MstReportOptions o;
-  std::string mu, lambda, placements = "fair,dep,sep,mep", variant = "dtd", cs2;
+  std::string mu, lambda, placements = "fair,dep,sep,mep", variant = "dtd", cs2, idle = "count", arrivals = "exp";
   desc.add_options()("help,h", "this help")
       ("mu", po::value(&mu)->required(), "service rates, comma-separated; COUNTxMU repeats: 20x1,20x0.8")
       ("lambda", po::value(&lambda)->required(), "total arrival rate(s): L, L1,L2,.. or FROM:TO:STEP")
       ("placement", po::value(&placements)->default_value(placements),
-       "comma-separated: fair|even, dep, sep, mep; opt: a numerical search for the least MST among "
-       "splits giving equal-mu nodes equal rates, every node working (dtd variant); opt-idle: the same, "
-       "whole groups may be left idle")
+       "comma-separated: fair|even, dep, sep (Eq. 23, negative rates allowed), sep-clamp (variant: 0 and "
+       "re-solve), mep, mep-clamp, dmep (Eq. 38), dmep-clamp; gm1: Lemma 7's equilibrium for --arrivals; "
+       "opt: a numerical search for the least MST among splits giving equal-mu nodes equal rates, every "
+       "node working (dtd variant); opt-idle: the same, whole groups may be left idle (and leave the max)")
+      ("idle-nodes", po::value(&idle)->default_value(idle),
+       "count (the paper's: every node is in the max, R_i ~ Exp(mu_i) at lambda_i = 0) or drop (variant: "
+       "a node without work is left out)")
+      ("arrivals", po::value(&arrivals)->default_value(arrivals),
+       "inter-arrival law of each node: exp (M/M/1 or DTD nodes) or det, erlang:K, h2:C2 (G/M/1 nodes, "
+       "Lemma 7; needs --d 0)")
       ("variant", po::value(&variant)->default_value(variant),
        "mep's mean response: dtd (D lambda/mu + 1/(mu-lambda)), mg1 (Pollaczek-Khinchine), gg1 (Kingman)")
       ("d", po::value(&o.mep.d)->default_value(0), "D >= 0: the DTD nodes' deterministic coefficient")
@@ -94,9 +102,16 @@ int ModelMstMain(const Args& args) {
   Result<std::vector<double>> lambdas = ParseSweep(lambda, "--lambda");
   if (!lambdas.ok()) return BadModelFlag(lambdas.status());
   o.lambdas = *lambdas;
+  if (idle != "count" && idle != "drop") {
+    return BadModelFlag(Status::InvalidArgument("--idle-nodes '" + idle + "': expected count or drop"));
+  }
+  o.idle = idle == "count" ? model::IdleNodes::kCount : model::IdleNodes::kDrop;
+  Result<model::ArrivalLaw> law = model::ParseArrivalLaw(arrivals);
+  if (!law.ok()) return BadModelFlag(law.status().WithContext("--arrivals"));
+  o.arrivals = *law;
   for (const std::string& name : SplitCommaList(placements)) {
-    if (name == "opt" || name == "opt-idle") {
-      (name == "opt" ? o.optimum : o.optimum_idle) = true;
+    if (name == "opt" || name == "opt-idle" || name == "gm1") {
+      (name == "opt" ? o.optimum : name == "gm1" ? o.gm1 : o.optimum_idle) = true;
       continue;
     }
     Result<model::Placement> p = model::ParsePlacement(name);
@@ -119,15 +134,20 @@ int ModelMstOptimalMain(const Args& args) {
       "mr model mst-optimal --lambda L (--mu MU | --types NAME:MU:PRICE,... --budget B) [--csv]\n"
       "The number of M/M/1 mapper nodes that minimises the MST: with --mu, n equal nodes\n"
       "(min over n > lambda/mu of H_n / (mu - lambda/n): the knee); with --types and --budget,\n"
-      "the best count of each node type within the budget (N H_N / (sum N_k mu_k - lambda))");
+      "the best count of each node type spending the budget (N H_N / (sum N_k mu_k - lambda))");
   model::MstOptimalOptions o;
-  std::string lambda, types, budget;
+  std::string lambda, types, budget, knee = "mm1", rule = "equal";
   double mu = 0;
   desc.add_options()("help,h", "this help")
       ("lambda", po::value(&lambda)->required(), "total arrival rate(s): L, L1,L2,.. or FROM:TO:STEP")
       ("mu", po::value(&mu), "service rate of every node (homogeneous)")
+      ("model", po::value(&knee)->default_value(knee),
+       "with --mu: mm1 (Lemma 11), lemma12 (Eq. 47 with its source's V_n) or lemma12-printed (variant: "
+       "Eq. 47 as printed, n <= 40)")
       ("types", po::value(&types), "node types NAME:MU:PRICE, comma-separated: lp:1:400,hp:1.25:800")
       ("budget", po::value(&budget), "budget(s) for --types: B, B1,B2,.. or FROM:TO:STEP")
+      ("budget-rule", po::value(&rule)->default_value(rule),
+       "equal (the paper's Lemma 13: the counts spend exactly the budget) or at-most (variant)")
       ("csv", po::bool_switch(&o.csv), "CSV: with --mu the whole curve n,mst up to where the search stopped");
   po::variables_map vm;
   if (auto rc = ParseModelFlags(args, desc, vm)) return *rc;
@@ -138,6 +158,13 @@ int ModelMstOptimalMain(const Args& args) {
     return BadModelFlag(Status::InvalidArgument("give --mu, or --types with --budget"));
   }
   o.lambdas = *lambdas;
+  Result<model::KneeModel> model = model::ParseKneeModel(knee);
+  if (!model.ok()) return BadModelFlag(model.status().WithContext("--model"));
+  o.knee = *model;
+  if (rule != "equal" && rule != "at-most") {
+    return BadModelFlag(Status::InvalidArgument("--budget-rule '" + rule + "': expected equal or at-most"));
+  }
+  o.budget_rule = rule == "equal" ? model::BudgetRule::kEqual : model::BudgetRule::kAtMost;
   if (homogeneous) {
     o.mu = mu;
     return ModelExit(model::RunMstOptimalCommand(o, std::cout));

@@ -22,7 +22,8 @@ int ModelSlottedMain(const Args& args) {
   desc.add_options()("help,h", "this help")
       ("workload", po::value(&o.workload)->required(), "slotted workload JSON (mr model slotted-gen)")
       ("policy", po::value(&policies)->required(),
-       ("comma-separated live policies: " + sched::PolicyNameList(", ")).c_str())
+       ("comma-separated live policies (" + sched::PolicyNameList(", ") +
+        ") or the paper's own baselines (paper-fifo, paper-fair)").c_str())
       ("preemptive", po::bool_switch(&o.preemptive),
        "reduce units may run in parallel and move between machines every slot")
       ("machines", po::value(&o.machines)->default_value(100), "N machines")
@@ -44,7 +45,7 @@ int ModelSlottedGenMain(const Args& args) {
       "at least 1) or u:LO:HI (uniform on the integers)");
   model::SlottedGenCommandOptions c;
   model::SlottedGenOptions& o = c.gen;
-  std::string name, map, reduce;
+  std::string name, map, reduce, reduce_tasks;
   desc.add_options()("help,h", "this help")
       ("workload", po::value(&name), "the paper's: exp5-exp40 | exp30-exp15 | u1-9-u10-70 | u10-50-u10-20")
       ("map", po::value(&map), "map units per job (instead of --workload)")
@@ -52,10 +53,17 @@ int ModelSlottedGenMain(const Args& args) {
       ("rate", po::value(&o.rate)->default_value(2), "lambda: mean arrivals per slot")
       ("slots", po::value(&o.slots)->default_value(500), "T: arrivals in slots 1..T")
       ("max-reduce-tasks", po::value(&o.max_reduce_tasks)->default_value(10), "largest K_i")
+      ("reduce-tasks", po::value(&reduce_tasks)->default_value("uniform"),
+       "K_i: uniform (on 1..min(max, R_i)) or most (min(max, R_i): the other reading of the paper's "
+       "'up to 10 tasks per job')")
       ("seed", po::value(&o.seed)->default_value(1), "random seed")
       ("out", po::value(&c.out)->required(), "output JSON file");
   po::variables_map vm;
   if (auto rc = ParseModelFlags(args, desc, vm)) return *rc;
+  if (reduce_tasks != "uniform" && reduce_tasks != "most") {
+    return BadModelFlag(Status::InvalidArgument("--reduce-tasks '" + reduce_tasks + "': expected uniform or most"));
+  }
+  o.most_reduce_tasks = reduce_tasks == "most";
   const bool by_name = !name.empty(), by_dists = !map.empty() || !reduce.empty();
   if (by_name == by_dists || (by_dists && (map.empty() || reduce.empty()))) {
     return BadModelFlag(Status::InvalidArgument("give --workload NAME, or both --map and --reduce"));

@@ -79,6 +79,8 @@ po::options_description TaskSimFlags(model::TaskSimOptions& o, TaskSimText& t) {
        "also offer rounds to idle workers while an attempt runs without a backup")
       ("speculate", po::bool_switch(&o.speculate),
        "back up slow maps by LATE after each round, as the master does (docs/speculation.md)")
+      ("per-worker", po::bool_switch(&o.per_worker),
+       "also a '# worker=' line per worker: its successful maps, their busy and response seconds")
       ("maps-per-job", po::value(&o.shape.maps_per_job)->default_value(0),
        "maps per job of a CSV workload (0 = one per map slot)")
       ("reducers", po::value(&o.shape.reducers)->default_value(1), "reducers per job (CSV)")

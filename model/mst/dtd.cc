@@ -8,8 +8,7 @@
 namespace mr::model {
 
 Status Dtd::Validate() const {
-  if (!(std::isfinite(offset) && offset >= 0))
-    return Status::InvalidArgument("delayed tail: offset T must be finite and >= 0");
+  if (!std::isfinite(offset)) return Status::InvalidArgument("delayed tail: offset T must be finite");
   if (!(std::isfinite(rate) && rate > 0))
     return Status::InvalidArgument("delayed tail: rate DELTA must be finite and > 0");
   if (tail == Tail::kPareto && !(std::isfinite(shape) && shape > 1))
@@ -86,6 +85,7 @@ Result<Dtd> ParseDtd(std::string_view text) {
   }
   d.offset = v[0];
   d.rate = v[1];
+  if (!(d.offset >= 0)) return Status::InvalidArgument("delayed tail '" + std::string(text) + "': offset T must be >= 0");
   Status st = d.Validate();
   if (!st.ok()) return st.WithContext("'" + std::string(text) + "'");
   return d;

@@ -23,7 +23,10 @@ namespace mr::model {
 
 struct Dtd {
   enum class Tail { kExp, kPareto };
-  double offset = 0;  // T >= 0: the smallest value
+  // T: the smallest value. >= 0 for every law a user or a worker gives (ParseDtd checks);
+  // negative only for the paper's DTD node at a negative arrival rate (mst.h), whose
+  // offset D lambda_i / mu_i is then below 0.
+  double offset = 0;
   double rate = 1;    // Delta > 0: 1 / the tail's mean
   Tail tail = Tail::kExp;
   double shape = 3;   // alpha > 1, kPareto only

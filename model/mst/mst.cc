@@ -34,6 +34,15 @@ double SubsetSum(std::span<const double> rate, std::span<const double> lag, size
 
 Result<Dtd> Mm1Response(double mu, double lambda) { return DtdNodeResponse(mu, lambda, 0.0); }
 
+Result<Dtd> PaperNodeResponse(double mu, double lambda, double d) {
+  if (!(std::isfinite(lambda) && lambda < 0)) return DtdNodeResponse(mu, lambda, d);
+  MR_RETURN_IF_ERROR(CheckNode(mu, 0.0));
+  if (!(std::isfinite(d) && d >= 0)) {
+    return Status::InvalidArgument("deterministic coefficient D " + FormatNumber(d) + " must be >= 0");
+  }
+  return Dtd{.offset = d * lambda / mu, .rate = mu - lambda};
+}
+
 Result<Dtd> DtdNodeResponse(double mu, double lambda, double d) {
   MR_RETURN_IF_ERROR(CheckNode(mu, lambda));
   if (!(std::isfinite(d) && d >= 0)) {
@@ -43,19 +52,36 @@ Result<Dtd> DtdNodeResponse(double mu, double lambda, double d) {
 }
 
 Result<std::vector<Dtd>> NodeResponses(std::span<const double> mu, std::span<const double> lambda,
-                                       double d) {
+                                       double d, IdleNodes idle) {
   if (mu.size() != lambda.size()) {
     return Status::InvalidArgument(std::to_string(mu.size()) + " service rates but " +
                                    std::to_string(lambda.size()) + " arrival rates");
   }
   std::vector<Dtd> out;
   for (size_t i = 0; i < mu.size(); ++i) {
-    Result<Dtd> r = DtdNodeResponse(mu[i], lambda[i], d);
+    Result<Dtd> r = PaperNodeResponse(mu[i], lambda[i], d);
     if (!r.ok()) return r.status().WithContext("node " + std::to_string(i + 1));
-    if (lambda[i] > 0) out.push_back(*r);
+    if (idle == IdleNodes::kCount || lambda[i] > 0) out.push_back(*r);
   }
-  if (out.empty()) return Status::InvalidArgument("no node receives work (every lambda_i is 0)");
+  if (out.empty()) {
+    return Status::InvalidArgument(mu.empty() ? "no mapper node" : "no node receives work (every lambda_i <= 0)");
+  }
   return out;
+}
+
+Result<MstBounds> Lemma10Bounds(std::span<const Dtd> responses) {
+  if (responses.empty()) return Status::InvalidArgument("Lemma 10 bounds of no node");
+  MstBounds b;
+  b.lower = -INFINITY;
+  for (const Dtd& r : responses) {
+    MR_RETURN_IF_ERROR(r.Validate());
+    // E[max(R, 0)]: the MST's integral runs over t >= 0. Only the paper's node at a negative
+    // rate has T < 0, and its tail is exponential: the integral of e^{-g (t - T)} over t >= 0.
+    const double mean = r.offset >= 0 || r.tail != Dtd::Tail::kExp ? r.Mean() : std::exp(r.rate * r.offset) / r.rate;
+    b.lower = std::max(b.lower, mean);
+    b.upper += mean;
+  }
+  return b;
 }
 
 double HarmonicNumber(int n) {
@@ -106,7 +132,7 @@ Result<double> MstNumeric(std::span<const Dtd> responses, const QuadratureOption
   QuadratureOptions options = given;
   for (const Dtd& r : responses) {
     MR_RETURN_IF_ERROR(r.Validate());
-    offsets.push_back(r.offset);
+    offsets.push_back(std::max(0.0, r.offset));  // the integral runs over t >= 0
     scale = std::max(scale, 1.0 / r.rate);
     // The max's survival decays like the heaviest tail, t^-alpha: stretch the tail map so
     // that the integrand stays bounded (quadrature.h).

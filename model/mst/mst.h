@@ -7,6 +7,9 @@
 // adaptive Gauss-Kronrod quadrature of the integral for any N and any tail; a seeded Monte
 // Carlo mean of the max (tests, cross-checks). And the response laws of the paper's nodes:
 // M/M/1 (Exp(mu - lambda)) and the DTD node (offset D lambda/mu, then Exp(mu - lambda)).
+// Which nodes the reducer waits for (IdleNodes): the paper's MST (Eqs. 7-10) takes the max
+// over all N_m nodes, whatever their rate; the named variant kDrop leaves out a node given
+// no work (lambda_i <= 0), as a real reducer would not wait for it.
 // Pure functions of plain vectors; thread-compatible.
 #pragma once
 
@@ -31,19 +34,39 @@ Result<Dtd> Mm1Response(double mu, double lambda);
 // T = d * lambda / mu, where d >= 0 is the job's deterministic coefficient (large for a
 // CPU-bound job, ~0 for a memory-bound one). d = 0 is the M/M/1 node. Errors as Mm1Response.
 Result<Dtd> DtdNodeResponse(double mu, double lambda, double d);
-// One response law per node that receives work: nodes with lambda_i == 0 get no task of the
-// job, so the reducer does not wait for them and they are left out. InvalidArgument for
-// vectors of different sizes, an unstable node, or no node with lambda_i > 0.
+enum class IdleNodes {
+  kCount,  // the paper's: every node is in the max (lambda_i = 0: R_i ~ Exp(mu_i))
+  kDrop,   // variant: a node with lambda_i <= 0 gets no task, the reducer does not wait for it
+};
+// The paper's DTD node at any rate lambda < mu, as its formulas are written: R ~ T +
+// Exp(mu - lambda), T = d lambda / mu, so a negative lambda (S-EP's Eq. 23 where Eq. 24
+// fails) gives a faster tail and, for d > 0, a negative offset. InvalidArgument unless mu > 0,
+// lambda < mu and d >= 0 (all finite).
+Result<Dtd> PaperNodeResponse(double mu, double lambda, double d);
+// One response law per node (PaperNodeResponse), for every node (kCount) or the nodes with
+// lambda_i > 0 (kDrop). InvalidArgument for vectors of different sizes, an unstable node
+// (named), no node at all, or (kDrop) no node with lambda_i > 0.
 Result<std::vector<Dtd>> NodeResponses(std::span<const double> mu, std::span<const double> lambda,
-                                       double d);
+                                       double d, IdleNodes idle = IdleNodes::kCount);
+
+// Lemma 10: max_i E[R_i] <= MST <= sum_i E[R_i] (Jensen; and P(max <= t) <= P(R_j <= t)
+// term by term) for non-negative R_i. As the MST here is the integral over t >= 0 (Eq. 8),
+// each E[R_i] is that of max(R_i, 0): e^{g T} / g for the paper's node at a negative rate
+// (offset T < 0, tail Exp(g)), so the bounds hold there too. InvalidArgument for no law.
+struct MstBounds {
+  double lower = 0;  // max_i E[R_i]
+  double upper = 0;  // sum_i E[R_i]
+};
+Result<MstBounds> Lemma10Bounds(std::span<const Dtd> responses);
 
 // H_n = 1 + 1/2 + ... + 1/n (0 for n <= 0).
 double HarmonicNumber(int n);
 // n equal M/M/1 nodes sharing lambda evenly: H_n / (mu - lambda / n). InvalidArgument unless
 // n >= 1, mu > 0, 0 < lambda < n mu.
 Result<double> MstHomogeneousMm1(int n, double mu, double lambda);
-// Lemma 3: sum over non-empty subsets A of (-1)^{|A|+1} / sum_{k in A} (mu_k - lambda_k).
-// InvalidArgument as NodeResponses, or for more than kMaxExactNodes working nodes.
+// Lemma 3: sum over non-empty subsets A of the N nodes of (-1)^{|A|+1} / sum_{k in A} (mu_k -
+// lambda_k), every node in the max as the paper has it. InvalidArgument as NodeResponses, or
+// for more than kMaxExactNodes nodes.
 Result<double> MstMm1Exact(std::span<const double> mu, std::span<const double> lambda);
 // Lemma 3 with offsets: every R_i = T_i + Exp(g_i). With Tm = max_i T_i,
 // MST = Tm + sum over A of (-1)^{|A|+1} exp(-sum_A g_k (Tm - T_k)) / sum_A g_k.

@@ -108,7 +108,7 @@ Result<OptimumResult> OptimalGroupRates(std::span<const double> mu, double lambd
   MR_RETURN_IF_ERROR(ValidatePlacementInput(mu, lambda, p));
   const std::vector<NodeGroup> groups = GroupNodes(mu);
   // Start from M-EP (feasible, usually close), grouped.
-  MR_ASSIGN_OR_RETURN(MepSolution start, MepRates(mu, lambda, p));
+  MR_ASSIGN_OR_RETURN(MepSolution start, MepRates(mu, lambda, p, /*clamp=*/true));
   Search s{groups, d, allow_idle_groups, std::vector<double>(groups.size(), 0.0), 0};
   for (size_t i = 0; i < mu.size(); ++i) {
     for (size_t g = 0; g < groups.size(); ++g) {

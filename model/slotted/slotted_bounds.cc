@@ -177,3 +177,27 @@ Result<SlottedResult> DelayedSrpt(std::span<const SlottedJob> jobs, int machines
 }
 
 }  // namespace mr::model
+
+namespace mr::model {
+
+Result<SlottedResult> NonPreemptiveFloor(std::span<const SlottedJob> jobs, int machines) {
+  if (machines < 1) return Status::InvalidArgument("machines must be >= 1");
+  for (size_t i = 1; i < jobs.size(); ++i) {
+    if (jobs[i].arrival < jobs[i - 1].arrival) {
+      return Status::InvalidArgument("jobs must be in arrival order (job " + std::to_string(i + 1) + ")");
+    }
+  }
+  SlottedResult r;
+  for (const SlottedJob& j : jobs) {
+    const int64_t map_slots = (j.maps + machines - 1) / machines;
+    const int64_t longest = j.reduces.empty() ? 0 : *std::max_element(j.reduces.begin(), j.reduces.end());
+    const int64_t flow = map_slots + longest;
+    r.flow_time.push_back(flow);
+    r.finish.push_back(j.arrival + flow - 1);
+    r.total_flow_time += flow;
+    r.last_slot = std::max(r.last_slot, r.finish.back());
+  }
+  return r;
+}
+
+}  // namespace mr::model

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "model/slotted/slotted_baselines.h"
 #include "scheduler/policy_table.h"
 
 namespace mr::model {
@@ -276,6 +277,7 @@ Result<SlottedResult> RunSlotted(std::span<const SlottedJob> jobs, sched::Schedu
 
 Result<std::unique_ptr<sched::Scheduler>> MakeSlottedPolicy(std::string_view name,
                                                             sched::PolicyOptions options) {
+  if (IsSlottedBaseline(name)) return MakeSlottedBaseline(name);
   const sched::PolicyRow* row = sched::FindPolicy(name);
   if (row == nullptr) return sched::UnknownPolicy(name);
   const char* round = row->traits.round_option;

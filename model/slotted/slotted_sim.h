@@ -55,7 +55,8 @@ Result<SlottedResult> RunSlotted(std::span<const SlottedJob> jobs, sched::Schedu
 
 // CreateScheduler(name, options) with the policy's round option (its row's
 // PolicyTraits::round_option, asrpt's `asrpt-round`) set to 1, one round = one slot, when
-// the row has one and `options` does not set it.
+// the row has one and `options` does not set it; or, for "paper-fifo" and "paper-fair", the
+// paper's own baselines (slotted_baselines.h; `options` ignored).
 Result<std::unique_ptr<sched::Scheduler>> MakeSlottedPolicy(std::string_view name,
                                                             sched::PolicyOptions options = {});
 

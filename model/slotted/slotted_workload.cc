@@ -166,7 +166,7 @@ Result<std::vector<SlottedJob>> GenerateSlotted(const SlottedGenOptions& o) {
       const int units = Draw(o.reduce, rng);
       const int most = std::min(o.max_reduce_tasks, units);
       const int k = 1 + std::min(static_cast<int>(rng.Uniform() * most), most - 1);
-      job.reduces = Split(units, k);
+      job.reduces = Split(units, o.most_reduce_tasks ? most : k);
       jobs.push_back(std::move(job));
     }
   }
@@ -230,10 +230,11 @@ Status SaveSlottedWorkload(const std::string& path, std::span<const SlottedJob> 
 
 std::string DescribeGenerator(std::string_view name, const SlottedGenOptions& o) {
   char buf[256];
-  std::snprintf(buf, sizeof buf, "%.*s map=%s reduce=%s rate=%g slots=%lld seed=%llu max-reduce-tasks=%d",
+  std::snprintf(buf, sizeof buf, "%.*s map=%s reduce=%s rate=%g slots=%lld seed=%llu max-reduce-tasks=%d%s",
                 static_cast<int>(name.size()), name.data(), FormatUnitDist(o.map).c_str(),
                 FormatUnitDist(o.reduce).c_str(), o.rate, static_cast<long long>(o.slots),
-                static_cast<unsigned long long>(o.seed), o.max_reduce_tasks);
+                static_cast<unsigned long long>(o.seed), o.max_reduce_tasks,
+                o.most_reduce_tasks ? " reduce-tasks=most" : "");
   return buf;
 }
 

@@ -43,6 +43,10 @@ struct SlottedGenOptions {
   UnitDist map;             // M_i
   UnitDist reduce;          // R_i
   int max_reduce_tasks = 10;  // K_i is uniform on {1, ..., min(this, R_i)}
+  // The other reading of the paper's "up to 10 tasks per job": every job has as many reduce
+  // tasks as it can, K_i = min(max_reduce_tasks, R_i). K_i is still drawn (and ignored), so
+  // the jobs' arrivals, M_i and R_i are those of the uniform reading.
+  bool most_reduce_tasks = false;
   uint64_t seed = 1;
 };
 

@@ -138,6 +138,7 @@ Result<TaskSimResult> TaskSimulator::Run() {
     result_.makespan = std::max(result_.makespan, j.completion);
   }
   result_.mean_response = jobs.empty() ? 0 : total / static_cast<double>(jobs.size());
+  for (const SimWorker& w : state_.workers) result_.worker_maps.push_back({w.maps_done, w.map_busy, w.map_response});
   result_.mean_sojourn = jobs.empty() ? 0 : total_sojourn / static_cast<double>(jobs.size());
   const TaskLifecycle::Counters& c = tasks_.counters();
   result_.assignments = c.assignments;

@@ -153,6 +153,19 @@ struct TaskSimResult {
   int64_t failed_attempts = 0;
   int64_t backups = 0;       // backup attempts started
   int64_t kills = 0;         // attempts killed: by a Kill, or the loser of a backup race
+  // Per worker (in ResolveWorkers' order), its successful map attempts: the straggling-mappers
+  // paper's per-node statistics (its simulated Figs. 5, 7, 9, 12). Over a span S, the node's
+  // throughput is maps / S, its utilisation busy_seconds / (S x its map slots), its mean
+  // response response_seconds / maps (a map's end minus its job's arrival: under a queued
+  // placement the map joins the worker's queue at the arrival), and by Little's law its
+  // mean number of maps present response_seconds / S. Failed and killed attempts are not
+  // counted.
+  struct WorkerMaps {
+    int64_t maps = 0;
+    double busy_seconds = 0;
+    double response_seconds = 0;
+  };
+  std::vector<WorkerMaps> worker_maps;
 };
 
 // Runs `jobs` (any arrival order) on `cluster` under `scheduler` until every job

@@ -99,6 +99,10 @@ struct SimWorker {
   int free_map = 0, free_reduce = 0, free_unified = 0;
   int queued_maps = 0;                 // all jobs
   sched::MapRateMeter map_rate;        // its finished maps
+  // Its successful map attempts: how many, their summed durations (start to end) and their
+  // summed responses (end - the job's arrival): TaskSimResult::worker_maps.
+  int64_t maps_done = 0;
+  double map_busy = 0, map_response = 0;
 
   explicit SimWorker(const WorkerSpec& s)
       : spec(s), free_map(s.map_slots), free_reduce(s.reduce_slots), free_unified(s.unified_slots) {}

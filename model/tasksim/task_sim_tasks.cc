@@ -77,7 +77,11 @@ void TaskLifecycle::Succeeded(SimJob& job, TaskKind kind, int index, const Attem
     job.map_seconds_done += took;
     job.backlog[a.worker] += job.spec->map_bytes;
     job.produced += job.spec->map_bytes;
-    state_.workers[a.worker].map_rate.Record(took);
+    SimWorker& w = state_.workers[a.worker];
+    w.map_rate.Record(took);
+    ++w.maps_done;
+    w.map_busy += took;
+    w.map_response += state_.now - job.spec->arrival;
     MaybePlaceReduces(job, a.worker);
     return;
   }

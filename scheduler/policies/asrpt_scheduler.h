@@ -27,9 +27,12 @@ namespace mr::sched {
 class AsrptScheduler final : public Scheduler {
  public:
   // name: the policy table row's (scheduler/policy_table.h); must outlive the object.
-  // REQUIRES: round_seconds > 0.
-  AsrptScheduler(std::string_view name, double round_seconds)
-      : name_(name), round_(round_seconds) {}
+  // REQUIRES: round_seconds > 0. virtual_jobs: which jobs the virtual SRPT schedule serves
+  // (virtual_srpt.h; option `asrpt-virtual`): the arrival sequence, as the paper, or only
+  // the jobs still in the snapshot (the named variant `present`).
+  AsrptScheduler(std::string_view name, double round_seconds,
+                 VirtualSrpt::Membership virtual_jobs = VirtualSrpt::Membership::kArrivals)
+      : name_(name), round_(round_seconds), srpt_(virtual_jobs) {}
   std::string_view name() const override { return name_; }
   SnapshotScope scope() const override { return SnapshotScope::kCluster; }
   bool requires_unified_slots() const override { return true; }

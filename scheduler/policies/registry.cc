@@ -78,10 +78,19 @@ Result<std::unique_ptr<Scheduler>> MakeSrpt(std::string_view name, const PolicyO
 constexpr OptionSpec kAsrptOptions[] = {
     {"asrpt-round", OptionType::kDuration, "1s",
      "length of the paper's time slot: the allocation is recomputed once per round", 1e-3, 86400},
+    {"asrpt-virtual", OptionType::kString, "arrivals",
+     "jobs the virtual SRPT schedule serves: arrivals (the paper's: every arrived job until its "
+     "virtual work is done) or present (variant: only jobs still in the system)"},
 };
 
 Result<std::unique_ptr<Scheduler>> MakeAsrpt(std::string_view name, const PolicyOptions& o) {
-  return Make<AsrptScheduler>(name, o.Double(kAsrptOptions[0].name));
+  const std::string& jobs = o.String(kAsrptOptions[1].name);
+  if (jobs != "arrivals" && jobs != "present") {
+    return Status::InvalidArgument("asrpt-virtual '" + jobs + "': expected arrivals or present");
+  }
+  return Make<AsrptScheduler>(name, o.Double(kAsrptOptions[0].name),
+                              jobs == "arrivals" ? VirtualSrpt::Membership::kArrivals
+                                                 : VirtualSrpt::Membership::kPresent);
 }
 
 const PolicyRow* FindPolicyIn(std::span<const PolicyRow> rows, std::string_view name) {

@@ -35,11 +35,13 @@ void Refresh(const SizeEstimate& e, VirtualSrpt::Work* w) {
 void VirtualSrpt::Sync(const Snapshot& snap) {
   next_.clear();
   next_.reserve(snap.jobs.size());
+  seen_.assign(work_.size(), 0);
   IdCursor<size_t> cursor(at_);
   for (const JobView& job : snap.jobs) {
     const int at = cursor.Find(job.id);
     Work w;
     if (at >= 0) {
+      seen_[at_[at].second] = 1;
       w = work_[at_[at].second];
     } else {
       w.id = job.id;
@@ -48,6 +50,15 @@ void VirtualSrpt::Sync(const Snapshot& snap) {
     w.map_load = 0;
     Refresh(job.estimate, &w);
     next_.push_back(w);
+  }
+  // The paper's S is SRPT over the arrival sequence: a job whose real counterpart has left
+  // keeps competing for the virtual machines until its virtual work is done.
+  if (membership_ == Membership::kArrivals) {
+    for (size_t i = 0; i < work_.size(); ++i) {
+      if (seen_[i] || work_[i].map + work_[i].reduce <= kDust) continue;
+      next_.push_back(work_[i]);
+      next_.back().map_load = 0;
+    }
   }
   work_.swap(next_);
   at_.clear();

@@ -218,7 +218,10 @@ std::vector<double> MapPlacement::Split(std::span<const NodeRate> nodes, double 
     }
     params.service_scv = std::move(scv);
   }
-  const model::Placement p = config_.mode == PlacementMode::kSep ? model::Placement::kSep : model::Placement::kMep;
+  // A live split cannot dispatch a negative rate: the clamped forms of the paper's S-EP and
+  // M-EP (mst_placement.h), which give a too-slow worker no maps.
+  const model::Placement p =
+      config_.mode == PlacementMode::kSep ? model::Placement::kSepClamp : model::Placement::kMepClamp;
   Result<std::vector<double>> rates = model::PlacementRates(p, mu, lambda, params);
   if (!rates.ok()) {
     *fallback = rates.status().message();

@@ -23,13 +23,15 @@ double KingmanFactor(const MepParams& p, size_t i) {
   return 0.5 * (ca2 + ServiceScv(p, i));
 }
 
-// The lambda_i >= 0 at which node i's mean response is alpha (0 if it is slower even idle).
-double RateForMeanResponse(const MepParams& p, double mu, size_t i, double alpha) {
+// The lambda_i at which node i's mean response is alpha. clamp (or mg1/gg1): 0 if the node
+// is slower than alpha even idle; else dtd's root as the paper's Eq. 40 gives it, negative
+// for such a node.
+double RateForMeanResponse(const MepParams& p, double mu, size_t i, double alpha, bool clamp) {
   if (p.model == MeanResponseModel::kDtd) {
     // D x / mu + 1 / (mu - x) = alpha  <=>  D x^2 - (D + alpha) mu x + alpha mu^2 - mu = 0;
     // the smaller root, written so that D = 0 gives mu - 1/alpha without cancellation.
     const double c = mu * (alpha * mu - 1.0);
-    if (c <= 0) return 0.0;
+    if (c <= 0 && clamp) return 0.0;
     const double root = std::sqrt(mu * (alpha - p.d) * mu * (alpha - p.d) + 4.0 * p.d * mu);
     return 2.0 * c / ((p.d + alpha) * mu + root);
   }
@@ -39,14 +41,28 @@ double RateForMeanResponse(const MepParams& p, double mu, size_t i, double alpha
   return w * mu * mu / (KingmanFactor(p, i) + w * mu);
 }
 
+// The x with f(x) = target for a continuous non-decreasing f on (lo, hi) with f(lo) < target
+// <= f(hi), by bisection to the last bit.
+template <typename F>
+double Bisect(F f, double lo, double hi, double target) {
+  for (int i = 0; i < 2000; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    if (mid <= lo || mid >= hi) break;
+    (f(mid) < target ? lo : hi) = mid;
+  }
+  return hi;
+}
+
 }  // namespace
 
 Result<Placement> ParsePlacement(std::string_view name) {
   if (name == "fair" || name == "even") return Placement::kFair;
-  if (name == "dep") return Placement::kDep;
-  if (name == "sep") return Placement::kSep;
-  if (name == "mep") return Placement::kMep;
-  return Status::InvalidArgument("unknown placement '" + std::string(name) + "': expected fair, dep, sep or mep");
+  for (Placement p : {Placement::kDep, Placement::kSep, Placement::kSepClamp, Placement::kMep, Placement::kMepClamp,
+                      Placement::kDmep, Placement::kDmepClamp}) {
+    if (name == PlacementName(p)) return p;
+  }
+  return Status::InvalidArgument("unknown placement '" + std::string(name) +
+                                 "': expected fair, dep, sep, sep-clamp, mep, mep-clamp, dmep or dmep-clamp");
 }
 
 std::string_view PlacementName(Placement p) {
@@ -54,7 +70,11 @@ std::string_view PlacementName(Placement p) {
     case Placement::kFair: return "fair";
     case Placement::kDep: return "dep";
     case Placement::kSep: return "sep";
+    case Placement::kSepClamp: return "sep-clamp";
     case Placement::kMep: return "mep";
+    case Placement::kMepClamp: return "mep-clamp";
+    case Placement::kDmep: return "dmep";
+    case Placement::kDmepClamp: return "dmep-clamp";
   }
   return "?";
 }
@@ -136,6 +156,15 @@ Result<std::vector<double>> DepRates(std::span<const double> mu, double lambda) 
 
 Result<std::vector<double>> SepRates(std::span<const double> mu, double lambda) {
   MR_RETURN_IF_ERROR(ValidatePlacementInput(mu, lambda));
+  // Eq. 23: lambda_i = mu_i + (lambda - sum mu) / N; every node keeps the spare rate c.
+  const double c = (Sum(mu) - lambda) / static_cast<double>(mu.size());
+  std::vector<double> out;
+  for (double m : mu) out.push_back(m - c);
+  return out;
+}
+
+Result<std::vector<double>> SepClampedRates(std::span<const double> mu, double lambda) {
+  MR_RETURN_IF_ERROR(ValidatePlacementInput(mu, lambda));
   // Water filling: the common spare capacity c over the active nodes; a node with mu_i <= c
   // would need a rate <= 0, so it leaves and c is re-solved (c only grows).
   std::vector<bool> active(mu.size(), true);
@@ -161,17 +190,17 @@ Result<std::vector<double>> SepRates(std::span<const double> mu, double lambda) 
   return out;
 }
 
-Result<MepSolution> MepRates(std::span<const double> mu, double lambda, const MepParams& p) {
+Result<MepSolution> MepRates(std::span<const double> mu, double lambda, const MepParams& p, bool clamp) {
   MR_RETURN_IF_ERROR(ValidatePlacementInput(mu, lambda, p));
   auto rates = [&](double alpha) {
     std::vector<double> out(mu.size());
-    for (size_t i = 0; i < mu.size(); ++i) out[i] = RateForMeanResponse(p, mu[i], i, alpha);
+    for (size_t i = 0; i < mu.size(); ++i) out[i] = RateForMeanResponse(p, mu[i], i, alpha, clamp);
     return out;
   };
   auto f = [&](double alpha) { return lambda - Sum(rates(alpha)); };  // decreasing in alpha
-  // Bracket: at the fastest idle node's mean response nobody gets work (f = lambda > 0); far
-  // enough out every node approaches mu_i and f -> lambda - sum mu < 0.
-  double a = 1.0 / *std::max_element(mu.begin(), mu.end()), fa = lambda;
+  // Bracket: at the fastest idle node's mean response no node gets a positive rate (f >=
+  // lambda > 0); far enough out every node approaches mu_i and f -> lambda - sum mu < 0.
+  double a = 1.0 / *std::max_element(mu.begin(), mu.end()), fa = f(a);
   double b = 2.0 * a, fb = f(b);
   for (int doubling = 0; fb > 0; ++doubling) {
     if (doubling > 2000) return Status::Internal("mep: could not bracket the common mean response");
@@ -205,14 +234,65 @@ Result<MepSolution> MepRates(std::span<const double> mu, double lambda, const Me
   }
 }
 
+double MeanResponseSlope(const MepParams& p, std::span<const double> mu, size_t i, double lambda_i) {
+  const double spare = mu[i] - lambda_i;
+  if (p.model == MeanResponseModel::kDtd) return p.d / mu[i] + 1.0 / (spare * spare);
+  return KingmanFactor(p, i) / (spare * spare);
+}
+
+Result<MepSolution> DmepRates(std::span<const double> mu, double lambda, const MepParams& p, bool clamp) {
+  MR_RETURN_IF_ERROR(ValidatePlacementInput(mu, lambda, p));
+  const bool dtd = p.model == MeanResponseModel::kDtd;
+  // Node i's rate at slope beta: the inverse of MeanResponseSlope, increasing in beta; a
+  // beta at or below the slope's floor (D/mu_i for dtd, 0 otherwise) asks for -infinity.
+  auto rate = [&](size_t i, double beta) {
+    const double floor = dtd ? p.d / mu[i] : 0.0;
+    const double k = dtd ? 1.0 : KingmanFactor(p, i);
+    const double x = beta > floor ? mu[i] - std::sqrt(k / (beta - floor)) : -INFINITY;
+    return clamp ? std::max(0.0, x) : x;
+  };
+  auto total = [&](double beta) {
+    double s = 0;
+    for (size_t i = 0; i < mu.size(); ++i) s += rate(i, beta);
+    return s;
+  };
+  // Bracket [lo, hi]: below every node's slope floor the total is -infinity (0 clamped); the
+  // total tends to sum mu > lambda as beta grows.
+  double lo = 0;
+  for (size_t i = 0; i < mu.size(); ++i) lo = std::max(lo, dtd ? p.d / mu[i] : 0.0);
+  double hi = lo + 1.0;
+  for (int doubling = 0; total(hi) < lambda; ++doubling) {
+    if (doubling > 2000) return Status::Internal("dmep: could not bracket the common slope");
+    hi = lo + 2.0 * (hi - lo);
+  }
+  MepSolution s;
+  s.alpha = Bisect(total, lo, hi, lambda);
+  for (size_t i = 0; i < mu.size(); ++i) s.lambda.push_back(rate(i, s.alpha));
+  // Hand the last residual to the nodes with work in proportion, so the sum is lambda.
+  double held = 0;
+  for (double x : s.lambda) held += std::max(0.0, x);
+  const double residual = lambda - Sum(s.lambda);
+  for (double& x : s.lambda) {
+    if (x > 0) x += residual * x / held;
+  }
+  return s;
+}
+
 Result<std::vector<double>> PlacementRates(Placement pl, std::span<const double> mu, double lambda,
                                            const MepParams& params) {
   switch (pl) {
     case Placement::kFair: return FairRates(mu, lambda);
     case Placement::kDep: return DepRates(mu, lambda);
     case Placement::kSep: return SepRates(mu, lambda);
-    case Placement::kMep: {
-      MR_ASSIGN_OR_RETURN(MepSolution s, MepRates(mu, lambda, params));
+    case Placement::kSepClamp: return SepClampedRates(mu, lambda);
+    case Placement::kMep:
+    case Placement::kMepClamp: {
+      MR_ASSIGN_OR_RETURN(MepSolution s, MepRates(mu, lambda, params, pl == Placement::kMepClamp));
+      return std::move(s.lambda);
+    }
+    case Placement::kDmep:
+    case Placement::kDmepClamp: {
+      MR_ASSIGN_OR_RETURN(MepSolution s, DmepRates(mu, lambda, params, pl == Placement::kDmepClamp));
       return std::move(s.lambda);
     }
   }

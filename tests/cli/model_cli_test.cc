@@ -126,6 +126,23 @@ TEST(MstCliTest, ExitCodes) {
   EXPECT_EQ(RunModel({"mst", "--mu", "1,2", "--lambda", "3:1:1"}), 2);
   EXPECT_EQ(RunModel({"mst", "--mu", "1,2", "--lambda", "1", "--method", "fast"}), 2);
   EXPECT_EQ(RunModel({"mst", "--lambda", "1"}), 2);                            // no --mu
+  // The paper's forms and the named variants (issue 31).
+  EXPECT_EQ(RunModel({"mst", "--mu", "1,1,2,4", "--lambda", "3", "--placement", "sep,sep-clamp,dmep,dmep-clamp,mep-clamp",
+                      "--idle-nodes", "drop"}),
+            0);
+  EXPECT_EQ(RunModel({"mst", "--mu", "2,3", "--lambda", "3", "--placement", "gm1,fair", "--arrivals", "erlang:2"}), 0);
+  EXPECT_EQ(RunModel({"mst", "--mu", "2,3", "--lambda", "3", "--arrivals", "erlang:2", "--d", "1"}), 2);
+  EXPECT_EQ(RunModel({"mst", "--mu", "2,3", "--lambda", "3", "--arrivals", "gamma"}), 2);
+  EXPECT_EQ(RunModel({"mst", "--mu", "2,3", "--lambda", "3", "--idle-nodes", "some"}), 2);
+  EXPECT_EQ(RunModel({"mst-optimal", "--mu", "1", "--lambda", "2", "--model", "lemma12"}), 0);
+  EXPECT_EQ(RunModel({"mst-optimal", "--mu", "1", "--lambda", "2", "--model", "lemma12-printed", "--csv"}), 0);
+  EXPECT_EQ(RunModel({"mst-optimal", "--mu", "1", "--lambda", "2", "--model", "lemma9"}), 2);
+  EXPECT_EQ(RunModel({"mst-optimal", "--types", "lp:1:400,hp:1.25:800", "--budget", "2000", "--lambda", "1",
+                      "--budget-rule", "at-most"}),
+            0);
+  EXPECT_EQ(RunModel({"mst-optimal", "--types", "lp:1:400,hp:1.25:800", "--budget", "2000", "--lambda", "1",
+                      "--budget-rule", "below"}),
+            2);
   EXPECT_EQ(RunModel({"mst-optimal", "--mu", "2", "--lambda", "10"}), 0);
   EXPECT_EQ(RunModel({"mst-optimal", "--mu", "1", "--lambda", "1,2,5", "--csv"}), 0);
   EXPECT_EQ(RunModel({"mst-optimal", "--types", "lp:1:400,hp:1.25:800", "--budget", "2000:6000:2000",
@@ -172,6 +189,11 @@ TEST(SlottedCliTest, BadUsageReturnsTwo) {
   EXPECT_EQ(RunModel({"slotted", "--workload", out, "--policy", "fifo", "--machines", "0"}), 2);
   EXPECT_EQ(RunModel({"slotted", "--workload", "/nonexistent.json", "--policy", "fifo"}), 2);
   EXPECT_EQ(RunModel({"slotted", "--workload", out, "--policy", "fifo,fair", "--preemptive"}), 0);
+  EXPECT_EQ(RunModel({"slotted", "--workload", out, "--policy", "paper-fifo,paper-fair,asrpt", "--asrpt-virtual",
+                      "present"}), 0);
+  EXPECT_EQ(RunModel({"slotted", "--workload", out, "--policy", "asrpt", "--asrpt-virtual", "never"}), 2);
+  EXPECT_EQ(RunModel({"slotted-gen", "--workload", "exp5-exp40", "--reduce-tasks", "all", "--out", out}), 2);
+  EXPECT_EQ(RunModel({"slotted-gen", "--workload", "exp5-exp40", "--reduce-tasks", "most", "--out", out}), 0);
 }
 
 TEST(TaskSimCliTest, ShapeFlags) {

@@ -11,8 +11,10 @@
 namespace mr::model {
 namespace {
 
-// mu = {1, 1, 2, 4}, lambda = 3: S-EP clamps to {0, 0, 0.5, 2.5} with MST H_2/1.5 = 1, as
-// worked in mst_placement_test.cc; fair is refused at lambda = 4.5 (4.5/4 >= 1) but not the rest.
+// mu = {1, 1, 2, 4}, lambda = 3: S-EP (Eq. 23) gives {-1/4, -1/4, 3/4, 11/4}, MST H_4 / (5/4) =
+// 5/3 and Lemma 10's bounds 4/5 and 16/5, as worked in mst_placement_test.cc; fair is refused
+// at lambda = 4.5 (4.5/4 >= 1) but not the rest. The variants: sep-clamp with the idle nodes
+// dropped is {0, 0, 0.5, 2.5} with MST H_2 / 1.5 = 1.
 TEST(MstCommandsTest, ReportRows) {
   MstReportOptions o;
   o.mu = {1, 1, 2, 4};
@@ -23,15 +25,44 @@ TEST(MstCommandsTest, ReportRows) {
   Status st = RunMstReport(o, out);
   ASSERT_TRUE(st.ok()) << st.ToString();
   const std::string s = out.str();
-  EXPECT_NE(s.find("lambda,placement,mst,method,working_nodes,min_rate,max_rate,rates\n"), std::string::npos) << s;
-  EXPECT_NE(s.find("\n3,sep,1,exact,2,0,2.5,0;0;0.5;2.5\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("every node in the max\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("lambda,placement,mst,method,working_nodes,min_rate,max_rate,rates,lemma10_lower,lemma10_upper\n"),
+            std::string::npos)
+      << s;
+  EXPECT_NE(s.find("\n3,sep,1.666666667,exact,2,-0.25,2.75,-0.25;-0.25;0.75;2.75,0.8,3.2\n"), std::string::npos) << s;
   EXPECT_NE(s.find("\n3,fair,"), std::string::npos) << s;
-  EXPECT_NE(s.find("\n4.5,fair,,,,,,\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("\n4.5,fair,,,,,,,,\n"), std::string::npos) << s;
   EXPECT_NE(s.find("\n4.5,sep,"), std::string::npos) << s;
   o.csv = false;
   out.str("");
   ASSERT_TRUE(RunMstReport(o, out).ok());
   EXPECT_NE(out.str().find("fair placement overloads the slowest node"), std::string::npos) << out.str();
+
+  o.placements = {Placement::kSepClamp};
+  o.idle = IdleNodes::kDrop;
+  o.lambdas = {3};
+  o.csv = true;
+  out.str("");
+  ASSERT_TRUE(RunMstReport(o, out).ok());
+  EXPECT_NE(out.str().find("nodes without work left out of the max\n"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("\n3,sep-clamp,1,exact,2,0,2.5,0;0;0.5;2.5,"), std::string::npos) << out.str();
+}
+
+// G/M/1 nodes (Lemma 7): Erlang-2 arrivals on mu = {2, 25/6} at lambda = 3.75 balance at the
+// common response rate 3/2 with lambda = {3/4, 3} (gm1_test.cc works it): MST = H_2 / 1.5 = 1.
+TEST(MstCommandsTest, GM1Row) {
+  MstReportOptions o;
+  o.mu = {2, 25.0 / 6};
+  o.lambdas = {3.75};
+  o.placements = {};
+  o.gm1 = true;
+  o.arrivals = *ParseArrivalLaw("erlang:2");
+  o.csv = true;
+  std::ostringstream out;
+  ASSERT_TRUE(RunMstReport(o, out).ok());
+  EXPECT_NE(out.str().find("\n3.75,gm1,1,exact,2,0.75,3,"), std::string::npos) << out.str();
+  o.mep.d = 1;  // G/M/1 nodes have no offset
+  EXPECT_FALSE(RunMstReport(o, out).ok());
 }
 
 TEST(MstCommandsTest, MethodsAgreeAndManyNodesUseQuadrature) {

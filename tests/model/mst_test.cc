@@ -175,11 +175,62 @@ TEST(MstTest, ErrorsNameTheProblem) {
   EXPECT_NE(unstable.status().message().find("node 1: unstable node: lambda 1 >= mu 1"), std::string::npos)
       << unstable.status().ToString();
   EXPECT_FALSE(MstMm1Exact(std::vector<double>{1, 2}, std::vector<double>{0.5}).ok());
-  EXPECT_FALSE(MstMm1Exact(std::vector<double>{1, 2}, std::vector<double>{0, 0}).ok());  // no work
   EXPECT_FALSE(MstHomogeneousMm1(3, 1, 3).ok());
   EXPECT_FALSE(DtdNodeResponse(1, 0.5, -1).ok());
-  // A node with lambda_i = 0 is not waited for: the MST is that of the other node alone.
-  EXPECT_NEAR(*MstMm1Exact(std::vector<double>{1, 2}, std::vector<double>{0, 1}), 1.0, 1e-15);
+  EXPECT_FALSE(MstMm1Exact(std::vector<double>{}, std::vector<double>{}).ok());
+  // The variant kDrop has nothing to wait for when no node gets work.
+  EXPECT_FALSE(NodeResponses(std::vector<double>{1, 2}, std::vector<double>{0, 0}, 0, IdleNodes::kDrop).ok());
+}
+
+// Eq. 10 takes the max over all N_m nodes: a node with lambda_i = 0 still responds in
+// Exp(mu_i). mu = (1, 2), lambda = (0, 1): two Exp(1), MST = 1 + 1 - 1/2 = 3/2; lambda = (0, 0):
+// Exp(1) and Exp(2), MST = 1 + 1/2 - 1/3 = 7/6. The variant kDrop leaves the idle node out:
+// Exp(1) alone, MST = 1.
+TEST(MstTest, IdleNodesAreInTheMaxAsInEq10) {
+  const std::vector<double> mu = {1, 2};
+  EXPECT_NEAR(*MstMm1Exact(mu, std::vector<double>{0, 1}), 1.5, 1e-15);
+  EXPECT_NEAR(*MstMm1Exact(mu, std::vector<double>{0, 0}), 7.0 / 6, 1e-15);
+  Result<std::vector<Dtd>> dropped = NodeResponses(mu, std::vector<double>{0, 1}, 0, IdleNodes::kDrop);
+  ASSERT_TRUE(dropped.ok());
+  ASSERT_EQ(dropped->size(), 1u);
+  EXPECT_NEAR(*MstExpTailsExact(*dropped), 1.0, 1e-15);
+}
+
+// Eq. 23 may give a node a negative rate; its formulas as written then give R ~ T + Exp(mu -
+// lambda) with T = D lambda / mu < 0: mu = 1, lambda = -0.5, D = 2: T = -1, rate 1.5.
+TEST(MstTest, PaperNodeAtANegativeRate) {
+  Result<Dtd> r = PaperNodeResponse(1, -0.5, 2);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_DOUBLE_EQ(r->offset, -1);
+  EXPECT_DOUBLE_EQ(r->rate, 1.5);
+  EXPECT_FALSE(DtdNodeResponse(1, -0.5, 2).ok());  // the live node law refuses it
+  EXPECT_FALSE(PaperNodeResponse(1, 1, 0).ok());
+  // Two M/M/1 nodes at spare rates 1.5 and 1.5 (lambda = -0.5 on mu = 1, 2.5 on mu = 4):
+  // MST = H_2 / 1.5 = 1.
+  EXPECT_NEAR(*MstMm1Exact(std::vector<double>{1, 4}, std::vector<double>{-0.5, 2.5}), 1.0, 1e-15);
+}
+
+// Lemma 10 (Eq. 36): max_i E[R_i] <= MST <= sum_i E[R_i]. Exp(1) and Exp(2): bounds 1 and 3/2
+// around MST 7/6; two DTD nodes 25 + Exp(3) and 0 + Exp(1): bounds 25 1/3 and 26 1/3.
+TEST(MstTest, Lemma10BoundsByHand) {
+  const std::vector<Dtd> two = {Dtd{.offset = 0, .rate = 1}, Dtd{.offset = 0, .rate = 2}};
+  Result<MstBounds> b = Lemma10Bounds(two);
+  ASSERT_TRUE(b.ok());
+  EXPECT_DOUBLE_EQ(b->lower, 1);
+  EXPECT_DOUBLE_EQ(b->upper, 1.5);
+  const double mst = *MstExpTailsExact(two);
+  EXPECT_LE(b->lower, mst);
+  EXPECT_LE(mst, b->upper);
+  Result<MstBounds> dtd = Lemma10Bounds(std::vector<Dtd>{Dtd{.offset = 25, .rate = 3}, Dtd{.offset = 0, .rate = 1}});
+  ASSERT_TRUE(dtd.ok());
+  EXPECT_NEAR(dtd->lower, 25 + 1.0 / 3, 1e-14);
+  EXPECT_NEAR(dtd->upper, 26 + 1.0 / 3, 1e-14);
+  // A node at a negative rate (offset -1, Exp(1)) counts as max(R, 0): mean e^{-1}, not 0.
+  Result<MstBounds> neg = Lemma10Bounds(std::vector<Dtd>{Dtd{.offset = -1, .rate = 1}, Dtd{.offset = 0, .rate = 2}});
+  ASSERT_TRUE(neg.ok());
+  EXPECT_NEAR(neg->lower, 0.5, 1e-15);
+  EXPECT_NEAR(neg->upper, 0.5 + std::exp(-1.0), 1e-15);
+  EXPECT_FALSE(Lemma10Bounds(std::vector<Dtd>{}).ok());
 }
 
 }  // namespace

@@ -177,3 +177,33 @@ TEST(SlottedWorkloadTest, ParseRejectsMalformedJobsNamingThem) {
 
 }  // namespace
 }  // namespace mr::model
+
+namespace mr::model {
+namespace {
+
+// The other reading of "up to 10 tasks per job": K_i = min(10, R_i) for every job, with the
+// same arrivals, M_i and R_i as the uniform reading (K_i is still drawn, then ignored).
+TEST(SlottedWorkloadTest, MostReduceTasksKeepsTheJobsAndSplitsFinest) {
+  auto base = PaperWorkload("u1-9-u10-70");
+  ASSERT_TRUE(base.ok());
+  base->slots = 100;
+  SlottedGenOptions most = *base;
+  most.most_reduce_tasks = true;
+  auto a = GenerateSlotted(*base);
+  auto b = GenerateSlotted(most);
+  ASSERT_TRUE(a.ok() && b.ok());
+  ASSERT_EQ(a->size(), b->size());
+  int fewer = 0;
+  for (size_t i = 0; i < a->size(); ++i) {
+    EXPECT_EQ((*a)[i].arrival, (*b)[i].arrival);
+    EXPECT_EQ((*a)[i].maps, (*b)[i].maps);
+    EXPECT_EQ((*a)[i].reduce_units(), (*b)[i].reduce_units());
+    EXPECT_EQ((*b)[i].reduces.size(), 10u);  // R_i >= 10 in this workload
+    fewer += (*a)[i].reduces.size() < 10u;
+  }
+  EXPECT_GT(fewer, 0);
+  EXPECT_NE(DescribeGenerator("u1-9-u10-70", most).find("reduce-tasks=most"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace mr::model

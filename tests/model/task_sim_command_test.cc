@@ -112,6 +112,30 @@ TEST(TaskSimCommandTest, PlacementDecidesWhereMapsRun) {
   ASSERT_TRUE(RunTaskSimCommand(o, even).ok());
   EXPECT_EQ(Row(even.str(), 0).at(6), "2") << even.str();
   EXPECT_NE(even.str().find(" placement=even mean_sojourn=2\n"), std::string::npos) << even.str();
+  EXPECT_EQ(even.str().find("# worker="), std::string::npos);
+  // Per worker, by hand. even: two maps each; worker 1 (speed 1) ends them at 1 and 2 (busy 2,
+  // responses 1 + 2), worker 2 (speed 3) at 1/3 and 2/3 (busy 2/3, responses 1/3 + 2/3).
+  o.per_worker = true;
+  even.str("");
+  ASSERT_TRUE(RunTaskSimCommand(o, even).ok());
+  EXPECT_NE(even.str().find("\n# worker=1 speed=1 map_slots=1 maps=2 map_busy=2 map_response=3 mean_map_response=1.5\n"),
+            std::string::npos)
+      << even.str();
+  EXPECT_NE(even.str().find("\n# worker=2 speed=3 map_slots=1 maps=2 map_busy=0.666667 map_response=1 "
+                            "mean_map_response=0.5\n"),
+            std::string::npos)
+      << even.str();
+  // pull: worker 1 takes one map (ends at 1), worker 2 the other three (1/3, 2/3, 1).
+  o.placement.mode = sched::PlacementMode::kPull;
+  pull.str("");
+  ASSERT_TRUE(RunTaskSimCommand(o, pull).ok());
+  EXPECT_NE(pull.str().find("\n# worker=1 speed=1 map_slots=1 maps=1 map_busy=1 map_response=1 mean_map_response=1\n"),
+            std::string::npos)
+      << pull.str();
+  EXPECT_NE(pull.str().find("\n# worker=2 speed=3 map_slots=1 maps=3 map_busy=1 map_response=2 "
+                            "mean_map_response=0.666667\n"),
+            std::string::npos)
+      << pull.str();
 }
 
 // Failures and backups are counted on a second '#' line, only when there were any

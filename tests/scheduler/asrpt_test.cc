@@ -153,7 +153,7 @@ TEST(VirtualSrptTest, SmallestFirstWholeMachinesMapBeforeReduce) {
   EXPECT_DOUBLE_EQ(v.work(0).reduce, 5);
 }
 
-TEST(VirtualSrptTest, AChangedEstimateMovesTheVirtualWorkAndGoneJobsAreDropped) {
+TEST(VirtualSrptTest, AChangedEstimateMovesTheVirtualWork) {
   VirtualSrpt v;
   Snapshot snap = SizedSnapshot({{4, 2}, {10, 0}});
   v.Sync(snap);
@@ -161,11 +161,48 @@ TEST(VirtualSrptTest, AChangedEstimateMovesTheVirtualWorkAndGoneJobsAreDropped) 
   EXPECT_DOUBLE_EQ(v.work(0).map, 1);
   snap.jobs[0].estimate.map_seconds_total = 6;  // 2 s bigger than thought
   snap.jobs[0].estimate.reduce_seconds_total = 1;
-  snap.jobs.erase(snap.jobs.begin() + 1);
   v.Sync(snap);
-  ASSERT_EQ(v.size(), 1u);
   EXPECT_DOUBLE_EQ(v.work(0).map, 3);
   EXPECT_DOUBLE_EQ(v.work(0).reduce, 1);
+}
+
+// The paper's schedule S is SRPT over the arrival sequence: it does not know that the real
+// job has ended. N = 1, round 1. A (2 s of map) and B (3 s) arrive; round 1: A (2) < B (3),
+// A's map gets the machine (MapLoad A = 1, A has 1 s left). Then the real A leaves the
+// snapshot (it finished on machines the virtual schedule did not give it).
+// Round 2, the paper's S: A (1 s left) is still the smallest, keeps the machine: MapLoad B = 0;
+// round 3: A is virtually done and gone, B gets the machine (MapLoad B = 1).
+// The variant kPresent drops A at once: round 2 gives B the machine.
+TEST(VirtualSrptTest, ADepartedJobKeepsItsVirtualWorkUntilDone) {
+  Snapshot both = SizedSnapshot({{2, 0}, {3, 0}});
+  Snapshot only_b = both;
+  only_b.jobs.erase(only_b.jobs.begin());
+  VirtualSrpt paper;
+  EXPECT_EQ(paper.membership(), VirtualSrpt::Membership::kArrivals);
+  paper.Sync(both);
+  ASSERT_TRUE(paper.Advance(1, 1.0));
+  EXPECT_EQ(paper.work(0).map_load, 1);
+  EXPECT_EQ(paper.work(1).map_load, 0);
+  paper.Sync(only_b);
+  ASSERT_EQ(paper.size(), 2u);  // B, then the departed A
+  EXPECT_EQ(paper.work(0).id, 2u);
+  EXPECT_EQ(paper.work(1).id, 1u);
+  ASSERT_TRUE(paper.Advance(1, 1.0));
+  EXPECT_EQ(paper.work(0).map_load, 0);
+  EXPECT_DOUBLE_EQ(paper.work(0).map, 3);
+  paper.Sync(only_b);
+  EXPECT_EQ(paper.size(), 1u);  // A's virtual work is done: it leaves S
+  ASSERT_TRUE(paper.Advance(1, 1.0));
+  EXPECT_EQ(paper.work(0).map_load, 1);
+
+  VirtualSrpt present(VirtualSrpt::Membership::kPresent);
+  present.Sync(both);
+  ASSERT_TRUE(present.Advance(1, 1.0));
+  present.Sync(only_b);
+  ASSERT_EQ(present.size(), 1u);
+  ASSERT_TRUE(present.Advance(1, 1.0));
+  EXPECT_EQ(present.work(0).map_load, 1);
+  EXPECT_DOUBLE_EQ(present.work(0).map, 2);
 }
 
 // Round 10 s: calls inside a round keep the allocation; a freed slot goes to the job
