@@ -35,7 +35,9 @@ Result<std::vector<double>> Durations(const json& o, const char* key, const std:
 // `count` tasks of `seconds` each, from "COUNT_KEY" and "SECONDS_KEY".
 Result<std::vector<double>> EqualTasks(const json& o, const char* count_key, int64_t min_count,
                                        const char* seconds_key, const std::string& where) {
-  MR_ASSIGN_OR_RETURN(int64_t count, JsonInteger(o, count_key, min_count, kMaxTasks, where));
+  const int64_t none = 0;  // only reduces may be left out (a map-only job)
+  MR_ASSIGN_OR_RETURN(int64_t count,
+                      JsonInteger(o, count_key, min_count, kMaxTasks, where, min_count == 0 ? &none : nullptr));
   if (count == 0) {
     if (o.contains(seconds_key)) return Status::InvalidArgument(where + ": '" + seconds_key + "' with no task");
     return std::vector<double>{};

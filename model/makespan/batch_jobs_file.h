@@ -2,7 +2,8 @@
 // whose "jobs" list gives each job of the batch, in arrival (FIFO) order, in one of three
 // forms —
 //   {"name": "sort", "maps": 30, "map_seconds": 4, "reduces": 30, "reduce_seconds": 5}
-//       equal tasks (reduce_seconds required when reduces > 0; reduces 0: a map-only job);
+//       equal tasks (reduce_seconds required when reduces > 0; reduces 0 or absent: a
+//       map-only job);
 //   {"name": "grep", "map_durations": [4, 4.5, 3.9], "reduce_durations": [5]}
 //       every task's seconds;
 //   {"name": "join", "profile": {...}}
