@@ -62,6 +62,15 @@ const Command kExperimentCommands[] = {
     {"calibrate", "measure an experiment file's cluster shape with three standard jobs", ExperimentCalibrateMain},
 };
 
+// `mr batch ...`: cli/cmd_batch.cc
+int BatchPlanMain(const Args& args);
+int BatchSweepMain(const Args& args);
+
+const Command kBatchCommands[] = {
+    {"plan", "a batch's Johnson order and BalancedPools pools, simulated; writes a plan file", BatchPlanMain},
+    {"sweep", "the makespan paper's five strategies vs cluster size for a generated batch", BatchSweepMain},
+};
+
 const Command kCommands[] = {
     {"run", "submit a job and wait for it (embedded local cluster without --master)", RunMain},
     {"submit", "submit a job to a running master and print its id", SubmitMain},
@@ -75,6 +84,8 @@ const Command kCommands[] = {
     {.name = "experiment",
      .summary = "run an experiment file live and predicted, compare, report",
      .subcommands = kExperimentCommands},
+    {.name = "batch", .summary = "plan a batch of jobs for the least makespan (Johnson, BalancedPools)",
+     .subcommands = kBatchCommands},
 };
 
 std::span<const Command> Commands() { return kCommands; }

@@ -1,5 +1,6 @@
 #include "model/makespan/batch_plan.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <numeric>
 
@@ -128,10 +129,53 @@ void PrintBatchPlan(const BatchPlan& plan, std::ostream& out) {
   out << line;
 }
 
+Result<PlannedOrder> PlanGivenOrder(std::span<const BatchJob> jobs, const BatchCluster& cluster,
+                                    std::span<const std::string> order) {
+  std::vector<int> indices;
+  std::vector<bool> seen(jobs.size(), false);
+  for (const std::string& name : order) {
+    auto it = std::find_if(jobs.begin(), jobs.end(), [&](const BatchJob& j) { return j.name == name; });
+    if (it == jobs.end()) return Status::InvalidArgument("--order: no job '" + name + "' in the batch");
+    const size_t i = static_cast<size_t>(it - jobs.begin());
+    if (seen[i]) return Status::InvalidArgument("--order: job '" + name + "' given twice");
+    seen[i] = true;
+    indices.push_back(static_cast<int>(i));
+  }
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    if (!seen[i]) return Status::InvalidArgument("--order: job '" + jobs[i].name + "' is missing");
+  }
+  std::vector<JobProfile> profiles;
+  for (const BatchJob& j : jobs) {
+    MR_RETURN_IF_ERROR(ValidateBatchJob(j));
+    profiles.push_back(ProfileOf(j));
+  }
+  return Planned(jobs, StagePairs(profiles, cluster.slots()), std::move(indices), cluster.slots());
+}
+
+namespace {
+
+Result<std::vector<BatchJob>> BatchOf(const BatchPlanOptions& o) {
+  if (!o.profiles.empty()) {
+    std::vector<BatchJob> jobs;
+    for (const JobProfile& p : o.profiles) jobs.push_back(BatchJobFromProfile(p));
+    return jobs;
+  }
+  if (!o.jobs_file.empty()) return LoadBatchJobs(o.jobs_file);
+  return GenerateMakespanWorkload(o.workload);
+}
+
+}  // namespace
+
 Status RunBatchPlan(const BatchPlanOptions& o, std::ostream& out) {
-  MR_ASSIGN_OR_RETURN(std::vector<BatchJob> jobs, LoadBatchJobs(o.jobs_file));
+  MR_ASSIGN_OR_RETURN(std::vector<BatchJob> jobs, BatchOf(o));
   MR_ASSIGN_OR_RETURN(BatchPlan plan, MakeBatchPlan(jobs, o.cluster));
   PrintBatchPlan(plan, out);
+  if (!o.order.empty()) {
+    MR_ASSIGN_OR_RETURN(PlannedOrder given, PlanGivenOrder(jobs, o.cluster, o.order));
+    char line[128];
+    std::snprintf(line, sizeof line, "%-16s %12.3f %12.3f  ", "given order", given.makespan, given.two_stage);
+    out << line << Names(plan, given.order) << "\n";
+  }
   if (!o.out.empty()) {
     Status written = WriteFileAtomically(o.out, BatchPlanToJson(plan));
     if (!written.ok()) return Status::IoError("cannot write the plan file: " + written.message());

@@ -16,6 +16,7 @@
 #include "common/status.h"
 #include "model/makespan/balanced_pools.h"
 #include "model/makespan/batch_sim.h"
+#include "model/makespan/makespan_workloads.h"
 
 namespace mr::model {
 
@@ -78,14 +79,24 @@ Result<BatchPlan> ParseBatchPlan(std::string_view text, const std::string& sourc
 // has 4 workers, 8 map and 8 reduce slots" unless `actual` is the plan's cluster.
 Status CheckPlanCluster(const BatchPlan& plan, const BatchCluster& actual, const std::string& source);
 
-// `mr batch plan --jobs FILE --workers N --map-slots M --reduce-slots R [--out PLAN]`.
+// The makespan of `order` (job names, every job once) simulated on the whole cluster, and
+// in the two-stage abstraction. InvalidArgument naming an unknown, repeated or missing job.
+Result<PlannedOrder> PlanGivenOrder(std::span<const BatchJob> jobs, const BatchCluster& cluster,
+                                    std::span<const std::string> order);
+
+// `mr batch plan (--jobs FILE | --workload NAME) --workers N [--map-slots M --reduce-slots R]
+// [--order NAMES] [--out PLAN]`.
 struct BatchPlanOptions {
-  std::string jobs_file;
+  std::string jobs_file;  // the jobs file; empty: the generated `workload`
+  MakespanWorkloadOptions workload;
+  std::vector<JobProfile> profiles;  // the jobs as profiles (--profiles); used when non-empty
   BatchCluster cluster;
-  std::string out;  // the plan file; empty: none written
+  std::vector<std::string> order;  // an order to simulate beside the plan's; empty: none
+  std::string out;                 // the plan file; empty: none written
 };
-// Loads the jobs, plans, prints the plan and writes the plan file. Errors: the jobs file's
-// (NotFound, IoError, InvalidArgument), MakeBatchPlan's, IoError for the plan file.
+// Loads or generates the jobs, plans, prints the plan (and the given order's makespans)
+// and writes the plan file. Errors: the jobs file's (NotFound, IoError, InvalidArgument),
+// the generator's, MakeBatchPlan's, PlanGivenOrder's, IoError for the plan file.
 Status RunBatchPlan(const BatchPlanOptions& options, std::ostream& out);
 
 }  // namespace mr::model

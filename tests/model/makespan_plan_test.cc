@@ -9,6 +9,7 @@
 #include "common/file_util.h"
 #include "model/makespan/batch_jobs_file.h"
 #include "model/makespan/batch_plan.h"
+#include "model/makespan/batch_sweep.h"
 
 namespace mr::model {
 namespace {
@@ -196,6 +197,46 @@ TEST(BatchPlanTest, RunWritesThePlan) {
   o.jobs_file = "missing.json";
   std::ostringstream none;
   EXPECT_EQ(RunBatchPlan(o, none).code(), StatusCode::kNotFound);
+}
+
+TEST(BatchPlanTest, AGivenOrder) {
+  const std::vector<BatchJob> jobs = Parse(kTwoJobs);
+  Result<PlannedOrder> given = PlanGivenOrder(jobs, {1, 1, 1}, std::vector<std::string>{"J1", "J2"});
+  ASSERT_TRUE(given.ok()) << given.status().ToString();
+  EXPECT_DOUBLE_EQ(given->makespan, 42);  // J1 first: 20 + 2 + 20
+  EXPECT_DOUBLE_EQ(given->two_stage, 42);
+  EXPECT_EQ(PlanGivenOrder(jobs, {1, 1, 1}, std::vector<std::string>{"J1"}).status().message(),
+            "--order: job 'J2' is missing");
+  EXPECT_EQ(PlanGivenOrder(jobs, {1, 1, 1}, std::vector<std::string>{"J1", "J1"}).status().message(),
+            "--order: job 'J1' given twice");
+  EXPECT_EQ(PlanGivenOrder(jobs, {1, 1, 1}, std::vector<std::string>{"J1", "J3"}).status().message(),
+            "--order: no job 'J3' in the batch");
+}
+
+TEST(BatchSweepTest, TwoJobExampleOnOneNode) {
+  // One node of one map and one reduce slot: each stage is one task, so the abstraction and
+  // the simulation agree: Johnson 24 (Min, MinSim), reverse 42 (Max, MaxSim), and one slot
+  // of each kind cannot be split (BalancedPools = Johnson).
+  Result<std::vector<SweepRow>> rows = SweepBatch(Parse(kTwoJobs), std::vector<int>{1});
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  ASSERT_EQ(rows->size(), 1u);
+  EXPECT_DOUBLE_EQ((*rows)[0].min, 24);
+  EXPECT_DOUBLE_EQ((*rows)[0].minsim, 24);
+  EXPECT_DOUBLE_EQ((*rows)[0].max, 42);
+  EXPECT_DOUBLE_EQ((*rows)[0].maxsim, 42);
+  EXPECT_DOUBLE_EQ((*rows)[0].balancedpools, 24);
+  EXPECT_EQ((*rows)[0].split, 0);
+  EXPECT_FALSE(SweepBatch(Parse(kTwoJobs), std::vector<int>{0}).ok());
+  EXPECT_FALSE(SweepBatch(Parse(kTwoJobs), std::vector<int>{}).ok());
+}
+
+TEST(BatchSweepTest, ScenarioTwoOnThirtyNodes) {
+  // Scenario 2 at 30 nodes: MinSim is Johnson's 47 and BalancedPools the paper's 40.
+  Result<std::vector<SweepRow>> rows = SweepBatch(Parse(kScenarioTwo), std::vector<int>{30});
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  EXPECT_DOUBLE_EQ((*rows)[0].minsim, 47);
+  EXPECT_DOUBLE_EQ((*rows)[0].balancedpools, 40);
+  EXPECT_EQ((*rows)[0].split, 2);
 }
 
 }  // namespace

@@ -1,0 +1,65 @@
+// `mr batch ...` through the command table: flags, exit codes, the plan file written (the
+// work's output is tested beside it, in tests/model/makespan_plan_test.cc).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "common/file_util.h"
+#include "model/makespan/batch_plan.h"
+#include "tests/cli/run_mr.h"
+
+namespace mr::cli {
+namespace {
+
+int RunBatch(std::vector<std::string> args) {
+  args.insert(args.begin(), "batch");
+  return RunMr(std::move(args));
+}
+
+constexpr const char* kJobs = R"({"jobs": [
+  {"name": "J1", "maps": 1, "map_seconds": 20, "reduces": 1, "reduce_seconds": 2},
+  {"name": "J2", "maps": 1, "map_seconds": 2, "reduces": 1, "reduce_seconds": 20}]})";
+
+TEST(BatchCliTest, PlanWritesAPlanFile) {
+  TempDir dir("batch-cli");
+  const std::string jobs = JoinPath(dir.path(), "jobs.json"), plan = JoinPath(dir.path(), "plan.json");
+  ASSERT_TRUE(WriteFileAtomically(jobs, kJobs).ok());
+  ASSERT_EQ(RunBatch({"plan", "--jobs", jobs, "--workers", "1", "--out", plan}), 0);
+  Result<std::string> text = ReadFileToString(plan);
+  ASSERT_TRUE(text.ok());
+  Result<model::BatchPlan> read = model::ParseBatchPlan(*text, plan);
+  ASSERT_TRUE(read.ok()) << read.status().ToString();
+  EXPECT_EQ(read->cluster, (model::BatchCluster{1, 1, 1}));
+  EXPECT_DOUBLE_EQ(read->johnson.makespan, 24);
+  EXPECT_EQ(RunBatch({"plan", "--jobs", jobs, "--workers", "2", "--map-slots", "4", "--reduce-slots", "2",
+                      "--order", "J1,J2"}),
+            0);
+  EXPECT_EQ(RunBatch({"plan", "--workload", "synthetic2", "--count", "6", "--workers", "4"}), 0);
+}
+
+TEST(BatchCliTest, BadUsageReturnsTwo) {
+  TempDir dir("batch-cli");
+  const std::string jobs = JoinPath(dir.path(), "jobs.json");
+  ASSERT_TRUE(WriteFileAtomically(jobs, kJobs).ok());
+  EXPECT_EQ(RunBatch({}), 2);
+  EXPECT_EQ(RunBatch({"plan", "--workers", "3"}), 2);                                  // no jobs
+  EXPECT_EQ(RunBatch({"plan", "--jobs", jobs, "--workload", "synthetic2", "--workers", "3"}), 2);
+  EXPECT_EQ(RunBatch({"plan", "--jobs", jobs}), 2);                                    // no --workers
+  EXPECT_EQ(RunBatch({"plan", "--jobs", jobs, "--workers", "0"}), 2);
+  EXPECT_EQ(RunBatch({"plan", "--jobs", jobs, "--workers", "2", "--count", "3"}), 2);
+  EXPECT_EQ(RunBatch({"plan", "--jobs", JoinPath(dir.path(), "none.json"), "--workers", "2"}), 2);
+  EXPECT_EQ(RunBatch({"plan", "--jobs", jobs, "--workers", "2", "--order", "J1,J9"}), 2);
+  EXPECT_EQ(RunBatch({"plan", "--workload", "nope", "--workers", "2"}), 2);
+  EXPECT_EQ(RunBatch({"sweep", "--workload", "synthetic2", "--nodes", "0"}), 2);
+  EXPECT_EQ(RunBatch({"sweep", "--workload", "synthetic2", "--nodes", "5:1:1"}), 2);
+  EXPECT_EQ(RunBatch({"sweep", "--workload", "synthetic2"}), 2);
+}
+
+TEST(BatchCliTest, SmallSweepRuns) {
+  EXPECT_EQ(RunBatch({"sweep", "--workload", "synthetic1-bimodal", "--count", "10", "--nodes", "2:8:3", "--csv"}), 0);
+  EXPECT_EQ(RunBatch({"sweep", "--workload", "facebook", "--nodes", "64"}), 0);
+}
+
+}  // namespace
+}  // namespace mr::cli
