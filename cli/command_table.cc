@@ -71,6 +71,17 @@ const Command kBatchCommands[] = {
     {"sweep", "the makespan paper's five strategies vs cluster size for a generated batch", BatchSweepMain},
 };
 
+// `mr profile ...`: cli/cmd_profile.cc
+int ProfileListMain(const Args& args);
+int ProfileShowMain(const Args& args);
+int ProfileEstimateMain(const Args& args);
+
+const Command kProfileCommands[] = {
+    {"list", "every job name with stored ARIA profiles", ProfileListMain},
+    {"show", "a job name's stored ARIA profiles, newest first", ProfileShowMain},
+    {"estimate", "ARIA's stage bounds of a job name on given map and reduce slots", ProfileEstimateMain},
+};
+
 const Command kCommands[] = {
     {"run", "submit a job and wait for it (embedded local cluster without --master)", RunMain},
     {"submit", "submit a job to a running master and print its id", SubmitMain},
@@ -86,6 +97,8 @@ const Command kCommands[] = {
      .subcommands = kExperimentCommands},
     {.name = "batch", .summary = "plan a batch of jobs for the least makespan (Johnson, BalancedPools)",
      .subcommands = kBatchCommands},
+    {.name = "profile", .summary = "the ARIA job profiles a master stored, and their stage estimates",
+     .subcommands = kProfileCommands},
 };
 
 std::span<const Command> Commands() { return kCommands; }

@@ -1,4 +1,4 @@
-// `mr batch ...` through the command table: flags, exit codes, the plan file written (the
+// `mr batch ...` and `mr profile ...` through the command table: flags, exit codes, the plan file written (the
 // work's output is tested beside it, in tests/model/makespan_plan_test.cc).
 #include <gtest/gtest.h>
 
@@ -59,6 +59,18 @@ TEST(BatchCliTest, BadUsageReturnsTwo) {
 TEST(BatchCliTest, SmallSweepRuns) {
   EXPECT_EQ(RunBatch({"sweep", "--workload", "synthetic1-bimodal", "--count", "10", "--nodes", "2:8:3", "--csv"}), 0);
   EXPECT_EQ(RunBatch({"sweep", "--workload", "facebook", "--nodes", "64"}), 0);
+}
+
+// `mr profile ...`: its flags and exit codes (the report itself:
+// tests/master/aria_profile_store_test.cc).
+TEST(ProfileCliTest, BadUsageReturnsTwo) {
+  TempDir dir("profile-cli");
+  EXPECT_EQ(RunMr({"profile"}), 2);
+  EXPECT_EQ(RunMr({"profile", "list"}), 2);                                       // no --state
+  EXPECT_EQ(RunMr({"profile", "list", "--state", JoinPath(dir.path(), "none")}), 2);  // no store
+  EXPECT_EQ(RunMr({"profile", "show", "--state", dir.path()}), 2);                // no name
+  EXPECT_EQ(RunMr({"profile", "estimate", "x", "--state", dir.path(), "--map-slots", "2"}), 2);
+  EXPECT_EQ(RunMr({"profile", "estimate", "x", "--state", dir.path(), "--map-slots", "0", "--reduce-slots", "1"}), 2);
 }
 
 }  // namespace
