@@ -9,6 +9,7 @@
 #include "cli/command.h"
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "master/profile_report.h"
 #include "model/makespan/batch_plan.h"
 #include "model/makespan/batch_sweep.h"
 
@@ -18,7 +19,8 @@ namespace {
 constexpr char kBatchPrefix[] = "mr batch";
 
 const char kPlanUsage[] =
-    "mr batch plan (--jobs FILE | --workload NAME [--count N] [--seed S]) --workers N\n"
+    "mr batch plan (--jobs FILE | --workload NAME [--count N] [--seed S] | --profiles NAMES --state DIR)\n"
+    "              --workers N\n"
     "              [--map-slots M] [--reduce-slots R] [--order NAMES] [--out PLAN]\n\n"
     "  Johnson's order, BalancedPools' two pools and their simulated makespans for a batch of\n"
     "  jobs all there at once, beside reverse Johnson's and arrival order's (docs/makespan.md).";
@@ -70,13 +72,15 @@ int BadFlag(const Status& s) { return Fail(kBatchPrefix, s, kExitUsage); }
 int BatchPlanMain(const Args& args) {
   po::options_description desc("batch plan options");
   model::BatchPlanOptions o;
-  std::string order;
+  std::string order, profiles, state;
   int map_slots = 0, reduce_slots = 0;
   desc.add_options()
       ("jobs", po::value(&o.jobs_file), "the jobs file (JSON; docs/makespan.md, \"Jobs file\")")
       ("workload", po::value(&o.workload.name), WorkloadHelp().c_str())
       ("count", po::value(&o.workload.jobs)->default_value(0), "--workload: jobs (0: the paper's 100)")
       ("seed", po::value(&o.workload.seed)->default_value(1), "--workload: the generator's seed")
+      ("profiles", po::value(&profiles), "job names, comma-separated: each one's newest stored ARIA profile")
+      ("state", po::value(&state), "--profiles: the master's state directory (mr master --state)")
       ("workers", po::value(&o.cluster.workers)->required(), "the cluster's workers")
       ("map-slots", po::value(&map_slots), "map slots in all (default: one per worker)")
       ("reduce-slots", po::value(&reduce_slots), "reduce slots in all (default: one per worker)")
@@ -84,9 +88,20 @@ int BatchPlanMain(const Args& args) {
       ("out", po::value(&o.out), "write the plan file here (docs/makespan.md, \"Plan file\")");
   po::variables_map vm;
   if (auto rc = ParseFlags(args, desc, vm, UsageLine(kPlanUsage))) return *rc;
-  if (vm.count("jobs") == vm.count("workload")) return BadFlag(Status::InvalidArgument("give --jobs or --workload"));
-  if (vm.count("jobs") && (!vm["count"].defaulted() || !vm["seed"].defaulted())) {
+  if (vm.count("jobs") + vm.count("workload") + vm.count("profiles") != 1) {
+    return BadFlag(Status::InvalidArgument("give one of --jobs, --workload and --profiles"));
+  }
+  if (!vm.count("workload") && (!vm["count"].defaulted() || !vm["seed"].defaulted())) {
     return BadFlag(Status::InvalidArgument("--count and --seed go with --workload"));
+  }
+  if (vm.count("profiles") != vm.count("state")) {
+    return BadFlag(Status::InvalidArgument("--profiles and --state go together"));
+  }
+  if (vm.count("profiles")) {
+    Result<std::vector<model::JobProfile>> loaded = master::LoadNewestProfiles(state, SplitCommaList(profiles));
+    if (!loaded.ok()) return Fail(kBatchPrefix, loaded.status());
+    if (loaded->empty()) return BadFlag(Status::InvalidArgument("--profiles: no name"));
+    o.profiles = std::move(*loaded);
   }
   o.cluster.map_slots = vm.count("map-slots") ? map_slots : o.cluster.workers;
   o.cluster.reduce_slots = vm.count("reduce-slots") ? reduce_slots : o.cluster.workers;

@@ -42,6 +42,17 @@ Status List(StateStore& store, std::ostream& out) {
 
 }  // namespace
 
+Result<std::vector<model::JobProfile>> LoadNewestProfiles(const std::string& state_dir,
+                                                          const std::vector<std::string>& names) {
+  MR_ASSIGN_OR_RETURN(auto store, StateStore::OpenReadOnly(JoinPath(state_dir, "db")));
+  std::vector<model::JobProfile> out;
+  for (const std::string& name : names) {
+    MR_ASSIGN_OR_RETURN(auto runs, Runs(*store, name));
+    out.push_back(std::move(runs.front().second));
+  }
+  return out;
+}
+
 Status RunProfileReport(const ProfileReportOptions& o, std::ostream& out) {
   using What = ProfileReportOptions::What;
   if (o.what == What::kEstimate && (o.map_slots < 1 || o.reduce_slots < 1)) {

@@ -6,8 +6,10 @@
 
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "common/status.h"
+#include "model/makespan/aria_profile.h"
 
 namespace mr::master {
 
@@ -25,5 +27,10 @@ struct ProfileReportOptions {
 // (model::RunEstimate). IoError when the store cannot be opened, NotFound for a name with
 // no profile, InvalidArgument for slots < 1 or a stored profile that does not parse.
 Status RunProfileReport(const ProfileReportOptions& options, std::ostream& out);
+
+// The newest stored profile of each name, in the order given (`mr batch plan --profiles`).
+// IoError when the store cannot be opened, NotFound naming a name with no profile.
+Result<std::vector<model::JobProfile>> LoadNewestProfiles(const std::string& state_dir,
+                                                          const std::vector<std::string>& names);
 
 }  // namespace mr::master

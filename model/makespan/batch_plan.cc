@@ -157,7 +157,12 @@ namespace {
 Result<std::vector<BatchJob>> BatchOf(const BatchPlanOptions& o) {
   if (!o.profiles.empty()) {
     std::vector<BatchJob> jobs;
-    for (const JobProfile& p : o.profiles) jobs.push_back(BatchJobFromProfile(p));
+    for (const JobProfile& p : o.profiles) {
+      for (const BatchJob& j : jobs) {
+        if (j.name == p.name) return Status::InvalidArgument("--profiles: job '" + p.name + "' given twice");
+      }
+      jobs.push_back(BatchJobFromProfile(p));
+    }
     return jobs;
   }
   if (!o.jobs_file.empty()) return LoadBatchJobs(o.jobs_file);

@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "common/file_util.h"
+#include "master/state_store.h"
+#include "model/makespan/aria_profile.h"
 #include "model/makespan/batch_plan.h"
 #include "tests/cli/run_mr.h"
 
@@ -36,6 +38,31 @@ TEST(BatchCliTest, PlanWritesAPlanFile) {
                       "--order", "J1,J2"}),
             0);
   EXPECT_EQ(RunBatch({"plan", "--workload", "synthetic2", "--count", "6", "--workers", "4"}), 0);
+}
+
+TEST(BatchCliTest, PlanFromStoredProfiles) {
+  TempDir dir("batch-cli");
+  {
+    auto store = master::StateStore::Open(JoinPath(dir.path(), "db"));
+    ASSERT_TRUE(store.ok());
+    const double stages[2][2] = {{20, 2}, {2, 20}};  // the two-job example, one task each
+    for (int i = 0; i < 2; ++i) {
+      const std::vector<double> maps = {stages[i][0]}, reduces = {stages[i][1]};
+      const model::JobProfile p = model::ProfileFromDurations("J" + std::to_string(i + 1), maps, reduces);
+      ASSERT_TRUE((*store)->PutAriaProfile(p.name, 10 + i, model::ProfileToJson(p), 10).ok());
+    }
+  }
+  const std::string plan = JoinPath(dir.path(), "plan.json");
+  ASSERT_EQ(RunBatch({"plan", "--profiles", "J1,J2", "--state", dir.path(), "--workers", "1", "--out", plan}), 0);
+  Result<std::string> text = ReadFileToString(plan);
+  ASSERT_TRUE(text.ok());
+  Result<model::BatchPlan> read = model::ParseBatchPlan(*text, plan);
+  ASSERT_TRUE(read.ok()) << read.status().ToString();
+  EXPECT_DOUBLE_EQ(read->johnson.makespan, 24);  // J2 then J1
+  EXPECT_DOUBLE_EQ(read->fifo.makespan, 42);
+  EXPECT_EQ(RunBatch({"plan", "--profiles", "J1,J3", "--state", dir.path(), "--workers", "1"}), 2);
+  EXPECT_EQ(RunBatch({"plan", "--profiles", "J1,J1", "--state", dir.path(), "--workers", "1"}), 2);
+  EXPECT_EQ(RunBatch({"plan", "--profiles", "J1", "--workers", "1"}), 2);
 }
 
 TEST(BatchCliTest, BadUsageReturnsTwo) {
