@@ -9,6 +9,9 @@
 #include "cli/command.h"
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "cli/batch_run.h"
+#include "cli/job_client.h"
+#include "common/file_util.h"
 #include "master/profile_report.h"
 #include "model/makespan/batch_plan.h"
 #include "model/makespan/batch_sweep.h"
@@ -29,6 +32,12 @@ const char kSweepUsage[] =
     "mr batch sweep --workload NAME [--count N] [--seed S] --nodes LIST|FROM:TO:STEP [--csv]\n\n"
     "  The paper's Min, Max, MinSim, MaxSim and BalancedPools makespans of one generated batch\n"
     "  at each cluster size (nodes of one map and one reduce slot; docs/makespan.md).";
+
+const char kRunUsage[] =
+    "mr batch run PLAN --master ADDR --output DIR [--schedule S] [--work burn|sleep] [--time-scale F]\n\n"
+    "  Submits a plan's batch to a running master in the schedule's order (BalancedPools: each\n"
+    "  job in its pool's capacity queue), waits, and prints the measured makespan beside the\n"
+    "  plan's prediction. A plan made for another cluster shape submits nothing (exit 2).";
 
 std::string WorkloadHelp() {
   return "a generated batch: " + model::MakespanWorkloadNames();
@@ -126,6 +135,33 @@ int BatchSweepMain(const Args& args) {
   if (!sizes.ok()) return BadFlag(sizes.status());
   o.nodes = *sizes;
   const Status st = model::RunBatchSweep(o, std::cout);
+  return st.ok() ? kExitOk : Fail(kBatchPrefix, st);
+}
+
+int BatchRunMain(const Args& args) {
+  po::options_description desc("batch run options");
+  BatchRunOptions o;
+  std::string work = "burn", output;
+  desc.add_options()
+      ("plan", po::value(&o.plan_file)->required(), "the plan file (mr batch plan --out)")
+      ("master", po::value<std::string>(), "master address (default $MR_MASTER)")
+      ("token-file", po::value<std::string>(), kTokenFileHelp)
+      ("schedule", po::value(&o.schedule)->default_value("balancedpools"),
+       "balancedpools (its pools as capacity queues), johnson, reverse-johnson or fifo")
+      ("output", po::value(&output)->required(), "directory for the jobs' outputs (OUTPUT/NAME each)")
+      ("work", po::value(&work)->default_value(work), "synthetic tasks burn CPU or sleep (mr submit --work)")
+      ("time-scale", po::value(&o.time_scale)->default_value(1), "live seconds per second of the plan")
+      ("slow-start", po::value(&o.slow_start)->default_value(0.05), "every job's --slow-start");
+  po::positional_options_description pos;
+  pos.add("plan", 1);
+  po::variables_map vm;
+  if (auto rc = ParseFlags(args, desc, vm, UsageLine(kRunUsage, &pos))) return *rc;
+  if (work != "burn" && work != "sleep") return BadFlag(Status::InvalidArgument("--work must be burn or sleep"));
+  o.work = work == "burn" ? experiment::WorkMode::kBurn : experiment::WorkMode::kSleep;
+  o.output_dir = AbsolutePath(output);
+  auto client = ConnectClient(vm);
+  if (!client.ok()) return ClientError(client.status());
+  const Status st = RunBatchPlanLive(o, **client, std::cout);
   return st.ok() ? kExitOk : Fail(kBatchPrefix, st);
 }
 

@@ -65,10 +65,13 @@ const Command kExperimentCommands[] = {
 // `mr batch ...`: cli/cmd_batch.cc
 int BatchPlanMain(const Args& args);
 int BatchSweepMain(const Args& args);
+int BatchRunMain(const Args& args);
 
 const Command kBatchCommands[] = {
     {"plan", "a batch's Johnson order and BalancedPools pools, simulated; writes a plan file", BatchPlanMain},
     {"sweep", "the makespan paper's five strategies vs cluster size for a generated batch", BatchSweepMain},
+    {"run", "submit a plan's batch to a running master in its order and queues; measured vs predicted",
+     BatchRunMain},
 };
 
 // `mr profile ...`: cli/cmd_profile.cc
