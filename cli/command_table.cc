@@ -62,6 +62,29 @@ const Command kExperimentCommands[] = {
     {"calibrate", "measure an experiment file's cluster shape with three standard jobs", ExperimentCalibrateMain},
 };
 
+// `mr batch ...`: cli/cmd_batch.cc
+int BatchPlanMain(const Args& args);
+int BatchSweepMain(const Args& args);
+int BatchRunMain(const Args& args);
+
+const Command kBatchCommands[] = {
+    {"plan", "a batch's Johnson order and BalancedPools pools, simulated; writes a plan file", BatchPlanMain},
+    {"sweep", "the makespan paper's five strategies vs cluster size for a generated batch", BatchSweepMain},
+    {"run", "submit a plan's batch to a running master in its order and queues; measured vs predicted",
+     BatchRunMain},
+};
+
+// `mr profile ...`: cli/cmd_profile.cc
+int ProfileListMain(const Args& args);
+int ProfileShowMain(const Args& args);
+int ProfileEstimateMain(const Args& args);
+
+const Command kProfileCommands[] = {
+    {"list", "every job name with stored ARIA profiles", ProfileListMain},
+    {"show", "a job name's stored ARIA profiles, newest first", ProfileShowMain},
+    {"estimate", "ARIA's stage bounds of a job name on given map and reduce slots", ProfileEstimateMain},
+};
+
 const Command kCommands[] = {
     {"run", "submit a job and wait for it (embedded local cluster without --master)", RunMain},
     {"submit", "submit a job to a running master and print its id", SubmitMain},
@@ -75,6 +98,10 @@ const Command kCommands[] = {
     {.name = "experiment",
      .summary = "run an experiment file live and predicted, compare, report",
      .subcommands = kExperimentCommands},
+    {.name = "batch", .summary = "plan a batch of jobs for the least makespan (Johnson, BalancedPools)",
+     .subcommands = kBatchCommands},
+    {.name = "profile", .summary = "the ARIA job profiles a master stored, and their stage estimates",
+     .subcommands = kProfileCommands},
 };
 
 std::span<const Command> Commands() { return kCommands; }

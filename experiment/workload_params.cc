@@ -53,6 +53,22 @@ constexpr OptionSpec kAsrptParams[] = {
     {"max_reduce_tasks", OptionType::kInt, "10", "most reduce tasks of one job", 1, 1000},
 };
 
+// generator: makespan (workload_makespan.cc). kMakespanParams[0] is checked against the
+// paper's workload names (CheckMakespanParam).
+constexpr OptionSpec kMakespanParams[] = {
+    {"workload", OptionType::kString, "synthetic1-bimodal",
+     "the makespan paper's batch: synthetic1-unimodal, synthetic1-bimodal, synthetic2, yahoo-unimodal, "
+     "yahoo-bimodal or facebook",
+     0, 0},
+    {"jobs", OptionType::kInt, "0", "number of jobs; 0 = the paper's 100 (facebook: only its 100)", 0, 100000},
+    {"time_scale", OptionType::kDouble, "0.001", "live seconds per time unit of the paper's task durations",
+     1e-9, 1e6},
+};
+
+Status CheckMakespanParam(std::string_view param, std::string_view text) {
+  return param == kMakespanParams[0].name ? CheckMakespanWorkloadName(text) : Status::Ok();
+}
+
 // csv: FILE (workload_csv.cc) has no parameters.
 constexpr std::span<const OptionSpec> kCsvParams{};
 
@@ -117,6 +133,9 @@ constexpr WorkloadSource kSources[] = {
     {WorkloadKind::kGenerator, "asrpt",
      "the ASRPT paper's workloads (the slotted model's generator) at a target load of the unified slots",
      kAsrptParams, CheckAsrptParam, Generate<GenerateAsrpt>},
+    {WorkloadKind::kGenerator, "makespan",
+     "the makespan paper's batches (Synthetic1, Synthetic2, Yahoo! M45, Facebook 2009), all at time 0, scaled in time",
+     kMakespanParams, CheckMakespanParam, Generate<GenerateMakespanBatch>},
     {WorkloadKind::kCsv, "csv", "one job a line: arrival,maps,map_seconds,shuffle_bytes,reducers,reduce_seconds",
      kCsvParams, nullptr, LoadCsv},
     {WorkloadKind::kSwim, "swim",

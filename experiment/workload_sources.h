@@ -48,6 +48,13 @@ Result<JobList> GenerateSynthetic(const sched::PolicyOptions& params, uint64_t s
 Result<JobList> GenerateAsrpt(const sched::PolicyOptions& params, uint64_t seed,
                               const ClusterShape& cluster, ImportSummary* summary);
 
+// generator: makespan (workload_makespan.cc): the makespan paper's batches, all at time 0,
+// the paper's time unit scaled by `time_scale`. `params` resolved. CheckMakespanWorkloadName:
+// InvalidArgument listing the known names.
+Result<JobList> GenerateMakespanBatch(const sched::PolicyOptions& params, uint64_t seed,
+                                      const ClusterShape& cluster, ImportSummary* summary);
+Status CheckMakespanWorkloadName(std::string_view text);
+
 // The job CSV (workload_csv.cc); `source` names the text in errors ("FILE:LINE: column").
 Result<JobList> ParseJobCsv(std::string_view text, const std::string& source);
 

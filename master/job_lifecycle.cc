@@ -139,9 +139,10 @@ void JobLifecycle::FinishJob(JobRecord& job, JobState state, const std::string& 
   if (job.maps_done_time > 0) end.sojourn = job.maps_done_time - job.submit_time;
   Trace(job, std::move(end));
   Status flushed = job.trace->Flush();
+  Result<std::string> trace = Status::NotFound("no trace");
   if (state == JobState::kSucceeded) {
     Status s = WriteStringToFile(JoinPath(job.spec.output(), "_SUCCESS"), "");
-    auto trace = ReadFileToString(job.trace_path);
+    trace = ReadFileToString(job.trace_path);
     if (s.ok() && trace.ok()) s = WriteStringToFile(JoinPath(job.spec.output(), "_trace.jsonl"), *trace);
     Status rm = RemoveAll(JoinPath(job.spec.output(), "_temporary"));
     if (!s.ok() || !rm.ok()) MR_LOG_WARN("{}: finishing output: {} {}", JobIdString(job.id), s.ToString(), rm.ToString());
@@ -155,7 +156,10 @@ void JobLifecycle::FinishJob(JobRecord& job, JobState state, const std::string& 
   }
   if (!flushed.ok()) MR_LOG_WARN("trace: {}", flushed.ToString());
   persistence_.PersistJob(job, /*sync=*/true);
-  if (state == JobState::kSucceeded) persistence_.UpdateProfile(job);
+  if (state == JobState::kSucceeded) {
+    persistence_.UpdateProfile(job);
+    if (trace.ok()) persistence_.StoreAriaProfile(job, *trace);
+  }
   if (state_.on_job_end) state_.on_job_end(job.id);
 }
 

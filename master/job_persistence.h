@@ -14,6 +14,9 @@
 
 namespace mr::master {
 
+// ARIA profiles kept per job name (StateStore::PutAriaProfile).
+inline constexpr int kAriaProfileRuns = 10;
+
 class JobPersistence {
  public:
   // store may be null (no persistence).
@@ -33,6 +36,10 @@ class JobPersistence {
   std::optional<proto::JobProfile> LoadProfile(const std::string& name) const;
   // Folds a succeeded job's run into its name's profile (running mean over runs).
   void UpdateProfile(const JobRecord& job);
+  // A succeeded job's ARIA profile (model/makespan/profile_extract.h), measured from its
+  // trace's text, stored under its name beside the newest runs of that name
+  // (kAriaProfileRuns in all). A trace the extraction refuses is logged and skipped.
+  void StoreAriaProfile(const JobRecord& job, const std::string& trace_text);
   void DeleteJob(uint64_t id);
 
  private:

@@ -1,6 +1,9 @@
 #include "master/state_store.h"
 
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <string_view>
 
 #include <rocksdb/db.h>
 #include <rocksdb/write_batch.h>
@@ -24,6 +27,16 @@ std::string TaskKey(uint64_t id, bool reduce, uint32_t index) {
   return TaskPrefix(id) + buf;
 }
 constexpr const char* kMetaKey = "meta/next_job_id";
+constexpr std::string_view kAriaPrefix = "aria/";
+
+// aria/<name>\0: a job name holds no NUL (the master refuses one), so no name's prefix is
+// another's.
+std::string AriaPrefix(const std::string& name) { return std::string(kAriaPrefix) + name + '\0'; }
+std::string AriaKey(const std::string& name, uint64_t job_id) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "%020llu", static_cast<unsigned long long>(UINT64_MAX - job_id));
+  return AriaPrefix(name) + buf;
+}
 
 Status FromRocks(const rocksdb::Status& s, const char* what) {
   if (s.ok()) return Status::Ok();
@@ -41,6 +54,15 @@ Result<std::unique_ptr<StateStore>> StateStore::Open(const std::string& dir) {
   options.keep_log_file_num = 2;
   rocksdb::DB* raw = nullptr;
   rocksdb::Status s = rocksdb::DB::Open(options, dir, &raw);
+  if (!s.ok()) return Status::IoError("cannot open state store " + dir + ": " + s.ToString());
+  return std::unique_ptr<StateStore>(new StateStore(std::unique_ptr<rocksdb::DB>(raw)));
+}
+
+Result<std::unique_ptr<StateStore>> StateStore::OpenReadOnly(const std::string& dir) {
+  rocksdb::Options options;
+  options.max_open_files = 64;
+  rocksdb::DB* raw = nullptr;
+  rocksdb::Status s = rocksdb::DB::OpenForReadOnly(options, dir, &raw);
   if (!s.ok()) return Status::IoError("cannot open state store " + dir + ": " + s.ToString());
   return std::unique_ptr<StateStore>(new StateStore(std::unique_ptr<rocksdb::DB>(raw)));
 }
@@ -118,6 +140,55 @@ Result<proto::JobProfile> StateStore::GetProfile(const std::string& name) {
 
 Status StateStore::PutProfile(const std::string& name, const proto::JobProfile& profile) {
   return FromRocks(db_->Put(rocksdb::WriteOptions(), "profile/" + name, profile.SerializeAsString()), "write profile");
+}
+
+Status StateStore::PutAriaProfile(const std::string& name, uint64_t job_id, const std::string& json, int keep) {
+  // The name's runs in key order (newest first) with this one in its place: the first
+  // `keep` stay, the rest go (this one too, when `keep` newer runs are stored).
+  const std::string key = AriaKey(name, job_id), prefix = AriaPrefix(name);
+  rocksdb::WriteBatch batch;
+  int position = 0;
+  bool placed = false;
+  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions()));
+  for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
+    const std::string k = it->key().ToString();
+    if (!placed && key <= k) {
+      placed = true;
+      if (position++ < keep) batch.Put(key, json);
+      if (k == key) continue;  // the same run again: replaced
+    }
+    if (position++ >= keep) batch.Delete(k);
+  }
+  MR_RETURN_IF_ERROR(FromRocks(it->status(), "scan profiles"));
+  if (!placed && position < keep) batch.Put(key, json);
+  return FromRocks(db_->Write(rocksdb::WriteOptions(), &batch), "write profile");
+}
+
+Result<std::vector<std::pair<uint64_t, std::string>>> StateStore::AriaProfiles(const std::string& name) {
+  std::vector<std::pair<uint64_t, std::string>> out;
+  const std::string prefix = AriaPrefix(name);
+  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions()));
+  for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
+    const std::string inverted = it->key().ToString().substr(prefix.size());
+    out.emplace_back(UINT64_MAX - std::strtoull(inverted.c_str(), nullptr, 10), it->value().ToString());
+  }
+  MR_RETURN_IF_ERROR(FromRocks(it->status(), "scan profiles"));
+  return out;
+}
+
+Result<std::vector<std::pair<std::string, int>>> StateStore::AriaProfileNames() {
+  std::vector<std::pair<std::string, int>> out;
+  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions()));
+  for (it->Seek(std::string(kAriaPrefix)); it->Valid() && it->key().starts_with(kAriaPrefix); it->Next()) {
+    const std::string key = it->key().ToString();
+    const size_t nul = key.find('\0', kAriaPrefix.size());
+    if (nul == std::string::npos) continue;
+    std::string name = key.substr(kAriaPrefix.size(), nul - kAriaPrefix.size());
+    if (out.empty() || out.back().first != name) out.emplace_back(std::move(name), 0);
+    ++out.back().second;
+  }
+  MR_RETURN_IF_ERROR(FromRocks(it->status(), "scan profiles"));
+  return out;
 }
 
 Status StateStore::DeleteJob(uint64_t job) {

@@ -9,6 +9,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/status.h"
@@ -31,6 +32,9 @@ class StateStore {
   // Opens or creates the database at dir. IoError if RocksDB refuses (e.g. the
   // directory is locked by another master).
   static Result<std::unique_ptr<StateStore>> Open(const std::string& dir);
+  // The same database read-only, for `mr profile --state DIR` beside a running master (it
+  // takes no lock and sees the database as it was when opened). IoError if there is none.
+  static Result<std::unique_ptr<StateStore>> OpenReadOnly(const std::string& dir);
   ~StateStore();
 
   Status PutJob(const proto::StoredJob& job, bool sync);
@@ -42,6 +46,14 @@ class StateStore {
   // Profiles by job name; NotFound if none.
   Result<proto::JobProfile> GetProfile(const std::string& name);
   Status PutProfile(const std::string& name, const proto::JobProfile& profile);
+  // ARIA job profiles (model/makespan/aria_profile.h), several runs per job name: each is
+  // the profile's JSON text under aria/<name>\0<inverted job id>, so a name's runs scan
+  // newest (highest job id) first. PutAriaProfile keeps the newest `keep` runs of the name.
+  Status PutAriaProfile(const std::string& name, uint64_t job_id, const std::string& json, int keep);
+  // The runs of `name`, newest first: (job id, JSON). Empty when none.
+  Result<std::vector<std::pair<uint64_t, std::string>>> AriaProfiles(const std::string& name);
+  // Every name with ARIA profiles, in byte order, with its number of runs.
+  Result<std::vector<std::pair<std::string, int>>> AriaProfileNames();
   // Removes a job and its tasks (history retention).
   Status DeleteJob(uint64_t job);
 

@@ -345,7 +345,7 @@ TEST(ExperimentFileTest, BadUnifiedSlotsAndWorkModeNameKeyPathAndLine) {
 
 TEST(ExperimentFileTest, WorkloadSourceAndParamsAreChecked) {
   EXPECT_CONTAINS(ErrorOf(With(kGood, "  csv: jobs/day.csv", "  generator: google")),
-                  ":9: workload.generator: unknown generator 'google' (known: synthetic, asrpt)");
+                  ":9: workload.generator: unknown generator 'google' (known: synthetic, asrpt, makespan)");
   EXPECT_CONTAINS(ErrorOf(With(kGood, "  csv: jobs/day.csv", "  csv: a.csv\n  swim: b.tsv")),
                   "give exactly one of generator, csv, swim");
   EXPECT_CONTAINS(ErrorOf(With(kGood, "  csv: jobs/day.csv\n", "")),

@@ -22,7 +22,7 @@ LAYERS = [
     ["proto"],
     ["trace"],  # the typed trace events (issue 24, item 7), once the folder exists
     ["jobs", "scheduler", "scheduler/util", "scheduler/flex", "scheduler/policies", "scheduler/stages"],
-    ["model", "model/fluid", "model/tasksim", "model/slotted", "model/mst", "model/flex", "web", "shuffle"],
+    ["model", "model/fluid", "model/tasksim", "model/slotted", "model/mst", "model/flex", "model/makespan", "web", "shuffle"],
     ["experiment", "client", "worker", "worker/task"],
     ["master"],
     ["cli"],

@@ -1,0 +1,168 @@
+// `mr batch plan|sweep`: a batch of jobs' makespan (docs/makespan.md). The flags fill the
+// options of model/makespan/batch_plan.h and batch_sweep.h; the work is there.
+#include <cmath>
+#include <cstdlib>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cli/command.h"
+#include "cli/commands.h"
+#include "cli/options.h"
+#include "cli/batch_run.h"
+#include "cli/job_client.h"
+#include "common/file_util.h"
+#include "master/profile_report.h"
+#include "model/makespan/batch_plan.h"
+#include "model/makespan/batch_sweep.h"
+
+namespace mr::cli {
+namespace {
+
+constexpr char kBatchPrefix[] = "mr batch";
+
+const char kPlanUsage[] =
+    "mr batch plan (--jobs FILE | --workload NAME [--count N] [--seed S] | --profiles NAMES --state DIR)\n"
+    "              --workers N\n"
+    "              [--map-slots M] [--reduce-slots R] [--order NAMES] [--out PLAN]\n\n"
+    "  Johnson's order, BalancedPools' two pools and their simulated makespans for a batch of\n"
+    "  jobs all there at once, beside reverse Johnson's and arrival order's (docs/makespan.md).";
+
+const char kSweepUsage[] =
+    "mr batch sweep --workload NAME [--count N] [--seed S] --nodes LIST|FROM:TO:STEP [--csv]\n\n"
+    "  The paper's Min, Max, MinSim, MaxSim and BalancedPools makespans of one generated batch\n"
+    "  at each cluster size (nodes of one map and one reduce slot; docs/makespan.md).";
+
+const char kRunUsage[] =
+    "mr batch run PLAN --master ADDR --output DIR [--schedule S] [--work burn|sleep] [--time-scale F]\n\n"
+    "  Submits a plan's batch to a running master in the schedule's order (BalancedPools: each\n"
+    "  job in its pool's capacity queue), waits, and prints the measured makespan beside the\n"
+    "  plan's prediction. A plan made for another cluster shape submits nothing (exit 2).";
+
+std::string WorkloadHelp() {
+  return "a generated batch: " + model::MakespanWorkloadNames();
+}
+
+// "10,20,40" or "FROM:TO:STEP", integers >= 1, at most 10000 of them.
+Result<std::vector<int>> ParseNodes(const std::string& text) {
+  std::vector<int> out;
+  auto number = [&](const std::string& s) -> Result<int> {
+    char* end = nullptr;
+    const long v = std::strtol(s.c_str(), &end, 10);
+    if (s.empty() || *end != '\0' || v < 1 || v > 1000000) {
+      return Status::InvalidArgument("--nodes: '" + s + "' is not an integer in 1..1000000");
+    }
+    return static_cast<int>(v);
+  };
+  const size_t c1 = text.find(':');
+  if (c1 == std::string::npos) {
+    for (const std::string& item : SplitCommaList(text)) {
+      MR_ASSIGN_OR_RETURN(int v, number(item));
+      out.push_back(v);
+    }
+  } else {
+    const size_t c2 = text.find(':', c1 + 1);
+    if (c2 == std::string::npos) return Status::InvalidArgument("--nodes: expected FROM:TO:STEP, got '" + text + "'");
+    MR_ASSIGN_OR_RETURN(int from, number(text.substr(0, c1)));
+    MR_ASSIGN_OR_RETURN(int to, number(text.substr(c1 + 1, c2 - c1 - 1)));
+    MR_ASSIGN_OR_RETURN(int step, number(text.substr(c2 + 1)));
+    if (to < from) return Status::InvalidArgument("--nodes: '" + text + "' needs TO >= FROM");
+    for (int v = from; v <= to; v += step) out.push_back(v);
+  }
+  if (out.empty()) return Status::InvalidArgument("--nodes: no size");
+  if (out.size() > 10000) return Status::InvalidArgument("--nodes: at most 10000 sizes");
+  return out;
+}
+
+int BadFlag(const Status& s) { return Fail(kBatchPrefix, s, kExitUsage); }
+
+}  // namespace
+
+int BatchPlanMain(const Args& args) {
+  po::options_description desc("batch plan options");
+  model::BatchPlanOptions o;
+  std::string order, profiles, state;
+  int map_slots = 0, reduce_slots = 0;
+  desc.add_options()
+      ("jobs", po::value(&o.jobs_file), "the jobs file (JSON; docs/makespan.md, \"Jobs file\")")
+      ("workload", po::value(&o.workload.name), WorkloadHelp().c_str())
+      ("count", po::value(&o.workload.jobs)->default_value(0), "--workload: jobs (0: the paper's 100)")
+      ("seed", po::value(&o.workload.seed)->default_value(1), "--workload: the generator's seed")
+      ("profiles", po::value(&profiles), "job names, comma-separated: each one's newest stored ARIA profile")
+      ("state", po::value(&state), "--profiles: the master's state directory (mr master --state)")
+      ("workers", po::value(&o.cluster.workers)->required(), "the cluster's workers")
+      ("map-slots", po::value(&map_slots), "map slots in all (default: one per worker)")
+      ("reduce-slots", po::value(&reduce_slots), "reduce slots in all (default: one per worker)")
+      ("order", po::value(&order), "job names, comma-separated: an order to simulate beside the plan's")
+      ("out", po::value(&o.out), "write the plan file here (docs/makespan.md, \"Plan file\")");
+  po::variables_map vm;
+  if (auto rc = ParseFlags(args, desc, vm, UsageLine(kPlanUsage))) return *rc;
+  if (vm.count("jobs") + vm.count("workload") + vm.count("profiles") != 1) {
+    return BadFlag(Status::InvalidArgument("give one of --jobs, --workload and --profiles"));
+  }
+  if (!vm.count("workload") && (!vm["count"].defaulted() || !vm["seed"].defaulted())) {
+    return BadFlag(Status::InvalidArgument("--count and --seed go with --workload"));
+  }
+  if (vm.count("profiles") != vm.count("state")) {
+    return BadFlag(Status::InvalidArgument("--profiles and --state go together"));
+  }
+  if (vm.count("profiles")) {
+    Result<std::vector<model::JobProfile>> loaded = master::LoadNewestProfiles(state, SplitCommaList(profiles));
+    if (!loaded.ok()) return Fail(kBatchPrefix, loaded.status());
+    if (loaded->empty()) return BadFlag(Status::InvalidArgument("--profiles: no name"));
+    o.profiles = std::move(*loaded);
+  }
+  o.cluster.map_slots = vm.count("map-slots") ? map_slots : o.cluster.workers;
+  o.cluster.reduce_slots = vm.count("reduce-slots") ? reduce_slots : o.cluster.workers;
+  o.order = SplitCommaList(order);
+  const Status st = model::RunBatchPlan(o, std::cout);
+  return st.ok() ? kExitOk : Fail(kBatchPrefix, st);
+}
+
+int BatchSweepMain(const Args& args) {
+  po::options_description desc("batch sweep options");
+  model::BatchSweepOptions o;
+  std::string nodes;
+  desc.add_options()
+      ("workload", po::value(&o.workload.name)->required(), WorkloadHelp().c_str())
+      ("count", po::value(&o.workload.jobs)->default_value(0), "jobs (0: the paper's 100)")
+      ("seed", po::value(&o.workload.seed)->default_value(1), "the generator's seed")
+      ("nodes", po::value(&nodes)->required(), "cluster sizes: 10,20,40 or FROM:TO:STEP")
+      ("csv", po::bool_switch(&o.csv), "CSV instead of a table");
+  po::variables_map vm;
+  if (auto rc = ParseFlags(args, desc, vm, UsageLine(kSweepUsage))) return *rc;
+  Result<std::vector<int>> sizes = ParseNodes(nodes);
+  if (!sizes.ok()) return BadFlag(sizes.status());
+  o.nodes = *sizes;
+  const Status st = model::RunBatchSweep(o, std::cout);
+  return st.ok() ? kExitOk : Fail(kBatchPrefix, st);
+}
+
+int BatchRunMain(const Args& args) {
+  po::options_description desc("batch run options");
+  BatchRunOptions o;
+  std::string work = "burn", output;
+  desc.add_options()
+      ("plan", po::value(&o.plan_file)->required(), "the plan file (mr batch plan --out)")
+      ("master", po::value<std::string>(), "master address (default $MR_MASTER)")
+      ("token-file", po::value<std::string>(), kTokenFileHelp)
+      ("schedule", po::value(&o.schedule)->default_value("balancedpools"),
+       "balancedpools (its pools as capacity queues), johnson, reverse-johnson or fifo")
+      ("output", po::value(&output)->required(), "directory for the jobs' outputs (OUTPUT/NAME each)")
+      ("work", po::value(&work)->default_value(work), "synthetic tasks burn CPU or sleep (mr submit --work)")
+      ("time-scale", po::value(&o.time_scale)->default_value(1), "live seconds per second of the plan")
+      ("slow-start", po::value(&o.slow_start)->default_value(0.05), "every job's --slow-start");
+  po::positional_options_description pos;
+  pos.add("plan", 1);
+  po::variables_map vm;
+  if (auto rc = ParseFlags(args, desc, vm, UsageLine(kRunUsage, &pos))) return *rc;
+  if (work != "burn" && work != "sleep") return BadFlag(Status::InvalidArgument("--work must be burn or sleep"));
+  o.work = work == "burn" ? experiment::WorkMode::kBurn : experiment::WorkMode::kSleep;
+  o.output_dir = AbsolutePath(output);
+  auto client = ConnectClient(vm);
+  if (!client.ok()) return ClientError(client.status());
+  const Status st = RunBatchPlanLive(o, **client, std::cout);
+  return st.ok() ? kExitOk : Fail(kBatchPrefix, st);
+}
+
+}  // namespace mr::cli

@@ -1,0 +1,122 @@
+#include "model/makespan/balanced_pools.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numeric>
+
+namespace mr::model {
+
+namespace {
+
+// One split's pools at a given size, simulated once each.
+class SplitSearch {
+ public:
+  SplitSearch(std::span<const BatchJob> jobs, std::span<const JobProfile> profiles, std::vector<int> small,
+              std::vector<int> large, SlotShape cluster, int64_t* simulations)
+      : jobs_(jobs), profiles_(profiles), small_(std::move(small)), large_(std::move(large)), cluster_(cluster),
+        simulations_(simulations) {}
+
+  // Both pools when the small one has k map slots.
+  const std::pair<Pool, Pool>& At(int k) {
+    auto it = memo_.find(k);
+    if (it != memo_.end()) return it->second;
+    const int rk = SmallPoolReduceSlots(k, cluster_);
+    std::pair<Pool, Pool> pools{Run(small_, {k, rk}), Run(large_, {cluster_.map_slots - k, cluster_.reduce_slots - rk})};
+    return memo_.emplace(k, std::move(pools)).first->second;
+  }
+
+  // The best pools around the balance point.
+  std::pair<Pool, Pool> Best() {
+    int lo = 1, hi = cluster_.map_slots - 1;
+    while (lo < hi) {
+      const int mid = lo + (hi - lo) / 2;
+      const auto& [a, b] = At(mid);
+      if (a.makespan < b.makespan) {
+        hi = mid;
+      } else {
+        lo = mid + 1;
+      }
+    }
+    std::pair<Pool, Pool> best = At(lo);
+    if (lo > 1 && Worse(best, At(lo - 1))) best = At(lo - 1);
+    return best;
+  }
+
+  static double Makespan(const std::pair<Pool, Pool>& p) { return std::max(p.first.makespan, p.second.makespan); }
+
+ private:
+  static bool Worse(const std::pair<Pool, Pool>& a, const std::pair<Pool, Pool>& b) { return Makespan(b) < Makespan(a); }
+
+  Pool Run(const std::vector<int>& subset, SlotShape slots) {
+    Pool pool;
+    pool.slots = slots;
+    pool.order = JohnsonOrderOn(profiles_, subset, slots);
+    pool.makespan = SimulateValidBatch(jobs_, pool.order, slots).makespan;
+    ++*simulations_;
+    return pool;
+  }
+
+  std::span<const BatchJob> jobs_;
+  std::span<const JobProfile> profiles_;
+  std::vector<int> small_, large_;
+  SlotShape cluster_;
+  int64_t* simulations_;
+  std::map<int, std::pair<Pool, Pool>> memo_;
+};
+
+// Job indices in input order, so that Johnson's ties fall as on the whole batch.
+std::vector<int> Sorted(std::vector<int>::const_iterator begin, std::vector<int>::const_iterator end) {
+  std::vector<int> out(begin, end);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace
+
+int SmallPoolReduceSlots(int map_slots, SlotShape cluster) {
+  if (cluster.reduce_slots == cluster.map_slots) return map_slots;
+  const double share = static_cast<double>(map_slots) / cluster.map_slots;
+  const int r = static_cast<int>(std::lround(share * cluster.reduce_slots));
+  return std::clamp(r, 1, cluster.reduce_slots - 1);
+}
+
+Result<PoolsResult> BalancedPools(std::span<const BatchJob> jobs, SlotShape cluster) {
+  if (jobs.empty()) return Status::InvalidArgument("balancedpools: no jobs");
+  if (cluster.map_slots < 1 || cluster.reduce_slots < 1) {
+    return Status::InvalidArgument("balancedpools: map and reduce slots must be >= 1");
+  }
+  std::vector<JobProfile> profiles;
+  for (const BatchJob& j : jobs) {
+    MR_RETURN_IF_ERROR(ValidateBatchJob(j));
+    profiles.push_back(ProfileOf(j));
+  }
+  const int n = static_cast<int>(jobs.size());
+  std::vector<int> by_maps(n);
+  std::iota(by_maps.begin(), by_maps.end(), 0);
+  std::stable_sort(by_maps.begin(), by_maps.end(),
+                   [&](int a, int b) { return jobs[a].map_durations.size() < jobs[b].map_durations.size(); });
+
+  PoolsResult r;
+  Pool whole;
+  whole.slots = cluster;
+  whole.order = JohnsonOrderOn(profiles, ArrivalOrder(n), cluster);
+  whole.makespan = SimulateValidBatch(jobs, whole.order, cluster).makespan;
+  r.simulations = 1;
+  r.johnson_makespan = r.makespan = whole.makespan;
+  r.pools = {whole};
+  if (cluster.map_slots < 2 || cluster.reduce_slots < 2) return r;
+  for (int split = 1; split < n; ++split) {
+    SplitSearch search(jobs, profiles, Sorted(by_maps.begin(), by_maps.begin() + split),
+                       Sorted(by_maps.begin() + split, by_maps.end()), cluster, &r.simulations);
+    std::pair<Pool, Pool> best = search.Best();
+    if (SplitSearch::Makespan(best) < r.makespan) {
+      r.makespan = SplitSearch::Makespan(best);
+      r.split = split;
+      r.pools = {std::move(best.first), std::move(best.second)};
+    }
+  }
+  return r;
+}
+
+}  // namespace mr::model
