@@ -1,5 +1,5 @@
 // What `hadoop jar` leaves behind a Streaming job, done after mrlab's job succeeded
-// (docs/streaming.md, "Output"): the part files named as the old API names them (part-00000,
+// (docs/streaming.md, "Records in, records out"): the part files named as the old API names them (part-00000,
 // not mrlab's part-r-00000), an empty _SUCCESS marker, and the job's counters printed on
 // stderr as Hadoop's job client logs them ("Counters: N", groups, NAME=VALUE), which is
 // where mrjob and other wrappers read them. Not thread-safe with the job still writing.

@@ -21,7 +21,7 @@ namespace mr::jobs {
 
 // How an input file's bytes are stored, decided by its name's suffix as Hadoop's
 // CompressionCodecFactory decides it: ".gz" is gzip (read decompressed, one split per file:
-// gzip cannot be split), anything else plain text. docs/jobs.md, "Compressed inputs".
+// gzip cannot be split), anything else plain text. docs/streaming.md, "Compressed inputs".
 enum class Codec { kNone, kGzip };
 Codec CodecOf(std::string_view path);
 // InvalidArgument naming the file if its suffix is that of a codec Hadoop would decompress

@@ -2,7 +2,7 @@
 // window of it at a time whatever the split's size: a plain file is read (for the local
 // source, mapped) kWindowBytes at a time, each window let go before the next; a gzip file
 // (CodecOf) is inflated as it is read, concatenated members included. A line longer than a
-// window is gathered whole. docs/jobs.md, "Reading a split". Not thread-safe: one reader per
+// window is gathered whole. docs/streaming.md, "Records in, records out". Not thread-safe: one reader per
 // task.
 #pragma once
 

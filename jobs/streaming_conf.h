@@ -93,7 +93,7 @@ struct StreamingConf {
   std::vector<std::string> cmdenv;       // NAME=VALUE as given (split at spaces when used)
   std::vector<ShippedFileParam> files;
 
-  // Records (docs/streaming.md, "Records").
+  // Records (docs/streaming.md, "Records in, records out").
   InputFormat input_format = InputFormat::kText;
   bool map_input_ignore_key = true;      // TextInputFormat: the program gets the line only
   std::string map_input_separator = "\t";

@@ -9,7 +9,9 @@
 
 #include "hadoop/hdfs_paths.h"
 #include "hadoop/job_output.h"
+#include "common/file_util.h"
 #include "hadoop/streaming_args.h"
+#include "jobs/streaming_conf.h"
 
 namespace mr::hadoop {
 namespace {
@@ -94,6 +96,23 @@ TEST(JobOutputTest, CountersAsHadoopsJobClientLogsThem) {
                            "\tWordCount\n\t\tLines=3\n\tmrlab\n\t\tmap.work_ms=7\n";
   ASSERT_GE(s.size(), tail.size());
   EXPECT_EQ(s.substr(s.size() - tail.size()), tail);
+}
+
+// docs/streaming.md names every option and property the tables know, and what mrlab does.
+TEST(StreamingDocsTest, EveryOptionAndPropertyIsDocumented) {
+  const char* src = std::getenv("MR_SOURCE_DIR");
+  ASSERT_NE(src, nullptr);
+  auto doc = ReadFileToString(std::string(src) + "/docs/streaming.md");
+  ASSERT_TRUE(doc.ok()) << doc.status().ToString();
+  for (const StreamingOption& o : StreamingOptions()) {
+    EXPECT_NE(doc->find("| `-" + std::string(o.name)), std::string::npos) << "-" << o.name;
+  }
+  for (const jobs::HadoopProperty& p : jobs::HadoopProperties()) {
+    EXPECT_NE(doc->find("| `" + std::string(p.name) + "`"), std::string::npos) << p.name;
+    if (p.deprecated != nullptr) {
+      EXPECT_NE(doc->find("`" + std::string(p.deprecated) + "`"), std::string::npos) << p.deprecated;
+    }
+  }
 }
 
 }  // namespace
