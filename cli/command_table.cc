@@ -13,6 +13,7 @@ int KillMain(const Args& args);
 int MasterMain(const Args& args);
 int WorkerMain(const Args& args);
 int ClusterMain(const Args& args);
+int HadoopMain(const Args& args);  // cli/cmd_hadoop.cc
 
 // `mr model ...`: cli/model/cmd_*.cc
 int ModelTandemMain(const Args& args);
@@ -93,6 +94,7 @@ const Command kCommands[] = {
     {"master", "run the master daemon", MasterMain},
     {"worker", "run a worker daemon", WorkerMain},
     {"cluster", "start or stop a local cluster in the background", ClusterMain},
+    {"hadoop", "Hadoop's command line: jar (Hadoop Streaming jobs), version, fs", HadoopMain},
     {.name = "model", .summary = "predictions and simulations of the scheduling models", .subcommands = kModelCommands},
     {.name = "trace", .summary = "render a job trace as a Gantt chart (SVG or PNG)", .subcommands = kTraceCommands},
     {.name = "experiment",

@@ -58,6 +58,22 @@ class LocalInputSource final : public InputSource {
 
 }  // namespace
 
+Codec CodecOf(std::string_view path) {
+  return path.size() >= 3 && path.substr(path.size() - 3) == ".gz" ? Codec::kGzip : Codec::kNone;
+}
+
+Status CheckInputCodec(std::string_view path) {
+  static constexpr std::string_view kUnsupported[][2] = {
+      {".bz2", "bzip2"}, {".deflate", "deflate"}, {".lz4", "lz4"}, {".snappy", "snappy"}, {".zst", "zstandard"}};
+  for (const auto& [suffix, name] : kUnsupported) {
+    if (path.size() >= suffix.size() && path.substr(path.size() - suffix.size()) == suffix) {
+      return Status::InvalidArgument("input " + std::string(path) + " is " + std::string(name) +
+                                     "-compressed (by its name): mrlab reads plain text and gzip (.gz) only");
+    }
+  }
+  return Status::Ok();
+}
+
 const InputSource& LocalInputs() {
   static const LocalInputSource* const source = new LocalInputSource();
   return *source;

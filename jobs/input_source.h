@@ -19,6 +19,16 @@
 
 namespace mr::jobs {
 
+// How an input file's bytes are stored, decided by its name's suffix as Hadoop's
+// CompressionCodecFactory decides it: ".gz" is gzip (read decompressed, one split per file:
+// gzip cannot be split), anything else plain text. docs/streaming.md, "Compressed inputs".
+enum class Codec { kNone, kGzip };
+Codec CodecOf(std::string_view path);
+// InvalidArgument naming the file if its suffix is that of a codec Hadoop would decompress
+// but mrlab cannot (".bz2", ".deflate", ".lz4", ".snappy", ".zst"): read as text it would be
+// garbage. OK otherwise.
+Status CheckInputCodec(std::string_view path);
+
 // One regular input file behind the submitted inputs.
 struct InputFile {
   std::string path;

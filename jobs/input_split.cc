@@ -8,7 +8,12 @@ namespace {
 
 Status SplitFile(const InputSource& source, const InputFile& file, uint32_t file_index, uint64_t split_bytes,
                  std::vector<Split>* out) {
+  MR_RETURN_IF_ERROR(CheckInputCodec(file.path));
   MR_RETURN_IF_ERROR(source.Read(file.path, 0, 0).status());
+  if (CodecOf(file.path) == Codec::kGzip) {
+    if (file.size > 0) out->push_back(Split{file.path, file_index, 0, file.size, file.host});
+    return Status::Ok();
+  }
   InputLineReader reader(source, file);
   uint64_t start = 0;
   while (start < file.size) {

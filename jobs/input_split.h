@@ -21,10 +21,17 @@ struct Split {
   // The host that holds the split's bytes (InputFile::host); "" = any process can read them.
   // Carried to the worker's MapTaskSpec and kept in the store; nothing decides by it yet.
   std::string host;
+  // The byte range the split was cut as before its ends moved to line starts (Hadoop's
+  // FileSplit start and length, which a streaming task sees as mapreduce_map_input_start and
+  // _length); nominal_length 0 = the same as offset and length.
+  uint64_t nominal_offset = 0;
+  uint64_t nominal_length = 0;
 };
 
 // Splits of about split_bytes each (at least one line; the last split of a file may be
-// shorter) of the files source.List(inputs) names, in order. Empty files give no split.
+// shorter) of the files source.List(inputs) names, in order. Empty files give no split; a
+// gzip file (CodecOf) is one split, whole, as it cannot be split; a file of a codec mrlab
+// cannot read is InvalidArgument (CheckInputCodec).
 // Every file is opened (a zero-length Read) even when it is not read, so an unreadable input
 // fails here, at submit, not in its map attempts. Errors: InvalidArgument for split_bytes 0;
 // List's and Read's errors (NotFound naming a missing input); IoError if a file shrank.

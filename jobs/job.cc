@@ -6,6 +6,11 @@
 
 namespace mr::jobs {
 
+const TaskIdentity& TaskContext::task() const {
+  static const TaskIdentity* const none = new TaskIdentity();
+  return *none;
+}
+
 std::unique_ptr<Partitioner> Job::NewPartitioner() const {
   return std::make_unique<HashPartitioner>();
 }

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "jobs/input_split.h"
 
 namespace mr::jobs {
 
@@ -43,6 +44,27 @@ inline bool IsCancelled(const std::atomic<bool>* flag) {
   return flag != nullptr && flag->load(std::memory_order_relaxed);
 }
 
+// What a task knows of itself, for programs that ask (Hadoop Streaming's environment:
+// mapreduce_task_id, mapreduce_map_input_file, ...; docs/streaming.md).
+struct TaskIdentity {
+  uint64_t job_id = 0;
+  bool is_map = true;
+  uint32_t index = 0;        // the map's split index, or the reduce's partition
+  uint32_t attempt = 0;
+  uint32_t num_maps = 0;
+  uint32_t num_reduces = 0;  // 0: a map-only job (each map writes its output file)
+  std::string job_name;
+  std::string output_dir;
+  // A map's split (path empty for a job without input): its file, and the byte range it
+  // was cut as (Split::nominal_offset/length, or its own when those are unset).
+  std::string input_path;
+  uint64_t input_start = 0;
+  uint64_t input_length = 0;
+  // The directory the task's programs run in, with the job's shipped files
+  // (Job::ShippedFiles) in it; "" when the job asked for none (Job::NeedsWorkingDir).
+  std::string working_dir;
+};
+
 // Per-task user counters (shown in status, the web page and the trace).
 class TaskContext {
  public:
@@ -68,6 +90,11 @@ class TaskContext {
   // failed attempt's report carries them to `mr status JOB` and the job page. The task
   // thread; a later call replaces an earlier one.
   virtual void SetStderrTail(std::string /*tail*/) {}
+  // The task's status line (Hadoop's reporter:status:), shown with the running attempt and
+  // kept in its trace event. The task thread; a later call replaces an earlier one.
+  virtual void SetStatus(std::string /*status*/) {}
+  // Who the task is. Valid for the task's life.
+  virtual const TaskIdentity& task() const;
 };
 
 // One input record: a line without its '\n', where it came from.
@@ -121,6 +148,11 @@ class Reducer {
   virtual Status Setup(TaskContext& ctx) { return Status::Ok(); }
   virtual void Reduce(std::string_view key, ValueIterator& values, Emitter& out) = 0;
   virtual Status Finish(Emitter& out) { return Status::Ok(); }
+  // For a combiner: called after the last key of each run it combines (one partition of
+  // one spill, or of the final merge), with that run's emitter. A combiner whose output lags
+  // its input (a streaming program) emits the rest here; its output must stay in key order.
+  // An error fails the map task.
+  virtual Status FinishRun(Emitter& out) { return Status::Ok(); }
   // As Mapper::ReportsFraction, for a reducer whose work happens in Finish: the worker then
   // does not count the merge of its input as its progress.
   virtual bool ReportsFraction() const { return false; }
@@ -144,6 +176,17 @@ enum class OutputFormat {
 struct JobPlan {
   bool uses_input = true;  // false: synthetic job, maps come from num_maps
   Params extra_params;     // merged into the spec params (e.g. sort cut points)
+  // A job that cuts its own splits (streaming under Hadoop's rules) gives them here, in map
+  // order; empty: the master cuts them with ComputeSplits.
+  std::vector<Split> splits;
+  bool own_splits = false;  // `splits` holds the job's splits (possibly none)
+};
+
+// A file a job ships to each of its tasks (Hadoop's -files): the file (or directory) at
+// `path`, absolute, appears in the task's working directory as `name`.
+struct ShippedFile {
+  std::string path;
+  std::string name;
 };
 
 class Job {
@@ -164,6 +207,11 @@ class Job {
   virtual Result<std::unique_ptr<Reducer>> NewReducer() const = 0;
   virtual std::unique_ptr<Partitioner> NewPartitioner() const;  // default: hash
   virtual OutputFormat output_format() const { return OutputFormat::kKeyTabValue; }
+  // True when the job's tasks run programs: each attempt then gets a working directory of
+  // its own (TaskIdentity::working_dir), removed when it ends.
+  virtual bool NeedsWorkingDir() const { return false; }
+  // Files copied into each task's working directory (once per job per worker).
+  virtual std::vector<ShippedFile> ShippedFiles() const { return {}; }
 };
 
 // Creates a built-in job by name with its params (validated: a missing, bad or unknown

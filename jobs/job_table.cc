@@ -27,8 +27,19 @@ constexpr JobFlag kSyntheticFlags[] = {
 };
 
 constexpr JobFlag kStreamingFlags[] = {
-    {"mapper", JobFlagType::kString, nullptr, "mapper command", "mapper"},
-    {"reducer", JobFlagType::kString, nullptr, "reducer command", "reducer"},
+    {"mapper", JobFlagType::kString, nullptr, "mapper command (a /bin/sh command line)", "mapper"},
+    {"reducer", JobFlagType::kString, nullptr, "reducer command (default: the identity reducer)", "reducer"},
+    {"combiner", JobFlagType::kString, nullptr, "combiner command, run on each sorted run of a map's output",
+     "combiner"},
+    {"hadoop-conf", JobFlagType::kString, nullptr,
+     "Hadoop properties, KEY=VALUE one per line (docs/streaming.md); mr hadoop jar fills it from -D", "conf"},
+    {"cmdenv", JobFlagType::kString, nullptr, "NAME=VALUE for the programs' environment, one per line", "cmdenv"},
+    {"files", JobFlagType::kString, nullptr,
+     "files copied into each task's working directory, PATH[#NAME] one per line", "files"},
+    {"dialect", JobFlagType::kString, nullptr,
+     "mrlab (default: commands through /bin/sh -c, --split-size splits) or hadoop (as mr hadoop jar: Hadoop "
+     "Streaming's command splitting and input splits)",
+     "dialect"},
 };
 
 constexpr JobRow kJobs[] = {
@@ -37,8 +48,8 @@ constexpr JobRow kJobs[] = {
     {"grep", "lines matching a regular expression, in input order", kGrepFlags, NewGrepJob},
     {"synthetic", "maps and reduces that burn CPU (or hold their slot) and emit bytes, no input", kSyntheticFlags,
      NewSyntheticJob},
-    {"streaming", "mapper and reducer are shell commands (Hadoop Streaming)", kStreamingFlags,
-     NewStreamingJob},
+    {"streaming", "mapper, combiner and reducer are programs, as in Hadoop Streaming (docs/streaming.md)",
+     kStreamingFlags, NewStreamingJob},
 };
 
 }  // namespace

@@ -46,7 +46,10 @@ Result<uint64_t> JobLifecycle::Submit(const proto::JobSpec& spec_in) {
   auto rec = std::make_unique<JobRecord>();
   if (plan.uses_input) {
     if (inputs.empty()) return Status::InvalidArgument("job '" + spec.job() + "' needs --input");
-    MR_ASSIGN_OR_RETURN(std::vector<jobs::Split> splits, jobs::ComputeSplits(source, inputs, spec.split_bytes()));
+    std::vector<jobs::Split> splits = std::move(plan.splits);  // the job's own (plan.own_splits)
+    if (!plan.own_splits) {
+      MR_ASSIGN_OR_RETURN(splits, jobs::ComputeSplits(source, inputs, spec.split_bytes()));
+    }
     for (auto& s : splits) {
       rec->input_bytes += s.length;
       rec->maps.emplace_back().split = std::move(s);

@@ -26,10 +26,13 @@ void SplitToProto(const jobs::Split& split, proto::InputSplit* out) {
   out->set_offset(split.offset);
   out->set_length(split.length);
   out->set_host(split.host);
+  out->set_nominal_offset(split.nominal_offset);
+  out->set_nominal_length(split.nominal_length);
 }
 
 jobs::Split SplitFromProto(const proto::InputSplit& split) {
-  return jobs::Split{split.path(), split.file_index(), split.offset(), split.length(), split.host()};
+  return jobs::Split{split.path(),        split.file_index(),     split.offset(), split.length(),
+                     split.host(),        split.nominal_offset(), split.nominal_length()};
 }
 
 proto::Assignment MakeMapAssignment(const JobRecord& job, int index, bool unified) {

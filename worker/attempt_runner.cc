@@ -68,14 +68,33 @@ Status MakeAttemptDir(const std::string& dir) {
   return Status::IoError("cannot create " + dir + ": " + std::strerror(errno));
 }
 
+// The task's status line goes to the RUNNING reports (through the watch) and the final one.
+std::function<void(std::string)> StatusSink(AttemptWatch& watch, proto::TaskReport* report) {
+  return [&watch, report](std::string status) {
+    report->set_task_status(SanitizeUtf8(status));
+    watch.SetStatus(std::move(status));
+  };
+}
+
 Status MapBody(const proto::Assignment& a, const AttemptContext& ctx, AttemptWatch& watch, const jobs::Job& job,
                proto::TaskReport* report) {
   MapTaskSpec spec = MakeMapTaskSpec(a, ctx, job);
   spec.progress = watch.progress();
   spec.fraction = watch.fraction();
   spec.stderr_tail = report->mutable_stderr_tail();
+  spec.status_sink = StatusSink(watch, report);
+  // A map-only job's map writes its output file under OUTPUT/_temporary, as a reduce does.
+  std::string attempt_dir;
+  if (spec.num_reduces == 0) {
+    spec.output_path = a.temp_output();
+    attempt_dir = a.temp_output().substr(0, a.temp_output().rfind('/'));
+    MR_RETURN_IF_ERROR(MakeAttemptDir(attempt_dir));
+  }
   auto result = RunMapTask(spec, watch.cancel());
-  if (!result.ok()) return result.status();
+  if (!result.ok()) {
+    if (!attempt_dir.empty()) (void)RemoveAll(attempt_dir);
+    return result.status();
+  }
   for (const auto& p : result->index.partitions) report->add_partition_bytes(p.length);
   FillCounters(result->counters, report);
   FillHoldCounters(*result, report);
@@ -92,6 +111,9 @@ Status ReduceBody(const proto::Assignment& a, const AttemptContext& ctx, Attempt
   spec.progress = watch.progress();
   spec.fraction = watch.fraction();
   spec.stderr_tail = report->mutable_stderr_tail();
+  spec.status_sink = StatusSink(watch, report);
+  spec.work_dir = ctx.work_dir;
+  spec.identity = IdentityOf(a);
   for (uint32_t m = 0; m < a.num_maps(); ++m) {
     spec.run_files.push_back(shuffle::ReducerRunPath(ctx.work_dir, a.job_id(), a.index(), m));
   }
@@ -115,6 +137,26 @@ Status ReduceBody(const proto::Assignment& a, const AttemptContext& ctx, Attempt
 
 }  // namespace
 
+jobs::TaskIdentity IdentityOf(const proto::Assignment& a) {
+  jobs::TaskIdentity t;
+  t.job_id = a.job_id();
+  t.is_map = a.kind() == proto::MAP;
+  t.index = a.index();
+  t.attempt = a.attempt();
+  t.num_maps = a.num_maps();
+  t.num_reduces = a.spec().reducers();
+  t.job_name = a.spec().name();
+  t.output_dir = a.spec().output();
+  if (t.is_map && a.has_split()) {
+    const proto::InputSplit& s = a.split();
+    t.input_path = s.path();
+    const bool nominal = s.nominal_length() > 0;
+    t.input_start = nominal ? s.nominal_offset() : s.offset();
+    t.input_length = nominal ? s.nominal_length() : s.length();
+  }
+  return t;
+}
+
 MapTaskSpec MakeMapTaskSpec(const proto::Assignment& a, const AttemptContext& ctx, const jobs::Job& job) {
   MapTaskSpec spec;
   spec.job_id = a.job_id();
@@ -126,6 +168,8 @@ MapTaskSpec MakeMapTaskSpec(const proto::Assignment& a, const AttemptContext& ct
   spec.split.offset = a.split().offset();
   spec.split.length = a.split().length();
   spec.split.host = a.split().host();
+  spec.split.nominal_offset = a.split().nominal_offset();
+  spec.split.nominal_length = a.split().nominal_length();
   spec.input_source = ctx.input_source;
   spec.num_reduces = a.spec().reducers();
   if (a.spec().sort_buffer_bytes() > 0) spec.sort_buffer_bytes = a.spec().sort_buffer_bytes();
@@ -133,6 +177,7 @@ MapTaskSpec MakeMapTaskSpec(const proto::Assignment& a, const AttemptContext& ct
   spec.work_dir = ctx.work_dir;
   spec.speed = ctx.speed;
   spec.straggler = ctx.straggler;
+  spec.identity = IdentityOf(a);
   return spec;
 }
 

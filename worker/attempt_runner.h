@@ -39,6 +39,9 @@ struct AttemptContext {
 // Progress, fraction and stderr tail are left null for the caller to point at its watch.
 MapTaskSpec MakeMapTaskSpec(const proto::Assignment& a, const AttemptContext& ctx, const jobs::Job& job);
 
+// Who the attempt an assignment describes is, as its task's programs see it.
+jobs::TaskIdentity IdentityOf(const proto::Assignment& a);
+
 // REQUIRES: ctx.clock and ctx.fetches non-null and alive for the call.
 proto::TaskReport RunAttempt(const proto::Assignment& a, const AttemptContext& ctx, AttemptWatch& watch);
 

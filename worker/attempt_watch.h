@@ -6,12 +6,15 @@
 // attempt reports as FAILED "no progress for N s". Kill() cancels it at the master's
 // request (HeartbeatReply.kills), which the attempt reports as KILLED. The task thread
 // also sets fraction(), the share of its input consumed in [0, 1], which RUNNING reports
-// carry. Tick, cancel, kill and fraction are atomics (any thread); CheckHung belongs to
-// one checking thread.
+// carry, with its status line (SetStatus: a streaming program's reporter:status:). Tick,
+// cancel, kill and fraction are atomics and the status is locked (any thread); CheckHung
+// belongs to one checking thread.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
+#include <mutex>
+#include <string>
 
 namespace mr::worker {
 
@@ -27,6 +30,14 @@ class AttemptWatch {
   }
   bool killed() const { return killed_.load(); }
   std::atomic<double>* fraction() { return &fraction_; }
+  void SetStatus(std::string status) {
+    std::lock_guard lock(status_mu_);
+    status_ = std::move(status);
+  }
+  std::string status() const {
+    std::lock_guard lock(status_mu_);
+    return status_;
+  }
 
   // At `now` (seconds, any monotonic origin): true, once, when no tick has been seen for
   // `timeout` seconds since the first check or the last tick; the attempt is then
@@ -51,6 +62,8 @@ class AttemptWatch {
   std::atomic<bool> timed_out_{false};
   std::atomic<bool> killed_{false};
   std::atomic<double> fraction_{0};
+  mutable std::mutex status_mu_;
+  std::string status_;  // guarded by status_mu_
   // The checking thread's view.
   bool checked_ = false;
   uint64_t seen_ticks_ = 0;

@@ -7,6 +7,7 @@
 #include <cerrno>
 
 #include "common/log.h"
+#include "common/utf8.h"
 #include "common/thread_name.h"
 
 namespace mr::worker {
@@ -178,6 +179,7 @@ void SlotRunner::TakeReports(proto::Heartbeat* hb) {
     r->set_state(proto::RUNNING);
     r->set_start_time(t.start_time);
     r->set_progress(std::clamp(t.watch->fraction()->load(std::memory_order_relaxed), 0.0, 1.0));
+    if (std::string status = t.watch->status(); !status.empty()) r->set_task_status(SanitizeUtf8(status));
   }
 }
 

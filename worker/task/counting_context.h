@@ -2,11 +2,13 @@
 // land in the task's TaskCounters (task thread only); Progress() ticks the attempt's
 // progress counter, SetFraction() sets its share of work done, and Cancelled() reads its
 // cancel flag (any thread; each may be null); SetStderrTail() keeps a child's stderr tail
-// for the attempt's report (task thread; may be null).
+// and SetStatus() the task's status line for the attempt's report (task thread; may be
+// null); task() is the identity set_task() was given (an empty one by default).
 #pragma once
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -43,6 +45,14 @@ class CountingContext final : public jobs::TaskContext {
   void SetStderrTail(std::string tail) override {
     if (stderr_tail_ != nullptr) *stderr_tail_ = std::move(tail);
   }
+  void SetStatus(std::string status) override {
+    if (status_) status_(std::move(status));
+  }
+  const jobs::TaskIdentity& task() const override { return task_ != nullptr ? *task_ : TaskContext::task(); }
+
+  // Not owned; must outlive the context. May be null.
+  void set_task(const jobs::TaskIdentity* task) { task_ = task; }
+  void set_status_sink(std::function<void(std::string)> sink) { status_ = std::move(sink); }
 
  private:
   TaskCounters* counters_;
@@ -52,6 +62,8 @@ class CountingContext final : public jobs::TaskContext {
   std::atomic<double>* fraction_;
   double fraction_scale_;
   std::string* stderr_tail_;
+  std::function<void(std::string)> status_;
+  const jobs::TaskIdentity* task_ = nullptr;
 };
 
 }  // namespace mr::worker

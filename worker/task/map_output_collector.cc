@@ -117,6 +117,7 @@ Status MapOutputCollector::MergePartition(uint32_t p, const std::vector<std::str
       while (merger.NextValue(&v)) sink.Emit(merger.key(), v);
     }
   }
+  if (combiner_ != nullptr && merger.status().ok()) MR_RETURN_IF_ERROR(combiner_->FinishRun(sink));
   if (!merger.corrupt_runs().empty()) {
     return Status::DataLoss("spill " + spills_[merger.corrupt_runs().front()].path + " partition " + std::to_string(p) +
                             ": " + merger.status().message());

@@ -1,15 +1,18 @@
 // RunMapTask: executes one map task attempt locally (no networking): reads the split
-// through an InputSource (jobs/input_source.h; the local source maps the range, no copy)
-// and hands it to the job's mapper in blocks of whole lines when the mapper has a MapBlock
-// fast path, else line by line; partitions, sorts and combines the mapper's output in a
-// bounded buffer (spilling sorted runs when it fills), merges the
-// spills and writes the map output data file and then, last, its index
-// (shuffle/map_output.h). Before the index it holds the slot as a slow or straggling
-// worker would (worker/task/slot_hold.h). Reentrant: tasks run concurrently on separate
-// threads.
+// through an InputSource a window at a time (jobs/split_reader.h: bounded memory, gzip
+// inflated) and hands it to the job's mapper in runs of whole lines when the mapper has a
+// MapBlock fast path, else line by line; partitions, sorts and combines the mapper's output
+// in a bounded buffer (spilling sorted runs when it fills), merges the spills and writes the
+// map output data file and then, last, its index (shuffle/map_output.h). A map-only job's
+// map (no reducers) writes its records to its output file instead, formatted as the job's
+// OutputFormat says. Before the index (or the end) it holds the slot as a slow or
+// straggling worker would (worker/task/slot_hold.h). A job that runs programs gets a
+// working directory for the attempt (worker/task/task_dir.h). Reentrant: tasks run
+// concurrently on separate threads.
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <cstdint>
 #include <string>
 
@@ -31,7 +34,8 @@ struct MapTaskSpec {
   jobs::Split split;               // path empty => no input (synthetic)
   // Reads the split; not owned. REQUIRES: non-null when split.path is set.
   const jobs::InputSource* input_source = nullptr;
-  uint32_t num_reduces = 1;
+  uint32_t num_reduces = 1;  // 0: a map-only job, whose records go to output_path
+  std::string output_path;   // map-only: the attempt's output file (its directory exists)
   uint64_t sort_buffer_bytes = 100 << 20;  // as the CLI default (--sort-buffer)
   std::string work_dir;
   double speed = 1.0;
@@ -41,6 +45,11 @@ struct MapTaskSpec {
   // (synthetic) sets it through TaskContext::SetFraction. May be null.
   std::atomic<double>* fraction = nullptr;
   std::string* stderr_tail = nullptr;  // a child process's stderr tail (TaskContext); may be null
+  // Gets the task's status line (TaskContext::SetStatus) on the task thread; may be empty.
+  std::function<void(std::string)> status_sink;
+  // Who the attempt is, for the job's programs (jobs::TaskIdentity; working_dir is the
+  // task's own, set here when the job NeedsWorkingDir).
+  jobs::TaskIdentity identity;
 };
 
 struct MapTaskResult {
@@ -53,7 +62,8 @@ struct MapTaskResult {
   double straggler_delay_seconds = 0;
 };
 
-// Writes MapOutputDataPath/IndexPath(work_dir, job_id, map_index, attempt).
+// Writes MapOutputDataPath/IndexPath(work_dir, job_id, map_index, attempt), or for a
+// map-only job output_path (the result's index then has no partitions).
 // On failure or cancel (Aborted) removes its partial files. `cancel` may be null.
 // Errors include the source's Read errors (NotFound for a missing input) and IoError when
 // the input holds fewer bytes than the split (it shrank since it was split).

@@ -9,42 +9,16 @@
 #include "common/log.h"
 #include "common/mapped_file.h"
 #include "shuffle/format/merger.h"
+#include "shuffle/map_output.h"
 #include "worker/task/counting_context.h"
 #include "worker/task/file_writer.h"
+#include "worker/task/output_emitter.h"
 #include "worker/task/record_sink.h"
+#include "worker/task/task_dir.h"
 
 namespace mr::worker {
 
 namespace {
-
-// Formats reducer output per the job's OutputFormat.
-class OutputEmitter final : public jobs::Emitter {
- public:
-  OutputEmitter(FileWriter* out, jobs::OutputFormat format) : out_(out), format_(format) {}
-  void Emit(std::string_view key, std::string_view value) override {
-    switch (format_) {
-      case jobs::OutputFormat::kKeyTabValue:
-        out_->Append(key);
-        out_->Append("\t");
-        out_->Append(value);
-        break;
-      case jobs::OutputFormat::kKeyOnly:
-        out_->Append(key);
-        break;
-      case jobs::OutputFormat::kValueOnly:
-        out_->Append(value);
-        break;
-    }
-    out_->Append("\n");
-    ++records_;
-  }
-  uint64_t records() const { return records_; }
-
- private:
-  FileWriter* out_;
-  jobs::OutputFormat format_;
-  uint64_t records_ = 0;
-};
 
 std::string ParentDir(const std::string& path) {
   size_t slash = path.rfind('/');
@@ -73,6 +47,16 @@ Status ReduceRuns(const ReduceTaskSpec& spec, const std::vector<std::string_view
                   FileWriter* out, TaskCounters* counters, const std::atomic<bool>* cancel,
                   std::vector<uint32_t>* corrupt) {
   CountingContext ctx(counters, spec.speed, spec.progress, cancel, spec.fraction, 1.0, spec.stderr_tail);
+  jobs::TaskIdentity task = spec.identity;
+  std::unique_ptr<TaskDir> dir;  // declared before the reducer: it outlives the reducer's program
+  if (spec.job->NeedsWorkingDir()) {
+    MR_ASSIGN_OR_RETURN(dir, TaskDir::Create(shuffle::MapOutputDir(spec.work_dir, spec.job_id),
+                                             AttemptDirName(false, spec.reduce_index, task.attempt),
+                                             spec.job->ShippedFiles()));
+    task.working_dir = dir->path();
+  }
+  ctx.set_task(&task);
+  ctx.set_status_sink(spec.status_sink);
   MR_ASSIGN_OR_RETURN(std::unique_ptr<jobs::Reducer> reducer, spec.job->NewReducer());
   // A reducer that works in Finish reports its own fraction; the merge is not its progress.
   std::atomic<double>* fraction = reducer->ReportsFraction() ? nullptr : spec.fraction;

@@ -36,6 +36,12 @@ struct ReduceTaskSpec {
   // May be null.
   std::atomic<double>* fraction = nullptr;
   std::string* stderr_tail = nullptr;  // a child process's stderr tail (TaskContext); may be null
+  // Gets the task's status line (TaskContext::SetStatus) on the task thread; may be empty.
+  std::function<void(std::string)> status_sink;
+  // Who the attempt is, for the job's programs (jobs::TaskIdentity; working_dir is the
+  // task's own, set here when the job NeedsWorkingDir: under work_dir's job directory).
+  jobs::TaskIdentity identity;
+  std::string work_dir;
 };
 
 struct ReduceTaskResult {

@@ -55,8 +55,8 @@ void SortBuffer::Sort() {
   });
 }
 
-uint64_t SortBuffer::WritePartition(size_t begin, size_t end, jobs::Reducer* combiner,
-                                    FileWriter* out, TaskCounters* counters) {
+Result<uint64_t> SortBuffer::WritePartition(size_t begin, size_t end, jobs::Reducer* combiner,
+                                            FileWriter* out, TaskCounters* counters) {
   if (combiner == nullptr) {
     for (size_t i = begin; i < end; ++i) out->AppendRecord(KeyOf(entries_[i]), ValueOf(entries_[i]));
     return end - begin;
@@ -71,6 +71,7 @@ uint64_t SortBuffer::WritePartition(size_t begin, size_t end, jobs::Reducer* com
     combiner->Reduce(key, values, sink);
     i = j;
   }
+  MR_RETURN_IF_ERROR(combiner->FinishRun(sink));
   counters->combine_out += sink.records();
   return sink.records();
 }
@@ -88,7 +89,7 @@ Status SortBuffer::WriteSorted(uint32_t num_partitions, jobs::Reducer* combiner,
     auto& e = (*extents)[p];
     e.offset = out->size() - base;
     (void)out->TakeCrc();  // the partition's segment starts here
-    e.records = WritePartition(i, j, combiner, out, counters);
+    MR_ASSIGN_OR_RETURN(e.records, WritePartition(i, j, combiner, out, counters));
     e.length = out->size() - base - e.offset;
     e.crc32c = out->TakeCrc();
     i = j;

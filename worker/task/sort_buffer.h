@@ -28,8 +28,9 @@ class SortBuffer {
 
   // Sorts by (partition, key), equal keys in insertion order, and appends one
   // sorted run per partition to *out (each key group through `combiner` if not
-  // null), recording num_partitions extents relative to `base` (out's size at the
-  // start) with each partition's CRC32C. Clears the buffer. Returns out->status().
+  // null, ending each partition's run with its FinishRun), recording num_partitions
+  // extents relative to `base` (out's size at the start) with each partition's CRC32C.
+  // Clears the buffer. Returns the combiner's error, else out->status().
   // REQUIRES: out was opened with checksums on.
   Status WriteSorted(uint32_t num_partitions, jobs::Reducer* combiner, FileWriter* out,
                      std::vector<shuffle::PartitionExtent>* extents, TaskCounters* counters);
@@ -47,9 +48,10 @@ class SortBuffer {
     return {arena_.data() + e.offset + e.key_len, e.value_len};
   }
   void Sort();
-  // Writes entries_[begin, end) (one partition) to out; returns the records written.
-  uint64_t WritePartition(size_t begin, size_t end, jobs::Reducer* combiner, FileWriter* out,
-                          TaskCounters* counters);
+  // Writes entries_[begin, end) (one partition) to out; returns the records written, or
+  // the combiner's error (its FinishRun).
+  Result<uint64_t> WritePartition(size_t begin, size_t end, jobs::Reducer* combiner, FileWriter* out,
+                                  TaskCounters* counters);
 
   uint64_t capacity_;
   std::string arena_;
