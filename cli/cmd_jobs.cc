@@ -20,10 +20,9 @@ int SubmitMain(const Args& args) {
   desc.add_options()("master", po::value<std::string>(), "master address (default $MR_MASTER)")
       ("token-file", po::value<std::string>(), kTokenFileHelp);
   po::variables_map vm;
-  if (auto rc = ParseFlags(args, desc, vm,
-                          UsageLine("mr submit JOB --input PATH... --output DIR --master ADDR", &positional))) {
-    return *rc;
-  }
+  FlagUsage how = UsageLine("mr submit JOB --input PATH... --output DIR [--master ADDR]", &positional);
+  how.not_suggested = OtherJobsFlags(args);
+  if (auto rc = ParseFlags(args, desc, vm, how)) return *rc;
   auto spec = BuildJobSpec(vm);
   if (!spec.ok()) return UsageError(spec.status().message());
   auto master = MasterAddress(vm);

@@ -13,6 +13,8 @@ int KillMain(const Args& args);
 int MasterMain(const Args& args);
 int WorkerMain(const Args& args);
 int ClusterMain(const Args& args);
+// cli/cmd_version.cc
+int VersionMain(const Args& args);
 
 // `mr model ...`: cli/model/cmd_*.cc
 int ModelTandemMain(const Args& args);
@@ -75,6 +77,7 @@ const Command kCommands[] = {
     {.name = "experiment",
      .summary = "run an experiment file live and predicted, compare, report",
      .subcommands = kExperimentCommands},
+    {"version", "print the software and protocol versions", VersionMain},
 };
 
 std::span<const Command> Commands() { return kCommands; }
