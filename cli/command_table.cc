@@ -5,7 +5,7 @@
 
 namespace mr::cli {
 
-// cli/cmd_run.cc, cli/cmd_jobs.cc, cli/cmd_cluster.cc, cli/cmd_daemons.cc
+// cli/cmd_run.cc, cli/cmd_jobs.cc, cli/cmd_status.cc, cli/cmd_cluster.cc, cli/cmd_daemons.cc
 int RunMain(const Args& args);
 int SubmitMain(const Args& args);
 int StatusMain(const Args& args);

@@ -69,7 +69,7 @@ void CatchInterrupts() {
 bool Interrupted() { return g_interrupted.load(); }
 
 Result<std::unique_ptr<client::MasterClient>> ConnectClient(const po::variables_map& vm) {
-  MR_ASSIGN_OR_RETURN(HostPort master, MasterAddress(vm));
+  MR_ASSIGN_OR_RETURN(HostPort master, ClientMasterAddress(vm));
   MR_ASSIGN_OR_RETURN(auth::ClusterToken token, TokenOption(vm));
   return client::MasterClient::Connect(master, "client", token);
 }

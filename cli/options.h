@@ -78,5 +78,6 @@ Result<HostPort> MasterAddress(const po::variables_map& vm);
 // address `mr cluster start` left in ./mr-cluster/master.addr, else NotFound naming all three.
 Result<HostPort> ClientMasterAddress(const po::variables_map& vm);
 inline constexpr const char* kDefaultClusterDir = "mr-cluster";
+inline constexpr const char* kClientMasterHelp = "master address (default $MR_MASTER, else ./mr-cluster/master.addr)";
 
 }  // namespace mr::cli
