@@ -13,8 +13,9 @@ int KillMain(const Args& args);
 int MasterMain(const Args& args);
 int WorkerMain(const Args& args);
 int ClusterMain(const Args& args);
-// cli/cmd_version.cc
+// cli/cmd_version.cc, cli/cmd_cat.cc
 int VersionMain(const Args& args);
+int CatMain(const Args& args);
 
 // `mr model ...`: cli/model/cmd_*.cc
 int ModelTandemMain(const Args& args);
@@ -72,6 +73,7 @@ const Command kCommands[] = {
     {"master", "run the master daemon", MasterMain},
     {"worker", "run a worker daemon", WorkerMain},
     {"cluster", "start or stop a local cluster in the background", ClusterMain},
+    {"cat", "print a job's output: its part files in order", CatMain},
     {.name = "model", .summary = "predictions and simulations of the scheduling models", .subcommands = kModelCommands},
     {.name = "trace", .summary = "render a job trace as a Gantt chart (SVG or PNG)", .subcommands = kTraceCommands},
     {.name = "experiment",

@@ -197,6 +197,23 @@ TEST(ClusterCommandTest, ClientsFindTheClusterStartedInTheirDirectory) {
   EXPECT_NE(ended.out.find("\njob-000002 "), std::string::npos) << ended.out;
   EXPECT_EQ(ended.out.find("\njob-000001 "), std::string::npos) << ended.out;
   EXPECT_NE(ended.out.find("(1 more job not shown"), std::string::npos) << ended.out;
+  // A one-reducer run names its one part (before: "part-r-00000 .. part-r-00000"); mr cat
+  // prints the parts in order.
+  auto run = Sh(here + " run wordcount --input in.txt --output out3 --reducers 1 --master $(cat mr-cluster/master.addr)");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find(": 1 map, 1 reduce\n"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("output: " + tmp.path() + "/out3/part-r-00000 (mr cat " + tmp.path() + "/out3)\n"),
+            std::string::npos)
+      << run.out;
+  auto cat = Sh(here + " cat out3");
+  EXPECT_EQ(cat.exit_code, 0) << cat.err;
+  EXPECT_EQ(cat.out, "a\t1\nb\t2\n");
+  auto cat2 = Sh(here + " cat out2");
+  EXPECT_EQ(cat2.exit_code, 0) << cat2.err;
+  EXPECT_EQ(cat2.out, cat.out);
+  auto nothing = Sh(here + " cat in.txt");
+  EXPECT_EQ(nothing.exit_code, 2);
+  EXPECT_NE(nothing.err.find("no output directory"), std::string::npos) << nothing.err;
   auto kill = Sh(here + " kill job-000001");
   EXPECT_EQ(kill.exit_code, 2) << kill.err;  // found the master; the job has ended
   EXPECT_EQ(kill.err.find("no master"), std::string::npos) << kill.err;
