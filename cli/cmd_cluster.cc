@@ -43,7 +43,8 @@ int Stop(const po::variables_map& vm, const ClusterFlags& f, const std::string& 
     return UsageError("--" + flag + " is an option of cluster start; cluster stop takes only --dir");
   }
   Status s = LocalCluster::StopDetached(dir);
-  if (!s.ok()) return UsageError(s.message());
+  if (s.code() == StatusCode::kNotFound) return UsageError(s.message());
+  if (!s.ok()) return Fail("mr: cluster stop", s);
   std::fprintf(stderr, "stopped the cluster in %s\n", dir.c_str());
   return kExitOk;
 }

@@ -157,9 +157,9 @@ int SubmitAndWait(const proto::JobSpec& spec, const RunTarget& target, bool quie
 int RunMain(const Args& args) {
   RunFlags f;
   po::variables_map vm;
-  if (auto rc = ParseFlags(args, f.desc, vm, UsageLine("mr run JOB --input PATH... --output DIR [options]", &f.positional))) {
-    return *rc;
-  }
+  FlagUsage how = UsageLine("mr run JOB --input PATH... --output DIR [options]", &f.positional);
+  how.not_suggested = OtherJobsFlags(args);
+  if (auto rc = ParseFlags(args, f.desc, vm, how)) return *rc;
   auto spec = BuildJobSpec(vm);
   if (!spec.ok()) return UsageError(spec.status().message());
   auto master = MasterAddress(vm);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "common/version.h"
 
 namespace mr::cli {
 namespace {
@@ -77,7 +78,7 @@ int Dispatch(std::span<const Command> table, const std::string& path, int n, cha
   }
   if (IsHelpWord(words[0])) return Explain(table, path, n - 1, words + 1);
   if (path.empty() && std::strcmp(words[0], "--version") == 0) {
-    std::printf("mrlab 0.1.0\n");
+    std::printf("%s\n", kSoftwareVersion);
     return kExitOk;
   }
   const Command* c = Find(table, words[0]);

@@ -5,7 +5,7 @@
 
 namespace mr::cli {
 
-// cli/cmd_run.cc, cli/cmd_jobs.cc, cli/cmd_cluster.cc, cli/cmd_daemons.cc
+// cli/cmd_run.cc, cli/cmd_jobs.cc, cli/cmd_status.cc, cli/cmd_cluster.cc, cli/cmd_daemons.cc
 int RunMain(const Args& args);
 int SubmitMain(const Args& args);
 int StatusMain(const Args& args);
@@ -14,6 +14,9 @@ int MasterMain(const Args& args);
 int WorkerMain(const Args& args);
 int ClusterMain(const Args& args);
 int HadoopMain(const Args& args);  // cli/cmd_hadoop.cc
+// cli/cmd_version.cc, cli/cmd_cat.cc
+int VersionMain(const Args& args);
+int CatMain(const Args& args);
 
 // `mr model ...`: cli/model/cmd_*.cc
 int ModelTandemMain(const Args& args);
@@ -95,6 +98,7 @@ const Command kCommands[] = {
     {"worker", "run a worker daemon", WorkerMain},
     {"cluster", "start or stop a local cluster in the background", ClusterMain},
     {"hadoop", "Hadoop's command line: jar (Hadoop Streaming jobs), version, fs", HadoopMain},
+    {"cat", "print a job's output: its part files in order", CatMain},
     {.name = "model", .summary = "predictions and simulations of the scheduling models", .subcommands = kModelCommands},
     {.name = "trace", .summary = "render a job trace as a Gantt chart (SVG or PNG)", .subcommands = kTraceCommands},
     {.name = "experiment",
@@ -104,6 +108,7 @@ const Command kCommands[] = {
      .subcommands = kBatchCommands},
     {.name = "profile", .summary = "the ARIA job profiles a master stored, and their stage estimates",
      .subcommands = kProfileCommands},
+    {"version", "print the software and protocol versions", VersionMain},
 };
 
 std::span<const Command> Commands() { return kCommands; }

@@ -53,6 +53,16 @@ class DeferInterrupts {
   sigset_t old_;
 };
 
+// "1 map", "5 maps".
+std::string Plural(uint32_t n, const char* noun) { return std::to_string(n) + " " + noun + (n == 1 ? "" : "s"); }
+
+// "DIR/part-r-00000", or "DIR/part-r-00000 .. part-r-00002": the parts a job wrote.
+std::string PartsWritten(const std::string& dir, uint32_t reduces) {
+  char last[32];
+  std::snprintf(last, sizeof last, "part-r-%05u", reduces > 0 ? reduces - 1 : 0);
+  return dir + "/part-r-00000" + (reduces > 1 ? std::string(" .. ") + last : std::string());
+}
+
 bool IsEnded(const proto::JobStatus& st) {
   return st.state() == "SUCCEEDED" || st.state() == "FAILED" || st.state() == "KILLED";
 }
@@ -69,7 +79,7 @@ void CatchInterrupts() {
 bool Interrupted() { return g_interrupted.load(); }
 
 Result<std::unique_ptr<client::MasterClient>> ConnectClient(const po::variables_map& vm) {
-  MR_ASSIGN_OR_RETURN(HostPort master, MasterAddress(vm));
+  MR_ASSIGN_OR_RETURN(HostPort master, ClientMasterAddress(vm));
   MR_ASSIGN_OR_RETURN(auth::ClusterToken token, TokenOption(vm));
   return client::MasterClient::Connect(master, "client", token);
 }
@@ -181,9 +191,9 @@ int Report(const proto::JobStatus& st) {
     }
     return kExitJobFailed;
   }
-  std::printf("%s %s succeeded in %.2fs: %u maps, %u reduces\n", JobIdString(st.job_id()).c_str(), st.job().c_str(), secs,
-              st.maps_total(), st.reduces_total());
-  std::printf("output: %s (part-r-00000 .. part-r-%05u)\n", st.output().c_str(), st.reduces_total() - 1);
+  std::printf("%s %s succeeded in %.2fs: %s, %s\n", JobIdString(st.job_id()).c_str(), st.job().c_str(), secs,
+              Plural(st.maps_total(), "map").c_str(), Plural(st.reduces_total(), "reduce").c_str());
+  std::printf("output: %s (mr cat %s)\n", PartsWritten(st.output(), st.reduces_total()).c_str(), st.output().c_str());
   std::printf("trace:  %s/_trace.jsonl\n", st.output().c_str());
   return kExitOk;
 }

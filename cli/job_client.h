@@ -23,8 +23,9 @@ inline constexpr const char* kTokenFileHelp = "cluster token file (the master's 
 void CatchInterrupts();
 bool Interrupted();
 
-// A client connection to the master named by --master / $MR_MASTER, proving --token-file
-// if given. Errors as MasterAddress, TokenOption and MasterClient::Connect.
+// A client connection to the master named by --master / $MR_MASTER / ./mr-cluster/master.addr
+// (ClientMasterAddress), proving --token-file if given. Errors as ClientMasterAddress,
+// TokenOption and MasterClient::Connect.
 Result<std::unique_ptr<client::MasterClient>> ConnectClient(const po::variables_map& vm);
 // A job id as `mr status` prints it ("job-000004") -> 4; InvalidArgument otherwise.
 Result<uint64_t> ParseJobIdArg(const std::string& text);

@@ -60,6 +60,42 @@ Result<sched::JobParams> JobParamsFromFlags(const po::variables_map& vm) {
   return p;
 }
 
+bool Declares(const jobs::JobRow& row, std::string_view flag) {
+  for (const jobs::JobFlag& f : row.flags) {
+    if (flag == f.name) return true;
+  }
+  return false;
+}
+
+// The flags `row`'s job takes on `mr run`: every flag of desc but the other jobs' own.
+std::vector<std::string> FlagsOfJob(const po::options_description& desc, const jobs::JobRow& row) {
+  std::vector<std::string> out;
+  for (const std::string& flag : KnownFlags(desc)) {
+    bool others = false;
+    for (const JobFlagEntry& e : JobFlagEntries()) others = others || ("--" + std::string(e.flag->name)) == flag;
+    if (!others || Declares(row, std::string_view(flag).substr(2))) out.push_back(flag);
+  }
+  return out;
+}
+
+// A job-table flag given on the command line that the chosen job does not declare.
+Status CheckJobFlags(const po::variables_map& vm, const jobs::JobRow& row) {
+  for (const JobFlagEntry& e : JobFlagEntries()) {
+    const jobs::JobFlag& f = *e.flag;
+    if (Declares(row, f.name) || !vm.count(f.name) || vm[f.name].defaulted()) continue;
+    po::options_description desc;
+    po::positional_options_description positional;
+    AddJobOptions(desc, positional);
+    const std::vector<std::string> near = NearestFlags("--" + std::string(f.name), FlagsOfJob(desc, row));
+    std::string own;
+    for (const jobs::JobFlag& g : row.flags) own += (own.empty() ? "--" : ", --") + std::string(g.name);
+    return Status::InvalidArgument("--" + std::string(f.name) + " is a flag of " + e.jobs + ", not of " + row.name +
+                                   DidYouMean(near) + "; " + row.name + "'s own flags: " +
+                                   (own.empty() ? "none" : own) + " (mr help run)");
+  }
+  return Status::Ok();
+}
+
 // A job-table flag the user gave (or that has a default): its parameter, or the number of maps.
 Status ApplyJobFlag(const po::variables_map& vm, const jobs::JobFlag& f, jobs::JobRequest* r) {
   if (!vm.count(f.name)) return Status::Ok();
@@ -123,6 +159,26 @@ void AddJobOptions(po::options_description& desc, po::positional_options_descrip
   positional.add("job", 1);
 }
 
+std::vector<std::string> OtherJobsFlags(const Args& args) {
+  const jobs::JobRow* named = nullptr;
+  for (int i = 1; i < args.argc && named == nullptr; ++i) {
+    std::string_view word = args.argv[i];
+    if (word == "--job" && i + 1 < args.argc) {
+      named = jobs::FindJob(args.argv[i + 1]);
+    } else if (word.rfind("--job=", 0) == 0) {
+      named = jobs::FindJob(word.substr(6));
+    } else if (!word.empty() && word[0] != '-') {
+      named = jobs::FindJob(word);
+    }
+  }
+  std::vector<std::string> out;
+  if (named == nullptr) return out;
+  for (const JobFlagEntry& e : JobFlagEntries()) {
+    if (!Declares(*named, e.flag->name)) out.push_back("--" + std::string(e.flag->name));
+  }
+  return out;
+}
+
 Result<jobs::JobRequest> JobRequestFromFlags(const po::variables_map& vm) {
   jobs::JobRequest r;
   if (vm.count("job")) r.job = vm["job"].as<std::string>();
@@ -135,7 +191,11 @@ Result<jobs::JobRequest> JobRequestFromFlags(const po::variables_map& vm) {
   MR_ASSIGN_OR_RETURN(r.sort_buffer_bytes, ParseBytes(vm["sort-buffer"].as<std::string>()));
   if (vm.count("name")) r.name = vm["name"].as<std::string>();
   MR_ASSIGN_OR_RETURN(r.scheduling, JobParamsFromFlags(vm));
-  for (const JobFlagEntry& e : JobFlagEntries()) MR_RETURN_IF_ERROR(ApplyJobFlag(vm, *e.flag, &r));
+  const jobs::JobRow* row = jobs::FindJob(r.job);
+  if (row != nullptr) MR_RETURN_IF_ERROR(CheckJobFlags(vm, *row));
+  for (const JobFlagEntry& e : JobFlagEntries()) {
+    if (row == nullptr || Declares(*row, e.flag->name)) MR_RETURN_IF_ERROR(ApplyJobFlag(vm, *e.flag, &r));
+  }
   if (vm.count("param")) {
     for (const auto& kv : vm["param"].as<std::vector<std::string>>()) {
       auto eq = kv.find('=');

@@ -8,6 +8,9 @@
 
 #include <climits>
 #include <cstring>
+#include <map>
+#include <string>
+#include <vector>
 
 #include "common/clock.h"
 #include "common/file_util.h"
@@ -42,14 +45,18 @@ bool WaitExit(pid_t pid, double timeout) {
   return false;
 }
 
-void Terminate(const std::vector<pid_t>& pids) {
+// SIGTERM, and SIGKILL for those still running 5 s later. Returns those that had not
+// exited 2 s after that.
+std::vector<pid_t> Terminate(const std::vector<pid_t>& pids) {
   for (pid_t p : pids) kill(p, SIGTERM);
+  std::vector<pid_t> alive;
   for (pid_t p : pids) {
     if (!WaitExit(p, 5.0)) {
       kill(p, SIGKILL);
-      WaitExit(p, 2.0);
+      if (!WaitExit(p, 2.0)) alive.push_back(p);
     }
   }
+  return alive;
 }
 }  // namespace
 
@@ -231,6 +238,7 @@ Status LocalCluster::StopDetached(const std::string& dir) {
   auto names = ListDir(dir);
   if (!names.ok()) return Status::NotFound("no cluster in " + dir);
   std::vector<pid_t> workers, masters;
+  std::map<pid_t, std::string> file_of;
   std::vector<std::string> files;
   for (const auto& n : *names) {
     if (n.size() < 5 || n.substr(n.size() - 4) != ".pid") continue;
@@ -240,11 +248,22 @@ Status LocalCluster::StopDetached(const std::string& dir) {
     pid_t pid = static_cast<pid_t>(std::atol(text->c_str()));
     if (pid <= 1) continue;
     (n == "master.pid" ? masters : workers).push_back(pid);
+    file_of[pid] = JoinPath(dir, n);
   }
   if (files.empty()) return Status::NotFound("no cluster pid files in " + dir);
-  Terminate(workers);
-  Terminate(masters);
+  std::vector<pid_t> alive = Terminate(workers);
+  for (pid_t p : Terminate(masters)) alive.push_back(p);
+  std::string still;
+  for (pid_t p : alive) {
+    const std::string& f = file_of[p];
+    still += (still.empty() ? "" : ", ") + f.substr(dir.size() + 1, f.size() - dir.size() - 5) + " (pid " +
+             std::to_string(p) + ")";
+    std::erase(files, f);  // kept, so a second stop tries again
+  }
   for (const auto& f : files) (void)RemoveAll(f);
+  if (!still.empty()) {
+    return Status::Unavailable("still running 7 s after SIGTERM and SIGKILL: " + still);
+  }
   (void)RemoveAll(JoinPath(dir, "master.addr"));
   (void)RemoveAll(JoinPath(dir, "http.addr"));
   return Status::Ok();

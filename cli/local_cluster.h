@@ -45,7 +45,9 @@ class LocalCluster {
   // SIGTERM to every process, SIGKILL after a grace period; reaps them.
   void Stop();
 
-  // Stops the detached cluster whose pid files are in dir.
+  // Stops the detached cluster whose pid files are in dir, and returns once its processes
+  // have exited: SIGTERM, SIGKILL to those left after 5 s. NotFound without pid files;
+  // Unavailable naming those still running 2 s after SIGKILL (their pid files kept).
   static Status StopDetached(const std::string& dir);
 
  private:

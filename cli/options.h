@@ -1,10 +1,12 @@
 // Shared Boost.Program_options plumbing for the subcommands: the one argv parser (one clear
-// error line, --help), comma lists, the token file and the master address default from
-// $MR_MASTER.
+// error line, --help with positional arguments shown as such, no prefix guessing, the
+// nearest known flags for a typo), comma lists, the token file and the master address
+// default from $MR_MASTER (and ./mr-cluster/master.addr for clients).
 #pragma once
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <boost/program_options.hpp>
@@ -27,21 +29,41 @@ struct FlagUsage {
   // A bad flag prints "PREFIX: <what>"; empty: "mr: NAME" (NAME = argv[0]).
   std::string error_prefix;
   const po::positional_options_description* positional = nullptr;
+  // Flags of desc that do not apply to this command line and are never suggested for a
+  // typo ("--maps" of synthetic when the job is wordcount): "--name" forms.
+  std::vector<std::string> not_suggested;
 };
 
 // --help prints "usage: USAGE", a blank line and the options; a bad flag "mr: NAME: <what>".
 inline FlagUsage UsageLine(std::string usage, const po::positional_options_description* positional = nullptr) {
-  return FlagUsage{std::move(usage), "", positional};
+  return FlagUsage{std::move(usage), "", positional, {}};
 }
 // --help prints the options, whose caption is the usage; a bad flag "PREFIX: <what>".
-inline FlagUsage CaptionedOptions(std::string error_prefix) { return FlagUsage{"", std::move(error_prefix), nullptr}; }
+inline FlagUsage CaptionedOptions(std::string error_prefix) { return FlagUsage{"", std::move(error_prefix), nullptr, {}}; }
 
 // The argv parser of every command: parses args (after argv[0]) against desc into vm,
-// adding --help/-h unless desc has --help. Returns kExitOk after printing the help on
+// adding --help/-h unless desc has --help. A flag must be spelled whole: no prefix is taken
+// for the flag it begins (Boost's allow_guessing is off), so adding a flag never changes
+// what an existing command line means. An unknown flag's error names the nearest known
+// flags of desc (NearestFlags; not those in how.not_suggested): "unknown flag --inptu (did
+// you mean --input?)". --help prints the positional arguments under "arguments:" by their
+// upper-case names (JOB), not as "--job arg". Returns kExitOk after printing the help on
 // stdout, kExitUsage after printing a bad, unknown or missing flag on stderr (one line),
 // nullopt to go on (vm notified).
 std::optional<int> ParseFlags(const Args& args, po::options_description& desc, po::variables_map& vm,
                               const FlagUsage& how = {});
+
+// Every flag desc knows, as "--name" (its long names) and "-x" (its short ones).
+std::vector<std::string> KnownFlags(const po::options_description& desc);
+// The known flags a user who typed `typed` ("--inptu", "--red") most likely meant, best
+// first, at most `limit`: those within a small edit distance (optimal string alignment:
+// one insertion, deletion, substitution or swap of neighbours each; at most 1 for names up
+// to 4 letters, 2 up to 8, 3 beyond), then those that begin with what was typed. Empty
+// when none is near.
+std::vector<std::string> NearestFlags(std::string_view typed, const std::vector<std::string>& known,
+                                      size_t limit = 3);
+// " (did you mean --input?)", " (did you mean --reducers or --reduce-slots?)", "" for none.
+std::string DidYouMean(const std::vector<std::string>& flags);
 
 // "a,b,,c" -> {"a", "b", "c"}: empty items are dropped.
 std::vector<std::string> SplitCommaList(const std::string& s);
@@ -52,5 +74,10 @@ Result<auth::ClusterToken> TokenOption(const po::variables_map& vm);
 
 // --master, else $MR_MASTER, else NotFound.
 Result<HostPort> MasterAddress(const po::variables_map& vm);
+// Where a client (mr submit, status, kill, logs) finds the master: MasterAddress, else the
+// address `mr cluster start` left in ./mr-cluster/master.addr, else NotFound naming all three.
+Result<HostPort> ClientMasterAddress(const po::variables_map& vm);
+inline constexpr const char* kDefaultClusterDir = "mr-cluster";
+inline constexpr const char* kClientMasterHelp = "master address (default $MR_MASTER, else ./mr-cluster/master.addr)";
 
 }  // namespace mr::cli

@@ -1,7 +1,9 @@
 #include "cli/status_table.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "common/clock.h"
 #include "common/job_id.h"
@@ -54,6 +56,29 @@ void PrintWorkers(const proto::StatusReply& r) {
 }
 
 }  // namespace
+
+Result<JobFilter::State> ParseJobState(const std::string& text) {
+  if (text == "all") return JobFilter::State::kAll;
+  if (text == "running") return JobFilter::State::kRunning;
+  if (text == "ended") return JobFilter::State::kEnded;
+  return Status::InvalidArgument("--state must be running, ended or all, not '" + text + "'");
+}
+
+int FilterJobs(const JobFilter& f, proto::StatusReply* r) {
+  auto ended = [](const proto::JobStatus& st) {
+    return st.state() == "SUCCEEDED" || st.state() == "FAILED" || st.state() == "KILLED";
+  };
+  std::vector<proto::JobStatus> kept;
+  for (const proto::JobStatus& st : r->jobs()) {
+    if (f.state == JobFilter::State::kAll || (f.state == JobFilter::State::kEnded) == ended(st)) kept.push_back(st);
+  }
+  std::sort(kept.begin(), kept.end(), [](const auto& a, const auto& b) { return a.job_id() < b.job_id(); });
+  if (f.limit > 0 && kept.size() > static_cast<size_t>(f.limit)) kept.erase(kept.begin(), kept.end() - f.limit);
+  const int dropped = r->jobs_size() - static_cast<int>(kept.size());
+  r->clear_jobs();
+  for (proto::JobStatus& st : kept) *r->add_jobs() = std::move(st);
+  return dropped;
+}
 
 void PrintStatusTable(const proto::StatusReply& r) {
   std::printf("policy %s, placement %s, %u workers, %d jobs\n", r.policy().c_str(),

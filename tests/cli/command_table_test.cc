@@ -6,7 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <regex>
 #include <set>
+#include <tuple>
 #include <string>
 #include <vector>
 
@@ -117,6 +119,101 @@ TEST(CommandTableTest, UnknownFlagOfAnyLeafIsOneLineAndExitTwo) {
     EXPECT_EQ(Lines(bad.err), 1u) << bad.err;
     EXPECT_NE(bad.err.find("no-such-flag"), std::string::npos) << bad.err;
   }
+}
+
+// The long flags (without "--") a leaf's --help lists, "help" excepted.
+std::vector<std::string> HelpFlags(const std::string& path) {
+  auto help = Sh(MrBin() + " " + path + " --help");
+  EXPECT_EQ(help.exit_code, 0) << path;
+  std::vector<std::string> out;
+  static const std::regex kFlag(R"(\n  (?:-[a-zA-Z0-9] \[ )?--([a-z][a-z0-9-]+))");
+  for (std::sregex_iterator it(help.out.begin(), help.out.end(), kFlag), end; it != end; ++it) {
+    const std::string name = (*it)[1];
+    if (name != "help" && std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+  }
+  return out;
+}
+
+// "reducers" -> "reudcers": the two letters after the first swapped (else the second
+// dropped, for names like "seed" where a swap may change nothing).
+std::string Typo(const std::string& name) {
+  std::string t = name;
+  std::swap(t[1], t[2]);
+  if (t == name) t.erase(1, 1);
+  return t;
+}
+
+// Whether "... (did you mean --a, --b or --c?)" names --flag.
+bool Suggested(const std::string& err, const std::string& flag) {
+  const size_t at = err.find("did you mean ");
+  if (at == std::string::npos) return false;
+  static const std::regex kItem("--([a-z][a-z0-9-]*)");
+  const std::string list = err.substr(at);
+  for (std::sregex_iterator it(list.begin(), list.end(), kItem), end; it != end; ++it) {
+    if ((*it)[1] == flag) return true;
+  }
+  return false;
+}
+
+TEST(CommandTableTest, ATypoInAnyFlagOfAnyLeafGetsASuggestion) {
+  size_t tried = 0;
+  for (const Row& r : AllRows()) {
+    if (r.command->run == nullptr) continue;
+    const std::vector<std::string> flags = HelpFlags(r.path);
+    for (const std::string& flag : flags) {
+      if (flag.size() < 4) continue;
+      const std::string typo = Typo(flag);
+      if (std::find(flags.begin(), flags.end(), typo) != flags.end()) continue;
+      SCOPED_TRACE(r.path + " --" + typo);
+      auto bad = Sh(MrBin() + " " + r.path + " --" + typo);
+      ++tried;
+      EXPECT_EQ(bad.exit_code, 2);
+      EXPECT_EQ(Lines(bad.err), 1u) << bad.err;
+      EXPECT_NE(bad.err.find("unknown flag --" + typo), std::string::npos) << bad.err;
+      EXPECT_NE(bad.err.find("did you mean"), std::string::npos) << bad.err;
+      EXPECT_TRUE(Suggested(bad.err, flag)) << bad.err;
+    }
+  }
+  EXPECT_GT(tried, 100u);  // every leaf's flags, not a few
+}
+
+TEST(CommandTableTest, NoPrefixOfAFlagIsTakenForIt) {
+  size_t tried = 0;
+  for (const Row& r : AllRows()) {
+    if (r.command->run == nullptr) continue;
+    const std::vector<std::string> flags = HelpFlags(r.path);
+    for (const std::string& flag : flags) {
+      if (flag.size() < 6) continue;
+      const std::string prefix = flag.substr(0, 4);
+      if (std::find(flags.begin(), flags.end(), prefix) != flags.end()) continue;
+      SCOPED_TRACE(r.path + " --" + prefix);
+      auto bad = Sh(MrBin() + " " + r.path + " --" + prefix + " 1");
+      ++tried;
+      EXPECT_EQ(bad.exit_code, 2);
+      EXPECT_NE(bad.err.find("unknown flag --" + prefix), std::string::npos) << bad.err;
+      break;  // one per leaf: the parser is shared
+    }
+  }
+  EXPECT_GT(tried, 15u);  // every leaf with a flag of six letters or more
+}
+
+TEST(CommandTableTest, HelpShowsPositionalArgumentsAsPositional) {
+  for (const auto& [path, name, option] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"run", "JOB", "--job arg"}, {"cluster", "ACTION", "--action arg"}, {"status", "JOB_ID", "--job-id arg"}}) {
+    SCOPED_TRACE(path);
+    auto help = Sh(MrBin() + " help " + path);
+    EXPECT_EQ(help.exit_code, 0);
+    EXPECT_NE(help.out.find("arguments:\n  " + name + " "), std::string::npos) << help.out;
+    EXPECT_EQ(help.out.find(option), std::string::npos) << help.out;
+  }
+}
+
+TEST(CommandTableTest, VersionIsACommand) {
+  auto v = Sh(MrBin() + " version");
+  EXPECT_EQ(v.exit_code, 0) << v.err;
+  auto dashed = Sh(MrBin() + " --version");
+  EXPECT_EQ(dashed.exit_code, 0) << dashed.err;
+  EXPECT_EQ(v.out.rfind(dashed.out.substr(0, dashed.out.find('\n')), 0), 0u) << v.out << " vs " << dashed.out;
 }
 
 }  // namespace

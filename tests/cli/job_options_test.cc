@@ -152,6 +152,22 @@ TEST(JobOptionsTest, ValuesTheFlagsLibraryCannotCheckAreRefusedWithTheirMessages
   EXPECT_FALSE(Request({"wordcount", "--hint-shuffle-bytes", "lots"}).ok());
 }
 
+// `mr run wordcount --reducer 3`: --reducer is streaming's; before, it became a parameter
+// wordcount refused with "(known: none)". Now the flag is named as another job's, with the
+// nearest flags wordcount takes and its own list.
+TEST(JobOptionsTest, AnotherJobsFlagIsRefusedWithTheNearestFlagsOfThisJob) {
+  const Status s = Request({"wordcount", "--output", "out", "--reducer", "3"}).status();
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(s.message(),
+            "--reducer is a flag of streaming, not of wordcount (did you mean --reducers?); wordcount's own flags: "
+            "none (mr help run)");
+  const Status m = Request({"grep", "--output", "out", "--maps", "3"}).status();
+  EXPECT_NE(m.message().find("--maps is a flag of synthetic, not of grep"), std::string::npos) << m.message();
+  // A job's own flag, and a flag shared by all jobs, are taken.
+  EXPECT_TRUE(Request({"synthetic", "--output", "out", "--maps", "3"}).ok());
+  EXPECT_TRUE(Request({"streaming", "--output", "out", "--reducer", "cat", "--mapper", "cat"}).ok());
+}
+
 // The experiment runner builds its request directly (no argv): the spec is the one the
 // `mr submit synthetic` flags it used to print and parse give.
 TEST(JobOptionsTest, TheExperimentRunnersRequestIsTheSpecItsFlagsGave) {

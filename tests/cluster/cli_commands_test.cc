@@ -169,5 +169,61 @@ TEST(ClusterCommandTest, StartPrintsThePageAndAFailedStartCleansUp) {
   EXPECT_EQ(*left, std::vector<std::string>{"mine.txt"});
 }
 
+// `mr cluster start` leaves ./mr-cluster/master.addr: submit, status and kill run in that
+// directory find the master without --master or $MR_MASTER (before, all three failed with
+// "no master"); elsewhere the error names the three ways. `status JOB --watch` returns
+// once the job has ended; --state and --limit pick the rows.
+TEST(ClusterCommandTest, ClientsFindTheClusterStartedInTheirDirectory) {
+  TempDir tmp("mr-cluster-clients-test");
+  const std::string here = "cd " + ShellQuote(tmp.path()) + " && env -u MR_MASTER " + MrBin();
+  auto start = Sh(here + " cluster start --workers 1");
+  ASSERT_EQ(start.exit_code, 0) << start.err;
+  struct StopOnExit {
+    std::string line;
+    ~StopOnExit() { Sh(line + " cluster stop"); }
+  } stop_on_exit{here};
+  ASSERT_TRUE(WriteStringToFile(tmp.path() + "/in.txt", "a b\nb\n").ok());
+  for (const char* out : {"out1", "out2"}) {
+    auto submit = Sh(here + " submit wordcount --input in.txt --output " + out);
+    ASSERT_EQ(submit.exit_code, 0) << submit.err;
+  }
+  auto watch = Sh(here + " status job-000002 --watch --interval 0.1");
+  EXPECT_EQ(watch.exit_code, 0) << watch.err;
+  EXPECT_NE(watch.out.find("job-000002 SUCCEEDED"), std::string::npos) << watch.out;
+  ASSERT_TRUE(WaitUntil([&] { return Sh(here + " status --state running").out.find("job-00000") == std::string::npos; },
+                        30, 0.1));
+  auto ended = Sh(here + " status --state ended --limit 1");
+  EXPECT_EQ(ended.exit_code, 0) << ended.err;
+  EXPECT_NE(ended.out.find("\njob-000002 "), std::string::npos) << ended.out;
+  EXPECT_EQ(ended.out.find("\njob-000001 "), std::string::npos) << ended.out;
+  EXPECT_NE(ended.out.find("(1 more job not shown"), std::string::npos) << ended.out;
+  // A one-reducer run names its one part (before: "part-r-00000 .. part-r-00000"); mr cat
+  // prints the parts in order.
+  auto run = Sh(here + " run wordcount --input in.txt --output out3 --reducers 1 --master $(cat mr-cluster/master.addr)");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find(": 1 map, 1 reduce\n"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("output: " + tmp.path() + "/out3/part-r-00000 (mr cat " + tmp.path() + "/out3)\n"),
+            std::string::npos)
+      << run.out;
+  auto cat = Sh(here + " cat out3");
+  EXPECT_EQ(cat.exit_code, 0) << cat.err;
+  EXPECT_EQ(cat.out, "a\t1\nb\t2\n");
+  auto cat2 = Sh(here + " cat out2");
+  EXPECT_EQ(cat2.exit_code, 0) << cat2.err;
+  EXPECT_EQ(cat2.out, cat.out);
+  auto nothing = Sh(here + " cat in.txt");
+  EXPECT_EQ(nothing.exit_code, 2);
+  EXPECT_NE(nothing.err.find("no output directory"), std::string::npos) << nothing.err;
+  auto kill = Sh(here + " kill job-000001");
+  EXPECT_EQ(kill.exit_code, 2) << kill.err;  // found the master; the job has ended
+  EXPECT_EQ(kill.err.find("no master"), std::string::npos) << kill.err;
+  auto elsewhere = Sh("cd / && env -u MR_MASTER " + MrBin() + " status");
+  EXPECT_EQ(elsewhere.exit_code, 2) << elsewhere.err;
+  EXPECT_NE(elsewhere.err.find("--master HOST:PORT, set MR_MASTER, or run where `mr cluster start` left "
+                               "mr-cluster/master.addr"),
+            std::string::npos)
+      << elsewhere.err;
+}
+
 }  // namespace
 }  // namespace mr::testing
