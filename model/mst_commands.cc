@@ -168,8 +168,11 @@ Status RunMstReport(const MstReportOptions& o, std::ostream& out) {
     for (bool idle : {false, true}) {
       if (!(idle ? o.optimum_idle : o.optimum)) continue;
       Result<OptimumResult> best = OptimalGroupRates(o.mu, lambda, o.mep.d, idle);
-      // The search's own MST (an idle group out of the max under opt-idle), its rates' bounds.
-      Outcome r = Evaluate(o, best.ok() ? Result<std::vector<double>>(best->lambda) : best.status());
+      // The search's own MST (an idle group out of the max under opt-idle), and its rates'
+      // bounds over the same nodes (opt-idle: those with work, as IdleNodes::kDrop).
+      MstReportOptions same = o;
+      if (idle) same.idle = IdleNodes::kDrop;
+      Outcome r = Evaluate(same, best.ok() ? Result<std::vector<double>>(best->lambda) : best.status());
       if (best.ok()) r.mst = best->mst;
       PrintRow(o, lambda, idle ? "opt-idle" : "opt", r, out, "search");
     }

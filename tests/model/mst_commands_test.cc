@@ -48,6 +48,23 @@ TEST(MstCommandsTest, ReportRows) {
   EXPECT_NE(out.str().find("\n3,sep-clamp,1,exact,2,0,2.5,0;0;0.5;2.5,"), std::string::npos) << out.str();
 }
 
+// opt-idle's MST leaves an idle group out of the max, so its Lemma 10 bounds are over the
+// nodes with work too: mu = (0.5, 0.5, 2, 2), lambda = 0.5: the fast pair at 0.25 each, spare
+// 1.75, MST H_2 / 1.75 = 6/7 between 1/1.75 = 4/7 and 8/7 (with the idle nodes counted the
+// lower bound would be 2, above the MST).
+TEST(MstCommandsTest, OptIdleBoundsOverTheNodesWithWork) {
+  MstReportOptions o;
+  o.mu = {0.5, 0.5, 2, 2};
+  o.lambdas = {0.5};
+  o.placements = {};
+  o.optimum_idle = true;
+  o.csv = true;
+  std::ostringstream out;
+  ASSERT_TRUE(RunMstReport(o, out).ok());
+  EXPECT_NE(out.str().find("\n0.5,opt-idle,0.857142"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find(",0.5714285714,1.142857143\n"), std::string::npos) << out.str();
+}
+
 // G/M/1 nodes (Lemma 7): Erlang-2 arrivals on mu = {2, 25/6} at lambda = 3.75 balance at the
 // common response rate 3/2 with lambda = {3/4, 3} (gm1_test.cc works it): MST = H_2 / 1.5 = 1.
 TEST(MstCommandsTest, GM1Row) {
