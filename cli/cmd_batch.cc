@@ -88,6 +88,8 @@ int BatchPlanMain(const Args& args) {
       ("workload", po::value(&o.workload.name), WorkloadHelp().c_str())
       ("count", po::value(&o.workload.jobs)->default_value(0), "--workload: jobs (0: the paper's 100)")
       ("seed", po::value(&o.workload.seed)->default_value(1), "--workload: the generator's seed")
+      ("mean-tasks", po::bool_switch(&o.mean_tasks),
+       "--workload: each job's tasks of their mean duration, as the live generator plays them")
       ("profiles", po::value(&profiles), "job names, comma-separated: each one's newest stored ARIA profile")
       ("state", po::value(&state), "--profiles: the master's state directory (mr master --state)")
       ("workers", po::value(&o.cluster.workers)->required(), "the cluster's workers")
@@ -100,8 +102,8 @@ int BatchPlanMain(const Args& args) {
   if (vm.count("jobs") + vm.count("workload") + vm.count("profiles") != 1) {
     return BadFlag(Status::InvalidArgument("give one of --jobs, --workload and --profiles"));
   }
-  if (!vm.count("workload") && (!vm["count"].defaulted() || !vm["seed"].defaulted())) {
-    return BadFlag(Status::InvalidArgument("--count and --seed go with --workload"));
+  if (!vm.count("workload") && (!vm["count"].defaulted() || !vm["seed"].defaulted() || o.mean_tasks)) {
+    return BadFlag(Status::InvalidArgument("--count, --seed and --mean-tasks go with --workload"));
   }
   if (vm.count("profiles") != vm.count("state")) {
     return BadFlag(Status::InvalidArgument("--profiles and --state go together"));

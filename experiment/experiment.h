@@ -74,6 +74,10 @@ struct PolicyRun {
   // and the predictions run the LATE speculator (map backups; the simulator has no reduce
   // backups) after the policy, with the master's default thresholds.
   bool speculative = false;
+  // A batch order (docs/makespan.md, "Batch orders in experiments"): "johnson" or
+  // "reverse-johnson" submits the batch's jobs in that order of the makespan planner, one
+  // after the other, under `policy` fifo; "" submits them in the workload's order.
+  std::string batch_order;
 };
 
 // What the report shows (the file's `report:` key; docs/experiments.md, "Report"). Stored

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <utility>
 
 #include "experiment/cluster_shape.h"
 #include "experiment/report.h"
@@ -160,6 +161,9 @@ Result<bool> ParseSpeculative(const YamlNode& node) {
   return node.Error("speculative must be on or off, not '" + text + "'");
 }
 
+// johnson, reverse-johnson: a batch order played under fifo (PolicyRun::batch_order).
+bool IsBatchOrder(std::string_view name) { return name == "johnson" || name == "reverse-johnson"; }
+
 Result<PolicyRun> ParsePolicy(const YamlNode& node, const std::string& source_path, bool speculative) {
   PolicyRun run;
   run.speculative = speculative;
@@ -169,9 +173,15 @@ Result<PolicyRun> ParsePolicy(const YamlNode& node, const std::string& source_pa
     MR_ASSIGN_OR_RETURN(name_node, node.Require("policy"));
   }
   MR_ASSIGN_OR_RETURN(run.policy, name_node->Text());
+  if (run.policy == "balancedpools") {
+    return name_node->Error(
+        "balancedpools runs two capacity queues: plan it with mr batch plan and run it with mr batch run "
+        "(docs/makespan.md)");
+  }
+  if (IsBatchOrder(run.policy)) run.batch_order = std::exchange(run.policy, "fifo");
   const sched::PolicyRow* row = sched::FindPolicy(run.policy);
   if (row == nullptr) return name_node->Error(sched::UnknownPolicy(run.policy).message());
-  run.label = run.policy;
+  run.label = run.batch_order.empty() ? run.policy : run.batch_order;
   if (!node.IsMap()) return run;
   if (auto v = node.Get("label")) {
     MR_ASSIGN_OR_RETURN(run.label, PlainName(*v));

@@ -7,6 +7,7 @@
 #include "common/clock.h"
 #include "common/file_util.h"
 #include "common/job_id.h"
+#include "experiment/batch_order.h"
 #include "experiment/bounds.h"
 #include "experiment/job_results.h"
 #include "experiment/live_run.h"
@@ -250,15 +251,17 @@ Status RunExperiment(const Experiment& e, const JobList& jobs, const RunnerOptio
         EndProgress(o, name + ": kept (done before)");
         continue;
       }
-      Status s = RunOnce(e.cluster, e.policies[p], jobs, name, run, o);
+      Result<JobList> ordered = OrderedBatch(jobs, e.cluster, e.policies[p].batch_order);
+      Status s = ordered.ok() ? RunOnce(e.cluster, e.policies[p], *ordered, name, run, o) : ordered.status();
       EndProgress(o, name + (s.ok() ? ": done" : ": FAILED: " + s.message()));
       if (!s.ok() && first_error.ok()) first_error = s;
     }
   }
   std::vector<JobResult> rows;
   for (size_t p = 0; p < e.policies.size(); ++p) {
-    MR_ASSIGN_OR_RETURN(std::vector<double> predicted, PredictResponses(jobs, e.cluster, calib, e.policies[p]));
-    MR_RETURN_IF_ERROR(AppendRows(e, p, jobs, predicted, dir, o.log, &rows));
+    MR_ASSIGN_OR_RETURN(JobList ordered, OrderedBatch(jobs, e.cluster, e.policies[p].batch_order));
+    MR_ASSIGN_OR_RETURN(std::vector<double> predicted, PredictResponses(ordered, e.cluster, calib, e.policies[p]));
+    MR_RETURN_IF_ERROR(AppendRows(e, p, ordered, predicted, dir, o.log, &rows));
   }
   MR_RETURN_IF_ERROR(WriteFileAtomically(JoinPath(dir, "jobs.csv"), JobsCsv(rows)));
   MR_RETURN_IF_ERROR(first_error);

@@ -166,7 +166,14 @@ Result<std::vector<BatchJob>> BatchOf(const BatchPlanOptions& o) {
     return jobs;
   }
   if (!o.jobs_file.empty()) return LoadBatchJobs(o.jobs_file);
-  return GenerateMakespanWorkload(o.workload);
+  MR_ASSIGN_OR_RETURN(std::vector<BatchJob> jobs, GenerateMakespanWorkload(o.workload));
+  if (o.mean_tasks) {
+    for (BatchJob& j : jobs) {
+      j.map_durations.assign(j.map_durations.size(), Mean(j.map_durations));
+      if (!j.reduce_durations.empty()) j.reduce_durations.assign(j.reduce_durations.size(), Mean(j.reduce_durations));
+    }
+  }
+  return jobs;
 }
 
 }  // namespace

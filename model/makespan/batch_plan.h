@@ -89,6 +89,9 @@ Result<PlannedOrder> PlanGivenOrder(std::span<const BatchJob> jobs, const BatchC
 struct BatchPlanOptions {
   std::string jobs_file;  // the jobs file; empty: the generated `workload`
   MakespanWorkloadOptions workload;
+  // With `workload`: every job's tasks of their mean duration, as the experiment generator
+  // `makespan` and `mr batch run` play them live (docs/makespan.md).
+  bool mean_tasks = false;
   std::vector<JobProfile> profiles;  // the jobs as profiles (--profiles); used when non-empty
   BatchCluster cluster;
   std::vector<std::string> order;  // an order to simulate beside the plan's; empty: none

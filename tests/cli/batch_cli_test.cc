@@ -38,6 +38,7 @@ TEST(BatchCliTest, PlanWritesAPlanFile) {
                       "--order", "J1,J2"}),
             0);
   EXPECT_EQ(RunBatch({"plan", "--workload", "synthetic2", "--count", "6", "--workers", "4"}), 0);
+  EXPECT_EQ(RunBatch({"plan", "--workload", "synthetic2", "--count", "6", "--workers", "4", "--mean-tasks"}), 0);
 }
 
 TEST(BatchCliTest, PlanFromStoredProfiles) {
@@ -75,6 +76,7 @@ TEST(BatchCliTest, BadUsageReturnsTwo) {
   EXPECT_EQ(RunBatch({"plan", "--jobs", jobs}), 2);                                    // no --workers
   EXPECT_EQ(RunBatch({"plan", "--jobs", jobs, "--workers", "0"}), 2);
   EXPECT_EQ(RunBatch({"plan", "--jobs", jobs, "--workers", "2", "--count", "3"}), 2);
+  EXPECT_EQ(RunBatch({"plan", "--jobs", jobs, "--workers", "2", "--mean-tasks"}), 2);
   EXPECT_EQ(RunBatch({"plan", "--jobs", JoinPath(dir.path(), "none.json"), "--workers", "2"}), 2);
   EXPECT_EQ(RunBatch({"plan", "--jobs", jobs, "--workers", "2", "--order", "J1,J9"}), 2);
   EXPECT_EQ(RunBatch({"plan", "--workload", "nope", "--workers", "2"}), 2);
