@@ -117,7 +117,9 @@ constexpr WorkloadSource kSources[] = {
     {WorkloadKind::kGenerator, "asrpt",
      "the ASRPT paper's workloads (the slotted model's generator) at a target load of the unified slots",
      kAsrptParams, CheckAsrptParam, Generate<GenerateAsrpt>},
-    {WorkloadKind::kCsv, "csv", "one job a line: arrival,maps,map_seconds,shuffle_bytes,reducers,reduce_seconds",
+    {WorkloadKind::kCsv, "csv",
+     "one job a line: arrival,maps,map_seconds,shuffle_bytes,reducers,reduce_seconds, then optional per-job "
+     "parameter columns (weight, metric, deadline, ...)",
      kCsvParams, nullptr, LoadCsv},
     {WorkloadKind::kSwim, "swim",
      "a SWIM trace (Facebook 2009 samples): a window compressed in time, sizes mapped onto ranges", kSwimParams,
