@@ -286,6 +286,8 @@ const std::map<std::string, std::string> kDecisionGolden = {
     {"lrpt", "06810ef7d62a45fd"},
     // k = 2 binds (issue 24): k-LPS proper, not processor sharing.
     {"klps:klps-k=2", "011254d8469e0280"},
+    // Issue 25: recorded when flex was added.
+    {"flex", "377394f9d0bba656"},
 };
 
 TEST(GoldenDecisionsTest, PoliciesDecideAsBeforeOnRandomSnapshots) {
@@ -328,6 +330,8 @@ const std::map<std::string, std::string> kTaskSimGolden = {
     // lrpt re-recorded when the simulator started filling reduce estimates (the workload's
     // true reduce totals as hints): lrpt is the only policy here that reads them.
     {"lrpt", "be4cbfe7f797c1ce"},
+    // Issue 25: recorded when flex was added.
+    {"flex", "73880f377feadbb9"},
 };
 
 TEST(GoldenDecisionsTest, TaskSimulatorRunsAsBeforeOnCommittedWorkloads) {
