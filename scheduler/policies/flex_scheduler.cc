@@ -128,13 +128,18 @@ std::vector<FlexScheduler::Member> FlexScheduler::Members(const Snapshot& snap, 
   return out;
 }
 
-void FlexScheduler::Replan(const Snapshot& snap, SlotKind kind, const std::vector<Member>& members, int slots,
-                           Decision* d) {
+FlexScheduler::Bounds FlexScheduler::PoolBounds(const Snapshot& snap, SlotKind kind,
+                                                const std::vector<Member>& members) const {
   const bool reduces = kind == SlotKind::kReduce;
   // Per pool: its jobs here, then its minimum and maximum split among them.
   // limit: the job's own and its pool's maximum (INT_MAX: none); cap: limit and tasks left.
-  std::vector<int> user_cap(members.size()), cap(members.size()), min(members.size(), 0),
-      limit(members.size(), std::numeric_limits<int>::max());
+  Bounds b;
+  std::vector<int> user_cap(members.size());
+  std::vector<int>& cap = b.cap;
+  std::vector<int>& min = b.min;
+  std::vector<int>& limit = b.limit;
+  min.assign(members.size(), 0);
+  limit.assign(members.size(), std::numeric_limits<int>::max());
   std::vector<std::pair<std::string, std::vector<size_t>>> by_pool;
   for (size_t k = 0; k < members.size(); ++k) {
     const JobView& j = snap.jobs[members[k].job];
@@ -160,6 +165,15 @@ void FlexScheduler::Replan(const Snapshot& snap, SlotKind kind, const std::vecto
     std::vector<int> share = SplitMaxMin(pool_min, demand);
     for (size_t i = 0; i < ks.size(); ++i) min[ks[i]] = share[i];
   }
+  return b;
+}
+
+void FlexScheduler::Replan(const Snapshot& snap, SlotKind kind, const std::vector<Member>& members, int slots,
+                           Decision* d) {
+  const Bounds b = PoolBounds(snap, kind, members);
+  const std::vector<int>& cap = b.cap;
+  const std::vector<int>& min = b.min;
+  const std::vector<int>& limit = b.limit;
   flex::FlexProblem problem{.slots = slots, .now = snap.now, .jobs = {}};
   std::vector<size_t> in_problem;
   std::vector<std::string> metric_names;
@@ -203,9 +217,10 @@ void FlexScheduler::Replan(const Snapshot& snap, SlotKind kind, const std::vecto
     if (cap[k] <= 0) plan.jobs[k].rank = static_cast<int>(members.size());  // capped out: last
   }
   std::sort(plan.jobs.begin(), plan.jobs.end(), [](const Planned& a, const Planned& b) { return a.job < b.job; });
-  if (slots > 0) note_ += Format(" %s: %zu jobs on %d slots, order %s, predicted %.4g;",
-                  kind == SlotKind::kMap ? "map" : reduces ? "reduce" : "unified", problem.jobs.size(), slots,
-                  plan.order.c_str(), plan.predicted);
+  if (slots > 0) {
+    note_ += Format(" %s: %zu jobs on %d slots, order %s, predicted %.4g;", SlotKindName(kind), problem.jobs.size(),
+                    slots, plan.order.c_str(), plan.predicted);
+  }
 }
 
 const FlexScheduler::Planned* FlexScheduler::Find(SlotKind kind, JobId id) const {

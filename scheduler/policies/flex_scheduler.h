@@ -68,8 +68,15 @@ class FlexScheduler final : public Scheduler {
     bool measured = false;  // the phase has a finished task or an estimate
   };
 
+  // Per member: its maximum (cap: tasks left, --max-slots, its share of its pool's maximum),
+  // the part of it that is not its tasks (limit), and its share of its pool's minimum.
+  struct Bounds {
+    std::vector<int> cap, limit, min;
+  };
+
   // The jobs taking part in pool `kind` (empty when the cluster has no such slot).
   std::vector<Member> Members(const Snapshot& snap, SlotKind kind) const;
+  Bounds PoolBounds(const Snapshot& snap, SlotKind kind, const std::vector<Member>& members) const;
   // Recomputes plans_[kind] from snap and appends its JobAllocations to d.
   void Replan(const Snapshot& snap, SlotKind kind, const std::vector<Member>& members, int slots, Decision* d);
   // Places free slots of `kind` per plans_[kind] (deficits, then order within maxima).
