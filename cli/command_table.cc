@@ -30,6 +30,7 @@ int ModelMstMain(const Args& args);
 int ModelMstOptimalMain(const Args& args);
 int ModelPredictMain(const Args& args);
 int ModelMstTraceMain(const Args& args);
+int ModelFlexMain(const Args& args);
 
 const Command kModelCommands[] = {
     {"tandem", "simulate a workload file under one policy, with the lower bound", ModelTandemMain},
@@ -45,6 +46,7 @@ const Command kModelCommands[] = {
     {"predict", "replay a recorded run's traces under a policy: per-job error, or a what-if", ModelPredictMain},
     {"mst-trace", "straggling mappers: a run's measured MST vs the model's from its measured rates",
      ModelMstTraceMain},
+    {"flex", "the FLEX paper's simulation: FIFO, FAIR and FLEX against the optimum", ModelFlexMain},
 };
 
 // `mr trace ...`: cli/cmd_trace.cc

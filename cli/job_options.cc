@@ -1,8 +1,16 @@
 #include "cli/job_options.h"
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "common/clock.h"
+#include "common/units.h"
 
 #include "jobs/job_table.h"
 #include "scheduler/job_params.h"
@@ -10,6 +18,38 @@
 namespace mr::cli {
 
 namespace {
+
+// "2026-05-01T12:00:00Z", "...T12:00Z", "...T12:00:00+02:00" or without a zone (local time,
+// as date(1) reads it): epoch seconds. A fraction of a second is not taken.
+Result<double> ParseIsoTime(std::string_view text) {
+  const std::string s(text);
+  std::tm tm{};
+  const char* rest = strptime(s.c_str(), "%Y-%m-%dT%H:%M", &tm);
+  if (rest != nullptr && *rest == ':') rest = strptime(rest, ":%S", &tm);
+  auto bad = [&] {
+    return Status::InvalidArgument("--deadline '" + s +
+                                   "' is not a time like 2026-05-01T12:00:00Z (or +02:00, or local without a zone)");
+  };
+  if (rest == nullptr) return bad();
+  const std::string zone(rest);
+  if (zone.empty()) {
+    tm.tm_isdst = -1;
+    const time_t local = mktime(&tm);
+    if (local == static_cast<time_t>(-1)) return bad();
+    return static_cast<double>(local);
+  }
+  int offset = 0;
+  if (zone != "Z") {
+    int h = 0, m = 0;
+    char sign = 0;
+    if (std::sscanf(zone.c_str(), "%c%2d:%2d", &sign, &h, &m) != 3 || (sign != '+' && sign != '-') ||
+        zone.size() != 6 || h > 23 || m > 59) {
+      return bad();
+    }
+    offset = (sign == '+' ? 1 : -1) * (h * 3600 + m * 60);
+  }
+  return static_cast<double>(timegm(&tm)) - offset;
+}
 
 // A job flag as `mr run` shows it: one per name, with every job that declares it.
 struct JobFlagEntry {
@@ -39,11 +79,12 @@ std::vector<JobFlagEntry> JobFlagEntries() {
 // library (so a malformed one gets its usual message), the rest as text (SetJobParam).
 void AddJobParamOptions(po::options_description& desc) {
   for (const sched::JobParamRow& row : sched::JobParamTable()) {
+    const std::string help = row.choices == nullptr ? row.help : std::string(row.help) + " (one of: " + row.choices() + ")";
     if (row.type == sched::JobParamType::kNumber) {
       desc.add_options()(row.flag, po::value<double>()->default_value(std::stod(row.default_text), row.default_text),
-                         row.help);
+                         help.c_str());
     } else {
-      desc.add_options()(row.flag, po::value<std::string>()->default_value(row.default_text), row.help);
+      desc.add_options()(row.flag, po::value<std::string>()->default_value(row.default_text), help.c_str());
     }
   }
 }
@@ -53,10 +94,15 @@ Result<sched::JobParams> JobParamsFromFlags(const po::variables_map& vm) {
   for (const sched::JobParamRow& row : sched::JobParamTable()) {
     if (row.type == sched::JobParamType::kNumber) {
       p.*row.number = vm[row.flag].as<double>();
+    } else if (row.number == &sched::JobParams::deadline) {
+      MR_ASSIGN_OR_RETURN(std::string after, DeadlineAfterSubmission(vm[row.flag].as<std::string>(),
+                                                                     SystemClock::Get()->Now()));
+      MR_RETURN_IF_ERROR(sched::SetJobParam(row, after, &p));
     } else {
       MR_RETURN_IF_ERROR(sched::SetJobParam(row, vm[row.flag].as<std::string>(), &p));
     }
   }
+  MR_RETURN_IF_ERROR(p.Validate());  // across the fields, e.g. a metric's deadline
   return p;
 }
 
@@ -122,6 +168,25 @@ Status ApplyJobFlag(const po::variables_map& vm, const jobs::JobFlag& f, jobs::J
 }
 
 }  // namespace
+
+Result<std::string> DeadlineAfterSubmission(std::string_view text, double now) {
+  std::optional<double> at;
+  if (!text.empty() && text[0] == '@') {
+    double epoch = 0;
+    auto [end, ec] = std::from_chars(text.data() + 1, text.data() + text.size(), epoch);
+    if (text.size() < 2 || ec != std::errc() || end != text.data() + text.size() || !std::isfinite(epoch)) {
+      return Status::InvalidArgument("--deadline '" + std::string(text) + "': @ takes epoch seconds (@1777636800)");
+    }
+    at = epoch;
+  } else if (text.size() > 10 && text[4] == '-' && text[10] == 'T') {
+    MR_ASSIGN_OR_RETURN(at, ParseIsoTime(text));
+  }
+  if (!at) return std::string(text);  // relative: checked by the parameter's row
+  if (*at <= now) {
+    return Status::InvalidArgument("--deadline " + std::string(text) + " is not in the future");
+  }
+  return FormatNumber(*at - now, "%.17g");
+}
 
 void AddJobOptions(po::options_description& desc, po::positional_options_description& positional) {
   desc.add_options()

@@ -106,6 +106,18 @@ void PrintStatusTable(const proto::StatusReply& r) {
 
 namespace {
 
+// `mr status JOB`: an allocating policy's (flex) latest allocation per pool, and why.
+void PrintAllocations(const proto::JobStatus& st) {
+  if (st.allocations_size() == 0) return;
+  std::printf("\nallocation (%s):\n", st.policy().c_str());
+  for (const proto::PolicyAllocation& a : st.allocations()) {
+    std::printf("  %-7s %u slots (min %u, max %u), #%u in order %s for %s; predicted completion +%.1fs, "
+                "objective %.4g (at +%.1fs)\n",
+                a.slot().c_str(), a.slots(), a.min_slots(), a.max_slots(), a.rank() + 1, a.order().c_str(),
+                a.metric().c_str(), a.completion() - st.submit_time(), a.predicted(), a.time() - st.submit_time());
+  }
+}
+
 // `mr status JOB`: the latest failed attempt, its error and the tail of its stderr.
 void PrintFailedAttempt(const proto::JobStatus& st) {
   if (!st.has_last_failed_attempt()) return;
@@ -138,6 +150,7 @@ void PrintJobDetail(const proto::JobStatus& st) {
               FormatBytes(static_cast<double>(st.shuffle_bytes_fetched())).c_str(),
               FormatBytes(st.shuffle_bytes_expected()).c_str(), FormatPercent(st.reduce_progress()).c_str(),
               st.reduces_done(), st.reduces_total(), st.reduces_running());
+  PrintAllocations(st);
   PrintFailedAttempt(st);
   if (st.sojourn_time() > 0) {
     std::printf("\nsojourn time %.3fs (submit to the last map output available to the reducers)\n",

@@ -20,11 +20,15 @@ constexpr const char* kOldHeader =
 constexpr const char* kSojournHeader =
     "policy,rep,job,arrival,maps,map_seconds,shuffle_bytes,reducers,measured,predicted,error,sojourn,work,"
     "replayed,replay_error";
-constexpr const char* kHeader =
+constexpr const char* kReplayHeader =
     "policy,rep,job,arrival,maps,map_seconds,shuffle_bytes,reducers,measured,predicted,error,since_planned,work,"
     "replayed,replay_error";
+constexpr const char* kHeader =
+    "policy,rep,job,arrival,maps,map_seconds,shuffle_bytes,reducers,measured,predicted,error,since_planned,work,"
+    "replayed,replay_error,weight,deadline,sla";
 constexpr int kOldColumns = 12;
-constexpr int kColumns = 15;
+constexpr int kReplayColumns = 15;
+constexpr int kColumns = 18;
 
 Result<double> ParseNumber(const std::string& text, int line, const char* column) {
   char* end = nullptr;
@@ -73,6 +77,12 @@ Result<JobResult> ParseRow(std::string_view text, int line, int columns) {
       r.replayed = replayed;
     }
   }
+  if (columns > kReplayColumns) {
+    MR_ASSIGN_OR_RETURN(r.weight, ParseNumber(f[15], line, "weight"));
+    MR_ASSIGN_OR_RETURN(r.deadline, ParseNumber(f[16], line, "deadline"));
+    r.sla = f[17];
+    std::replace(r.sla.begin(), r.sla.end(), ';', ',');
+  }
   return r;
 }
 
@@ -104,7 +114,10 @@ std::string JobsCsv(const std::vector<JobResult>& rows) {
     } else {
       out += ",";
     }
-    out += "\n";
+    std::string sla = r.sla;
+    std::replace(sla.begin(), sla.end(), ',', ';');
+    std::snprintf(line, sizeof line, ",%.9g,%.9g,", r.weight, r.deadline);
+    out += line + sla + "\n";
   }
   return out;
 }
@@ -119,7 +132,8 @@ Result<std::vector<JobResult>> ParseJobsCsv(std::string_view text) {
     if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
     if (line == 1) {
       if (l == kOldHeader) columns = kOldColumns;
-      if (l != kHeader && l != kOldHeader && l != kSojournHeader) {
+      if (l == kReplayHeader || l == kSojournHeader) columns = kReplayColumns;
+      if (l != kHeader && l != kOldHeader && l != kSojournHeader && l != kReplayHeader) {
         return Status::InvalidArgument("jobs.csv line 1: expected the header '" + std::string(kHeader) + "'");
       }
       continue;

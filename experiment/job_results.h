@@ -31,15 +31,22 @@ struct JobResult {
   // (experiment/replay_prediction.h): its response time (s). Empty when the run could not
   // be replayed (the runner logs why).
   std::optional<double> replayed = std::nullopt;
+  // The job's terms for the metric menu (scheduler/flex/metrics.h; the workload's per-job
+  // parameters): weight, deadline in seconds after arrival (0 = none), SLA steps
+  // "d1:p1,d2:p2" after arrival ("" = none).
+  double weight = 1;
+  double deadline = 0;
+  std::string sla{};
 };
 
 // predicted / measured - 1; 0 when measured is 0.
 double RelativeError(double predicted, double measured);
 
 // jobs.csv: a header line, then one line per result; `replayed` and `replay_error` are
-// empty for a job without a replay. Parse errors name the line. Files written before the
-// work and replay columns existed (12 columns) parse with work = "burn" (the only mode
-// then) and no replay.
+// empty for a job without a replay; the SLA's commas are written as ';'. Parse errors name
+// the line. Files written before the work and replay columns existed (12 columns) parse
+// with work = "burn" (the only mode then) and no replay; files before the weight, deadline
+// and sla columns (15) with weight 1 and no deadline or SLA.
 std::string JobsCsv(const std::vector<JobResult>& rows);
 Result<std::vector<JobResult>> ParseJobsCsv(std::string_view text);
 

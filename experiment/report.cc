@@ -13,6 +13,7 @@
 #include "common/stats.h"
 #include "experiment/job_results.h"
 #include "experiment/live_run.h"
+#include "experiment/metric_summary.h"
 #include "trace/reader.h"
 #include "web/chart_layout.h"
 #include "web/png_render.h"
@@ -224,7 +225,8 @@ Status BuildReport(const std::string& dir, const ReportSettings& settings) {
   if (bound.machines > 0) {
     for (PolicySummary& s : summaries) s.srpt_bound = MeanRunBound(dir, rows, s.policy, bound);
   }
-  MR_RETURN_IF_ERROR(WriteFileAtomically(JoinPath(dir, "summary.md"), SummaryMarkdown(summaries, title)));
+  MR_RETURN_IF_ERROR(WriteFileAtomically(JoinPath(dir, "summary.md"),
+                                         SummaryMarkdown(summaries, title) + MetricsMarkdown(rows)));
   const std::string plots = JoinPath(dir, "plots");
   MR_RETURN_IF_ERROR(MakeDirs(plots));
   std::vector<std::string> policies = Policies(rows);

@@ -131,7 +131,8 @@ Status AppendRows(const Experiment& e, size_t p, const JobList& jobs, const std:
       }
       const model::TaskJob& j = jobs[m.job];
       JobResult r{label, rep, m.job, j.arrival, j.maps, j.map_seconds, j.map_bytes * j.maps, j.reducers,
-                  m.response, predicted[m.job], m.since_planned, WorkModeName(e.cluster.work), std::nullopt};
+                  m.response, predicted[m.job], m.since_planned, WorkModeName(e.cluster.work), std::nullopt,
+                  j.params.weight, j.params.deadline, j.params.sla};
       if (replayed.ok()) {
         auto it = replayed->find(m.id);
         if (it != replayed->end()) r.replayed = it->second;

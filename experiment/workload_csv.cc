@@ -1,8 +1,12 @@
 // The job CSV (docs/experiments.md, "Workloads"): '#' comment lines and blank lines are
 // skipped; the first other line is the header, exactly
 //   arrival,maps,map_seconds,shuffle_bytes,reducers,reduce_seconds
-// then one job a line. shuffle_bytes is the job's total, split evenly over its maps;
+// optionally followed by per-job parameter columns, each named by its key in the parameters'
+// table (scheduler/job_params.h: weight, metric, deadline, sla, min_slots, max_slots, pool,
+// ...), then one job a line. shuffle_bytes is the job's total, split evenly over its maps;
 // map_seconds is per map task (slot-seconds on a worker of speed 1). Hints are the totals.
+// A parameter cell is written as on the command line ("90s", "tardiness"); empty = default.
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <vector>
@@ -10,6 +14,7 @@
 #include "common/text_lines.h"
 #include "common/units.h"
 #include "experiment/workload_sources.h"
+#include "scheduler/job_params.h"
 
 namespace mr::experiment {
 
@@ -82,7 +87,11 @@ class Row {
   std::vector<std::string_view> fields_;
 };
 
-Result<model::TaskJob> ParseRow(const Row& row) {
+// The header's parameter columns (after the fixed ones), by row of the parameters' table.
+using ParamColumns = std::vector<const sched::JobParamRow*>;
+
+Result<model::TaskJob> ParseRow(const Row& row, const ParamColumns& extra, const std::vector<std::string_view>& cells,
+                                const std::string& where) {
   model::TaskJob job;
   MR_ASSIGN_OR_RETURN(job.arrival, row.Seconds(0));
   MR_ASSIGN_OR_RETURN(int64_t maps, row.Count(1));
@@ -98,6 +107,15 @@ Result<model::TaskJob> ParseRow(const Row& row) {
   job.params.hint_map_seconds = job.maps * job.map_seconds;
   job.params.hint_reduce_seconds = job.reducers * job.reduce_seconds;
   job.params.hint_shuffle_bytes = shuffle;
+  for (size_t c = 0; c < extra.size(); ++c) {
+    const std::string_view cell = cells[kColumnCount + c];
+    if (cell.empty()) continue;
+    Status st = sched::SetJobParam(*extra[c], cell, &job.params, sched::ParamNames::kKey);
+    if (!st.ok()) return Status::InvalidArgument(where + st.message());
+  }
+  if (Status st = job.params.Validate(sched::ParamNames::kKey); !st.ok()) {
+    return Status::InvalidArgument(where + st.message());
+  }
   return job;
 }
 
@@ -106,6 +124,7 @@ Result<model::TaskJob> ParseRow(const Row& row) {
 Result<JobList> ParseJobCsv(std::string_view text, const std::string& source) {
   JobList jobs;
   bool header = false;
+  ParamColumns extra;
   LineCursor lines(text);
   std::string_view line;
   while (lines.Next(&line)) {
@@ -115,22 +134,34 @@ Result<JobList> ParseJobCsv(std::string_view text, const std::string& source) {
     std::vector<std::string_view> fields = Split(trimmed);
     std::string where = source + ":" + std::to_string(line_no) + ": ";
     if (!header) {
-      bool ok = fields.size() == kColumnCount;
+      bool ok = fields.size() >= kColumnCount;
       for (size_t i = 0; ok && i < kColumnCount; ++i) ok = fields[i] == kColumns[i];
       if (!ok) {
         return Status::InvalidArgument(
             where +
             "the header must be arrival,maps,map_seconds,shuffle_bytes,reducers,"
-            "reduce_seconds");
+            "reduce_seconds (then optional per-job parameter keys)");
+      }
+      for (size_t i = kColumnCount; i < fields.size(); ++i) {
+        const sched::JobParamRow* row = sched::FindJobParam(fields[i]);
+        if (row == nullptr) {
+          return Status::InvalidArgument(where + "column " + std::to_string(i + 1) + " '" + std::string(fields[i]) +
+                                         "' is not a per-job parameter's key (docs/jobs.md)");
+        }
+        if (std::find(extra.begin(), extra.end(), row) != extra.end()) {
+          return Status::InvalidArgument(where + "column '" + std::string(fields[i]) + "' twice");
+        }
+        extra.push_back(row);
       }
       header = true;
       continue;
     }
-    if (fields.size() != kColumnCount) {
-      return Status::InvalidArgument(where + "expected " + std::to_string(kColumnCount) +
+    if (fields.size() != kColumnCount + extra.size()) {
+      return Status::InvalidArgument(where + "expected " + std::to_string(kColumnCount + extra.size()) +
                                      " columns, got " + std::to_string(fields.size()));
     }
-    MR_ASSIGN_OR_RETURN(model::TaskJob job, ParseRow(Row(source, line_no, std::move(fields))));
+    std::vector<std::string_view> cells = fields;
+    MR_ASSIGN_OR_RETURN(model::TaskJob job, ParseRow(Row(source, line_no, std::move(fields)), extra, cells, where));
     jobs.push_back(std::move(job));
   }
   if (!header) return Status::InvalidArgument(source + ": no header line (arrival,maps,...)");

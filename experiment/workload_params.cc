@@ -136,7 +136,9 @@ constexpr WorkloadSource kSources[] = {
     {WorkloadKind::kGenerator, "makespan",
      "the makespan paper's batches (Synthetic1, Synthetic2, Yahoo! M45, Facebook 2009), all at time 0, scaled in time",
      kMakespanParams, CheckMakespanParam, Generate<GenerateMakespanBatch>},
-    {WorkloadKind::kCsv, "csv", "one job a line: arrival,maps,map_seconds,shuffle_bytes,reducers,reduce_seconds",
+    {WorkloadKind::kCsv, "csv",
+     "one job a line: arrival,maps,map_seconds,shuffle_bytes,reducers,reduce_seconds, then optional per-job "
+     "parameter columns (weight, metric, deadline, ...)",
      kCsvParams, nullptr, LoadCsv},
     {WorkloadKind::kSwim, "swim",
      "a SWIM trace (Facebook 2009 samples): a window compressed in time, sizes mapped onto ranges", kSwimParams,

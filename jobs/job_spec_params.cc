@@ -3,7 +3,9 @@
 #include <google/protobuf/descriptor.h>
 #include <google/protobuf/message.h>
 
+#include <algorithm>
 #include <array>
+#include <climits>
 
 namespace mr::jobs {
 namespace {
@@ -18,9 +20,12 @@ FieldDescriptor::CppType WantedType(JobParamType type) {
       return FieldDescriptor::CPPTYPE_STRING;
     case JobParamType::kNumber:
     case JobParamType::kBytes:
+    case JobParamType::kDuration:
       return FieldDescriptor::CPPTYPE_DOUBLE;
     case JobParamType::kSwitch:
       return FieldDescriptor::CPPTYPE_BOOL;
+    case JobParamType::kCount:
+      return FieldDescriptor::CPPTYPE_UINT32;
   }
   return FieldDescriptor::CPPTYPE_MESSAGE;  // never a parameter's type
 }
@@ -57,10 +62,17 @@ sched::JobParams JobParamsFromSpec(const proto::JobSpec& spec) {
         break;
       case JobParamType::kNumber:
       case JobParamType::kBytes:
+      case JobParamType::kDuration:
         if (double v = reflection->GetDouble(spec, f); v != 0) p.*row.number = v;
         break;
       case JobParamType::kSwitch:
         if (reflection->GetBool(spec, f)) p.*row.on = !(defaults.*row.on);
+        break;
+      case JobParamType::kCount:
+        // Above INT_MAX it reads as INT_MAX, which every count's range refuses.
+        if (uint32_t v = reflection->GetUInt32(spec, f); v != 0) {
+          p.*row.count = static_cast<int>(std::min<uint32_t>(v, INT_MAX));
+        }
         break;
     }
   }
@@ -80,10 +92,14 @@ void JobParamsToSpec(const sched::JobParams& params, proto::JobSpec* spec) {
         break;
       case JobParamType::kNumber:
       case JobParamType::kBytes:
+      case JobParamType::kDuration:
         reflection->SetDouble(spec, f, params.*row.number);
         break;
       case JobParamType::kSwitch:
         reflection->SetBool(spec, f, params.*row.on != defaults.*row.on);
+        break;
+      case JobParamType::kCount:  // REQUIRES (Validate): not negative
+        reflection->SetUInt32(spec, f, static_cast<uint32_t>(std::max(0, params.*row.count)));
         break;
     }
   }

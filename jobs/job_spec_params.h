@@ -16,7 +16,7 @@ sched::JobParams JobParamsFromSpec(const proto::JobSpec& spec);
 // Writes every parameter into spec's field (a switch as set when it is off its default).
 void JobParamsToSpec(const sched::JobParams& params, proto::JobSpec* spec);
 // Ok if every row of the table has a singular JobSpec field of its type (string for text,
-// double for numbers and byte sizes, bool for switches); else Internal naming the row. The
+// double for numbers, byte sizes and durations, bool for switches, uint32 for counts); else Internal naming the row. The
 // conversions above skip a row that fails it; tests/jobs/job_request_test.cc checks it.
 Status CheckJobParamFields();
 

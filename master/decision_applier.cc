@@ -250,4 +250,27 @@ void DecisionApplier::UpdateShares(const sched::Decision& d) {
   }
 }
 
+void DecisionApplier::RecordAllocations(const sched::Decision& d) {
+  if (d.allocations.empty()) return;
+  const double now = state_.Now();
+  for (const sched::JobAllocation& a : d.allocations) {
+    JobRecord* job = state_.FindJob(a.job);
+    if (job == nullptr || job->finished()) continue;
+    const int pool = static_cast<int>(a.slot);
+    job->allocation[pool] = a;
+    job->allocation_time[pool] = now;
+    Trace(*job, trace::Allocation{.t = now,
+                                  .policy = state_.policy,
+                                  .slot = std::string(sched::SlotKindName(a.slot)),
+                                  .slots = a.slots,
+                                  .min_slots = a.min_slots,
+                                  .max_slots = a.max_slots,
+                                  .rank = a.rank,
+                                  .order = a.order,
+                                  .metric = a.metric,
+                                  .predicted = a.predicted,
+                                  .completion = a.completion});
+  }
+}
+
 }  // namespace mr::master

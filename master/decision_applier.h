@@ -42,6 +42,9 @@ class DecisionApplier {
   void SendOutbox(WorkerRecord& w, proto::HeartbeatReply* reply);
   // Records the decision's shuffle shares (clamped to [0, 1]) of every unfinished job.
   void UpdateShares(const sched::Decision& d);
+  // Keeps the decision's allocations (an allocating policy's, at an epoch) on their jobs and
+  // traces each (event "allocation").
+  void RecordAllocations(const sched::Decision& d);
 
  private:
   // A map whose assignment is too large for any message: the attempt fails, counted, with

@@ -236,6 +236,11 @@ struct JobRecord {
   // The latest failed attempt (map or reduce) with its error and stderr tail, for `mr
   // status JOB` and the page; persisted with the job.
   std::optional<proto::FailedAttempt> last_failed_attempt;
+  // An allocating policy's (flex) latest allocation per pool (index: sched::SlotKind), and
+  // when it was computed; for `mr status JOB` and the page. Not persisted: the next epoch
+  // after a restart sets it again.
+  std::optional<sched::JobAllocation> allocation[3];
+  double allocation_time[3] = {0, 0, 0};
 
   bool finished() const { return state != JobState::kRunning; }
   // A reduce starts only once every map of its job is done, even when its reducer already

@@ -104,6 +104,7 @@ Result<proto::HeartbeatReply> JobTracker::Heartbeat(const proto::Heartbeat& hb) 
     sched::Decision d = scheduler_->Schedule(snapshots_.Build(w.id, cluster));
     decisions_.Apply(w, d, cluster, &reply);
     decisions_.UpdateShares(d);
+    decisions_.RecordAllocations(d);
     state_.last_round_time = now;
   }
   if (!unified_.Blocked()) Speculate(w, &reply);

@@ -45,6 +45,13 @@ nlohmann::json JobStatusToJson(const proto::JobStatus& st) {
                       {"trace", st.trace_path()},
                       {"counters", nlohmann::json::object()}};
   for (const auto& c : st.counters()) j["counters"][c.name()] = c.value();
+  j["allocations"] = nlohmann::json::array();
+  for (const proto::PolicyAllocation& a : st.allocations()) {
+    j["allocations"].push_back({{"slot", a.slot()},           {"slots", a.slots()},   {"min_slots", a.min_slots()},
+                                {"max_slots", a.max_slots()}, {"rank", a.rank()},     {"order", a.order()},
+                                {"metric", a.metric()},       {"predicted", a.predicted()},
+                                {"completion", a.completion()}, {"time", a.time()}});
+  }
   j["last_failed_attempt"] = nlohmann::json();
   if (st.has_last_failed_attempt()) {
     const proto::FailedAttempt& f = st.last_failed_attempt();

@@ -58,6 +58,21 @@ proto::JobStatus StatusView::MakeStatus(const JobRecord& job) const {
   if (job.maps_done_time > 0) st.set_sojourn_time(job.maps_done_time - job.submit_time);
   st.set_trace_path(job.trace_path);
   if (job.last_failed_attempt) *st.mutable_last_failed_attempt() = *job.last_failed_attempt;
+  for (int pool = 0; pool < 3; ++pool) {
+    if (!job.allocation[pool]) continue;
+    const sched::JobAllocation& a = *job.allocation[pool];
+    proto::PolicyAllocation* out = st.add_allocations();
+    out->set_slot(sched::SlotKindName(a.slot));
+    out->set_slots(static_cast<uint32_t>(std::max(0, a.slots)));
+    out->set_min_slots(static_cast<uint32_t>(std::max(0, a.min_slots)));
+    out->set_max_slots(static_cast<uint32_t>(std::max(0, a.max_slots)));
+    out->set_rank(static_cast<uint32_t>(std::max(0, a.rank)));
+    out->set_order(a.order);
+    out->set_metric(a.metric);
+    out->set_predicted(a.predicted);
+    out->set_completion(a.completion);
+    out->set_time(job.allocation_time[pool]);
+  }
   st.set_shuffle_rate(job.finished() ? 0.0 : job.RecentShuffleRate(state_.Now()));
   st.set_shuffle_rate_mean(job.MeanShuffleRate());
   for (const auto& [name, v] : job.counters) {

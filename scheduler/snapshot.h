@@ -20,6 +20,10 @@ using WorkerId = uint32_t;
 
 enum class TaskKind { kMap, kReduce };
 enum class SlotKind { kMap, kReduce, kUnified };
+// "map", "reduce", "unified": as traces and status name a slot kind.
+inline const char* SlotKindName(SlotKind k) {
+  return k == SlotKind::kMap ? "map" : k == SlotKind::kReduce ? "reduce" : "unified";
+}
 
 struct WorkerView {
   WorkerId id = 0;
@@ -171,6 +175,23 @@ struct QueueMap {
 // and ordered iteration; inserting in increasing id order is O(1) each.
 using ShareMap = boost::container::flat_map<JobId, double>;
 
+// What an allocating policy (flex) decided for one job and one pool of slots when it
+// recomputed its allocations: the master writes it to the job's trace (event "allocation")
+// and keeps the last one per pool for `mr status` and the job page; the simulators may
+// ignore it. Empty between epochs and for the other policies.
+struct JobAllocation {
+  JobId job = 0;
+  SlotKind slot = SlotKind::kMap;  // the pool: map, reduce or unified slots
+  int slots = 0;                   // the job's allocation until the next epoch
+  int min_slots = 0;               // its minimum (normalised) and maximum in this pool
+  int max_slots = 0;
+  int rank = 0;                    // its place in the winning order (0 = first)
+  std::string order;               // the winning order's name ("generic-rap", ...)
+  std::string metric;              // the metric the job is scheduled for
+  double predicted = 0;            // the pool's predicted objective under that order
+  double completion = 0;           // the job's predicted completion of this phase (snapshot clock)
+};
+
 struct Decision {
   std::vector<Assignment> assignments;
   // Fraction of every worker's shuffle capacity each job is served at. Jobs
@@ -183,6 +204,7 @@ struct Decision {
   ShareMap map_shares;
   std::vector<Kill> kills;
   std::vector<QueueMap> queue;  // applied before the assignments of the same decision
+  std::vector<JobAllocation> allocations;  // see JobAllocation
   std::string note;  // short human-readable reason, for the trace
 };
 

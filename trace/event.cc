@@ -30,6 +30,7 @@ constexpr std::array<std::string_view, kEventTypes> kNames = {
     "map_recovered",          // kMapRecovered
     "maps_done",              // kMapsDone
     "job_end",                // kJobEnd
+    "allocation",             // kAllocation
 };
 
 template <EventType type, class T>
@@ -44,7 +45,8 @@ static_assert(At<EventType::kUnknown, Unknown> && At<EventType::kJobSubmit, JobS
               At<EventType::kCommit, Commit> && At<EventType::kReexecute, Reexecute> &&
               At<EventType::kWorkerLost, WorkerLost> && At<EventType::kBlacklist, Blacklist> &&
               At<EventType::kMasterRestart, MasterRestart> && At<EventType::kMapRecovered, MapRecovered> &&
-              At<EventType::kMapsDone, MapsDone> && At<EventType::kJobEnd, JobEnd>,
+              At<EventType::kMapsDone, MapsDone> && At<EventType::kJobEnd, JobEnd> &&
+              At<EventType::kAllocation, Allocation>,
               "Event's alternatives must follow EventType");
 
 }  // namespace

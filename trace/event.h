@@ -49,6 +49,7 @@ enum class EventType {
   kMapRecovered,
   kMapsDone,
   kJobEnd,
+  kAllocation,
 };
 
 // An event whose name this build does not know: read and skipped by every consumer.
@@ -245,10 +246,24 @@ struct JobEnd {
   std::optional<Counters> counters{};
 };
 
+// An allocating policy (flex) recomputed its allocations: this job's share of one pool of
+// slots until the next epoch, why (the winning priority order and the metric), and what it
+// predicts (docs/policies.md, "flex").
+struct Allocation {
+  double t = 0;
+  std::string job{};
+  std::optional<std::string> policy{}, slot{};  // slot: map, reduce, unified
+  std::optional<int64_t> slots{}, min_slots{}, max_slots{}, rank{};
+  std::optional<std::string> order{}, metric{};
+  std::optional<double> predicted{};   // the pool's predicted objective
+  std::optional<double> completion{};  // the job's predicted completion of the phase (epoch seconds)
+};
+
 // Alternatives in EventType order: Event::index() is the EventType.
 using Event = std::variant<Unknown, JobSubmit, JobStart, Estimate, Decision, Share, AttemptStart, AttemptEnd,
                            ReducePlace, ReduceBackupDropped, FetchStart, FetchEnd, ReduceFetchFailed, Served, Commit,
-                           Reexecute, WorkerLost, Blacklist, MasterRestart, MapRecovered, MapsDone, JobEnd>;
+                           Reexecute, WorkerLost, Blacklist, MasterRestart, MapRecovered, MapsDone, JobEnd,
+                           Allocation>;
 
 inline constexpr int kEventTypes = static_cast<int>(std::variant_size_v<Event>);
 

@@ -326,6 +326,28 @@ std::string FailedAttemptSection(const json& job) {
          Escape(tail) + "</pre>\n";
 }
 
+// An allocating policy's (flex) latest allocation per pool: slots, bounds, order, metric,
+// prediction ("" when the job has none).
+std::string AllocationSection(const json& job) {
+  if (!job.is_object() || !job.contains("allocations") || !job["allocations"].is_array() ||
+      job["allocations"].empty()) {
+    return "";
+  }
+  std::string s =
+      "<h2>Allocation</h2>\n<table id=\"allocations\"><tr><th>slots of</th><th>allocated</th><th>min</th>"
+      "<th>max</th><th>place</th><th>order</th><th>metric</th><th>predicted completion</th><th>objective</th>"
+      "<th>computed</th></tr>\n";
+  for (const json& a : job["allocations"]) {
+    s += "<tr><td>" + Escape(Text(a, "slot")) + "</td><td>" + Escape(Text(a, "slots")) + "</td><td>" +
+         Escape(Text(a, "min_slots")) + "</td><td>" + Escape(Text(a, "max_slots")) + "</td><td>" +
+         std::to_string(static_cast<int>(Number(a, "rank")) + 1) + "</td><td>" + Escape(Text(a, "order")) +
+         "</td><td>" + Escape(Text(a, "metric")) + "</td><td>" + Escape(SinceSubmit(job, Number(a, "completion"))) +
+         "</td><td>" + Escape(Text(a, "predicted")) + "</td><td>" + Escape(SinceSubmit(job, Number(a, "time"))) +
+         "</td></tr>\n";
+  }
+  return s + "</table>\n";
+}
+
 std::string DecisionsTable(const ChartLayout& l) {
   constexpr size_t kMaxRows = 300;
   if (l.decisions.empty()) return "<p class=\"muted\">no decisions recorded yet</p>\n";
@@ -382,6 +404,7 @@ std::string JobPageHtml(const json& job, const std::vector<trace::Event>& trace,
   std::string c = "<h1 id=\"job-id\">" + Escape(id) + " <span class=\"muted\">" + Escape(Text(job, "name")) +
                   "</span></h1>\n";
   c += JobSummary(job, layout);
+  c += AllocationSection(job);
   c += FailedAttemptSection(job);
   c += "<h2>Tasks and shuffle over time</h2>\n<p class=\"muted\">one row per slot (map, reduce) and per shuffle "
        "link (source worker → reducer's worker); hover a bar for details; below, the job's shuffle rate and "

@@ -7,15 +7,15 @@
 #     (FLEX as the paper describes it, and with one round of adjacent swaps).
 # Writes bench/flex/{base,slack,small,metrics}.csv, results.md and slack.png, small.png,
 # metrics.png (gnuplot). Deterministic: no timing is measured.
-#   bench/flex/run.sh                      (after: cmake --build build --target mr_flex_sim)
-# Knobs (environment): SIM (the mr_flex_sim binary), INSTANCES (100), SEEDS for the base case
+#   bench/flex/run.sh                      (after: cmake --build build --target mr)
+# Knobs (environment): MR_BIN (the mr binary, build/cli/mr; it runs `mr model flex`), INSTANCES (100), SEEDS for the base case
 # ("1 2 3 4 5"), SEED for the sweeps (1), SWEEP_SWAPS (1: the swap variant in the menu),
 # PLOT_ONLY=1 (rebuild results.md and the plots from the CSVs already there).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-SIM=${SIM:-$root/build/bench/flex/mr_flex_sim}
+MR_BIN=${MR_BIN:-$root/build/cli/mr}
 INSTANCES=${INSTANCES:-100}
 SEEDS=${SEEDS:-1 2 3 4 5}
 SEED=${SEED:-1}
@@ -23,14 +23,14 @@ SWEEP_SWAPS=${SWEEP_SWAPS:-1}
 METRICS=(response-time weighted-response-time stretch makespan max-stretch tardy-jobs
          weighted-tardy-jobs tardiness max-tardiness lateness max-lateness sla)
 
-if [[ ${PLOT_ONLY:-0} != 1 && ! -x "$SIM" ]]; then
-  echo "run.sh: SIM=$SIM is not an executable (cmake --build build --target mr_flex_sim)" >&2
+if [[ ${PLOT_ONLY:-0} != 1 && ! -x "$MR_BIN" ]]; then
+  echo "run.sh: MR_BIN=$MR_BIN is not an executable (cmake --build build --target mr)" >&2
   exit 2
 fi
 
 # One point: prints "fifo,avg,worst fair,avg,worst flex,avg,worst counted skipped".
 point() {
-  "$SIM" --instances "$INSTANCES" --csv "$@" | awk -F, '
+  "$MR_BIN" model flex --instances "$INSTANCES" --csv "$@" | awk -F, '
     /^(fifo|fair|flex),/ { r[$1] = sprintf("%.4f,%.4f", $2, $3) }
     /^# realised/ { match($0, /counted [0-9]+/); c = substr($0, RSTART + 8, RLENGTH - 8)
                     match($0, /\) [0-9]+;/); s = substr($0, RSTART + 2, RLENGTH - 3) }

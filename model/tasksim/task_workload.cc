@@ -1,6 +1,7 @@
 #include "model/tasksim/task_workload.h"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -43,18 +44,14 @@ Result<std::vector<double>> Durations(const json& entry, const char* key, size_t
   return out;
 }
 
-// Keys that named per-job parameters no policy read; they return with the policies that do.
-constexpr const char* kRemovedKeys[] = {"metric", "deadline_seconds", "min_slots", "max_slots"};
-
 // The job's parameters, one key per row of their table (scheduler/job_params.h): a string for
-// text, a number for numbers and byte sizes, true/false or "on"/"off" for a switch. Ranges
-// are checked by the caller, once the hints are settled.
+// text, a number for numbers and byte sizes, a whole number for counts, a number of seconds
+// or a duration string ("90s", "+2h") for durations, true/false or "on"/"off" for a switch.
+// Ranges are checked by the caller, once the hints are settled.
 Status ParamKeys(const json& entry, const std::string& where, sched::JobParams& p) {
-  for (const char* key : kRemovedKeys) {
-    if (entry.contains(key)) {
-      return Status::InvalidArgument(where + ": '" + key +
-                                     "' is no longer a job parameter (no policy reads it yet)");
-    }
+  // Before issue 24 the deadline's key was the JobSpec field's name: refused, not dropped.
+  if (entry.contains("deadline_seconds")) {
+    return Status::InvalidArgument(where + ": 'deadline_seconds' is now 'deadline' (seconds after arrival)");
   }
   for (const sched::JobParamRow& row : sched::JobParamTable()) {
     auto it = entry.find(row.key);
@@ -69,6 +66,22 @@ Status ParamKeys(const json& entry, const std::string& where, sched::JobParams& 
       case sched::JobParamType::kBytes:
         if (!it->is_number()) return Status::InvalidArgument(name + " must be a number");
         p.*row.number = it->get<double>();
+        break;
+      case sched::JobParamType::kDuration:
+        if (it->is_number()) {
+          p.*row.number = it->get<double>();
+        } else if (!it->is_string()) {
+          return Status::InvalidArgument(name + " must be a number of seconds or a duration (\"90s\")");
+        } else if (Status st = sched::SetJobParam(row, it->get<std::string>(), &p, sched::ParamNames::kKey);
+                   !st.ok()) {
+          return st.WithContext(where);
+        }
+        break;
+      case sched::JobParamType::kCount:
+        if (!it->is_number_integer() || it->get<int64_t>() < INT_MIN || it->get<int64_t>() > INT_MAX) {
+          return Status::InvalidArgument(name + " must be a whole number");
+        }
+        p.*row.count = static_cast<int>(it->get<int64_t>());
         break;
       case sched::JobParamType::kSwitch:
         if (it->is_boolean()) {

@@ -38,9 +38,10 @@ TandemJob FluidSizes(const TaskJob& job, const ClusterSpec& cluster);
 // and "reduce_durations" (a recorded run's per-task seconds, replayed), "map_time"
 // (ParseMapTimeDist syntax), and the per-job parameters by their keys
 // (scheduler/job_params.h: "pool", "weight", "speculative", "hint_reduce_seconds" (with
-// hints; default: the shape's reduce seconds x reducers, the true total)). InvalidArgument
-// naming the job for a missing or bad field, or for a key that no longer names a parameter
-// ("metric", "deadline_seconds", "min_slots", "max_slots").
+// hints; default: the shape's reduce seconds x reducers, the true total), flex's "metric",
+// "deadline" (seconds after arrival), "sla", "min_slots", "max_slots"). InvalidArgument
+// naming the job for a missing or bad field, for a contradictory combination
+// (JobParams::Validate) or for "deadline_seconds" (the key is "deadline").
 Result<std::vector<TaskJob>> ParseBenchWorkloadJson(std::string_view text, const TaskShape& shape);
 
 // A file that starts with '{' is workload.py JSON, anything else the fluid CSV.

@@ -5,6 +5,8 @@
 #include <charconv>
 #include <cmath>
 #include <sstream>
+#include <string>
+#include <tuple>
 
 #include "common/file_util.h"
 
@@ -34,12 +36,17 @@ std::string ApplyField(std::string_view tok, PoolConfig* pool) {
   size_t eq = tok.find('=');
   if (eq == std::string_view::npos) return "expected key=value, got '" + std::string(tok) + "'";
   std::string_view key = tok.substr(0, eq), value = tok.substr(eq + 1);
-  if (key == "min_maps" || key == "min_reduces") {
+  int* count = key == "min_maps"      ? &pool->min_maps
+               : key == "min_reduces" ? &pool->min_reduces
+               : key == "max_maps"    ? &pool->max_maps
+               : key == "max_reduces" ? &pool->max_reduces
+                                      : nullptr;
+  if (count != nullptr) {
     int n = 0;
     if (!ParseNumber(value, &n) || n < 0) {
       return std::string(key) + " must be a non-negative integer, got '" + std::string(value) + "'";
     }
-    (key == "min_maps" ? pool->min_maps : pool->min_reduces) = n;
+    *count = n;
     return "";
   }
   if (key == "weight") {
@@ -50,7 +57,7 @@ std::string ApplyField(std::string_view tok, PoolConfig* pool) {
     pool->weight = w;
     return "";
   }
-  return "unknown key '" + std::string(key) + "' (known: min_maps, min_reduces, weight)";
+  return "unknown key '" + std::string(key) + "' (known: min_maps, min_reduces, max_maps, max_reduces, weight)";
 }
 
 // Parses one non-empty, comment-free line; returns an error message or "".
@@ -62,6 +69,12 @@ std::string ParseLine(std::string_view line, PoolConfig* pool) {
   for (size_t i = 2; i < tok.size(); ++i) {
     std::string err = ApplyField(tok[i], pool);
     if (!err.empty()) return err;
+  }
+  for (auto [lo, hi, lo_name, hi_name] : {std::tuple{pool->min_maps, pool->max_maps, "min_maps", "max_maps"},
+                                          std::tuple{pool->min_reduces, pool->max_reduces, "min_reduces", "max_reduces"}}) {
+    if (hi > 0 && lo > hi) {
+      return std::string(lo_name) + " " + std::to_string(lo) + " is above " + hi_name + " " + std::to_string(hi);
+    }
   }
   return "";
 }

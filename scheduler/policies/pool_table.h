@@ -1,6 +1,6 @@
 // PoolTable: the fair scheduler's pools (minimum shares and weights), parsed
 // once from a small text file. Format (docs/policies.md), one pool per line:
-//   pool NAME [min_maps=N] [min_reduces=N] [weight=W]
+//   pool NAME [min_maps=N] [min_reduces=N] [max_maps=N] [max_reduces=N] [weight=W]
 // '#' starts a comment; blank lines are ignored. Jobs in a pool not listed (or
 // in pool "") use pool "default" (min 0, weight 1 unless the file sets it).
 // Immutable after parsing; safe to share between threads.
@@ -18,6 +18,10 @@ struct PoolConfig {
   std::string name;
   int min_maps = 0;
   int min_reduces = 0;
+  // At most this many slots for the pool's jobs together (0 = no maximum). Read by the flex
+  // policy (its minima and maxima per pool); the fair scheduler ignores them.
+  int max_maps = 0;
+  int max_reduces = 0;
   double weight = 1.0;
 };
 

@@ -11,6 +11,7 @@
 #include "scheduler/policies/asrpt_scheduler.h"
 #include "scheduler/policies/fair_scheduler.h"
 #include "scheduler/policies/fifo_scheduler.h"
+#include "scheduler/policies/flex_scheduler.h"
 #include "scheduler/policies/klps_scheduler.h"
 #include "scheduler/policies/lrpt_scheduler.h"
 #include "scheduler/policies/max_srpt_scheduler.h"
@@ -93,6 +94,29 @@ Result<std::unique_ptr<Scheduler>> MakeAsrpt(std::string_view name, const Policy
                                                  : VirtualSrpt::Membership::kPresent);
 }
 
+constexpr OptionSpec kFlexOptions[] = {
+    {"flex-epoch", OptionType::kDuration, "1s",
+     "FLEX's epoch: the allocations are recomputed once per epoch (and when a job or phase starts or ends)",
+     1e-3, 86400},
+    {"flex-metric", OptionType::kString, "response-time",
+     "the metric of jobs that name none (--metric): response-time, weighted-response-time, stretch, makespan, "
+     "max-stretch, tardy-jobs, weighted-tardy-jobs, tardiness, max-tardiness, lateness, max-lateness, sla"},
+    {"flex-pools", OptionType::kPath, nullptr,
+     "pools file: minimum and maximum slots per pool (min_maps, max_maps, min_reduces, max_reduces)"},
+};
+
+Result<std::unique_ptr<Scheduler>> MakeFlex(std::string_view name, const PolicyOptions& o) {
+  Result<flex::Metric> metric = flex::ParseMetric(o.String(kFlexOptions[1].name));
+  if (!metric.ok()) return metric.status().WithContext("--flex-metric");
+  PoolTable pools;
+  if (o.Has(kFlexOptions[2].name) && !o.String(kFlexOptions[2].name).empty()) {
+    auto loaded = PoolTable::Load(o.String(kFlexOptions[2].name));
+    if (!loaded.ok()) return loaded.status().WithContext("pools file");
+    pools = std::move(*loaded);
+  }
+  return Make<FlexScheduler>(name, o.Double(kFlexOptions[0].name), *metric, std::move(pools));
+}
+
 const PolicyRow* FindPolicyIn(std::span<const PolicyRow> rows, std::string_view name) {
   for (const PolicyRow& p : rows) {
     if (name == p.name) return &p;
@@ -121,6 +145,9 @@ constexpr PolicyRow kPolicies[] = {
       .bound = Bound::kSlottedSrpt}},
     {"lrpt", "largest remaining (map + reduce) work first, work-conserving", {},
      MakePlain<LrptScheduler>, {.reduces_wait_for_maps = true, .bound = Bound::kSlottedSrpt}},
+    {"flex", "FLEX: each epoch, slots above the minima placed to optimise the jobs' chosen metric",
+     kFlexOptions, MakeFlex,
+     {.memory = RoundMemory::kOther, .round_option = kFlexOptions[0].name, .bound = Bound::kSlottedSrpt}},
 };
 
 // Rows registered at run time (RegisterPolicy). Each is heap-allocated and kept until exit,

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <google/protobuf/util/message_differencer.h>
 
+#include <ctime>
 #include <sstream>
 
 #include "cli/experiment_cluster.h"
@@ -15,8 +16,8 @@
 namespace mr::cli {
 namespace {
 
-// `mr run --help`'s job options as main printed them before the table, the lines of --metric,
-// --deadline, --min-slots and --max-slots removed.
+// `mr run --help`'s job options as main printed them before the table, with FLEX's terms
+// (issue 25) as rows of the per-job parameters' table.
 constexpr const char* kJobOptionsHelp =
     "  --job arg                      job: wordcount, sort, grep, synthetic, \n"
     "                                 streaming\n"
@@ -49,6 +50,24 @@ constexpr const char* kJobOptionsHelp =
     "                                 docs/speculation.md); off: never\n"
     "  --queue arg                    capacity scheduler queue (--policy capacity; \n"
     "                                 \"\" = the queue named default)\n"
+    "  --metric arg                   flex: the metric this job is scheduled for; \"\"\n"
+    "                                 = the cluster's --flex-metric (one of: \n"
+    "                                 response-time, weighted-response-time, \n"
+    "                                 stretch, makespan, max-stretch, tardy-jobs, \n"
+    "                                 weighted-tardy-jobs, tardiness, max-tardiness,\n"
+    "                                 lateness, max-lateness, sla)\n"
+    "  --deadline arg (=0)            flex: the job's deadline, seconds after \n"
+    "                                 submission (90, 90s, +90s, 2h; mr run/submit \n"
+    "                                 also take an absolute time: \n"
+    "                                 2026-05-01T12:00:00Z or @EPOCH_SECONDS); 0 = \n"
+    "                                 none\n"
+    "  --sla arg                      flex: SLA steps d1:p1,d2:p2,... \n"
+    "                                 (pseudo-deadlines in seconds after submission,\n"
+    "                                 penalties; both increasing) for --metric sla\n"
+    "  --min-slots arg (=0)           flex: at least this many slots in each phase \n"
+    "                                 (above the pool's minimum); 0 = none\n"
+    "  --max-slots arg (=0)           flex: at most this many slots in each phase; 0\n"
+    "                                 = the phase's remaining tasks\n"
     "  --pattern arg                  grep: extended regular expression\n"
     "  --maps arg (=0)                synthetic: number of map tasks\n"
     "  --map-seconds arg              synthetic: CPU seconds per map\n"
@@ -124,7 +143,8 @@ TEST(JobOptionsTest, FlagsBecomeTheRequestTheySay) {
       Request({"synthetic", "-o", "out", "--maps", "3", "--map-bytes", "1KiB", "--reducers", "2", "--split-size",
                "1MiB", "--sort-buffer", "1MiB", "--slow-start", "0.5", "--name", "n", "--pool", "batch", "--weight",
                "2", "--hint-map-seconds", "12.5", "--hint-shuffle-bytes", "10MiB", "--hint-reduce-seconds", "4",
-               "--speculative", "off", "--queue", "small", "--param", "seed=7"});
+               "--speculative", "off", "--queue", "small", "--param", "seed=7", "--metric", "sla", "--deadline", "+2m", "--sla",
+               "30:1,90:5", "--min-slots", "2", "--max-slots", "6"});
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_EQ(r->num_maps, 3u);
   EXPECT_EQ(r->params, (jobs::Params{{"map_bytes", "1024"}, {"seed", "7"}}));
@@ -141,7 +161,50 @@ TEST(JobOptionsTest, FlagsBecomeTheRequestTheySay) {
   want.hint_reduce_seconds = 4;
   want.speculative = false;
   want.queue = "small";
+  want.metric = "sla";
+  want.deadline = 120;
+  want.sla = "30:1,90:5";
+  want.min_slots = 2;
+  want.max_slots = 6;
   EXPECT_TRUE(r->scheduling == want);
+}
+
+// --deadline: a duration passes through; an absolute time becomes its distance from now.
+TEST(JobOptionsTest, AnAbsoluteDeadlineBecomesSecondsAfterNow) {
+  const double now = 1777636800;  // 2026-05-01T12:00:00Z
+  EXPECT_EQ(*DeadlineAfterSubmission("90s", now), "90s");
+  EXPECT_EQ(*DeadlineAfterSubmission("+2h", now), "+2h");
+  EXPECT_EQ(*DeadlineAfterSubmission("2026-05-01T12:01:30Z", now), "90");
+  EXPECT_EQ(*DeadlineAfterSubmission("2026-05-01T12:02Z", now), "120");
+  EXPECT_EQ(*DeadlineAfterSubmission("2026-05-01T14:00:00+02:00", now - 60), "60")
+      << "the same instant as 12:00Z, a minute from now";
+  EXPECT_EQ(*DeadlineAfterSubmission("2026-05-01T11:30:00-01:00", now), "1800") << "12:30Z";
+  EXPECT_EQ(*DeadlineAfterSubmission("@1777637100", now), "300");
+  EXPECT_EQ(DeadlineAfterSubmission("@1777636800", now).status().message(), "--deadline @1777636800 is not in the future");
+  EXPECT_FALSE(DeadlineAfterSubmission("2026-05-01T12:00:00+2", now).ok());
+  EXPECT_FALSE(DeadlineAfterSubmission("2026-13-01T12:00:00Z", now).ok());
+  EXPECT_FALSE(DeadlineAfterSubmission("@soon", now).ok());
+  // Local time without a zone, as mktime reads it.
+  std::tm tm{};
+  tm.tm_year = 2026 - 1900, tm.tm_mon = 4, tm.tm_mday = 1, tm.tm_hour = 12, tm.tm_isdst = -1;
+  const double local = static_cast<double>(mktime(&tm));
+  EXPECT_EQ(*DeadlineAfterSubmission("2026-05-01T12:00:10", local), "10");
+}
+
+TEST(JobOptionsTest, FlexFlagsAreCheckedAcrossEachOtherAtTheClient) {
+  EXPECT_EQ(Request({"wordcount", "--metric", "tardiness"}).status().message(), "--metric tardiness needs --deadline");
+  EXPECT_EQ(Request({"wordcount", "--min-slots", "4", "--max-slots", "2"}).status().message(),
+            "--min-slots 4 is above --max-slots 2");
+  EXPECT_EQ(Request({"wordcount", "--sla", "9:1,3:2"}).status().message(),
+            "--sla: SLA pseudo-deadlines must increase: 9 then 3");
+  EXPECT_EQ(Request({"wordcount", "--deadline", "2020-01-01T00:00:00Z"}).status().message(),
+            "--deadline 2020-01-01T00:00:00Z is not in the future");
+  Result<jobs::JobRequest> abs = Request({"wordcount", "--metric", "tardiness", "--deadline", "@1900000000"});
+  ASSERT_TRUE(abs.ok()) << abs.status().ToString();
+  EXPECT_GT(abs->scheduling.deadline, 5e7) << "2030-03-17 is years away";
+  EXPECT_EQ(Request({"wordcount", "--deadline", "@4102444800"}).status().message(),
+            "--deadline must be at most 1000000000")
+      << "2100-01-01 is beyond the deadline's range (about 31 years)";
 }
 
 TEST(JobOptionsTest, ValuesTheFlagsLibraryCannotCheckAreRefusedWithTheirMessages) {

@@ -2,10 +2,12 @@
 // handling (the work's output is tested beside it, in tests/model; the tables by bench/sim/run.sh).
 #include <gtest/gtest.h>
 
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "common/file_util.h"
+#include "model/flex/flex_sim.h"
 #include "model/fluid/workload.h"
 #include "model/mst/mst_placement.h"
 #include "model/slotted/slotted_workload.h"
@@ -267,6 +269,56 @@ TEST(TraceCommandsCliTest, FlagErrors) {
             2);
   EXPECT_EQ(predict({"--workers", "1", "--map-slots", "1", "--reduce-slots", "1", "--shuffle-bandwidth", "1MB/s"}),
             2);  // the traces are missing: bad input
+}
+
+// `mr model flex`: each flag lands in FlexSimOptions (its output is RunFlexSim's for the same
+// options, which tests/model/flex_sim_test.cc checks), and a bad value exits 2.
+TEST(ModelFlexCliTest, FlagsFillTheSimulationsOptions) {
+  model::FlexSimOptions o;
+  o.workload.jobs = 5;
+  o.workload.slots = 20;
+  o.workload.small_share = 0.6;
+  o.workload.slack = 0.5;
+  o.workload.metric = flex::Metric::kWeightedTardyJobs;
+  o.workload.seed = 7;
+  o.workload.total_tasks = 400;
+  o.workload.deadline_scale = 1.5;
+  o.workload.sla_steps = 2;
+  o.instances = 4;
+  o.optimum = model::FlexOptimumMethod::kEnumeration;
+  o.flex.swap_rounds = 1;
+  o.flex.step_solver = flex::StepSolver::kPaperDp;
+  o.csv = true;
+  o.per_instance = true;
+  std::ostringstream want;
+  ASSERT_TRUE(model::RunFlexSim(o, want).ok());
+  testing::internal::CaptureStdout();
+  const int rc = RunModel({"flex", "--jobs", "5", "--slots", "20", "--small", "0.6", "--slack", "0.5", "--metric",
+                           "weighted-tardy-jobs", "--seed", "7", "--tasks", "400", "--deadline-scale", "1.5",
+                           "--sla-steps", "2", "--instances", "4", "--optimum", "enumeration", "--swap-rounds", "1",
+                           "--step-solver", "paper-dp", "--csv", "--per-instance"});
+  const std::string got = testing::internal::GetCapturedStdout();
+  EXPECT_EQ(rc, 0);
+  EXPECT_EQ(got, want.str());
+  // The defaults are the paper's base case: the same as FlexSimOptions{} (fewer instances).
+  model::FlexSimOptions base;
+  base.instances = 2;
+  std::ostringstream base_want;
+  ASSERT_TRUE(model::RunFlexSim(base, base_want).ok());
+  testing::internal::CaptureStdout();
+  EXPECT_EQ(RunModel({"flex", "--instances", "2"}), 0);
+  EXPECT_EQ(testing::internal::GetCapturedStdout(), base_want.str());
+}
+
+TEST(ModelFlexCliTest, BadValuesExitTwo) {
+  EXPECT_EQ(RunModel({"flex", "--metric", "speed"}), 2);
+  EXPECT_EQ(RunModel({"flex", "--optimum", "guess"}), 2);
+  EXPECT_EQ(RunModel({"flex", "--step-solver", "lp"}), 2);
+  EXPECT_EQ(RunModel({"flex", "--jobs", "0"}), 2);
+  EXPECT_EQ(RunModel({"flex", "--slack", "1.5"}), 2);
+  EXPECT_EQ(RunModel({"flex", "--instances", "0"}), 2);
+  EXPECT_EQ(RunModel({"flex", "--jobs", "11", "--optimum", "enumeration"}), 2);
+  EXPECT_EQ(RunModel({"flex", "--bogus"}), 2);
 }
 
 }  // namespace

@@ -88,5 +88,56 @@ TEST_P(CappedTwoJobsTest, BothJobsCorrectUnderABandwidthCap) {
 
 INSTANTIATE_TEST_SUITE_P(Policies, CappedTwoJobsTest, ::testing::Values("klps", "maxsrpt", "splitsrpt"));
 
+// flex (issue 25) on a real cluster: two jobs with different metrics, correct outputs, and
+// the allocations the policy computed in each job's trace and in `mr status JOB`.
+TEST(FlexClusterTest, TwoJobsUnderFlexTraceTheirAllocations) {
+  TempDir tmp("mr-flex-cluster-test");
+  const std::string d = tmp.path();
+  WriteCorpus(d + "/a.txt", 6u << 20, 31);
+  WriteRecords(d + "/r.txt", 50000, 32);
+  ClusterProcess cluster(d + "/cluster", 3, "--policy flex --flex-epoch 200ms --flex-metric stretch");
+  ASSERT_TRUE(cluster.ok()) << cluster.start_error();
+  // Both jobs take the cluster's metric and at most 4 slots per phase.
+  ASSERT_NO_FATAL_FAILURE(RunWordCountAndSort(cluster, d, "--max-slots 4", "flex"));
+  for (const auto& [out, metric] : {std::pair{"/wc", "stretch"}, std::pair{"/sorted", "stretch"}}) {
+    int allocations = 0;
+    for (const auto& e : ReadTrace(d + out + "/_trace.jsonl")) {
+      if (e.at("event") != "allocation") continue;
+      ++allocations;
+      EXPECT_EQ(e.at("policy"), "flex");
+      EXPECT_EQ(e.at("metric"), metric);
+      EXPECT_FALSE(e.at("order").get<std::string>().empty());
+      const int64_t slots = e.at("slots"), min = e.at("min_slots"), max = e.at("max_slots");
+      EXPECT_LE(min, slots) << e.dump();
+      EXPECT_LE(slots, max) << e.dump();
+      EXPECT_LE(max, 4) << "--max-slots 4: " << e.dump();
+      EXPECT_TRUE(e.at("slot") == "map" || e.at("slot") == "reduce") << e.dump();
+    }
+    EXPECT_GT(allocations, 0) << out << ": no allocation traced";
+  }
+  auto status = Sh(MrBin() + " status --json --master " + cluster.address());
+  ASSERT_EQ(status.exit_code, 0) << status.err;
+  auto j = nlohmann::json::parse(status.out);
+  EXPECT_EQ(j.at("policy"), "flex");
+  ASSERT_EQ(j.at("jobs").size(), 2u);
+  for (const auto& job : j.at("jobs")) {
+    EXPECT_EQ(job.at("state"), "SUCCEEDED");
+    const std::string id = job.at("id").is_string() ? job.at("id").get<std::string>() : job.at("id").dump();
+    auto one = Sh(MrBin() + " status " + id + " --master " + cluster.address());
+    ASSERT_EQ(one.exit_code, 0) << one.err;
+    EXPECT_NE(one.out.find("allocation (flex):"), std::string::npos) << one.out;
+    EXPECT_NE(one.out.find("for stretch"), std::string::npos) << one.out;
+  }
+}
+
+// A tardiness metric without a deadline is a usage error at the client, before anything runs.
+TEST(FlexClusterTest, AContradictoryMetricIsAUsageError) {
+  TempDir tmp("mr-flex-usage-test");
+  auto r = Sh(MrBin() + " run wordcount --input " + tmp.path() + "/none.txt --output " + tmp.path() +
+              "/out --metric tardiness --master 127.0.0.1:1");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--metric tardiness needs --deadline"), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace mr::testing

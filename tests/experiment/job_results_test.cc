@@ -83,11 +83,13 @@ TEST(JobResultsTest, ReplaySummarizedApartFromThePrediction) {
 }
 
 TEST(JobResultsTest, CsvRoundTripAndErrorsNameTheLine) {
-  std::vector<JobResult> rows = {{"fifo", 2, 7, 1.5, 3, 0.25, 3e6, 2, 4.0, 5.0, 4.5, "sleep", 4.4},
-                                 {"fifo", 2, 8, 1.5, 3, 0.25, 3e6, 2, 4.0, 5.0, 4.5, "burn", std::nullopt}};
+  std::vector<JobResult> rows = {
+      {"fifo", 2, 7, 1.5, 3, 0.25, 3e6, 2, 4.0, 5.0, 4.5, "sleep", 4.4, 2, 30, "10:1,20:3"},
+      {"fifo", 2, 8, 1.5, 3, 0.25, 3e6, 2, 4.0, 5.0, 4.5, "burn", std::nullopt}};
   std::string csv = JobsCsv(rows);
-  EXPECT_NE(csv.find("fifo,2,7,1.5,3,0.25,3e+06,2,4,5,0.25,4.5,sleep,4.4,0.1\n"), std::string::npos) << csv;
-  EXPECT_NE(csv.find("fifo,2,8,1.5,3,0.25,3e+06,2,4,5,0.25,4.5,burn,,\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("fifo,2,7,1.5,3,0.25,3e+06,2,4,5,0.25,4.5,sleep,4.4,0.1,2,30,10:1;20:3\n"), std::string::npos)
+      << csv;
+  EXPECT_NE(csv.find("fifo,2,8,1.5,3,0.25,3e+06,2,4,5,0.25,4.5,burn,,,1,0,\n"), std::string::npos) << csv;
   auto back = ParseJobsCsv(csv);
   ASSERT_TRUE(back.ok()) << back.status().ToString();
   ASSERT_EQ(back->size(), 2u);
@@ -98,10 +100,14 @@ TEST(JobResultsTest, CsvRoundTripAndErrorsNameTheLine) {
   ASSERT_TRUE((*back)[0].replayed.has_value());
   EXPECT_DOUBLE_EQ(*(*back)[0].replayed, 4.4);
   EXPECT_FALSE((*back)[1].replayed.has_value());
-  auto bad = ParseJobsCsv(csv + "fifo,1,1,x,1,1,1,1,1,1,0,1,burn,,\n");
+  EXPECT_EQ((*back)[0].weight, 2);
+  EXPECT_EQ((*back)[0].deadline, 30);
+  EXPECT_EQ((*back)[0].sla, "10:1,20:3");
+  EXPECT_EQ((*back)[1].sla, "");
+  auto bad = ParseJobsCsv(csv + "fifo,1,1,x,1,1,1,1,1,1,0,1,burn,,,1,0,\n");
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find("line 4: arrival 'x'"), std::string::npos) << bad.status().message();
-  bad = ParseJobsCsv(csv + "fifo,1,1,1,1,1,1,1,1,1,0,1,nap,,\n");
+  bad = ParseJobsCsv(csv + "fifo,1,1,1,1,1,1,1,1,1,0,1,nap,,,1,0,\n");
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find("line 4: work 'nap' is not burn or sleep"), std::string::npos)
       << bad.status().message();
@@ -116,6 +122,12 @@ TEST(JobResultsTest, FilesWrittenBeforeTheWorkColumnAreBurn) {
   EXPECT_EQ((*old)[0].work, "burn");
   EXPECT_DOUBLE_EQ((*old)[0].measured, 3);
   EXPECT_FALSE((*old)[0].replayed.has_value());
+  auto replay = ParseJobsCsv(
+      "policy,rep,job,arrival,maps,map_seconds,shuffle_bytes,reducers,measured,predicted,error,since_planned,work,"
+      "replayed,replay_error\nfifo,1,0,0,2,1,0,1,3,3,0,3,burn,,\n");
+  ASSERT_TRUE(replay.ok()) << replay.status().ToString();
+  EXPECT_EQ((*replay)[0].weight, 1) << "before the weight column";
+  EXPECT_EQ((*replay)[0].deadline, 0);
 }
 
 }  // namespace

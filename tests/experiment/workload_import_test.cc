@@ -199,6 +199,27 @@ TEST(CsvWorkloadTest, ErrorsNameLineAndColumn) {
   EXPECT_NE(error("# nothing\n").find("no header"), std::string::npos);
 }
 
+// Per-job parameter columns after the fixed six (issue 25: FLEX's metric, deadline, weight).
+TEST(CsvWorkloadTest, ParameterColumnsSetEachJobsParameters) {
+  const std::string header = "arrival,maps,map_seconds,shuffle_bytes,reducers,reduce_seconds,weight,metric,deadline\n";
+  auto jobs = ParseJobCsv(header + "0,4,1,0,1,0,3,tardiness,+90s\n1,2,1,0,1,0,,,\n", "jobs.csv");
+  ASSERT_TRUE(jobs.ok()) << jobs.status().ToString();
+  EXPECT_EQ((*jobs)[0].params.weight, 3);
+  EXPECT_EQ((*jobs)[0].params.metric, "tardiness");
+  EXPECT_EQ((*jobs)[0].params.deadline, 90);
+  EXPECT_EQ((*jobs)[1].params.weight, 1) << "an empty cell is the default";
+  EXPECT_EQ((*jobs)[1].params.metric, "");
+  auto error = [](const std::string& text) {
+    auto r = ParseJobCsv(text, "jobs.csv");
+    return r.ok() ? std::string() : r.status().message();
+  };
+  EXPECT_EQ(error(header + "0,4,1,0,1,0,1,tardiness,\n"), "jobs.csv:2: 'metric' tardiness needs 'deadline'");
+  EXPECT_EQ(error(header + "0,4,1,0,1,0,1,speed,9\n").substr(0, 43), "jobs.csv:2: 'metric': unknown metric 'speed");
+  EXPECT_EQ(error("arrival,maps,map_seconds,shuffle_bytes,reducers,reduce_seconds,colour\n"),
+            "jobs.csv:1: column 7 'colour' is not a per-job parameter's key (docs/jobs.md)");
+  EXPECT_EQ(error(header + "0,4,1,0,1,0,1\n"), "jobs.csv:2: expected 9 columns, got 7");
+}
+
 TEST(CsvWorkloadTest, MakeJobsReadsTheFileAndSortsByArrival) {
   std::string path =
       (std::filesystem::temp_directory_path() / ("mr_csv_" + std::to_string(::getpid()) + ".csv"));

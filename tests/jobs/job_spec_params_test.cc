@@ -22,12 +22,23 @@ TEST(JobSpecParamsTest, ParamsRoundTripThroughTheSpec) {
   p.hint_reduce_seconds = 4.5;
   p.speculative = false;
   p.queue = "small";
+  p.metric = "sla";
+  p.deadline = 90;
+  p.sla = "30:1,60:2";
+  p.min_slots = 2;
+  p.max_slots = 7;
   proto::JobSpec spec;
   JobParamsToSpec(p, &spec);
   EXPECT_EQ(spec.pool(), "prod");
   EXPECT_DOUBLE_EQ(spec.hint_shuffle_bytes(), 3e9);
   EXPECT_TRUE(spec.speculation_off());
   EXPECT_EQ(spec.queue(), "small");
+  // FLEX's terms in the fields they had before issue 24 (15-18), and the SLA.
+  EXPECT_EQ(spec.metric(), "sla");
+  EXPECT_DOUBLE_EQ(spec.deadline_seconds(), 90);
+  EXPECT_EQ(spec.sla(), "30:1,60:2");
+  EXPECT_EQ(spec.min_slots(), 2u);
+  EXPECT_EQ(spec.max_slots(), 7u);
   EXPECT_TRUE(JobParamsFromSpec(spec) == p);
 
   JobParamsToSpec(sched::JobParams{}, &spec);
@@ -43,6 +54,9 @@ TEST(JobSpecParamsTest, ZeroFieldsReadAsTheDefaults) {
   spec.set_weight(0);
   EXPECT_DOUBLE_EQ(JobParamsFromSpec(spec).weight, 1);
   EXPECT_TRUE(JobParamsFromSpec(spec).speculative);
+  // A count beyond int reads as out of range, never as a small or negative number.
+  spec.set_max_slots(4000000000u);
+  EXPECT_FALSE(JobParamsFromSpec(spec).Validate().ok());
 }
 
 }  // namespace

@@ -76,6 +76,15 @@ TEST(JobSpecChecksTest, ClientAndMasterShareOneValidation) {
       {[](proto::JobSpec& s) { s.set_hint_map_seconds(-1); }, "--hint-map-seconds must be a finite number >= 0",
        "map-seconds hint must be a finite number >= 0"},
       {[](proto::JobSpec& s) { (*s.mutable_params())["frobs"] = "3"; }, "frobs", "frobs"},
+      // FLEX's terms checked across each other (issue 25), the same refusal at the master.
+      {[](proto::JobSpec& s) { s.set_metric("tardiness"); }, "--metric tardiness needs --deadline",
+       "metric tardiness needs deadline"},
+      {[](proto::JobSpec& s) { s.set_metric("speed"); }, "--metric: unknown metric 'speed'",
+       "metric: unknown metric 'speed'"},
+      {[](proto::JobSpec& s) { s.set_min_slots(5), s.set_max_slots(3); }, "--min-slots 5 is above --max-slots 3",
+       "minimum slots 5 is above maximum slots 3"},
+      {[](proto::JobSpec& s) { s.set_sla("60:1,30:2"); }, "--sla: SLA pseudo-deadlines must increase",
+       "SLA: SLA pseudo-deadlines must increase"},
   };
   for (const Bad& b : bad) {
     proto::JobSpec spec = *made;

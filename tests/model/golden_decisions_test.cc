@@ -293,6 +293,8 @@ const std::map<std::string, std::string> kDecisionGolden = {
     // k = 2 binds (issue 24): k-LPS proper, not processor sharing.
     {"klps:klps-k=2", "011254d8469e0280"},
     {"asrpt:asrpt-virtual=present", "ef55707c5c12c021"},
+    // Issue 25: recorded when flex was added.
+    {"flex", "377394f9d0bba656"},
 };
 
 TEST(GoldenDecisionsTest, PoliciesDecideAsBeforeOnRandomSnapshots) {
@@ -335,6 +337,8 @@ const std::map<std::string, std::string> kTaskSimGolden = {
     // lrpt re-recorded when the simulator started filling reduce estimates (the workload's
     // true reduce totals as hints): lrpt is the only policy here that reads them.
     {"lrpt", "be4cbfe7f797c1ce"},
+    // Issue 25: recorded when flex was added.
+    {"flex", "73880f377feadbb9"},
 };
 
 TEST(GoldenDecisionsTest, TaskSimulatorRunsAsBeforeOnCommittedWorkloads) {

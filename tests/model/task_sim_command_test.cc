@@ -72,16 +72,32 @@ TEST(TaskSimCommandTest, ReplayedJsonOnWorkersOfDifferentSpeeds) {
               StatusCode::kInvalidArgument)
         << bad;
   }
-  // The keys of the per-job flags no policy read are refused by name, not silently dropped.
-  for (const char* removed : {"metric", "deadline_seconds", "min_slots", "max_slots"}) {
-    std::string text = std::string(R"({"job_list": [{"arrival": 0, "maps": 2, "map_bytes": 0,
-        "reducers": 1, "hint_map_seconds": 6, "hint_shuffle_bytes": 0, ")") +
-                       removed + R"(": 1}]})";
-    Status st = ParseBenchWorkloadJson(text, TaskShape{}).status();
-    EXPECT_EQ(st.code(), StatusCode::kInvalidArgument) << removed;
-    EXPECT_NE(st.message().find(std::string("job_list[0]: '") + removed + "' is no longer a job parameter"),
-              std::string::npos)
-        << st.ToString();
+  // FLEX's keys: read as the flags would set them; contradictions refused naming the keys.
+  auto with = [](const std::string& keys) {
+    return ParseBenchWorkloadJson(std::string(R"({"job_list": [{"arrival": 0, "maps": 2, "map_bytes": 0,
+        "reducers": 1, "hint_map_seconds": 6, "hint_shuffle_bytes": 0, )") + keys + "}]}",
+                                  TaskShape{});
+  };
+  auto flex = with(R"("metric": "sla", "deadline": "+90s", "sla": "30:1,60:4", "min_slots": 2, "max_slots": 5)");
+  ASSERT_TRUE(flex.ok()) << flex.status().ToString();
+  EXPECT_EQ((*flex)[0].params.metric, "sla");
+  EXPECT_DOUBLE_EQ((*flex)[0].params.deadline, 90);
+  EXPECT_EQ((*flex)[0].params.sla, "30:1,60:4");
+  EXPECT_EQ((*flex)[0].params.min_slots, 2);
+  EXPECT_EQ((*flex)[0].params.max_slots, 5);
+  ASSERT_TRUE(with(R"("metric": "tardiness", "deadline": 12.5)").ok());
+  EXPECT_DOUBLE_EQ((*with(R"("metric": "tardiness", "deadline": 12.5)"))[0].params.deadline, 12.5);
+  for (const auto& [keys, message] : std::vector<std::pair<std::string, std::string>>{
+           {R"("metric": "tardiness")", "job_list[0]: 'metric' tardiness needs 'deadline'"},
+           {R"("metric": "speed")", "job_list[0]: 'metric': unknown metric 'speed'"},
+           {R"("min_slots": 4, "max_slots": 3)", "job_list[0]: 'min_slots' 4 is above 'max_slots' 3"},
+           {R"("min_slots": 1.5)", "job_list[0]: 'min_slots' must be a whole number"},
+           {R"("sla": "60:1,30:2")", "job_list[0]: 'sla': SLA pseudo-deadlines must increase"},
+           {R"("deadline": "soon")", "job_list[0]: 'deadline' must be a duration"},
+           {R"("deadline_seconds": 5)", "job_list[0]: 'deadline_seconds' is now 'deadline'"}}) {
+    Status st = with(keys).status();
+    EXPECT_EQ(st.code(), StatusCode::kInvalidArgument) << keys;
+    EXPECT_NE(st.message().find(message), std::string::npos) << keys << ": " << st.ToString();
   }
 }
 

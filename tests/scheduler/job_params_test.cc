@@ -24,8 +24,12 @@ TEST(JobParamsTest, EveryRowSetsExactlyTheMemberOfItsType) {
     EXPECT_TRUE(flags.insert(row.flag).second) << "flag twice";
     EXPECT_NE(row.help, nullptr);
     ASSERT_NE(row.default_text, nullptr);
-    const int members = (row.text != nullptr) + (row.number != nullptr) + (row.on != nullptr);
+    const int members =
+        (row.text != nullptr) + (row.number != nullptr) + (row.on != nullptr) + (row.count != nullptr);
     EXPECT_EQ(members, 1);
+    if (row.choices != nullptr) {
+      EXPECT_EQ(row.type, JobParamType::kText) << "choices name texts";
+    }
     switch (row.type) {
       case JobParamType::kText:
         EXPECT_NE(row.text, nullptr);
@@ -33,11 +37,17 @@ TEST(JobParamsTest, EveryRowSetsExactlyTheMemberOfItsType) {
         break;
       case JobParamType::kNumber:
       case JobParamType::kBytes:
+      case JobParamType::kDuration:
         EXPECT_NE(row.number, nullptr);
         EXPECT_LT(row.lo, row.hi);
         break;
       case JobParamType::kSwitch:
         EXPECT_NE(row.on, nullptr);
+        break;
+      case JobParamType::kCount:
+        EXPECT_NE(row.count, nullptr);
+        EXPECT_LT(row.lo, row.hi);
+        EXPECT_LE(row.hi, 2147483647.0) << "an int";
         break;
     }
   }
@@ -52,6 +62,10 @@ TEST(JobParamsTest, TheRowsDefaultsAreTheStructsDefaults) {
   parsed.hint_map_seconds = parsed.hint_shuffle_bytes = parsed.hint_reduce_seconds = 9;
   parsed.speculative = false;
   parsed.queue = "not the default";
+  parsed.metric = "makespan";
+  parsed.deadline = 3;
+  parsed.sla = "1:1";
+  parsed.min_slots = parsed.max_slots = 4;
   for (const JobParamRow& row : JobParamTable()) {
     ASSERT_TRUE(SetJobParam(row, row.default_text, &parsed).ok()) << row.key;
   }
@@ -126,6 +140,67 @@ TEST(JobParamsTest, SetJobParamParsesEachTypeAsTheCommandLineWritesIt) {
   EXPECT_EQ(SetJobParam(Row("speculative"), "maybe", &p, ParamNames::kKey).message(),
             "'speculative' must be on or off, not 'maybe'");
   EXPECT_FALSE(SetJobParam(Row("hint_shuffle_bytes"), "lots", &p).ok());
+
+  // A duration: seconds after submission, "+" optional; a count: a whole number.
+  for (const char* text : {"90", "90s", "+90s", "1.5m", "+1.5m"}) {
+    ASSERT_TRUE(SetJobParam(Row("deadline"), text, &p).ok()) << text;
+    EXPECT_DOUBLE_EQ(p.deadline, 90) << text;
+  }
+  ASSERT_TRUE(SetJobParam(Row("deadline"), "2h", &p).ok());
+  EXPECT_DOUBLE_EQ(p.deadline, 7200);
+  EXPECT_EQ(SetJobParam(Row("deadline"), "soon", &p).message(), "--deadline must be a duration (90, 90s, 2h), not 'soon'");
+  EXPECT_FALSE(SetJobParam(Row("deadline"), "-5", &p).ok());
+  ASSERT_TRUE(SetJobParam(Row("min_slots"), "3", &p).ok());
+  EXPECT_EQ(p.min_slots, 3);
+  EXPECT_EQ(SetJobParam(Row("max_slots"), "2.5", &p).message(),
+            "--max-slots must be a whole number in [0, 1000000], not '2.5'");
+  EXPECT_FALSE(SetJobParam(Row("max_slots"), "-1", &p).ok());
+  EXPECT_FALSE(SetJobParam(Row("max_slots"), "99999999999", &p).ok());
+}
+
+// FLEX's fields checked across each other, in the words of each way of naming them.
+TEST(JobParamsTest, ContradictoryFlexCombinationsAreOneLineErrors) {
+  struct Case {
+    void (*change)(JobParams&);
+    const char* flag;  // the message with ParamNames::kFlag
+    const char* key;   // with ParamNames::kKey
+  };
+  const Case cases[] = {
+      {[](JobParams& p) { p.metric = "speed"; },
+       "--metric: unknown metric 'speed' (one of: response-time, weighted-response-time, stretch, makespan, "
+       "max-stretch, tardy-jobs, weighted-tardy-jobs, tardiness, max-tardiness, lateness, max-lateness, sla)",
+       nullptr},
+      {[](JobParams& p) { p.metric = "tardiness"; }, "--metric tardiness needs --deadline",
+       "'metric' tardiness needs 'deadline'"},
+      {[](JobParams& p) { p.metric = "max-lateness"; }, "--metric max-lateness needs --deadline", nullptr},
+      {[](JobParams& p) { p.metric = "tardy-jobs"; }, "--metric tardy-jobs needs --deadline", nullptr},
+      {[](JobParams& p) { p.metric = "sla"; }, "--metric sla needs --sla", "'metric' sla needs 'sla'"},
+      {[](JobParams& p) { p.sla = "30:1,20:2"; }, "--sla: SLA pseudo-deadlines must increase: 30 then 20", nullptr},
+      {[](JobParams& p) { p.sla = "30:2,40:1"; }, "--sla: SLA penalties must increase: 2 then 1", nullptr},
+      {[](JobParams& p) { p.sla = "0:1"; },
+       "--sla: pseudo-deadlines are seconds after submission, so must be > 0, got 0", nullptr},
+      {[](JobParams& p) { p.min_slots = 5, p.max_slots = 3; }, "--min-slots 5 is above --max-slots 3",
+       "'min_slots' 5 is above 'max_slots' 3"},
+      {[](JobParams& p) { p.min_slots = -1; }, "--min-slots must be a whole number >= 0", nullptr},
+  };
+  for (const Case& c : cases) {
+    Status s = ValidateWith(c.change);
+    EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << c.flag;
+    EXPECT_EQ(s.message(), c.flag);
+    if (c.key != nullptr) {
+      EXPECT_EQ(ValidateWith(c.change, ParamNames::kKey).message(), c.key);
+    }
+  }
+  EXPECT_EQ(ValidateWith([](JobParams& p) { p.metric = "tardiness"; }, ParamNames::kName).message(),
+            "metric tardiness needs deadline");
+  // What each metric needs, given, is fine; a deadline or SLA with another metric is allowed
+  // (the experiment report judges every metric), and so is a minimum with no maximum.
+  EXPECT_TRUE(ValidateWith([](JobParams& p) { p.metric = "tardiness", p.deadline = 60; }).ok());
+  EXPECT_TRUE(ValidateWith([](JobParams& p) { p.metric = "sla", p.sla = "30:1,60:2"; }).ok());
+  EXPECT_TRUE(ValidateWith([](JobParams& p) { p.metric = "stretch", p.deadline = 60, p.sla = "9:1"; }).ok());
+  EXPECT_TRUE(ValidateWith([](JobParams& p) { p.min_slots = 5; }).ok());
+  EXPECT_TRUE(ValidateWith([](JobParams& p) { p.min_slots = 3, p.max_slots = 3; }).ok());
+  EXPECT_TRUE(ValidateWith([](JobParams& p) { p.deadline = 60; }).ok()) << "the metric may be the cluster's";
 }
 
 // docs/jobs.md's table of per-job parameters lists every row (step 4 of "Adding a per-job

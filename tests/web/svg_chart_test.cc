@@ -186,6 +186,21 @@ TEST(PagesTest, FailedAttemptTailIsEscaped) {
   EXPECT_EQ(html.find("<img"), std::string::npos);
 }
 
+// flex's allocation (issue 25): a table of each pool's slots, bounds, place, order and
+// prediction; no table under the other policies. Escaped like every text of the page.
+TEST(PagesTest, AllocationTableShowsTheLatestAllocationPerPool) {
+  nlohmann::json job = JobDoc("RUNNING");
+  EXPECT_EQ(JobPageHtml(job, webtest::HandBuiltTrace()).find("id=\"allocations\""), std::string::npos);
+  job["allocations"] = nlohmann::json::array(
+      {{{"slot", "map"}, {"slots", 4}, {"min_slots", 1}, {"max_slots", 8}, {"rank", 0}, {"order", "<rap>"},
+        {"metric", "tardiness"}, {"predicted", 12.5}, {"completion", 1011.0}, {"time", 1000.5}}});
+  std::string html = JobPageHtml(job, webtest::HandBuiltTrace());
+  EXPECT_NE(html.find("<h2>Allocation</h2>"), std::string::npos) << html;
+  EXPECT_NE(html.find("<tr><td>map</td><td>4</td><td>1</td><td>8</td><td>1</td><td>&lt;rap&gt;</td><td>tardiness</td>"),
+            std::string::npos)
+      << html;
+}
+
 // The front page: newest jobs first with their submit time; the shuffle card says what it
 // knows before the first refresh instead of "(rate after the next refresh)".
 TEST(PagesTest, ClusterPageListsNewestFirstWithSubmitTimes) {
