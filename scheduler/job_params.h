@@ -32,6 +32,7 @@ struct JobParams {
   double hint_shuffle_bytes = 0;   // shuffle bytes, all maps
   double hint_reduce_seconds = 0;  // reduce slot-seconds, all reduces
   bool speculative = true;      // backups of slow tasks allowed (scheduler/stages/speculator.h)
+  std::string queue;            // capacity-scheduler queue ("" = the queue named "default")
 
   // Ok, or InvalidArgument naming the first field (in table order) outside its row's range,
   // e.g. "--weight must be positive".
@@ -94,6 +95,10 @@ inline constexpr JobParamRow kJobParamRows[] = {
      .help = "on: a slow running map or reduce may get a backup attempt on another worker (LATE, "
              "docs/speculation.md); off: never",
      .on = &JobParams::speculative, .proto_field = "speculation_off"},
+    {.name = "queue", .key = "queue", .flag = "queue",
+     .type = JobParamType::kText, .default_text = "",
+     .help = "capacity scheduler queue (--policy capacity; \"\" = the queue named default)",
+     .hi = 256, .text = &JobParams::queue},
 };
 
 inline std::span<const JobParamRow> JobParamTable() { return kJobParamRows; }

@@ -47,6 +47,8 @@ constexpr const char* kJobOptionsHelp =
     "  --speculative arg (=on)        on: a slow running map or reduce may get a \n"
     "                                 backup attempt on another worker (LATE, \n"
     "                                 docs/speculation.md); off: never\n"
+    "  --queue arg                    capacity scheduler queue (--policy capacity; \n"
+    "                                 \"\" = the queue named default)\n"
     "  --pattern arg                  grep: extended regular expression\n"
     "  --maps arg (=0)                synthetic: number of map tasks\n"
     "  --map-seconds arg              synthetic: CPU seconds per map\n"
@@ -107,7 +109,7 @@ TEST(JobOptionsTest, FlagsBecomeTheRequestTheySay) {
       Request({"synthetic", "-o", "out", "--maps", "3", "--map-bytes", "1KiB", "--reducers", "2", "--split-size",
                "1MiB", "--sort-buffer", "1MiB", "--slow-start", "0.5", "--name", "n", "--pool", "batch", "--weight",
                "2", "--hint-map-seconds", "12.5", "--hint-shuffle-bytes", "10MiB", "--hint-reduce-seconds", "4",
-               "--speculative", "off", "--param", "seed=7"});
+               "--speculative", "off", "--queue", "small", "--param", "seed=7"});
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_EQ(r->num_maps, 3u);
   EXPECT_EQ(r->params, (jobs::Params{{"map_bytes", "1024"}, {"seed", "7"}}));
@@ -123,6 +125,7 @@ TEST(JobOptionsTest, FlagsBecomeTheRequestTheySay) {
   want.hint_shuffle_bytes = 10 << 20;
   want.hint_reduce_seconds = 4;
   want.speculative = false;
+  want.queue = "small";
   EXPECT_TRUE(r->scheduling == want);
 }
 

@@ -21,11 +21,13 @@ TEST(JobSpecParamsTest, ParamsRoundTripThroughTheSpec) {
   p.hint_shuffle_bytes = 3e9;
   p.hint_reduce_seconds = 4.5;
   p.speculative = false;
+  p.queue = "small";
   proto::JobSpec spec;
   JobParamsToSpec(p, &spec);
   EXPECT_EQ(spec.pool(), "prod");
   EXPECT_DOUBLE_EQ(spec.hint_shuffle_bytes(), 3e9);
   EXPECT_TRUE(spec.speculation_off());
+  EXPECT_EQ(spec.queue(), "small");
   EXPECT_TRUE(JobParamsFromSpec(spec) == p);
 
   JobParamsToSpec(sched::JobParams{}, &spec);

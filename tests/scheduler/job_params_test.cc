@@ -51,6 +51,7 @@ TEST(JobParamsTest, TheRowsDefaultsAreTheStructsDefaults) {
   parsed.weight = 7;
   parsed.hint_map_seconds = parsed.hint_shuffle_bytes = parsed.hint_reduce_seconds = 9;
   parsed.speculative = false;
+  parsed.queue = "not the default";
   for (const JobParamRow& row : JobParamTable()) {
     ASSERT_TRUE(SetJobParam(row, row.default_text, &parsed).ok()) << row.key;
   }
@@ -79,6 +80,7 @@ TEST(JobParamsTest, ValidateNamesTheFlagWithTheWordingMrRunHasAlwaysUsed) {
       {[](JobParams& p) { p.hint_shuffle_bytes = 2e18; }, "--hint-shuffle-bytes must be at most 1e+18"},
       {[](JobParams& p) { p.hint_reduce_seconds = bad; }, "--hint-reduce-seconds must be a finite number >= 0"},
       {[](JobParams& p) { p.pool = std::string(300, 'p'); }, "--pool must be at most 256 bytes"},
+      {[](JobParams& p) { p.queue = std::string(257, 'q'); }, "--queue must be at most 256 bytes"},
   };
   for (double v : {nan, inf, -inf}) {
     bad = v;
@@ -109,6 +111,8 @@ TEST(JobParamsTest, SetJobParamParsesEachTypeAsTheCommandLineWritesIt) {
   JobParams p;
   ASSERT_TRUE(SetJobParam(Row("pool"), "batch", &p).ok());
   EXPECT_EQ(p.pool, "batch");
+  ASSERT_TRUE(SetJobParam(Row("queue"), "small", &p).ok());
+  EXPECT_EQ(p.queue, "small");
   ASSERT_TRUE(SetJobParam(Row("weight"), "2.5", &p).ok());
   EXPECT_DOUBLE_EQ(p.weight, 2.5);
   ASSERT_TRUE(SetJobParam(Row("hint_shuffle_bytes"), "10MiB", &p).ok());
