@@ -286,6 +286,9 @@ const std::map<std::string, std::string> kDecisionGolden = {
     {"lrpt", "06810ef7d62a45fd"},
     // k = 2 binds (issue 24): k-LPS proper, not processor sharing.
     {"klps:klps-k=2", "011254d8469e0280"},
+    // Issue 26: without a queues file, one queue ("default") holds every slot and FIFO runs
+    // inside it, so capacity decides exactly as fifo.
+    {"capacity", "a986f53615d4b087"},
 };
 
 TEST(GoldenDecisionsTest, PoliciesDecideAsBeforeOnRandomSnapshots) {
@@ -328,6 +331,8 @@ const std::map<std::string, std::string> kTaskSimGolden = {
     // lrpt re-recorded when the simulator started filling reduce estimates (the workload's
     // true reduce totals as hints): lrpt is the only policy here that reads them.
     {"lrpt", "be4cbfe7f797c1ce"},
+    // Issue 26: one default queue, so fifo's runs (see kDecisionGolden).
+    {"capacity", "fcd0897a4a7c3ce4"},
 };
 
 TEST(GoldenDecisionsTest, TaskSimulatorRunsAsBeforeOnCommittedWorkloads) {
