@@ -1,6 +1,7 @@
 // Capacity: the model of Hadoop 1's Capacity Scheduler (docs/policies.md, "capacity"). Named
 // queues (scheduler/policies/capacity_queues.h), each guaranteed a share of the map and of the
-// reduce slots, or bound to the workers carrying a label. Each free slot goes to the queue
+// reduce slots (a percentage of the unbound workers' slots, or a number of slots, shrunk in
+// proportion when the live workers have fewer), or bound to the workers carrying a label. Each free slot goes to the queue
 // that uses the smallest fraction of its guarantee (in_use / guaranteed; ties in file order)
 // among those with a task that can run there and below their max_capacity; within a queue,
 // to its first job in arrival order that has one (FIFO). A queue with nothing to run leaves
