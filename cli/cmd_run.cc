@@ -11,6 +11,7 @@
 #include "cli/job_client.h"
 #include "cli/job_options.h"
 #include "cli/local_cluster.h"
+#include "jobs/job_spec_params.h"
 #include "common/file_util.h"
 #include "common/job_id.h"
 
@@ -86,7 +87,10 @@ RunFlags::RunFlags() {
 
 // The flags only one kind of target takes: with a master, none of the embedded cluster's;
 // without one, daemon options the daemons accept and no --detach-on-interrupt.
-Status CheckTargetFlags(const po::variables_map& vm, const Result<HostPort>& master, const RunFlags& f) {
+// The embedded cluster's policy must admit the job (a capacity queue its --queues file
+// lists), checked before any process starts; a master of its own checks it at submit.
+Status CheckTargetFlags(const po::variables_map& vm, const Result<HostPort>& master, const RunFlags& f,
+                        const proto::JobSpec& spec) {
   if (master.ok()) {
     if (std::string flag = FirstExplicit(vm, f.embedded); !flag.empty()) {
       return Status::InvalidArgument("--" + flag + " sets up the embedded cluster, but the job goes to the master at " +
@@ -95,7 +99,8 @@ Status CheckTargetFlags(const po::variables_map& vm, const Result<HostPort>& mas
     }
     return Status::Ok();
   }
-  MR_RETURN_IF_ERROR(CheckDaemonOptions(vm, false));
+  const sched::JobParams params = jobs::JobParamsFromSpec(spec);
+  MR_RETURN_IF_ERROR(CheckDaemonOptions(vm, false, &params));
   int workers = vm["workers"].as<int>();
   if (workers < 1 || workers > 256) return Status::InvalidArgument("--workers must be in 1..256");
   if (vm.count("detach-on-interrupt")) {
@@ -164,7 +169,7 @@ int RunMain(const Args& args) {
   if (!spec.ok()) return UsageError(spec.status().message());
   auto master = MasterAddress(vm);
   if (!master.ok() && vm.count("master")) return UsageError(master.status().message());
-  if (Status s = CheckTargetFlags(vm, master, f); !s.ok()) return UsageError(s.message());
+  if (Status s = CheckTargetFlags(vm, master, f, *spec); !s.ok()) return UsageError(s.message());
   auto token = TokenOption(vm);
   if (!token.ok()) return UsageError(token.status().message());
 

@@ -99,7 +99,7 @@ Result<uint64_t> ParseJobIdArg(const std::string& text) {
   return *id;
 }
 
-Status CheckDaemonOptions(const po::variables_map& vm, bool with_tuning) {
+Status CheckDaemonOptions(const po::variables_map& vm, bool with_tuning, const sched::JobParams* job) {
   master::MasterOptions m;
   worker::WorkerOptions w;
   MR_RETURN_IF_ERROR(ApplySchedulerOptions(vm, &m));
@@ -109,6 +109,7 @@ Status CheckDaemonOptions(const po::variables_map& vm, bool with_tuning) {
     MR_RETURN_IF_ERROR(ApplyWorkerTuningOptions(vm, &w));
   }
   MR_ASSIGN_OR_RETURN(auto policy, sched::CreateScheduler(m.policy, m.scheduler));
+  if (job != nullptr) MR_RETURN_IF_ERROR(policy->AdmitJob(*job));
   return sched::WithPlacement(std::move(policy), m.placement).status();
 }
 

@@ -12,6 +12,7 @@
 #include "cli/options.h"
 #include "client/master_client.h"
 #include "mr.pb.h"
+#include "scheduler/job_params.h"
 
 namespace mr::cli {
 
@@ -52,7 +53,9 @@ int Report(const proto::JobStatus& st);
 // What the daemons would refuse, checked before any of them starts, with the same code:
 // the option checks and the scheduler's construction (unknown policy, bad pools file).
 // with_tuning: the master and worker tuning groups were parsed too (`cluster start`).
-Status CheckDaemonOptions(const po::variables_map& vm, bool with_tuning);
+// job: a job the embedded master will be sent, which the policy must admit as the master
+// would (Scheduler::AdmitJob: a capacity queue it knows); nullptr: none.
+Status CheckDaemonOptions(const po::variables_map& vm, bool with_tuning, const sched::JobParams* job = nullptr);
 // Children started by this command read the same --token-file (made absolute).
 void PassTokenFile(const po::variables_map& vm, LocalClusterOptions* co);
 

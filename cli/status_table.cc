@@ -86,8 +86,11 @@ void PrintStatusTable(const proto::StatusReply& r) {
   PrintWorkers(r);
   // State and phase progress kept apart (docs/web.md, "State and phase"): MAP, SHUFFLE and
   // REDUCE are the master's per-phase progress, the same numbers as the API and the page.
-  std::printf("%-11s %-10s %-9s %4s %7s %6s %10s %6s %12s %-22s %9s\n", "JOB", "NAME", "STATE", "MAP", "SHUFFLE",
-              "REDUCE", "SHUFFLED", "SHARE", "RATE", "ESTIMATE (x, y)", "TIME");
+  // A QUEUE column when some job named a capacity queue (mr submit --queue; "-" = default).
+  bool queues = false;
+  for (const auto& st : r.jobs()) queues = queues || !st.queue().empty();
+  std::printf("%-11s %-10s %-9s %4s %7s %6s %10s %6s %12s %-22s %9s%s\n", "JOB", "NAME", "STATE", "MAP", "SHUFFLE",
+              "REDUCE", "SHUFFLED", "SHARE", "RATE", "ESTIMATE (x, y)", "TIME", queues ? "  QUEUE" : "");
   double now = SystemClock::Get()->Now();
   for (const auto& st : r.jobs()) {
     char est[64], time[32];
@@ -95,11 +98,12 @@ void PrintStatusTable(const proto::StatusReply& r) {
                   FormatBytes(st.est_shuffle_bytes()).c_str());
     double end = st.end_time() > 0 ? st.end_time() : now;
     std::snprintf(time, sizeof time, "%.2fs", end - st.submit_time());
-    std::printf("%-11s %-10.10s %-9s %4s %7s %6s %10s %6.2f %12s %-22s %9s\n", JobIdString(st.job_id()).c_str(),
+    const std::string queue = queues ? "  " + (st.queue().empty() ? std::string("-") : st.queue()) : "";
+    std::printf("%-11s %-10.10s %-9s %4s %7s %6s %10s %6.2f %12s %-22s %9s%s\n", JobIdString(st.job_id()).c_str(),
                 st.name().c_str(), st.state().c_str(), FormatPercent(st.map_progress()).c_str(),
                 FormatPercent(st.shuffle_progress()).c_str(), FormatPercent(st.reduce_progress()).c_str(),
                 FormatBytes(static_cast<double>(st.shuffle_bytes_fetched())).c_str(), st.share(),
-                RateCell(st).c_str(), est, time);
+                RateCell(st).c_str(), est, time, queue.c_str());
     if (!st.error().empty()) std::printf("            error: %s\n", st.error().c_str());
   }
 }
@@ -151,6 +155,7 @@ void PrintJobDetail(const proto::JobStatus& st) {
               FormatBytes(st.shuffle_bytes_expected()).c_str(), FormatPercent(st.reduce_progress()).c_str(),
               st.reduces_done(), st.reduces_total(), st.reduces_running());
   PrintAllocations(st);
+  if (!st.queue().empty()) std::printf("queue %s (--policy capacity)\n", st.queue().c_str());
   PrintFailedAttempt(st);
   if (st.sojourn_time() > 0) {
     std::printf("\nsojourn time %.3fs (submit to the last map output available to the reducers)\n",

@@ -83,7 +83,9 @@ Result<uint64_t> JobLifecycle::Submit(const proto::JobSpec& spec_in) {
                             .maps = static_cast<int64_t>(j.maps.size()),
                             .reduces = static_cast<int64_t>(j.reduces.size()),
                             .policy = state_.policy,
-                            .output = j.spec.output()});
+                            .output = j.spec.output(),
+                            .queue = j.spec.queue().empty() ? std::nullopt
+                                                            : std::optional<std::string>(j.spec.queue())});
   TraceEstimate(j, state_.Now());
   placer_.PlaceReduces(j);
   FlushTraces(state_);

@@ -2,6 +2,7 @@
 
 #include "common/log.h"
 #include "common/straggler.h"
+#include "jobs/job_spec_params.h"
 #include "master/job_trace.h"
 
 namespace mr::master {
@@ -29,7 +30,7 @@ JobTracker::JobTracker(const Clock* clock, std::unique_ptr<sched::Scheduler> sch
       state_(clock, std::move(policy), std::move(state_dir), options),
       persistence_(state_, std::move(store)),
       registry_(state_),
-      placer_(state_, registry_),
+      placer_(state_, registry_, *scheduler_),
       lifecycle_(state_, persistence_, registry_, placer_),
       blame_(state_, lifecycle_, registry_, placer_),
       killer_(state_),
@@ -40,11 +41,16 @@ JobTracker::JobTracker(const Clock* clock, std::unique_ptr<sched::Scheduler> sch
       decisions_(state_, lifecycle_, persistence_, queues_, killer_),
       status_(state_),
       unified_(state_, lifecycle_, scheduler_->requires_unified_slots(), std::string(scheduler_->name())),
-      speculator_(options.speculation) {}
+      speculator_(options.speculation) {
+  status_.SetQueueSource([this] { return scheduler_->Queues(snapshots_.Build(0, /*every_worker_free=*/true)); });
+}
 
 Status JobTracker::Recover() { return recovery_.Recover(); }
 
 Result<uint64_t> JobTracker::Submit(const proto::JobSpec& spec) {
+  // The policy's admission (a capacity queue it knows) before anything is created: a refused
+  // job gets no id, no output directory, no trace.
+  MR_RETURN_IF_ERROR(scheduler_->AdmitJob(jobs::JobParamsFromSpec(spec)));
   Result<uint64_t> id = lifecycle_.Submit(spec);
   if (id.ok()) unified_.Check();  // past the grace already: the job fails now, with the reason
   return id;
@@ -145,7 +151,14 @@ bool JobTracker::MaySpeculate(const WorkerRecord& w) const {
 
 void JobTracker::Speculate(WorkerRecord& w, proto::HeartbeatReply* reply) {
   if (!MaySpeculate(w)) return;
-  sched::Decision d = speculator_.Speculate(snapshots_.Build(w.id));
+  const sched::Snapshot snap = snapshots_.Build(w.id);
+  sched::Decision d = speculator_.Speculate(snap);
+  // No backup where the policy would not run the job (a capacity queue bound to a label).
+  std::erase_if(d.assignments, [&](const sched::Assignment& a) {
+    const sched::JobView* job = nullptr;
+    for (const sched::JobView& j : snap.jobs) job = j.id == a.job ? &j : job;
+    return job != nullptr && !scheduler_->MayRunOn(job->params, w.labels);
+  });
   if (d.assignments.empty()) return;
   MR_LOG_INFO("speculation: {}", d.note);
   decisions_.Apply(w, d, /*cluster_scope=*/false, reply);

@@ -6,6 +6,7 @@
 #include <tuple>
 #include <vector>
 
+#include "jobs/job_spec_params.h"
 #include "master/job_trace.h"
 #include "master/task_assignment.h"
 
@@ -20,15 +21,17 @@ void ReducePlacer::PlaceReduces(JobRecord& job, WorkerId prefer) {
     if (job.maps_done < needed) return;
     job.slow_start_reached = true;
   }
+  const sched::JobParams params = jobs::JobParamsFromSpec(job.spec);
+  auto may_host = [&](const WorkerRecord& w) {
+    return w.info.reduce_slots() + w.info.unified_slots() > 0 && policy_.MayRunOn(params, w.labels);
+  };
   std::vector<WorkerRecord*> hosts;
   for (auto& [id, w] : state_.workers) {
-    if (w.info.reduce_slots() + w.info.unified_slots() > 0 && !registry_.Blacklisted(job, id, TaskKindFilter::kReduce)) {
-      hosts.push_back(&w);
-    }
+    if (may_host(w) && !registry_.Blacklisted(job, id, TaskKindFilter::kReduce)) hosts.push_back(&w);
   }
   if (hosts.empty()) {
     for (auto& [id, w] : state_.workers) {
-      if (w.info.reduce_slots() + w.info.unified_slots() > 0) hosts.push_back(&w);
+      if (may_host(w)) hosts.push_back(&w);
     }
   }
   if (hosts.empty()) return;  // retried when a worker registers

@@ -1,21 +1,25 @@
 // ReducePlacer: where a job's reducers run and what they learn. At slow-start each unplaced
 // reducer goes to the least loaded worker with reduce (or unified) slots that is not
-// blacklisted for the job, and is sent a placement so it starts fetching; every done map's
-// output location is then queued for each worker hosting the job's reducers.
+// blacklisted for the job and that the policy lets the job run on (Scheduler::MayRunOn: a
+// capacity queue bound to a label), and is sent a placement so it starts fetching; every done
+// map's output location is then queued for each worker hosting the job's reducers.
 #pragma once
 
 #include "master/job.h"
 #include "master/tracker_state.h"
 #include "master/worker_registry.h"
+#include "scheduler/scheduler.h"
 
 namespace mr::master {
 
 class ReducePlacer {
  public:
-  ReducePlacer(TrackerState& state, const WorkerRegistry& registry) : state_(state), registry_(registry) {}
+  // policy: the master's (outlives the placer).
+  ReducePlacer(TrackerState& state, const WorkerRegistry& registry, const sched::Scheduler& policy)
+      : state_(state), registry_(registry), policy_(policy) {}
 
   // Places job's unplaced reducers once slow-start is reached (nothing if no worker can
-  // host them yet: retried when one registers). Among the least loaded hosts, `prefer` (if
+  // host them yet, e.g. no worker carries its queue's label: retried when one registers). Among the least loaded hosts, `prefer` (if
   // it is one) gets the reducer; where one failed last comes last.
   void PlaceReduces(JobRecord& job, WorkerId prefer = 0);
   // Queues, for every worker hosting job's reducers, the done maps' locations it has not
@@ -25,6 +29,7 @@ class ReducePlacer {
  private:
   TrackerState& state_;
   const WorkerRegistry& registry_;
+  const sched::Scheduler& policy_;
 };
 
 }  // namespace mr::master

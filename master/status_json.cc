@@ -27,6 +27,7 @@ nlohmann::json JobStatusToJson(const proto::JobStatus& st) {
                       {"shuffle_rate", st.shuffle_rate()},
                       {"shuffle_rate_mean", st.shuffle_rate_mean()},
                       {"policy", st.policy()},
+                      {"queue", st.queue()},
                       {"sojourn_time", st.sojourn_time()},
                       {"progress",
                        {{"map", st.map_progress()},
@@ -84,6 +85,20 @@ nlohmann::json WorkerRowToJson(const proto::WorkerRow& w) {
           {"queued_maps", w.queued_maps()},
           {"map_task_rate", w.map_task_rate()},
           {"labels", std::move(labels)}};
+}
+
+nlohmann::json QueueUseToJson(const sched::QueueUse& q) {
+  auto slots = [](const sched::QueueSlots& s) {
+    return nlohmann::json{{"guaranteed", s.guaranteed}, {"max", s.max},    {"in_use", s.in_use},
+                          {"lent", s.lent},             {"borrowed", s.borrowed}};
+  };
+  return {{"name", q.name},
+          {"label", q.label},
+          {"capacity", q.capacity},
+          {"max_capacity", q.max_capacity},
+          {"jobs", q.jobs},
+          {"map", slots(q.map)},
+          {"reduce", slots(q.reduce)}};
 }
 
 std::optional<double> CombineRatio(const proto::JobStatus& st) {

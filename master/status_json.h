@@ -8,6 +8,7 @@
 
 #include "common/worker_labels.h"
 #include "mr.pb.h"
+#include "scheduler/scheduler.h"
 
 namespace mr::master {
 
@@ -17,6 +18,9 @@ nlohmann::json JobStatusToJson(const proto::JobStatus& st);
 nlohmann::json LabelsToJson(const WorkerLabels& labels);
 // One of StatusReply.worker_rows as `mr status --json` prints it (docs/web.md).
 nlohmann::json WorkerRowToJson(const proto::WorkerRow& w);
+
+// A policy's queue and its use, as /api/cluster's "queues" lists them (docs/web.md).
+nlohmann::json QueueUseToJson(const sched::QueueUse& q);
 
 // combine.records_out / combine.records_in over the job's committed maps; nullopt when no
 // combiner ran (a job without one, or none finished yet).

@@ -55,6 +55,7 @@ proto::JobStatus StatusView::MakeStatus(const JobRecord& job) const {
   st.set_est_reduce_seconds(e.reduce_seconds_total);
   st.set_reduce_estimate_source(sched::EstimateSourceName(e.reduce_source));
   st.set_policy(job.policy);
+  st.set_queue(job.spec.queue());
   if (job.maps_done_time > 0) st.set_sojourn_time(job.maps_done_time - job.submit_time);
   st.set_trace_path(job.trace_path);
   if (job.last_failed_attempt) *st.mutable_last_failed_attempt() = *job.last_failed_attempt;
@@ -147,6 +148,10 @@ std::string StatusView::ClusterJson() const {
   }
   c.update({{"map_slots", ms}, {"map_busy", mb}, {"reduce_slots", rs}, {"reduce_busy", rb}, {"unified_slots", us},
             {"unified_busy", ub}, {"shuffle_bytes_sent", sent}, {"shuffle_capacity", cap}});
+  c["queues"] = json::array();
+  if (queues_) {
+    for (const sched::QueueUse& q : queues_()) c["queues"].push_back(QueueUseToJson(q));
+  }
   return c.dump();
 }
 

@@ -3,19 +3,27 @@
 // Read-only.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/status.h"
 #include "master/tracker_state.h"
 #include "mr.pb.h"
+#include "scheduler/scheduler.h"
 
 namespace mr::master {
 
 class StatusView {
  public:
   explicit StatusView(const TrackerState& state) : state_(state) {}
+
+  // The policy's queues now (sched::Scheduler::Queues), shown in /api/cluster's "queues";
+  // unset (or returning none): an empty list.
+  using QueueSource = std::function<std::vector<sched::QueueUse>()>;
+  void SetQueueSource(QueueSource source) { queues_ = std::move(source); }
 
   proto::JobStatus MakeStatus(const JobRecord& job) const;
   // One job (job_id != 0; NotFound if unknown) or every job kept.
@@ -30,6 +38,7 @@ class StatusView {
   std::map<WorkerId, int> QueuedMaps() const;
 
   const TrackerState& state_;
+  QueueSource queues_;
 };
 
 }  // namespace mr::master

@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "common/status.h"
+#include "common/worker_labels.h"
+#include "scheduler/job_params.h"
 #include "scheduler/policy_options.h"
 #include "scheduler/snapshot.h"
 
@@ -23,6 +25,27 @@ namespace mr::sched {
 // their slots meanwhile.
 enum class SnapshotScope { kHeartbeat, kCluster };
 
+// One kind of slot (map or reduce) of a queue, as Scheduler::Queues reports it. A unified
+// slot counts in both kinds' totals.
+struct QueueSlots {
+  double guaranteed = 0;  // slots the queue is guaranteed now (its share of the live workers')
+  int max = -1;           // the most it may hold (max_capacity); -1 = no cap
+  int in_use = 0;         // held by its jobs' running tasks
+  double lent = 0;        // of its guarantee, held by other queues' tasks
+  double borrowed = 0;    // held above its guarantee: max(0, in_use - guaranteed)
+};
+
+// A queue of a policy that divides the cluster among named queues (capacity), for the status
+// page and /api/cluster (docs/web.md).
+struct QueueUse {
+  std::string name;
+  std::string label;         // "KEY=VALUE" for a queue bound to labelled workers, else ""
+  double capacity = 0;       // percent of the unbound workers' slots (0 when bound)
+  double max_capacity = 0;   // percent; 0 = no cap
+  int jobs = 0;              // unfinished jobs in it
+  QueueSlots map, reduce;
+};
+
 class Scheduler {
  public:
   virtual ~Scheduler() = default;
@@ -34,6 +57,22 @@ class Scheduler {
   // REQUIRES: every assignment respects free slots in `snap`; a task is
   // assigned at most once; only pending maps / ready reduces are assigned.
   virtual Decision Schedule(const Snapshot& snap) = 0;
+
+  // Admission: Ok, or InvalidArgument saying why this policy cannot take a job with these
+  // parameters (capacity: a queue it does not know, with the known names). The master's
+  // submit path asks before it accepts anything (a refused job leaves no trace, no id, no
+  // output directory); the task-level simulator asks for every job of its input. Const: it
+  // reads only the policy's configuration.
+  virtual Status AdmitJob(const JobParams& /*job*/) const { return Status::Ok(); }
+  // Whether a task of a job with these parameters may run on a worker with these labels
+  // (capacity: a queue bound to a label runs only on the workers carrying it, and they run
+  // only its jobs). The policy keeps to it in its own assignments; the drivers ask it where
+  // they place tasks themselves: the master's and the simulator's reducer placement at slow
+  // start, and the speculator's backups. Default: anywhere.
+  virtual bool MayRunOn(const JobParams& /*job*/, const WorkerLabels& /*labels*/) const { return true; }
+  // The policy's queues and their use in `snap` (every live worker's slots; running tasks),
+  // for the status page; empty for a policy without queues.
+  virtual std::vector<QueueUse> Queues(const Snapshot& /*snap*/) const { return {}; }
 };
 
 // Creates the policy of the table row named `name` (scheduler/policy_table.h) with

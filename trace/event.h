@@ -66,6 +66,9 @@ struct JobSubmit {
   std::optional<std::string> name{}, kind{};  // kind: wordcount, sort, ...
   std::optional<int64_t> maps{}, reduces{};
   std::optional<std::string> policy{}, output{};
+  // The capacity scheduler's queue the job named (mr submit --queue); absent: none, i.e. the
+  // queue named "default" under --policy capacity.
+  std::optional<std::string> queue{};
 };
 
 // The job's first task was assigned.

@@ -19,7 +19,7 @@ template <Is<JobStart> S, class V> void Fields(S&, V&) {}
 
 template <Is<JobSubmit> S, class V> void Fields(S& e, V& v) {
   v("name", e.name); v("kind", e.kind); v("maps", e.maps); v("reduces", e.reduces);
-  v("policy", e.policy); v("output", e.output);
+  v("policy", e.policy); v("output", e.output); v("queue", e.queue);
 }
 
 template <Is<Estimate> S, class V> void Fields(S& e, V& v) {

@@ -141,6 +141,33 @@ std::string LabelsCell(const json& w) {
   return chips.empty() ? Cell("-") : "<td class=\"labels\">" + chips + "</td>";
 }
 
+// The policy's queues (--policy capacity), one row each: what it is guaranteed, holds, lends
+// and borrows of each kind of slot (docs/web.md).
+std::string QueueTable(const json& cluster) {
+  if (!cluster.is_object() || !cluster.contains("queues") || !cluster["queues"].is_array() ||
+      cluster["queues"].empty()) {
+    return "";
+  }
+  std::string rows;
+  for (const auto& q : cluster["queues"]) {
+    std::string share = Text(q, "label") != "-"       ? "workers " + Text(q, "label")
+                        : Number(q, "capacity") > 0 ? Fixed(Number(q, "capacity"), 1) + "%"
+                                                    : std::string("in slots");
+    if (Number(q, "max_capacity") > 0) share += ", max " + Fixed(Number(q, "max_capacity"), 1) + "%";
+    rows += "<tr>" + Cell(Text(q, "name")) + Cell(share) + Cell(Text(q, "jobs"), true);
+    for (const char* kind : {"map", "reduce"}) {
+      const json k = q.contains(kind) ? q[kind] : json::object();
+      rows += Cell(Text(k, "in_use") + " / " + Fixed(Number(k, "guaranteed"), 1), true) +
+              Cell(Fixed(Number(k, "lent"), 1), true) + Cell(Fixed(Number(k, "borrowed"), 1), true);
+    }
+    rows += "</tr>\n";
+  }
+  return "<h2>Queues</h2>\n<table id=\"queues\">" +
+         Header({"queue", "share", "jobs", "map in use / guaranteed", "lent", "borrowed", "reduce in use / guaranteed",
+                 "lent", "borrowed"}) +
+         rows + "</table>\n";
+}
+
 std::string WorkerRows(const json& workers, double now) {
   std::string rows;
   if (!workers.is_array()) return rows;
@@ -295,6 +322,7 @@ std::string JobSummary(const json& job, const ChartLayout& layout) {
   json est = job.is_object() && job.contains("estimate") ? job["estimate"] : json::object();
   s += "<tr><th>job</th>" + Cell(Text(job, "job")) + "</tr><tr><th>policy</th>" + Cell(Text(job, "policy")) +
        "</tr><tr><th>output</th>" + Cell(Text(job, "output")) + "</tr>";
+  if (Text(job, "queue") != "-") s += "<tr><th>queue</th><td id=\"job-queue\">" + Escape(Text(job, "queue")) + "</td></tr>";
   // Times on this page count from the submission; the submission itself is a clock time.
   s += "<tr><th>submitted</th><td id=\"job-submitted\">" + Escape(ClockTime(Number(job, "submit_time"))) +
        " UTC</td></tr><tr><th>started</th><td id=\"job-started\">" + Escape(SinceSubmit(job, Number(job, "start_time"))) +
@@ -390,6 +418,7 @@ std::string ClusterPageHtml(const json& cluster, const json& workers, const json
        Header({"worker", "shuffle server", "labels", "map busy", "reduce busy", "unified busy", "speed", "queued maps",
                "shuffle cap", "shuffle sent", "heartbeat"}) +
        WorkerRows(workers, now) + "</table>\n";
+  c += QueueTable(cluster);
   c += "<h2>Jobs</h2>\n<table id=\"jobs\">" +
        Header({"job", "name", "state", "submitted (UTC)", "map", "shuffle", "reduce", "shuffled", "share", "policy",
                "response"}) +

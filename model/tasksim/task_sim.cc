@@ -59,7 +59,7 @@ class TaskSimulator {
   sched::Scheduler& scheduler_;
   const sched::Speculator* speculator_;
   SimState state_;
-  TaskLifecycle tasks_{cluster_, state_};
+  TaskLifecycle tasks_{cluster_, state_, scheduler_};
   ShuffleLinks links_;
   std::priority_queue<double, std::vector<double>, std::greater<>> decisions_;
   size_t next_arrival_ = 0;
@@ -269,8 +269,11 @@ Status TaskSimulator::Round(int offered) {
 
 Status TaskSimulator::SpeculateRound(int w) {
   if (speculator_ == nullptr) return Status::Ok();
-  sched::Decision d = speculator_->Speculate(BuildSnapshot(state_, w));
+  const sched::Snapshot snap = BuildSnapshot(state_, w);
+  sched::Decision d = speculator_->Speculate(snap);
   for (const sched::Assignment& a : d.assignments) {
+    // No backup where the policy would not run the job (a capacity queue bound to a label).
+    if (!scheduler_.MayRunOn(state_.jobs[a.job - 1].spec->params, state_.workers[w].spec.labels)) continue;
     Status st = CheckAssignment(state_, a, w);
     if (!st.ok()) return Status::Internal(Where(w) + "speculator: " + st.message());
     tasks_.Launch(a);
@@ -291,6 +294,7 @@ std::string TaskSimulator::Where(int offered) const {
 Result<TaskSimResult> SimulateTasks(std::span<const TaskJob> jobs, const ClusterSpec& cluster,
                                     sched::Scheduler& scheduler, const sched::Speculator* speculator) {
   MR_RETURN_IF_ERROR(tasksim::ValidateTaskSimInput(jobs, cluster));
+  MR_RETURN_IF_ERROR(tasksim::AdmitTaskSimJobs(jobs, cluster, scheduler));
   TaskSimulator sim(jobs, cluster, scheduler, speculator);
   return sim.Run();
 }

@@ -130,5 +130,25 @@ Status ValidateTaskSimInput(std::span<const TaskJob> jobs, const ClusterSpec& cl
   return Status::Ok();
 }
 
+Status AdmitTaskSimJobs(std::span<const TaskJob> jobs, const ClusterSpec& cluster,
+                        const sched::Scheduler& policy) {
+  const std::vector<WorkerSpec> workers = ResolveWorkers(cluster);
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    const std::string name = "job " + std::to_string(i);
+    if (Status st = policy.AdmitJob(jobs[i].params); !st.ok()) return st.WithContext(name);
+    bool maps = false, reduces = false;
+    for (const WorkerSpec& w : workers) {
+      if (!policy.MayRunOn(jobs[i].params, w.labels)) continue;
+      maps = maps || w.map_slots + w.unified_slots > 0;
+      reduces = reduces || w.reduce_slots + w.unified_slots > 0;
+    }
+    if (!maps || !reduces) {
+      return Status::InvalidArgument(name + ": policy " + std::string(policy.name()) + " lets it run on no worker with a " +
+                                     (maps ? "reduce" : "map") + "-capable slot (its queue's label?)");
+    }
+  }
+  return Status::Ok();
+}
+
 }  // namespace tasksim
 }  // namespace mr::model

@@ -16,4 +16,10 @@ namespace mr::model::tasksim {
 // or parameter.
 Status ValidateTaskSimInput(std::span<const TaskJob> jobs, const ClusterSpec& cluster);
 
+// The policy's admission of every job (Scheduler::AdmitJob: a capacity queue it knows), and
+// somewhere each may run (Scheduler::MayRunOn: a worker with a map-capable and one with a
+// reduce-capable slot), else the job would never finish. InvalidArgument naming the job.
+Status AdmitTaskSimJobs(std::span<const TaskJob> jobs, const ClusterSpec& cluster,
+                        const sched::Scheduler& policy);
+
 }  // namespace mr::model::tasksim

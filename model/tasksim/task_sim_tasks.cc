@@ -10,9 +10,10 @@ using sched::TaskKind;
 
 }  // namespace
 
-TaskLifecycle::TaskLifecycle(const ClusterSpec& cluster, SimState& state)
+TaskLifecycle::TaskLifecycle(const ClusterSpec& cluster, SimState& state, const sched::Scheduler& policy)
     : cluster_(cluster),
       state_(state),
+      policy_(policy),
       rng_(cluster.seed),
       fail_rng_(cluster.seed ^ kFailureSeedSalt) {}
 
@@ -136,7 +137,8 @@ void TaskLifecycle::FailJob(SimJob& job) {
 }
 
 // The master's PlaceReduces (master/reduce_placement.cc): at slow start every reducer goes
-// to the worker with a reduce or unified slot holding the fewest reducers of this job; ties
+// to the worker with a reduce or unified slot the policy lets the job run on (MayRunOn;
+// SimulateTasks checked that one exists) holding the fewest reducers of this job; ties
 // go to `prefer` (the worker whose map report reached slow start), then to the lowest id.
 // Without the preference every job's extra reducers landed on the lowest-numbered workers,
 // which the master does not do. No slot is taken.
@@ -150,7 +152,7 @@ void TaskLifecycle::MaybePlaceReduces(SimJob& job, int prefer) {
     int best = -1;
     for (int w = 0; w < static_cast<int>(load.size()); ++w) {
       const WorkerSpec& s = state_.workers[w].spec;
-      if (s.reduce_slots + s.unified_slots == 0) continue;
+      if (s.reduce_slots + s.unified_slots == 0 || !policy_.MayRunOn(job.spec->params, s.labels)) continue;
       if (best < 0 || load[w] < load[best] || (load[w] == load[best] && w == prefer)) best = w;
     }
     r.worker = best;

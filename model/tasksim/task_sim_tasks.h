@@ -13,6 +13,7 @@
 
 #include "common/rng.h"
 #include "model/tasksim/task_sim_state.h"
+#include "scheduler/scheduler.h"
 #include "scheduler/snapshot.h"
 
 namespace mr::model::tasksim {
@@ -27,7 +28,8 @@ class TaskLifecycle {
   };
 
   // `state` is borrowed and must outlive this object; its workers and jobs are set up.
-  TaskLifecycle(const ClusterSpec& cluster, SimState& state);
+  // `policy`: where a job's reducers may be placed (Scheduler::MayRunOn), as the master asks.
+  TaskLifecycle(const ClusterSpec& cluster, SimState& state, const sched::Scheduler& policy);
 
   void Arrive(size_t job);
   // When the next attempt ends (infinity if none runs).
@@ -84,6 +86,7 @@ class TaskLifecycle {
 
   const ClusterSpec& cluster_;
   SimState& state_;
+  const sched::Scheduler& policy_;
   Rng rng_;       // map duration noise (map_time_cv, per-job laws)
   Rng fail_rng_;  // attempt failures (failure_prob)
   std::priority_queue<End, std::vector<End>, std::greater<>> ends_;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "scheduler/policies/asrpt_scheduler.h"
+#include "scheduler/policies/capacity_scheduler.h"
 #include "scheduler/policies/fair_scheduler.h"
 #include "scheduler/policies/fifo_scheduler.h"
 #include "scheduler/policies/flex_scheduler.h"
@@ -117,6 +118,23 @@ Result<std::unique_ptr<Scheduler>> MakeFlex(std::string_view name, const PolicyO
   return Make<FlexScheduler>(name, o.Double(kFlexOptions[0].name), *metric, std::move(pools));
 }
 
+constexpr OptionSpec kCapacityOptions[] = {
+    {"queues", OptionType::kPath, nullptr,
+     "queues file: named queues with a guaranteed share of the slots or a worker label "
+     "(docs/policies.md, capacity); none: one queue, default, with every slot"},
+};
+
+Result<std::unique_ptr<Scheduler>> MakeCapacity(std::string_view name, const PolicyOptions& o) {
+  const char* file = kCapacityOptions[0].name;
+  CapacityQueues queues;
+  if (o.Has(file) && !o.String(file).empty()) {
+    auto loaded = CapacityQueues::Load(o.String(file));
+    if (!loaded.ok()) return loaded.status().WithContext("capacity queues file");
+    queues = std::move(*loaded);
+  }
+  return Make<CapacityScheduler>(name, std::move(queues));
+}
+
 const PolicyRow* FindPolicyIn(std::span<const PolicyRow> rows, std::string_view name) {
   for (const PolicyRow& p : rows) {
     if (name == p.name) return &p;
@@ -148,6 +166,10 @@ constexpr PolicyRow kPolicies[] = {
     {"flex", "FLEX: each epoch, slots above the minima placed to optimise the jobs' chosen metric",
      kFlexOptions, MakeFlex,
      {.memory = RoundMemory::kOther, .round_option = kFlexOptions[0].name, .bound = Bound::kSlottedSrpt}},
+    // Not work-conserving: a max_capacity, or a queue bound to labelled workers, may leave a
+    // slot idle while another queue's task waits (docs/policies.md, capacity).
+    {"capacity", "Hadoop Capacity Scheduler: named queues with guaranteed slot shares, FIFO in each",
+     kCapacityOptions, MakeCapacity, {.work_conserving = false, .bound = Bound::kSlottedSrpt}},
 };
 
 // Rows registered at run time (RegisterPolicy). Each is heap-allocated and kept until exit,

@@ -28,6 +28,11 @@ class PlacedScheduler : public Scheduler {
   SnapshotScope scope() const override { return policy_->scope(); }
   bool requires_unified_slots() const override { return policy_->requires_unified_slots(); }
   Decision Schedule(const Snapshot& snap) override;
+  Status AdmitJob(const JobParams& job) const override { return policy_->AdmitJob(job); }
+  bool MayRunOn(const JobParams& job, const WorkerLabels& labels) const override {
+    return policy_->MayRunOn(job, labels);
+  }
+  std::vector<QueueUse> Queues(const Snapshot& snap) const override { return policy_->Queues(snap); }
 
   const MapPlacement& placement() const { return placement_; }
 

@@ -44,24 +44,35 @@ int SlotFiller::SparseWorkerIndex(WorkerId id) const {
   return it->second;
 }
 
+void SlotFiller::StartReduces() {
+  reduces_started_ = true;
+  if (!workers_indexed_) IndexWorkers();
+  buf_.reduces_seen.assign(snap_.jobs.size(), 0);
+}
+
 bool SlotFiller::CanPlaceReduce(int j) {
   if (free_reduces_ == 0) return false;
-  if (!workers_indexed_) IndexWorkers();
-  for (const ReadyReduce& r : snap_.jobs[j].ready_reduces) {
+  if (!reduces_started_) StartReduces();
+  const std::vector<ReadyReduce>& ready = snap_.jobs[j].ready_reduces;
+  for (size_t i = static_cast<size_t>(buf_.reduces_seen[j]); i < ready.size(); ++i) {
+    const ReadyReduce& r = ready[i];
     int w = WorkerIndex(r.worker);
     if (w >= 0 && buf_.free[w].reduce + buf_.free[w].unified > 0) return true;
   }
   return false;
 }
 
-void SlotFiller::PlaceReduces(std::span<const int> order) {
+int SlotFiller::PlaceReduces(std::span<const int> order, int limit) {
   assert(!maps_started_ && "reduces must be placed before maps");
-  if (!workers_indexed_) IndexWorkers();
+  if (!reduces_started_) StartReduces();
+  int placed = 0;
   for (int j : order) {
     // Nothing below can change once every reduce-capable slot is taken.
-    if (free_reduces_ == 0) return;
+    if (free_reduces_ == 0 || placed >= limit) return placed;
     const JobView& job = snap_.jobs[j];
-    for (const ReadyReduce& r : job.ready_reduces) {
+    int& seen = buf_.reduces_seen[j];
+    for (; seen < static_cast<int>(job.ready_reduces.size()) && placed < limit; ++seen) {
+      const ReadyReduce& r = job.ready_reduces[static_cast<size_t>(seen)];
       int w = WorkerIndex(r.worker);
       if (w < 0) continue;  // worker gone; the master will re-plan the reduce
       SlotFillerBuffers::Free& f = buf_.free[w];
@@ -76,9 +87,11 @@ void SlotFiller::PlaceReduces(std::span<const int> order) {
         continue;
       }
       --free_reduces_;
+      ++placed;
       out_->assignments.push_back({job.id, TaskKind::kReduce, r.index, r.worker, kind});
     }
   }
+  return placed;
 }
 
 // Fastest workers first, so the head of the policy's order lands on them; ties

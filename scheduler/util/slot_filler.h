@@ -8,6 +8,7 @@
 // allocation-free once the buffers have grown. Not thread-safe.
 #pragma once
 
+#include <climits>
 #include <cstddef>
 #include <span>
 #include <cstdint>
@@ -27,6 +28,9 @@ struct SlotFillerBuffers {
   };
   std::vector<Free> free;                        // parallel to snap.workers
   std::vector<int> maps_taken;                   // per job, prefix of pending_maps
+  // Per job: its ready_reduces before this index are placed, or cannot be in this decision
+  // (their worker's reduce-capable slots are taken, and slots only get fewer).
+  std::vector<int> reduces_seen;
   std::vector<int> active;                       // workers with a map-capable slot
   std::vector<int> pos_by_id;                    // dense worker id -> position, -1 = none
   std::vector<std::pair<WorkerId, int>> by_id;   // sorted; used when ids are sparse
@@ -42,8 +46,12 @@ class SlotFiller {
   // Places the ready reduces of the jobs in `order` (indices into snap.jobs) on
   // their own worker: a free reduce slot first, else a free unified slot. May be
   // called again with the next jobs of the order; returns as soon as no
-  // reduce-capable slot is left. REQUIRES: called before any map is assigned.
-  void PlaceReduces(std::span<const int> order);
+  // reduce-capable slot is left. A job may come again (in this call or a later one): its
+  // reduces already placed are not placed twice. REQUIRES: called before any map is assigned.
+  void PlaceReduces(std::span<const int> order) { PlaceReduces(order, INT_MAX); }
+  // As above, placing at most `limit` reduces in all (a policy that hands reduce slots out one
+  // at a time: capacity); returns how many it placed.
+  int PlaceReduces(std::span<const int> order, int limit);
   // Whether some ready reduce of job `j` sits on a worker with a reduce-capable
   // slot still free. A job without one gets nothing from PlaceReduces, now or
   // later in this decision, so policies leave it out of the order they sort.
@@ -73,6 +81,8 @@ class SlotFiller {
  private:
   void StartMaps();
   void IndexWorkers();
+  // Indexes the workers and sizes reduces_seen, once per filler.
+  void StartReduces();
   // Position of worker `id` in snap.workers, -1 if none. Inline: called for
   // every ready reduce of every job.
   int WorkerIndex(WorkerId id) const {
@@ -90,6 +100,7 @@ class SlotFiller {
   int free_reduces_ = 0;
   bool maps_started_ = false;
   bool workers_indexed_ = false;
+  bool reduces_started_ = false;
   bool dense_ids_ = false;
 };
 

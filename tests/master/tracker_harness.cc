@@ -38,7 +38,8 @@ std::unique_ptr<PeerConnection> TrackerHarness::Connect(const std::string& role)
 }
 
 uint32_t TrackerHarness::AddWorker(uint32_t map_slots, uint32_t reduce_slots, uint32_t unified_slots,
-                                   std::vector<proto::HeldMapOutput> held, uint32_t port) {
+                                   std::vector<proto::HeldMapOutput> held, uint32_t port,
+                                   const std::vector<std::pair<std::string, std::string>>& labels) {
   FakeWorker w;
   w.conn = Connect("worker");
   proto::Envelope in;
@@ -50,6 +51,11 @@ uint32_t TrackerHarness::AddWorker(uint32_t map_slots, uint32_t reduce_slots, ui
   r->set_unified_slots(unified_slots);
   r->set_speed(1);
   for (auto& h : held) *r->add_held_outputs() = std::move(h);
+  for (const auto& [key, value] : labels) {
+    proto::WorkerLabel* l = r->add_labels();
+    l->set_key(key);
+    l->set_value(value);
+  }
   HandlerOutcome out = handler_->Handle(*w.conn, in);
   EXPECT_FALSE(out.close) << out.reply.error().message();
   EXPECT_TRUE(out.reply.has_register_reply());

@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/clock.h"
@@ -45,9 +46,11 @@ class TrackerHarness {
 
   // A connection through the handshake, as `role`. Fails the test if refused.
   std::unique_ptr<PeerConnection> Connect(const std::string& role);
-  // Registers a worker with these slots (held: outputs it offers); returns its id.
+  // Registers a worker with these slots (held: outputs it offers; labels: KEY=VALUE pairs it
+  // was started with); returns its id.
   uint32_t AddWorker(uint32_t map_slots, uint32_t reduce_slots, uint32_t unified_slots = 0,
-                     std::vector<proto::HeldMapOutput> held = {}, uint32_t port = 0);
+                     std::vector<proto::HeldMapOutput> held = {}, uint32_t port = 0,
+                     const std::vector<std::pair<std::string, std::string>>& labels = {});
   FakeWorker& worker(uint32_t id) { return workers_.at(id); }
   // A synthetic job (no input files) with its output under dir.
   proto::JobSpec SyntheticSpec(uint32_t maps, uint32_t reduces, double slow_start = 1.0);

@@ -295,6 +295,9 @@ const std::map<std::string, std::string> kDecisionGolden = {
     {"asrpt:asrpt-virtual=present", "ef55707c5c12c021"},
     // Issue 25: recorded when flex was added.
     {"flex", "377394f9d0bba656"},
+    // Issue 26: without a queues file, one queue ("default") holds every slot and FIFO runs
+    // inside it, so capacity decides exactly as fifo.
+    {"capacity", "a986f53615d4b087"},
 };
 
 TEST(GoldenDecisionsTest, PoliciesDecideAsBeforeOnRandomSnapshots) {
@@ -339,6 +342,8 @@ const std::map<std::string, std::string> kTaskSimGolden = {
     {"lrpt", "be4cbfe7f797c1ce"},
     // Issue 25: recorded when flex was added.
     {"flex", "73880f377feadbb9"},
+    // Issue 26: one default queue, so fifo's runs (see kDecisionGolden).
+    {"capacity", "fcd0897a4a7c3ce4"},
 };
 
 TEST(GoldenDecisionsTest, TaskSimulatorRunsAsBeforeOnCommittedWorkloads) {
