@@ -183,7 +183,11 @@ int Report(const proto::JobStatus& st) {
   }
   std::printf("%s %s succeeded in %.2fs: %u maps, %u reduces\n", JobIdString(st.job_id()).c_str(), st.job().c_str(), secs,
               st.maps_total(), st.reduces_total());
-  std::printf("output: %s (part-r-00000 .. part-r-%05u)\n", st.output().c_str(), st.reduces_total() - 1);
+  if (st.reduces_total() == 0) {  // a map-only job: each map wrote its part
+    std::printf("output: %s (part-m-00000 .. part-m-%05u)\n", st.output().c_str(), st.maps_total() - 1);
+  } else {
+    std::printf("output: %s (part-r-00000 .. part-r-%05u)\n", st.output().c_str(), st.reduces_total() - 1);
+  }
   std::printf("trace:  %s/_trace.jsonl\n", st.output().c_str());
   return kExitOk;
 }

@@ -91,7 +91,14 @@ void TaskReports::HandleMapReport(WorkerRecord& w, JobRecord& job, const proto::
   done.set_start_time(r.start_time());
   done.set_end_time(r.end_time());
   lifecycle_.CompleteMap(job, m, done, r.counters());
+  // A map-only job's map has written its part file: commit it (before recording the map
+  // done, as a reduce's commit does); the job ends with its last map.
+  if (job.reduces.empty() && !lifecycle_.CommitMap(job, static_cast<int>(r.index()), r.attempt())) return;
   persistence_.PersistMapDone(job, static_cast<int>(r.index()), done);
+  if (job.reduces.empty() && job.maps_done == static_cast<int>(job.maps.size())) {
+    lifecycle_.FinishJob(job, JobState::kSucceeded, "");
+    return;
+  }
   TraceEstimate(job, state_.Now());
   // Ties go to this worker: the reply to its completion heartbeat then carries the
   // placement and the location, and a small job's reduce starts fetching at once

@@ -162,6 +162,26 @@ TEST_F(HadoopSuite, CommandLinesSplitLikeHadoopAndFileAliases) {
   EXPECT_EQ(Part("args", 0), "args\ta b|c\n");
 }
 
+// A map-only job (-numReduceTasks 0): each map writes its own records, unsorted, in the
+// order its mapper wrote them, to part-0000M. doc.txt is 23 bytes: cuts [0,11) and [11,23)
+// ("on the mat" starts at 12, its preceding byte in the second split).
+TEST_F(HadoopSuite, MapOnlyJobWritesEachMapsRecordsInOrder) {
+  Write("doc.txt", "the cat sat\non the mat\n");
+  auto r = Hadoop(std::string(kJar) +
+                  "-file words_only_mapper.py -input doc.txt -output mo -mapper words_only_mapper.py "
+                  "-numReduceTasks 0");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(Part("mo", 0), "the\t\ncat\t\nsat\t\n");
+  EXPECT_EQ(Part("mo", 1), "on\t\nthe\t\nmat\t\n");
+  EXPECT_FALSE(PathExists(d_ + "/mo/part-00002"));
+  // -reducer NONE is the same job.
+  auto none = Hadoop(std::string(kJar) +
+                     "-file words_only_mapper.py -input doc.txt -output mo2 -mapper words_only_mapper.py "
+                     "-reducer NONE");
+  ASSERT_EQ(none.exit_code, 0) << none.err;
+  EXPECT_EQ(Part("mo2", 0) + Part("mo2", 1), Part("mo", 0) + Part("mo", 1));
+}
+
 // A gzip input is read decompressed, whole (one split): the word count of the plain text.
 TEST_F(HadoopSuite, GzipInputIsReadAsHadoopReadsIt) {
   Write("in.txt", "b a b\nc a\nb b a\n");
