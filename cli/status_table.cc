@@ -81,6 +81,13 @@ void PrintStatusTable(const proto::StatusReply& r) {
 
 namespace {
 
+// `mr status JOB`: the tasks' status lines (a streaming program's reporter:status:).
+void PrintTaskStatusLines(const proto::JobStatus& st) {
+  if (st.task_status_lines_size() == 0) return;
+  std::printf("\ntask status:\n");
+  for (const std::string& line : st.task_status_lines()) std::printf("  %s\n", line.c_str());
+}
+
 // `mr status JOB`: the latest failed attempt, its error and the tail of its stderr.
 void PrintFailedAttempt(const proto::JobStatus& st) {
   if (!st.has_last_failed_attempt()) return;
@@ -113,6 +120,7 @@ void PrintJobDetail(const proto::JobStatus& st) {
               FormatBytes(static_cast<double>(st.shuffle_bytes_fetched())).c_str(),
               FormatBytes(st.shuffle_bytes_expected()).c_str(), FormatPercent(st.reduce_progress()).c_str(),
               st.reduces_done(), st.reduces_total(), st.reduces_running());
+  PrintTaskStatusLines(st);
   PrintFailedAttempt(st);
   if (st.sojourn_time() > 0) {
     std::printf("\nsojourn time %.3fs (submit to the last map output available to the reducers)\n",

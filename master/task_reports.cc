@@ -33,6 +33,7 @@ void TaskReports::HandleReport(WorkerRecord& w, const proto::TaskReport& r) {
 
 void TaskReports::HandleMapReport(WorkerRecord& w, JobRecord& job, const proto::TaskReport& r) {
   MapTask& m = job.maps[r.index()];
+  if (!r.task_status().empty() && m.worker == w.id && r.attempt() == m.attempt) m.status_line = r.task_status();
   const bool running = m.state == MapTask::State::kRunning && !m.awaiting;
   const bool first = running && m.worker == w.id && r.attempt() == m.attempt;
   const bool backup = running && m.backup && m.backup->worker == w.id && r.attempt() == m.backup->attempt;
@@ -109,6 +110,7 @@ void TaskReports::HandleMapReport(WorkerRecord& w, JobRecord& job, const proto::
 
 void TaskReports::HandleReduceReport(WorkerRecord& w, JobRecord& job, const proto::TaskReport& r) {
   ReduceTask& t = job.reduces[r.index()];
+  if (!r.task_status().empty() && t.worker == w.id && r.attempt() == t.attempt) t.status_line = r.task_status();
   if (t.backup && t.backup->worker == w.id) {
     HandleReduceBackupReport(w, job, r);
     return;

@@ -58,6 +58,22 @@ TEST_F(HadoopSuite, WordCountWithTwoReducersAndCounters) {
   EXPECT_TRUE(in_trace);
 }
 
+// On a running cluster ($MR_MASTER): the counters and the reducer's reporter:status: line
+// ("reduced", written by wc_reducer.py) are what `mr status JOB` shows.
+TEST_F(HadoopSuite, CountersAndStatusLineInMrStatus) {
+  ClusterProcess cluster(d_ + "/cluster", 2);
+  ASSERT_TRUE(cluster.ok()) << cluster.start_error();
+  Write("in.txt", "apple banana apple\ncherry banana apple\ndate\n");
+  auto r = Sh("cd " + d_ + " && MR_MASTER=" + cluster.address() + " MR_HDFS_ROOT=" + d_ + "/hdfs " + MrBin() +
+              " hadoop " + kJar +
+              "-files wc_mapper.py,wc_reducer.py -input in.txt -output out -mapper wc_mapper.py -reducer wc_reducer.py");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto st = Sh(MrBin() + " status job-000001 --master " + cluster.address());
+  ASSERT_EQ(st.exit_code, 0) << st.err;
+  EXPECT_NE(st.out.find("\ntask status:\n  r-00000: reduced\n"), std::string::npos) << st.out;
+  EXPECT_NE(st.out.find("user.WordCount,Lines"), std::string::npos) << st.out;
+}
+
 // The 6.5840 lab's inverted index: the mapper reads its document's name from
 // mapreduce_map_input_file. Three inputs (two in one -input, comma-separated) of 23, 17 and
 // 16 bytes: goal 56 / 2 = 28, so each file is one split.
