@@ -57,10 +57,13 @@ class DeferInterrupts {
 std::string Plural(uint32_t n, const char* noun) { return std::to_string(n) + " " + noun + (n == 1 ? "" : "s"); }
 
 // "DIR/part-r-00000", or "DIR/part-r-00000 .. part-r-00002": the parts a job wrote.
-std::string PartsWritten(const std::string& dir, uint32_t reduces) {
-  char last[32];
-  std::snprintf(last, sizeof last, "part-r-%05u", reduces > 0 ? reduces - 1 : 0);
-  return dir + "/part-r-00000" + (reduces > 1 ? std::string(" .. ") + last : std::string());
+// "DIR/part-r-00000 .. part-r-00002": the parts a job wrote, `kind` "r" (one a reduce) or "m"
+// (a map-only job: one a map).
+std::string PartsWritten(const std::string& dir, const char* kind, uint32_t parts) {
+  char first[32], last[32];
+  std::snprintf(first, sizeof first, "part-%s-00000", kind);
+  std::snprintf(last, sizeof last, "part-%s-%05u", kind, parts > 0 ? parts - 1 : 0);
+  return dir + "/" + first + (parts > 1 ? std::string(" .. ") + last : std::string());
 }
 
 bool IsEnded(const proto::JobStatus& st) {
@@ -192,9 +195,15 @@ int Report(const proto::JobStatus& st) {
     }
     return kExitJobFailed;
   }
-  std::printf("%s %s succeeded in %.2fs: %s, %s\n", JobIdString(st.job_id()).c_str(), st.job().c_str(), secs,
+  std::printf("%s %s succeeded in %.2fs: %s, %s
+", JobIdString(st.job_id()).c_str(), st.job().c_str(), secs,
               Plural(st.maps_total(), "map").c_str(), Plural(st.reduces_total(), "reduce").c_str());
-  std::printf("output: %s (mr cat %s)\n", PartsWritten(st.output(), st.reduces_total()).c_str(), st.output().c_str());
+  // A map-only job (streaming with 0 reducers): each map wrote its part.
+  const bool map_only = st.reduces_total() == 0;
+  std::printf("output: %s (mr cat %s)
+",
+              PartsWritten(st.output(), map_only ? "m" : "r", map_only ? st.maps_total() : st.reduces_total()).c_str(),
+              st.output().c_str());
   std::printf("trace:  %s/_trace.jsonl\n", st.output().c_str());
   return kExitOk;
 }

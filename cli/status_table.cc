@@ -122,6 +122,13 @@ void PrintAllocations(const proto::JobStatus& st) {
   }
 }
 
+// `mr status JOB`: the tasks' status lines (a streaming program's reporter:status:).
+void PrintTaskStatusLines(const proto::JobStatus& st) {
+  if (st.task_status_lines_size() == 0) return;
+  std::printf("\ntask status:\n");
+  for (const std::string& line : st.task_status_lines()) std::printf("  %s\n", line.c_str());
+}
+
 // `mr status JOB`: the latest failed attempt, its error and the tail of its stderr.
 void PrintFailedAttempt(const proto::JobStatus& st) {
   if (!st.has_last_failed_attempt()) return;
@@ -156,6 +163,7 @@ void PrintJobDetail(const proto::JobStatus& st) {
               st.reduces_done(), st.reduces_total(), st.reduces_running());
   PrintAllocations(st);
   if (!st.queue().empty()) std::printf("queue %s (--policy capacity)\n", st.queue().c_str());
+  PrintTaskStatusLines(st);
   PrintFailedAttempt(st);
   if (st.sojourn_time() > 0) {
     std::printf("\nsojourn time %.3fs (submit to the last map output available to the reducers)\n",

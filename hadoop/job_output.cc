@@ -35,7 +35,7 @@ constexpr Rename kRenames[] = {
 Status FinishOutput(const std::string& output) {
   MR_ASSIGN_OR_RETURN(std::vector<std::string> names, ListDir(output));
   for (const std::string& n : names) {
-    if (n.rfind("part-r-", 0) == 0) {
+    if (n.rfind("part-r-", 0) == 0 || n.rfind("part-m-", 0) == 0) {
       MR_RETURN_IF_ERROR(RenameFile(JoinPath(output, n), JoinPath(output, "part-" + n.substr(7))));
     }
   }

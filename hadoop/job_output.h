@@ -14,7 +14,8 @@
 
 namespace mr::hadoop {
 
-// Renames OUTPUT/part-r-NNNNN to OUTPUT/part-NNNNN and writes OUTPUT/_SUCCESS.
+// Renames OUTPUT/part-r-NNNNN (a map-only job's part-m-NNNNN) to OUTPUT/part-NNNNN and
+// writes OUTPUT/_SUCCESS.
 Status FinishOutput(const std::string& output);
 
 // The counters of the job whose trace is OUTPUT/_trace.jsonl (its JobEnd event). NotFound

@@ -18,12 +18,12 @@ constexpr StreamingOption kOptions[] = {
     {"output", true, U::kApplied, "the output directory (must not exist)"},
     {"mapper", true, U::kApplied, "the mapper command (split like Hadoop, no shell), or IdentityMapper"},
     {"combiner", true, U::kApplied, "the combiner command, run on each sorted run of a map's output"},
-    {"reducer", true, U::kApplied, "the reducer command, or IdentityReducer (the default); NONE: refused"},
+    {"reducer", true, U::kApplied, "the reducer command, or IdentityReducer (the default); NONE: map-only"},
     {"file", true, U::kApplied, "a file shipped into each task's working directory; repeatable"},
     {"inputformat", true, U::kApplied, "TextInputFormat or KeyValueTextInputFormat"},
     {"outputformat", true, U::kApplied, "TextOutputFormat only"},
     {"partitioner", true, U::kApplied, "HashPartitioner or KeyFieldBasedPartitioner"},
-    {"numReduceTasks", true, U::kApplied, "the number of reduce tasks (0, map-only, is refused for now)"},
+    {"numReduceTasks", true, U::kApplied, "the number of reduce tasks (0: a map-only job)"},
     {"cmdenv", true, U::kApplied, "NAME=VALUE in the programs' environment; repeatable"},
     {"jobconf", true, U::kApplied, "KEY=VALUE, as -D (deprecated in Hadoop)"},
     {"cacheFile", true, U::kApplied, "URI#NAME shipped as -files does"},
@@ -127,7 +127,10 @@ Status Apply(const StreamingOption& o, const std::string& v, Parsed* p) {
     MR_ASSIGN_OR_RETURN(auto prog, Program("combiner", v));
     p->combiner = prog;
   } else if (name == "reducer") {
-    if (v == "NONE") return Status::InvalidArgument("-reducer NONE (a map-only job) is not supported by mrlab yet");
+    if (v == "NONE") {  // a map-only job
+      p->conf.push_back("mapreduce.job.reduces=0");
+      return Status::Ok();
+    }
     MR_ASSIGN_OR_RETURN(auto prog, Program("reducer", v));
     p->reducer = prog;
   } else if (name == "file") {
@@ -172,7 +175,6 @@ Status RequestFlags(const jobs::HadoopConf& c, std::vector<std::string>* run) {
     if (ec != std::errc() || ptr != v->data() + v->size()) {
       return Status::InvalidArgument("-numReduceTasks / mapreduce.job.reduces: not a number: '" + *v + "'");
     }
-    if (n == 0) return Status::InvalidArgument("map-only jobs (0 reduce tasks) are not supported by mrlab yet");
     flag("reducers", *v);
   }
   if (auto v = c.Get("mapreduce.job.name")) flag("name", *v);

@@ -30,8 +30,8 @@ struct StreamingInvocation {
 };
 
 // Reads Hadoop Streaming's arguments (after the jar name). InvalidArgument naming the option
-// for an unknown or refused option, a missing value or -input/-output/-mapper, a value
-// Hadoop would reject, or a map-only job (not supported yet).
+// for an unknown or refused option, a missing value or -input/-output/-mapper, or a value
+// Hadoop would reject.
 Result<StreamingInvocation> ParseStreamingArgs(const std::vector<std::string>& args);
 
 }  // namespace mr::hadoop

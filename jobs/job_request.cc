@@ -25,7 +25,9 @@ Status CheckSortBuffer(uint64_t bytes, ParamNames names) {
 
 // Reducers, split size, slow start, sort buffer and number of maps.
 Status CheckShape(const proto::JobSpec& spec, ParamNames names) {
-  if (spec.reducers() < 1 || spec.reducers() > kMaxReducers) {
+  // 0 reducers: a map-only job, which the streaming job supports (docs/streaming.md).
+  const bool map_only = spec.reducers() == 0 && spec.job() == "streaming";
+  if ((spec.reducers() < 1 && !map_only) || spec.reducers() > kMaxReducers) {
     return Bad(Subject(names, "reducers", "reducers") + " must be in 1.." + std::to_string(kMaxReducers));
   }
   const std::string split = Subject(names, "split-size", "split size");

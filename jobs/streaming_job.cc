@@ -32,9 +32,12 @@ void SplitKeyValue(std::string_view line, std::string_view sep, int fields, std:
   *value = line.substr(pos + sep.size());
 }
 
-// The line TextOutputFormat writes for a record (without its '\n').
+// The line TextOutputFormat writes for a record (without its '\n'): under the Hadoop
+// dialect a key-only record is "key<TAB>", as Hadoop writes it; mrlab's dialect keeps
+// its bare key (docs/jobs.md, "streaming").
 void OutputLine(const StreamingConf& c, std::string_view key, std::string_view value, std::string* out) {
   out->assign(key);
+  if (value.empty() && c.dialect == StreamingDialect::kMrlab) return;
   out->append(c.output_separator);
   out->append(value);
 }

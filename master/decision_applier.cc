@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common/log.h"
+#include "master/job_paths.h"
 #include "master/job_trace.h"
 #include "master/task_assignment.h"
 
@@ -134,6 +135,8 @@ void DecisionApplier::StartMap(Round& round, WorkerRecord& target, JobRecord& jo
   }
   proto::Assignment sent = MakeMapAssignment(job, a.index, unified);
   sent.set_attempt(m.next_attempt);
+  // A map-only job's map writes its part file (committed by the master when it succeeds).
+  if (job.spec.reducers() == 0) sent.set_temp_output(MapAttemptFile(job.spec, a.index, m.next_attempt));
   const size_t bytes = sent.ByteSizeLong() + kAssignmentOverheadBytes;
   if (bytes > kMaxAssignmentBytes) {  // no heartbeat could carry it: the attempt fails
     FailUnsendableMap(target, job, a.index, bytes);

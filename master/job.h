@@ -30,6 +30,7 @@ struct MapTask {
   uint32_t attempt = 0;         // id of the running or done attempt
   uint32_t next_attempt = 1;    // ids are never reused (persisted)
   uint32_t failures = 0;        // failed attempts (lost workers do not count)
+  std::string status_line;      // the latest attempt's reporter:status: (streaming), "" if none
   WorkerId worker = 0;          // where the running / done attempt is
   WorkerId last_failed_worker = 0;
   bool unified = false;         // running in a unified slot
@@ -100,6 +101,7 @@ struct ReduceTask {
   uint32_t attempt = 0;
   uint32_t next_attempt = 1;
   uint32_t failures = 0;
+  std::string status_line;  // the latest attempt's reporter:status: (streaming), "" if none
   WorkerId last_failed_worker = 0;  // a re-placement goes elsewhere if it can
   uint32_t maps_fetched = 0;
   uint64_t shuffle_bytes = 0;

@@ -211,6 +211,17 @@ void JobLifecycle::ReexecuteMap(JobRecord& job, int index, const std::string& wh
   MR_LOG_INFO("{} {}: re-executing ({})", JobIdString(job.id), TaskIdString(TaskKind::kMap, index), why);
 }
 
+bool JobLifecycle::CommitMap(JobRecord& job, int index, uint32_t attempt) {
+  const std::string to = JoinPath(job.spec.output(), MapPartName(index));
+  Status s = RenameFile(MapAttemptFile(job.spec, index, attempt), to);
+  if (!s.ok()) {
+    FinishJob(job, JobState::kFailed, "cannot commit " + MapPartName(index) + ": " + s.message());
+    return false;
+  }
+  Trace(job, trace::Commit{.t = state_.Now(), .task = TaskIdString(TaskKind::kMap, index), .attempt = attempt, .file = to});
+  return true;
+}
+
 void JobLifecycle::CommitReduce(JobRecord& job, int index, const proto::TaskReport& r) {
   ReduceTask& t = job.reduces[index];
   std::string from = ReduceAttemptFile(job.spec, index, r.attempt());

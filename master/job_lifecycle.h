@@ -38,6 +38,9 @@ class JobLifecycle {
                    const google::protobuf::RepeatedPtrField<proto::Counter>& counters);
   // A done map's output is lost or bad: it becomes pending, its attempt's output deleted.
   void ReexecuteMap(JobRecord& job, int index, const std::string& why);
+  // A map-only job's map attempt succeeded: renames its part file into place (and traces
+  // the commit). False, with the job failed, if the rename fails.
+  bool CommitMap(JobRecord& job, int index, uint32_t attempt);
   // Renames the attempt's output into place and records it; the last commit ends the job.
   void CommitReduce(JobRecord& job, int index, const proto::TaskReport& r);
   // A reducer back to unplaced (its fetched bytes no longer count).

@@ -117,7 +117,12 @@ Status Recovery::Recover() {
     // their output to register again and offer it; those not offered in time run again.
     // Not once every reduce has committed: nobody needs their output then.
     int awaiting = 0;
-    if (j.reduces_done < static_cast<int>(j.reduces.size())) {
+    if (j.reduces.empty()) {
+      // A map-only job's done maps committed their part files: they stay done.
+      for (size_t i = 0; i < j.maps.size(); ++i) {
+        if (lj.maps[i].has_map_done()) lifecycle_.CompleteMap(j, j.maps[i], lj.maps[i].map_done(), lj.maps[i].counters());
+      }
+    } else if (j.reduces_done < static_cast<int>(j.reduces.size())) {
       for (size_t i = 0; i < j.maps.size(); ++i) {
         if (!lj.maps[i].has_map_done()) continue;
         MapTask& m = j.maps[i];
@@ -131,7 +136,9 @@ Status Recovery::Recover() {
     }
     if (awaiting > 0) state_.map_recovery_deadline = now + state_.options.worker_timeout;
     Trace(j, trace::MasterRestart{.t = now, .reduces_committed = j.reduces_done, .maps_awaiting = awaiting});
-    if (j.reduces_done == static_cast<int>(j.reduces.size())) lifecycle_.FinishJob(j, JobState::kSucceeded, "");
+    const bool all_done = j.reduces.empty() ? j.maps_done == static_cast<int>(j.maps.size())
+                                            : j.reduces_done == static_cast<int>(j.reduces.size());
+    if (all_done) lifecycle_.FinishJob(j, JobState::kSucceeded, "");
   }
   lifecycle_.EnforceRetention();
   FlushTraces(state_);

@@ -1,5 +1,8 @@
 #include "master/status_json.h"
 
+#include <string>
+#include <vector>
+
 #include "master/job.h"
 
 namespace mr::master {
@@ -58,6 +61,10 @@ nlohmann::json JobStatusToJson(const proto::JobStatus& st) {
     const proto::FailedAttempt& f = st.last_failed_attempt();
     j["last_failed_attempt"] = {{"task", f.task()},   {"attempt", f.attempt()}, {"worker", f.worker()},
                                 {"time", f.time()},   {"error", f.error()},     {"stderr_tail", f.stderr_tail()}};
+  }
+  // Only when a task set one (a streaming program's reporter:status:), so other jobs' JSON is unchanged.
+  if (st.task_status_lines_size() > 0) {
+    j["task_status_lines"] = std::vector<std::string>(st.task_status_lines().begin(), st.task_status_lines().end());
   }
   std::optional<double> ratio = CombineRatio(st);
   j["combine_ratio"] = ratio ? nlohmann::json(*ratio) : nlohmann::json();

@@ -74,6 +74,17 @@ proto::JobStatus StatusView::MakeStatus(const JobRecord& job) const {
     out->set_completion(a.completion);
     out->set_time(job.allocation_time[pool]);
   }
+  for (size_t i = 0; i < job.maps.size(); ++i) {
+    if (!job.maps[i].status_line.empty()) {
+      st.add_task_status_lines(TaskIdString(sched::TaskKind::kMap, static_cast<int>(i)) + ": " + job.maps[i].status_line);
+    }
+  }
+  for (size_t i = 0; i < job.reduces.size(); ++i) {
+    if (!job.reduces[i].status_line.empty()) {
+      st.add_task_status_lines(TaskIdString(sched::TaskKind::kReduce, static_cast<int>(i)) + ": " +
+                               job.reduces[i].status_line);
+    }
+  }
   st.set_shuffle_rate(job.finished() ? 0.0 : job.RecentShuffleRate(state_.Now()));
   st.set_shuffle_rate_mean(job.MeanShuffleRate());
   for (const auto& [name, v] : job.counters) {

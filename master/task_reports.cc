@@ -33,6 +33,7 @@ void TaskReports::HandleReport(WorkerRecord& w, const proto::TaskReport& r) {
 
 void TaskReports::HandleMapReport(WorkerRecord& w, JobRecord& job, const proto::TaskReport& r) {
   MapTask& m = job.maps[r.index()];
+  if (!r.task_status().empty() && m.worker == w.id && r.attempt() == m.attempt) m.status_line = r.task_status();
   const bool running = m.state == MapTask::State::kRunning && !m.awaiting;
   const bool first = running && m.worker == w.id && r.attempt() == m.attempt;
   const bool backup = running && m.backup && m.backup->worker == w.id && r.attempt() == m.backup->attempt;
@@ -91,7 +92,14 @@ void TaskReports::HandleMapReport(WorkerRecord& w, JobRecord& job, const proto::
   done.set_start_time(r.start_time());
   done.set_end_time(r.end_time());
   lifecycle_.CompleteMap(job, m, done, r.counters());
+  // A map-only job's map has written its part file: commit it (before recording the map
+  // done, as a reduce's commit does); the job ends with its last map.
+  if (job.reduces.empty() && !lifecycle_.CommitMap(job, static_cast<int>(r.index()), r.attempt())) return;
   persistence_.PersistMapDone(job, static_cast<int>(r.index()), done);
+  if (job.reduces.empty() && job.maps_done == static_cast<int>(job.maps.size())) {
+    lifecycle_.FinishJob(job, JobState::kSucceeded, "");
+    return;
+  }
   TraceEstimate(job, state_.Now());
   // Ties go to this worker: the reply to its completion heartbeat then carries the
   // placement and the location, and a small job's reduce starts fetching at once
@@ -102,6 +110,7 @@ void TaskReports::HandleMapReport(WorkerRecord& w, JobRecord& job, const proto::
 
 void TaskReports::HandleReduceReport(WorkerRecord& w, JobRecord& job, const proto::TaskReport& r) {
   ReduceTask& t = job.reduces[r.index()];
+  if (!r.task_status().empty() && t.worker == w.id && r.attempt() == t.attempt) t.status_line = r.task_status();
   if (t.backup && t.backup->worker == w.id) {
     HandleReduceBackupReport(w, job, r);
     return;

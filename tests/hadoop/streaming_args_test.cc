@@ -61,6 +61,17 @@ TEST_F(StreamingArgsTest, GenericAndStreamingOptionsBecomeMrRunFlags) {
   EXPECT_EQ(inv->output, "/srv/hdfs/out");
 }
 
+// -numReduceTasks 0 and -reducer NONE are a map-only job: mr run --reducers 0.
+TEST_F(StreamingArgsTest, MapOnlyJobs) {
+  for (const auto& extra : std::vector<std::vector<std::string>>{{"-numReduceTasks", "0"}, {"-reducer", "NONE"}}) {
+    std::vector<std::string> args = {"-input", "/in", "-output", "/out", "-mapper", "cat"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    auto inv = ParseStreamingArgs(args);
+    ASSERT_TRUE(inv.ok()) << inv.status().ToString();
+    EXPECT_TRUE(HasPair(inv->run_args, "--reducers", "0")) << extra[0];
+  }
+}
+
 TEST_F(StreamingArgsTest, RefusalsNameTheOption) {
   const std::vector<std::string> base = {"-input", "/in", "-output", "/out", "-mapper", "cat"};
   auto refused = [&](std::vector<std::string> extra, const std::string& named) {
@@ -76,8 +87,6 @@ TEST_F(StreamingArgsTest, RefusalsNameTheOption) {
   refused({"-archives", "a.zip"}, "-archives");
   refused({"-conf", "site.xml"}, "-conf");
   refused({"-io", "typedbytes"}, "typedbytes");
-  refused({"-numReduceTasks", "0"}, "map-only");
-  refused({"-reducer", "NONE"}, "NONE");
   refused({"-nosuch"}, "-nosuch");
   refused({"-mapdebug", "x"}, "-mapdebug");
   refused({"-D", "mapreduce.map.speculative=false", "-D", "mapreduce.reduce.speculative=true"}, "speculative");

@@ -58,6 +58,22 @@ TEST_F(HadoopSuite, WordCountWithTwoReducersAndCounters) {
   EXPECT_TRUE(in_trace);
 }
 
+// On a running cluster ($MR_MASTER): the counters and the reducer's reporter:status: line
+// ("reduced", written by wc_reducer.py) are what `mr status JOB` shows.
+TEST_F(HadoopSuite, CountersAndStatusLineInMrStatus) {
+  ClusterProcess cluster(d_ + "/cluster", 2);
+  ASSERT_TRUE(cluster.ok()) << cluster.start_error();
+  Write("in.txt", "apple banana apple\ncherry banana apple\ndate\n");
+  auto r = Sh("cd " + d_ + " && MR_MASTER=" + cluster.address() + " MR_HDFS_ROOT=" + d_ + "/hdfs " + MrBin() +
+              " hadoop " + kJar +
+              "-files wc_mapper.py,wc_reducer.py -input in.txt -output out -mapper wc_mapper.py -reducer wc_reducer.py");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto st = Sh(MrBin() + " status job-000001 --master " + cluster.address());
+  ASSERT_EQ(st.exit_code, 0) << st.err;
+  EXPECT_NE(st.out.find("\ntask status:\n  r-00000: reduced\n"), std::string::npos) << st.out;
+  EXPECT_NE(st.out.find("user.WordCount,Lines"), std::string::npos) << st.out;
+}
+
 // The 6.5840 lab's inverted index: the mapper reads its document's name from
 // mapreduce_map_input_file. Three inputs (two in one -input, comma-separated) of 23, 17 and
 // 16 bytes: goal 56 / 2 = 28, so each file is one split.
@@ -160,6 +176,26 @@ TEST_F(HadoopSuite, CommandLinesSplitLikeHadoopAndFileAliases) {
                   "-mapper \"python3 echo.py 'a b' c\" -D mapreduce.job.maps=1");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(Part("args", 0), "args\ta b|c\n");
+}
+
+// A map-only job (-numReduceTasks 0): each map writes its own records, unsorted, in the
+// order its mapper wrote them, to part-0000M. doc.txt is 23 bytes: cuts [0,11) and [11,23)
+// ("on the mat" starts at 12, its preceding byte in the second split).
+TEST_F(HadoopSuite, MapOnlyJobWritesEachMapsRecordsInOrder) {
+  Write("doc.txt", "the cat sat\non the mat\n");
+  auto r = Hadoop(std::string(kJar) +
+                  "-file words_only_mapper.py -input doc.txt -output mo -mapper words_only_mapper.py "
+                  "-numReduceTasks 0");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(Part("mo", 0), "the\t\ncat\t\nsat\t\n");
+  EXPECT_EQ(Part("mo", 1), "on\t\nthe\t\nmat\t\n");
+  EXPECT_FALSE(PathExists(d_ + "/mo/part-00002"));
+  // -reducer NONE is the same job.
+  auto none = Hadoop(std::string(kJar) +
+                     "-file words_only_mapper.py -input doc.txt -output mo2 -mapper words_only_mapper.py "
+                     "-reducer NONE");
+  ASSERT_EQ(none.exit_code, 0) << none.err;
+  EXPECT_EQ(Part("mo2", 0) + Part("mo2", 1), Part("mo", 0) + Part("mo", 1));
 }
 
 // A gzip input is read decompressed, whole (one split): the word count of the plain text.
