@@ -1,5 +1,6 @@
-// `mr cat OUTPUT`: a job's output, its part files in order (part-r-00000, part-r-00001, ...),
-// so a user need not know how many reducers wrote it.
+// `mr cat OUTPUT`: a job's output, its part files in order (part-r-00000, part-r-00001, ...;
+// a map-only job's part-m-NNNNN; Hadoop's part-NNNNN after `mr hadoop jar`), so a user need
+// not know how many tasks wrote it.
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -17,15 +18,16 @@ namespace mr::cli {
 
 namespace {
 
-// The part files of a job's output directory, in order; NotFound when it has none.
+// The part files of a job's output directory (every name beginning "part-", as Hadoop's
+// `fs -cat OUT/part-*` reads them), in name order; NotFound when it has none.
 Result<std::vector<std::string>> OutputParts(const std::string& dir) {
   if (!IsDirectory(dir)) return Status::NotFound("no output directory " + dir);
   MR_ASSIGN_OR_RETURN(std::vector<std::string> names, ListDir(dir));
   std::vector<std::string> parts;
   for (const std::string& n : names) {
-    if (n.rfind("part-r-", 0) == 0) parts.push_back(JoinPath(dir, n));
+    if (n.rfind("part-", 0) == 0) parts.push_back(JoinPath(dir, n));
   }
-  if (parts.empty()) return Status::NotFound("no part files (part-r-NNNNN) in " + dir + ": is it a job's output?");
+  if (parts.empty()) return Status::NotFound("no part files (part-*) in " + dir + ": is it a job's output?");
   return parts;
 }
 
