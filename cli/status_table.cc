@@ -81,8 +81,9 @@ int FilterJobs(const JobFilter& f, proto::StatusReply* r) {
 }
 
 void PrintStatusTable(const proto::StatusReply& r) {
-  std::printf("policy %s, placement %s, %u workers, %d jobs\n", r.policy().c_str(),
-              r.placement().empty() ? "pull" : r.placement().c_str(), r.workers(), r.jobs_size());
+  std::printf("policy %s, placement %s, %u worker%s, %d job%s\n", r.policy().c_str(),
+              r.placement().empty() ? "pull" : r.placement().c_str(), r.workers(), r.workers() == 1 ? "" : "s",
+              r.jobs_size(), r.jobs_size() == 1 ? "" : "s");
   PrintWorkers(r);
   // State and phase progress kept apart (docs/web.md, "State and phase"): MAP, SHUFFLE and
   // REDUCE are the master's per-phase progress, the same numbers as the API and the page.
