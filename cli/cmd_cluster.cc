@@ -12,6 +12,7 @@
 #include "cli/job_client.h"
 #include "cli/local_cluster.h"
 #include "common/file_util.h"
+#include "common/worker_labels.h"
 
 namespace mr::cli {
 
@@ -85,6 +86,23 @@ std::optional<int> EarlierState(const po::variables_map& vm, const std::string& 
                     "--fresh moves it aside and starts empty");
 }
 
+// Each worker's `name` label (common/worker_labels.h): worker-I, as its log file, pid file
+// and work directory are called, so `mr status`, the pages and the files use one name.
+// None when the user's --label gives a name, or already the most labels a worker takes.
+void NameWorkers(const po::variables_map& vm, int workers, LocalClusterOptions* co) {
+  if (vm.count("label")) {
+    const auto& given = vm["label"].as<std::vector<std::string>>();
+    if (given.size() >= kMaxWorkerLabels) return;
+    for (const std::string& l : given) {
+      if (l.rfind(std::string(kNameLabel) + "=", 0) == 0) return;
+    }
+  }
+  co->per_worker_args.resize(static_cast<size_t>(workers));
+  for (int i = 0; i < workers; ++i) {
+    co->per_worker_args[static_cast<size_t>(i)] = {"--label", std::string(kNameLabel) + "=worker-" + std::to_string(i)};
+  }
+}
+
 // Removes from dir what a failed start added: the directory itself if it did not exist
 // (`before` is then empty), else the names not in `before`, so the start can be run again.
 void RemoveWhatStartMade(const std::string& dir, bool dir_existed, const std::vector<std::string>& before) {
@@ -114,6 +132,7 @@ int Start(const po::variables_map& vm, const ClusterFlags& f, const std::string&
   for (auto& a : ExplicitArgs(vm, f.master_group)) co.master_args.push_back(std::move(a));
   co.worker_args = ExplicitArgs(vm, f.slot_group);
   for (auto& a : ExplicitArgs(vm, f.tuning_group)) co.worker_args.push_back(std::move(a));
+  NameWorkers(vm, workers, &co);
   PassTokenFile(vm, &co);
   const bool dir_existed = PathExists(dir);
   std::vector<std::string> before;
