@@ -90,3 +90,49 @@ INSTANTIATE_TEST_SUITE_P(FifoAndSrpt, StatusFieldsTest, ::testing::Values("fifo"
 
 }  // namespace
 }  // namespace mr::master
+
+// `mr logs`' question to the master (TaskAttemptsRequest): where each attempt of a job ran,
+// from its trace, with that worker's name and shuffle server.
+namespace mr::master {
+namespace {
+
+TEST(TaskAttemptsTest, TheMasterSaysWhereEachAttemptRan) {
+  TempDir dir("mr-task-attempts-test");
+  auto policy = sched::CreateScheduler("fifo");
+  ASSERT_TRUE(policy.ok());
+  testing::TrackerHarness h(dir.path(), std::move(*policy));
+  const uint32_t w = h.AddWorker(1, 1);
+  const uint64_t job = h.Submit(h.SyntheticSpec(2, 1));
+  for (int i = 0; i < 2; ++i) {
+    h.Beat(w);
+    h.FinishMaps(w);
+  }
+  h.RunReduces(w);
+  ASSERT_EQ(h.Status(job).state(), "SUCCEEDED");
+  auto conn = h.Connect("client");
+  proto::Envelope in;
+  in.mutable_task_attempts()->set_job_id(job);
+  HandlerOutcome out = h.handler().Handle(*conn, in);
+  ASSERT_TRUE(out.reply.has_task_attempts_reply()) << out.reply.error().message();
+  const auto& attempts = out.reply.task_attempts_reply().attempts();
+  ASSERT_EQ(attempts.size(), 3) << out.reply.DebugString();
+  EXPECT_EQ(attempts[0].task(), "m-00000");
+  EXPECT_EQ(attempts[1].task(), "m-00001");
+  EXPECT_EQ(attempts[2].task(), "r-00000");
+  for (const auto& a : attempts) {
+    EXPECT_EQ(a.worker(), w);
+    EXPECT_EQ(a.state(), "SUCCEEDED") << a.task();
+    EXPECT_FALSE(a.worker_name().empty());
+    EXPECT_GT(a.port(), 0u);
+  }
+  in.mutable_task_attempts()->set_task("r-00000");
+  out = h.handler().Handle(*conn, in);
+  ASSERT_EQ(out.reply.task_attempts_reply().attempts_size(), 1);
+  in.mutable_task_attempts()->set_task("x-1");
+  out = h.handler().Handle(*conn, in);
+  EXPECT_FALSE(out.reply.has_task_attempts_reply());
+  EXPECT_NE(out.reply.error().message().find("bad task 'x-1'"), std::string::npos) << out.reply.error().message();
+}
+
+}  // namespace
+}  // namespace mr::master
