@@ -26,9 +26,12 @@ struct ProgressExtras {
 std::string FormatDuration(double seconds);
 
 // The terminal line, shorter than `columns` (the last column stays free: a full line wraps
-// on some terminals). When everything does not fit, fields go in a fixed order — job id,
-// bar, the moving phase's bytes, its rate, elapsed time, then the phases shrink to
-// "m100% s62% r10%", the time left goes, the phases shrink to the overall percent, then
+// on some terminals). Each field holds a fixed number of columns (its widest content in a
+// run: "SUCCEEDED", "fetch 1023.9/1023.9 MiB at 1023.9 MiB/s", "ETA 59:59"), padded, empty
+// while it has nothing to say, so at a given width the fields keep their places for the
+// whole run and the layout never follows the content. When everything does not fit, fields go in a fixed order — job id,
+// bar, the moving phase's bytes, the phases shrink to "m100% s62% r10%", the moving
+// phase's rate, elapsed time, the time left, the phases shrink to the overall percent, then
 // go (kLadder in the .cc) — and none is ever cut; the state is kept last ("" if even it
 // does not fit). No control characters.
 std::string ProgressBar(const proto::JobStatus& st, const ProgressExtras& x, int columns);
