@@ -200,7 +200,16 @@ ProgressDisplay::~ProgressDisplay() {
   if (line_open_) std::fprintf(out_, "\n");
 }
 
-void ProgressDisplay::Show(const proto::JobStatus& st, double now) {
+void ProgressDisplay::Show(const proto::JobStatus& polled, double now) {
+  reached_[0] = std::max(reached_[0], polled.map_progress());
+  reached_[1] = std::max(reached_[1], polled.shuffle_progress());
+  reached_[2] = std::max(reached_[2], polled.reduce_progress());
+  proto::JobStatus st = polled;
+  if (Ended(st) && st.state() != "SUCCEEDED") {
+    st.set_map_progress(reached_[0]);
+    st.set_shuffle_progress(reached_[1]);
+    st.set_reduce_progress(reached_[2]);
+  }
   estimator_.Add(st, now);
   ProgressExtras x{estimator_.CurrentRate(), estimator_.SecondsLeft(), now - start_};
   if (tty_) {

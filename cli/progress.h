@@ -62,7 +62,10 @@ class ProgressDisplay {
   ~ProgressDisplay();
   ProgressDisplay(const ProgressDisplay&) = delete;
   ProgressDisplay& operator=(const ProgressDisplay&) = delete;
-  // st polled at time `now` (seconds, the same clock as start).
+  // st polled at time `now` (seconds, the same clock as start). A job that ended FAILED or
+  // KILLED is shown with the progress it had reached (each phase's highest polled value):
+  // the master's numbers drop the running attempts a failure ends, and the last line should
+  // say how far the job got, not 0%.
   void Show(const proto::JobStatus& st, double now);
 
  private:
@@ -77,6 +80,7 @@ class ProgressDisplay {
   bool line_open_ = false;  // tty: a line drawn and not yet ended
   std::string last_state_;
   int phases_full_ = 0;  // phases at 100% when the last plain line was printed
+  double reached_[3] = {0, 0, 0};  // the highest map, shuffle, reduce progress polled
 };
 
 }  // namespace mr::cli

@@ -356,6 +356,22 @@ TEST(ProgressDisplayTest, PipedLinesOnChangesEveryFiveSecondsAndAtTheEnd) {
     EXPECT_TRUE(c == '\n' || (c >= 32 && c < 127)) << "control character " << int(c);
 }
 
+// A map attempt fails at 60% of its input: the master's status of the FAILED job no longer
+// counts it (map 0%); the last line says how far the job got (before: "FAILED  map   0%").
+TEST(ProgressDisplayTest, AFailedJobShowsTheProgressItReached) {
+  Captured out;
+  {
+    ProgressDisplay d(out.file(), /*tty=*/false, 0);
+    d.Show(Reading(60 * kMiB, 100 * kMiB), 0.1);
+    proto::JobStatus failed = Reading(0, 100 * kMiB);
+    failed.set_state("FAILED");
+    d.Show(failed, 0.2);
+  }
+  const std::vector<std::string> lines = Lines(out.text());
+  ASSERT_EQ(lines.size(), 2u) << out.text();
+  EXPECT_EQ(lines.back(), "job-000001  FAILED  map  60% shuffle   0% reduce   0%  0:00");
+}
+
 TEST(ProgressDisplayTest, OnATerminalRewritesInPlaceAndEndsTheLine) {
   Captured out;
   {
