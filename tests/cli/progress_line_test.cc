@@ -247,6 +247,24 @@ TEST(ProgressEstimatorTest, TimeLeftFollowsTheLastTwentySeconds) {
   EXPECT_NEAR(*est.SecondsLeft(), (3000 - 70) / 2.5, 1e-6);
 }
 
+// During a stall the rate falls, and the time left rises with it (before, it stayed put for
+// the 20 s its window took to notice); once nothing has moved for the whole rate window
+// there is no estimate.
+TEST(ProgressEstimatorTest, TimeLeftFollowsTheRateThroughAStall) {
+  ProgressEstimator est;
+  double t = 0;
+  for (; t < 30; t += 0.5) est.Add(Reading(t * kMiB, 1000 * kMiB, 1), t);
+  const double before = *est.SecondsLeft();
+  EXPECT_NEAR(before, 3000 - 29.5, 1e-6);
+  for (; t <= 31.5; t += 0.5) est.Add(Reading(29.5 * kMiB, 1000 * kMiB, 1), t);  // stalled 2 s
+  // Over the last 5 s (26.5 .. 31.5): 3 MiB, 0.6 MiB/s, below the 20 s window's 0.9 MiB/s.
+  ASSERT_TRUE(est.SecondsLeft());
+  EXPECT_NEAR(*est.SecondsLeft(), (3000 - 29.5) / 0.6, 1e-6);
+  EXPECT_GT(*est.SecondsLeft(), before);
+  for (; t <= 35; t += 0.5) est.Add(Reading(29.5 * kMiB, 1000 * kMiB, 1), t);  // 5.5 s
+  EXPECT_FALSE(est.SecondsLeft()) << "nothing moved over the rate window";
+}
+
 TEST(ProgressEstimatorTest, NoRateWhenWorkIsRedoneOrNothingMovesOrTheJobEnded) {
   ProgressEstimator redone;
   redone.Add(Reading(50 * kMiB, 100 * kMiB), 0);
