@@ -1,6 +1,7 @@
 // `mr cluster start|stop`: a local cluster in the background (pid files, logs and state in
 // one directory).
 #include <algorithm>
+#include <optional>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "cli/job_client.h"
 #include "cli/local_cluster.h"
 #include "common/file_util.h"
+#include "common/worker_labels.h"
 
 namespace mr::cli {
 
@@ -33,6 +35,8 @@ ClusterFlags::ClusterFlags() {
       ("dir", po::value<std::string>()->default_value("mr-cluster"), "directory for state, logs and pid files");
   // Everything but --dir is for start; the master and worker groups are theirs, passed on as given.
   start.add_options()("workers", po::value<int>()->default_value(3), "number of worker processes")
+      ("resume", po::bool_switch(), "the directory holds an earlier cluster's state: recover its unfinished jobs")
+      ("fresh", po::bool_switch(), "the directory holds an earlier cluster's state: move it aside (DIR.old-N), start empty")
       ("token-file", po::value<std::string>(), "cluster token file, passed to the master and every worker");
   start.add(sched_group).add(master_group).add(slot_group).add(tuning_group);
   desc.add(start);
@@ -47,6 +51,56 @@ int Stop(const po::variables_map& vm, const ClusterFlags& f, const std::string& 
   if (!s.ok()) return Fail("mr: cluster stop", s);
   std::fprintf(stderr, "stopped the cluster in %s\n", dir.c_str());
   return kExitOk;
+}
+
+// Whether dir holds an earlier cluster's state: its master's state directory, not empty.
+bool HasEarlierState(const std::string& dir) {
+  auto names = ListDir(JoinPath(dir, "state"));
+  return names.ok() && !names->empty();
+}
+
+// Renames dir to the first free DIR.old-N; returns the new name.
+Result<std::string> MoveAside(const std::string& dir) {
+  for (int n = 1; n < 10000; ++n) {
+    const std::string to = dir + ".old-" + std::to_string(n);
+    if (PathExists(to)) continue;
+    MR_RETURN_IF_ERROR(RenameFile(dir, to));
+    return to;
+  }
+  return Status::AlreadyExists("no free name " + dir + ".old-N");
+}
+
+// --resume / --fresh against what dir holds: nullopt to go on, else the exit status.
+std::optional<int> EarlierState(const po::variables_map& vm, const std::string& dir) {
+  const bool resume = vm["resume"].as<bool>(), fresh = vm["fresh"].as<bool>();
+  if (resume && fresh) return UsageError("give --resume or --fresh, not both");
+  if (!HasEarlierState(dir)) return std::nullopt;
+  if (fresh) {
+    auto moved = MoveAside(dir);
+    if (!moved.ok()) return Fail("mr: cluster start", moved.status());
+    std::fprintf(stderr, "moved the earlier cluster's state, logs and work directories to %s\n", moved->c_str());
+    return std::nullopt;
+  }
+  if (resume) return std::nullopt;
+  return UsageError(dir + " holds an earlier cluster's state: --resume recovers its unfinished jobs (job ids go on), "
+                    "--fresh moves it aside and starts empty");
+}
+
+// Each worker's `name` label (common/worker_labels.h): worker-I, as its log file, pid file
+// and work directory are called, so `mr status`, the pages and the files use one name.
+// None when the user's --label gives a name, or already the most labels a worker takes.
+void NameWorkers(const po::variables_map& vm, int workers, LocalClusterOptions* co) {
+  if (vm.count("label")) {
+    const auto& given = vm["label"].as<std::vector<std::string>>();
+    if (given.size() >= kMaxWorkerLabels) return;
+    for (const std::string& l : given) {
+      if (l.rfind(std::string(kNameLabel) + "=", 0) == 0) return;
+    }
+  }
+  co->per_worker_args.resize(static_cast<size_t>(workers));
+  for (int i = 0; i < workers; ++i) {
+    co->per_worker_args[static_cast<size_t>(i)] = {"--label", std::string(kNameLabel) + "=worker-" + std::to_string(i)};
+  }
 }
 
 // Removes from dir what a failed start added: the directory itself if it did not exist
@@ -69,6 +123,7 @@ int Start(const po::variables_map& vm, const ClusterFlags& f, const std::string&
   if (PathExists(JoinPath(dir, "master.pid"))) {
     return UsageError("a cluster is already running in " + dir + " (mr cluster stop --dir " + dir + ")");
   }
+  if (auto rc = EarlierState(vm, dir)) return *rc;
   LocalClusterOptions co;
   co.dir = dir;
   co.workers = workers;
@@ -77,6 +132,7 @@ int Start(const po::variables_map& vm, const ClusterFlags& f, const std::string&
   for (auto& a : ExplicitArgs(vm, f.master_group)) co.master_args.push_back(std::move(a));
   co.worker_args = ExplicitArgs(vm, f.slot_group);
   for (auto& a : ExplicitArgs(vm, f.tuning_group)) co.worker_args.push_back(std::move(a));
+  NameWorkers(vm, workers, &co);
   PassTokenFile(vm, &co);
   const bool dir_existed = PathExists(dir);
   std::vector<std::string> before;
@@ -102,7 +158,7 @@ int ClusterMain(const Args& args) {
   ClusterFlags f;
   po::variables_map vm;
   if (auto rc = ParseFlags(args, f.desc, vm,
-                          UsageLine("mr cluster start|stop [--workers N] [--dir D] [options]", &f.positional))) {
+                          UsageLine("mr cluster start|stop [--workers N] [--dir D] [--resume|--fresh] [options]", &f.positional))) {
     return *rc;
   }
   if (!vm.count("action")) return UsageError("cluster: say start or stop");

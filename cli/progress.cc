@@ -31,10 +31,14 @@ int PhasesFull(const proto::JobStatus& st) {
 enum Field { kJob, kState, kBar, kPhases, kMoving, kEta, kElapsed, kFieldCount };
 
 // One field's renderings, longest first; the one shown is forms[form]; none left = dropped.
+// reserve[i]: the columns forms[i] holds on the terminal line whatever its content, so the
+// fields keep their places for the whole run at a given width.
 struct Cell {
   std::vector<std::string> forms;
+  std::vector<size_t> reserve;
   size_t form = 0;
   bool shown() const { return form < forms.size(); }
+  size_t width() const { return std::max(forms[form].size(), form < reserve.size() ? reserve[form] : 0); }
 };
 using Cells = std::array<Cell, kFieldCount>;
 
@@ -45,8 +49,8 @@ struct Step {
   bool drop;
 };
 constexpr Step kLadder[] = {
-    {kJob, true},     {kBar, true}, {kMoving, false}, {kMoving, true}, {kElapsed, true},
-    {kPhases, false}, {kEta, true}, {kPhases, false}, {kPhases, true},
+    {kJob, true},     {kBar, true},     {kMoving, false}, {kPhases, false}, {kMoving, true},
+    {kElapsed, true}, {kEta, true},     {kPhases, false}, {kPhases, true},
 };
 
 constexpr int kBarWidth = 20;
@@ -78,6 +82,23 @@ std::vector<std::string> MovingForms(const proto::JobStatus& st, const ProgressE
   return {bytes + " at " + rate, verb + " " + rate};
 }
 
+// The widest each form gets in a run (longer content still shows whole, pushing the rest):
+// "SUCCEEDED"; "map 100% shuffle 100% reduce 100%", "m100% s100% r100%", "100%"; "fetch
+// 1023.9/1023.9 MiB at 1023.9 MiB/s", "fetch 1023.9 MiB/s"; "ETA 59:59"; "59:59".
+void Reserve(Cells& c) {
+  c[kJob].reserve = {10};
+  c[kState].reserve = {9};
+  c[kBar].reserve = {kBarWidth + 2};
+  c[kPhases].reserve = {33, 17, 4};
+  c[kMoving].reserve = {39, 18};
+  c[kEta].reserve = {9};
+  c[kElapsed].reserve = {5};
+  // A field with nothing to say now keeps its place (empty) on the terminal line.
+  if (c[kMoving].forms.empty()) c[kMoving].forms = {"", ""};
+  if (c[kMoving].forms.size() == 1) c[kMoving].forms.push_back(c[kMoving].forms[0]);
+  if (c[kEta].forms.empty()) c[kEta].forms = {""};
+}
+
 Cells MakeCells(const proto::JobStatus& st, const ProgressExtras& x) {
   Cells c;
   c[kJob].forms = {JobIdString(st.job_id())};
@@ -95,10 +116,27 @@ Cells MakeCells(const proto::JobStatus& st, const ProgressExtras& x) {
 std::string Join(const Cells& cells) {
   std::string line;
   for (const Cell& c : cells) {
-    if (!c.shown()) continue;
+    if (!c.shown() || c.forms[c.form].empty()) continue;
     if (!line.empty()) line += "  ";
     line += c.forms[c.form];
   }
+  return line;
+}
+
+// The terminal line: every shown field padded to its reservation, two spaces between;
+// trailing spaces dropped. *width: the columns it holds, padding of the last field included
+// (what the layout is chosen by, so the choice does not follow the content).
+std::string JoinPadded(const Cells& cells, size_t* width) {
+  std::string line;
+  bool first = true;
+  for (const Cell& c : cells) {
+    if (!c.shown()) continue;
+    if (!first) line += "  ";
+    first = false;
+    line += c.forms[c.form] + std::string(c.width() - c.forms[c.form].size(), ' ');
+  }
+  *width = line.size();
+  while (!line.empty() && line.back() == ' ') line.pop_back();
   return line;
 }
 
@@ -120,12 +158,14 @@ std::string FormatDuration(double seconds) {
 std::string ProgressBar(const proto::JobStatus& st, const ProgressExtras& x, int columns) {
   const size_t max = columns > 1 ? static_cast<size_t>(columns - 1) : 0;
   Cells cells = MakeCells(st, x);
-  std::string line = Join(cells);
+  Reserve(cells);
+  size_t width = 0;
+  std::string line = JoinPadded(cells, &width);
   for (const Step& step : kLadder) {
-    if (line.size() <= max) return line;
+    if (width <= max) return line;
     Cell& c = cells[step.field];
     c.form = step.drop ? c.forms.size() : c.form + 1;
-    line = Join(cells);
+    line = JoinPadded(cells, &width);
   }
   return line.size() <= max ? line : std::string();
 }
@@ -160,7 +200,16 @@ ProgressDisplay::~ProgressDisplay() {
   if (line_open_) std::fprintf(out_, "\n");
 }
 
-void ProgressDisplay::Show(const proto::JobStatus& st, double now) {
+void ProgressDisplay::Show(const proto::JobStatus& polled, double now) {
+  reached_[0] = std::max(reached_[0], polled.map_progress());
+  reached_[1] = std::max(reached_[1], polled.shuffle_progress());
+  reached_[2] = std::max(reached_[2], polled.reduce_progress());
+  proto::JobStatus st = polled;
+  if (Ended(st) && st.state() != "SUCCEEDED") {
+    st.set_map_progress(reached_[0]);
+    st.set_shuffle_progress(reached_[1]);
+    st.set_reduce_progress(reached_[2]);
+  }
   estimator_.Add(st, now);
   ProgressExtras x{estimator_.CurrentRate(), estimator_.SecondsLeft(), now - start_};
   if (tty_) {

@@ -26,9 +26,12 @@ struct ProgressExtras {
 std::string FormatDuration(double seconds);
 
 // The terminal line, shorter than `columns` (the last column stays free: a full line wraps
-// on some terminals). When everything does not fit, fields go in a fixed order — job id,
-// bar, the moving phase's bytes, its rate, elapsed time, then the phases shrink to
-// "m100% s62% r10%", the time left goes, the phases shrink to the overall percent, then
+// on some terminals). Each field holds a fixed number of columns (its widest content in a
+// run: "SUCCEEDED", "fetch 1023.9/1023.9 MiB at 1023.9 MiB/s", "ETA 59:59"), padded, empty
+// while it has nothing to say, so at a given width the fields keep their places for the
+// whole run and the layout never follows the content. When everything does not fit, fields go in a fixed order — job id,
+// bar, the moving phase's bytes, the phases shrink to "m100% s62% r10%", the moving
+// phase's rate, elapsed time, the time left, the phases shrink to the overall percent, then
 // go (kLadder in the .cc) — and none is ever cut; the state is kept last ("" if even it
 // does not fit). No control characters.
 std::string ProgressBar(const proto::JobStatus& st, const ProgressExtras& x, int columns);
@@ -59,7 +62,10 @@ class ProgressDisplay {
   ~ProgressDisplay();
   ProgressDisplay(const ProgressDisplay&) = delete;
   ProgressDisplay& operator=(const ProgressDisplay&) = delete;
-  // st polled at time `now` (seconds, the same clock as start).
+  // st polled at time `now` (seconds, the same clock as start). A job that ended FAILED or
+  // KILLED is shown with the progress it had reached (each phase's highest polled value):
+  // the master's numbers drop the running attempts a failure ends, and the last line should
+  // say how far the job got, not 0%.
   void Show(const proto::JobStatus& st, double now);
 
  private:
@@ -74,6 +80,7 @@ class ProgressDisplay {
   bool line_open_ = false;  // tty: a line drawn and not yet ended
   std::string last_state_;
   int phases_full_ = 0;  // phases at 100% when the last plain line was printed
+  double reached_[3] = {0, 0, 0};  // the highest map, shuffle, reduce progress polled
 };
 
 }  // namespace mr::cli

@@ -101,6 +101,12 @@ std::optional<double> ProgressEstimator::SecondsLeft() const {
   if (span < min_span_ || (last_.maps_done() == 0 && span < kEtaSpanWithoutMaps))
     return std::nullopt;
   double rate = (samples_.back().overall - old.overall) / span;
+  // The time left follows the rate: over the rate's shorter window too, the slower of the
+  // two counts, so a stall raises the estimate as it lowers the rate, and a stall of the
+  // whole rate window ("nothing moves") leaves no estimate ("--") rather than a stale one.
+  const Sample& recent = OldestWithin(rate_window_);
+  const double recent_span = samples_.back().t - recent.t;
+  if (recent_span >= min_span_) rate = std::min(rate, (samples_.back().overall - recent.overall) / recent_span);
   if (rate <= 0) return std::nullopt;
   return (1 - samples_.back().overall) / rate;
 }

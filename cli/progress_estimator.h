@@ -53,9 +53,11 @@ class ProgressEstimator {
   // (too short a history, no moving phase, the job has ended, or its bytes went backwards,
   // as when a lost worker's maps rerun).
   std::optional<Rate> CurrentRate() const;
-  // Seconds until the job ends at the window's overall progress rate: shown once it can be
-  // estimated, i.e. the rate is positive and a map has finished or the history spans at
-  // least 2 s. nullopt before that and once the job has ended.
+  // Seconds until the job ends at the overall progress rate: the lower of the rates over the
+  // ETA window and over the rate window, so the estimate follows the rate through a stall.
+  // Shown once it can be estimated, i.e. that rate is positive and a map has finished or the
+  // history spans at least 2 s. nullopt before that, when nothing moved over the rate
+  // window, and once the job has ended.
   std::optional<double> SecondsLeft() const;
 
  private:

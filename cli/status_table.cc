@@ -8,11 +8,51 @@
 #include "common/clock.h"
 #include "common/job_id.h"
 #include "common/units.h"
+#include "common/worker_labels.h"
 #include "master/status_json.h"
 
 namespace mr::cli {
 
+std::string WorkerIdCell(uint32_t id) { return "w" + std::to_string(id); }
+
+std::string MapRateCell(double maps_per_slot_second) {
+  if (maps_per_slot_second <= 0) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g maps/s/slot", maps_per_slot_second);
+  return buf;
+}
+
+std::string ShareCell(const proto::JobStatus& st) {
+  if (st.state() != "RUNNING" || st.shuffle_bytes_waiting() <= 0) return "-";
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%.2f", st.share());
+  return buf;
+}
+
+std::string EstimateCell(const proto::JobStatus& st) {
+  if (st.estimate_ignored()) return "n/a under " + st.policy();
+  if (st.estimate_source().empty() || st.estimate_source() == "none") return "-";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%s %.1fs %s", st.estimate_source().c_str(), st.est_map_seconds(),
+                FormatBytes(st.est_shuffle_bytes()).c_str());
+  return buf;
+}
+
+std::string SojournText(const proto::JobStatus& st) {
+  if (st.sojourn_time() > 0) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "%.3fs (submit to the last map output available to the reducers)", st.sojourn_time());
+    return buf;
+  }
+  const bool ended = st.state() == "SUCCEEDED" || st.state() == "FAILED" || st.state() == "KILLED";
+  if (st.maps_total() == 0) return "- (the job has no maps)";
+  if (ended) return "- (the job ended before all its maps finished)";
+  return "- (some map has not finished)";
+}
+
 namespace {
+
+std::string Slots(uint32_t busy, uint32_t total) { return std::to_string(busy) + "/" + std::to_string(total); }
 
 // The measured shuffle rate: of the last 2 s while the job runs, the mean over its whole
 // shuffle once it has ended ("-": nothing fetched).
@@ -23,34 +63,38 @@ std::string RateCell(const proto::JobStatus& st) {
   return FormatBytes(rate) + "/s";
 }
 
-// A worker row's labels as "class=fast,rack=r1" ("-" for none).
+// A worker row's labels as "class=fast,rack=r1" ("-" for none); its name label is its NAME.
 std::string LabelsCell(const proto::WorkerRow& w) {
   std::string out;
-  for (const auto& l : w.labels()) out += (out.empty() ? "" : ",") + l.key() + "=" + l.value();
+  for (const auto& l : w.labels()) {
+    if (l.key() != kNameLabel) out += (out.empty() ? "" : ",") + l.key() + "=" + l.value();
+  }
   return out.empty() ? "-" : out;
 }
 
-// The workers table: slots busy/total, speed, measured map rate per slot, queued maps, and
-// LABELS when some worker has any (so an unlabelled cluster's table is as it always was).
+bool HasOtherLabels(const proto::WorkerRow& w) {
+  for (const auto& l : w.labels()) {
+    if (l.key() != kNameLabel) return true;
+  }
+  return false;
+}
+
+// The workers table: id and name (the one name shown everywhere), slots busy/total, speed,
+// measured map rate per slot (maps/s), queued maps, and LABELS when some worker has any
+// besides its name (so an unlabelled cluster's table has no such column).
 void PrintWorkers(const proto::StatusReply& r) {
   if (r.worker_rows_size() == 0) return;
   bool labels = false;
-  for (const auto& w : r.worker_rows()) labels = labels || w.labels_size() > 0;
-  std::printf("%-7s %-16s %9s %9s %9s %6s %10s %7s%s\n", "WORKER", "HOST", "MAP", "REDUCE", "UNIFIED", "SPEED",
-              "MAP RATE", "QUEUED", labels ? "  LABELS" : "");
+  for (const auto& w : r.worker_rows()) labels = labels || HasOtherLabels(w);
+  std::printf("%-7s %-12s %-16s %9s %9s %9s %6s %18s %7s%s\n", "WORKER", "NAME", "HOST", "MAP", "REDUCE", "UNIFIED",
+              "SPEED", "MAP RATE", "QUEUED", labels ? "  LABELS" : "");
   for (const auto& w : r.worker_rows()) {
-    char map[24], red[24], uni[24], rate[24];
-    std::snprintf(map, sizeof map, "%u/%u", w.running_map(), w.map_slots());
-    std::snprintf(red, sizeof red, "%u/%u", w.running_reduce(), w.reduce_slots());
-    std::snprintf(uni, sizeof uni, "%u/%u", w.running_unified(), w.unified_slots());
-    if (w.map_task_rate() > 0) {
-      std::snprintf(rate, sizeof rate, "%.3g/s", w.map_task_rate());
-    } else {
-      std::snprintf(rate, sizeof rate, "-");
-    }
     const std::string tail = labels ? "  " + LabelsCell(w) : "";
-    std::printf("%-7u %-16.16s %9s %9s %9s %6.3g %10s %7u%s\n", w.id(), w.host().c_str(), map, red, uni, w.speed(),
-                rate, w.queued_maps(), tail.c_str());
+    std::printf("%-7s %-12.12s %-16.16s %9s %9s %9s %6.3g %18s %7u%s\n", WorkerIdCell(w.id()).c_str(),
+                w.name().empty() ? "-" : w.name().c_str(), w.host().c_str(),
+                Slots(w.running_map(), w.map_slots()).c_str(), Slots(w.running_reduce(), w.reduce_slots()).c_str(),
+                Slots(w.running_unified(), w.unified_slots()).c_str(), w.speed(), MapRateCell(w.map_task_rate()).c_str(),
+                w.queued_maps(), tail.c_str());
   }
   std::printf("\n");
 }
@@ -81,8 +125,9 @@ int FilterJobs(const JobFilter& f, proto::StatusReply* r) {
 }
 
 void PrintStatusTable(const proto::StatusReply& r) {
-  std::printf("policy %s, placement %s, %u workers, %d jobs\n", r.policy().c_str(),
-              r.placement().empty() ? "pull" : r.placement().c_str(), r.workers(), r.jobs_size());
+  std::printf("policy %s, placement %s, %u worker%s, %d job%s\n", r.policy().c_str(),
+              r.placement().empty() ? "pull" : r.placement().c_str(), r.workers(), r.workers() == 1 ? "" : "s",
+              r.jobs_size(), r.jobs_size() == 1 ? "" : "s");
   PrintWorkers(r);
   // State and phase progress kept apart (docs/web.md, "State and phase"): MAP, SHUFFLE and
   // REDUCE are the master's per-phase progress, the same numbers as the API and the page.
@@ -93,17 +138,16 @@ void PrintStatusTable(const proto::StatusReply& r) {
               "REDUCE", "SHUFFLED", "SHARE", "RATE", "ESTIMATE (x, y)", "TIME", queues ? "  QUEUE" : "");
   double now = SystemClock::Get()->Now();
   for (const auto& st : r.jobs()) {
-    char est[64], time[32];
-    std::snprintf(est, sizeof est, "%s %.1fs %s", st.estimate_source().c_str(), st.est_map_seconds(),
-                  FormatBytes(st.est_shuffle_bytes()).c_str());
+    char time[32];
+    const std::string est = EstimateCell(st);
     double end = st.end_time() > 0 ? st.end_time() : now;
     std::snprintf(time, sizeof time, "%.2fs", end - st.submit_time());
     const std::string queue = queues ? "  " + (st.queue().empty() ? std::string("-") : st.queue()) : "";
-    std::printf("%-11s %-10.10s %-9s %4s %7s %6s %10s %6.2f %12s %-22s %9s%s\n", JobIdString(st.job_id()).c_str(),
+    std::printf("%-11s %-10.10s %-9s %4s %7s %6s %10s %6s %12s %-22s %9s%s\n", JobIdString(st.job_id()).c_str(),
                 st.name().c_str(), st.state().c_str(), FormatPercent(st.map_progress()).c_str(),
                 FormatPercent(st.shuffle_progress()).c_str(), FormatPercent(st.reduce_progress()).c_str(),
-                FormatBytes(static_cast<double>(st.shuffle_bytes_fetched())).c_str(), st.share(),
-                RateCell(st).c_str(), est, time, queue.c_str());
+                FormatBytes(static_cast<double>(st.shuffle_bytes_fetched())).c_str(), ShareCell(st).c_str(),
+                RateCell(st).c_str(), est.c_str(), time, queue.c_str());
     if (!st.error().empty()) std::printf("            error: %s\n", st.error().c_str());
   }
 }
@@ -133,8 +177,10 @@ void PrintTaskStatusLines(const proto::JobStatus& st) {
 void PrintFailedAttempt(const proto::JobStatus& st) {
   if (!st.has_last_failed_attempt()) return;
   const proto::FailedAttempt& f = st.last_failed_attempt();
-  std::printf("\nlast failed attempt: %s attempt %u on worker %u, +%.2fs after submit\n  error: %s\n",
-              f.task().c_str(), f.attempt(), f.worker(), f.time() - st.submit_time(), f.error().c_str());
+  const std::string name = f.worker_name().empty() ? "" : " (" + f.worker_name() + ")";
+  std::printf("\nlast failed attempt: %s attempt %u on worker %s%s, +%.2fs after submit\n  error: %s\n",
+              f.task().c_str(), f.attempt(), WorkerIdCell(f.worker()).c_str(), name.c_str(), f.time() - st.submit_time(),
+              f.error().c_str());
   if (f.stderr_tail().empty()) {
     std::printf("  stderr: (nothing)\n");
     return;
@@ -165,12 +211,7 @@ void PrintJobDetail(const proto::JobStatus& st) {
   if (!st.queue().empty()) std::printf("queue %s (--policy capacity)\n", st.queue().c_str());
   PrintTaskStatusLines(st);
   PrintFailedAttempt(st);
-  if (st.sojourn_time() > 0) {
-    std::printf("\nsojourn time %.3fs (submit to the last map output available to the reducers)\n",
-                st.sojourn_time());
-  } else {
-    std::printf("\nsojourn time - (some map has not finished)\n");
-  }
+  std::printf("\nsojourn time %s\n", SojournText(st).c_str());
   std::printf("\ncounters of %s:\n", JobIdString(st.job_id()).c_str());
   for (const auto& c : st.counters()) {
     std::printf("  %-28s %lld\n", c.name().c_str(), static_cast<long long>(c.value()));

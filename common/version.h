@@ -12,5 +12,6 @@ inline constexpr const char* kSoftwareVersion = "mrlab 0.1.0";
 // HelloReply.features; a client sends one only if the master lists it.
 inline constexpr const char* kFeatureWaitJob = "wait_job";
 inline constexpr const char* kFeatureKillJob = "kill_job";
+inline constexpr const char* kFeatureTaskAttempts = "task_attempts";
 
 }  // namespace mr

@@ -67,4 +67,14 @@ class WorkerLabels {
   std::shared_ptr<const std::vector<Label>> items_;  // null when empty
 };
 
+// The label that names a worker (`mr cluster start` gives its workers name=worker-I, after
+// their log files and work directories; `mr worker --label name=...` by hand).
+inline constexpr char kNameLabel[] = "name";
+// One name per worker, everywhere it is shown (mr status, /api/workers, the pages, mr
+// logs), always beside its id: its name label, else its host.
+inline std::string WorkerName(const WorkerLabels& labels, std::string_view host) {
+  const std::string* name = labels.Find(kNameLabel);
+  return name != nullptr ? *name : std::string(host);
+}
+
 }  // namespace mr

@@ -4,6 +4,7 @@
 #include "common/straggler.h"
 #include "jobs/job_spec_params.h"
 #include "master/job_trace.h"
+#include "master/task_attempts.h"
 
 namespace mr::master {
 
@@ -200,6 +201,10 @@ Result<proto::JobStatus> JobTracker::Kill(uint64_t job_id) {
 }
 
 Result<std::string> JobTracker::ApiGet(std::string_view path) const { return status_.ApiGet(path); }
+
+Result<proto::TaskAttemptsReply> JobTracker::TaskAttempts(uint64_t job_id, const std::string& task) const {
+  return master::TaskAttempts(state_, job_id, task);
+}
 
 void JobTracker::Tick() {
   double now = state_.Now();

@@ -68,6 +68,8 @@ class JobTracker {
   Result<proto::JobStatus> Kill(uint64_t job_id);
   // JSON for the status page's /api paths (docs/web.md); NotFound otherwise.
   Result<std::string> ApiGet(std::string_view path) const;
+  // `mr logs`: where the job's attempts (or one task's) ran (master/task_attempts.h).
+  Result<proto::TaskAttemptsReply> TaskAttempts(uint64_t job_id, const std::string& task) const;
   // Periodic housekeeping: declares silent workers lost, fails the jobs of a policy that
   // needs unified slots when no live worker has had one for the grace (UnifiedSlotsGuard).
   void Tick();

@@ -301,6 +301,10 @@ Status PeerGate::Check(const proto::Envelope& in, const JobShapeLookup& lookup) 
       // Any authenticated peer may kill a job, as any may submit one (docs/reliability.md).
       if (in.kill_job().job_id() == 0) return Bad("kill_job needs a job id");
       return Status::Ok();
+    case proto::Envelope::kTaskAttempts:
+      if (in.task_attempts().job_id() == 0) return Bad("task_attempts needs a job id");
+      if (in.task_attempts().task().size() > 32) return Bad("task_attempts: task longer than 32 bytes");
+      return Status::Ok();
     default:
       return Status::ProtocolError("unexpected message");
   }

@@ -86,6 +86,7 @@ HandlerOutcome RequestHandler::HandleHello(PeerConnection& conn, const proto::En
   r->set_accepted(true);
   r->add_features(kFeatureWaitJob);
   r->add_features(kFeatureKillJob);
+  r->add_features(kFeatureTaskAttempts);
   conn.gate_.emplace(hello.role());
   if (!options_.token.enabled()) {
     conn.phase_ = PeerConnection::Phase::kReady;
@@ -161,6 +162,12 @@ HandlerOutcome RequestHandler::HandleRequest(PeerConnection& conn, const proto::
                   r.ok() ? std::string("killed") : r.status().message());
       if (!r.ok()) return Reply(ErrorReply(r.status()));
       *out.mutable_kill_job_reply()->mutable_job() = std::move(r).value();
+      return Reply(std::move(out));
+    }
+    case proto::Envelope::kTaskAttempts: {
+      auto r = tracker_->TaskAttempts(in.task_attempts().job_id(), in.task_attempts().task());
+      if (!r.ok()) return Reply(ErrorReply(r.status()));
+      *out.mutable_task_attempts_reply() = std::move(r).value();
       return Reply(std::move(out));
     }
     default:  // kStatus: the gate lets nothing else through

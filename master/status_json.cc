@@ -45,7 +45,9 @@ nlohmann::json JobStatusToJson(const proto::JobStatus& st) {
                         {"map_seconds", st.est_map_seconds()},
                         {"shuffle_bytes", st.est_shuffle_bytes()},
                         {"reduce_source", st.reduce_estimate_source()},
-                        {"reduce_seconds", st.est_reduce_seconds()}}},
+                        {"reduce_seconds", st.est_reduce_seconds()},
+                        {"used_by_policy", !st.estimate_ignored()}}},
+                      {"shuffle_bytes_waiting", st.shuffle_bytes_waiting()},
                       {"trace", st.trace_path()},
                       {"counters", nlohmann::json::object()}};
   for (const auto& c : st.counters()) j["counters"][c.name()] = c.value();
@@ -60,6 +62,7 @@ nlohmann::json JobStatusToJson(const proto::JobStatus& st) {
   if (st.has_last_failed_attempt()) {
     const proto::FailedAttempt& f = st.last_failed_attempt();
     j["last_failed_attempt"] = {{"task", f.task()},   {"attempt", f.attempt()}, {"worker", f.worker()},
+                                {"worker_name", f.worker_name()},
                                 {"time", f.time()},   {"error", f.error()},     {"stderr_tail", f.stderr_tail()}};
   }
   // Only when a task set one (a streaming program's reporter:status:), so other jobs' JSON is unchanged.
@@ -81,6 +84,7 @@ nlohmann::json WorkerRowToJson(const proto::WorkerRow& w) {
   nlohmann::json labels = nlohmann::json::object();
   for (const proto::WorkerLabel& l : w.labels()) labels[l.key()] = l.value();
   return {{"id", w.id()},
+          {"name", w.name()},
           {"host", w.host()},
           {"map_slots", w.map_slots()},
           {"reduce_slots", w.reduce_slots()},

@@ -7,10 +7,38 @@
 #include "common/file_util.h"
 #include "common/job_id.h"
 #include "master/status_json.h"
+#include "scheduler/policy_table.h"
 
 namespace mr::master {
 
 using nlohmann::json;
+
+namespace {
+
+// A phase reads 100% only once it is done (docs/web.md, "State and phase"): running
+// attempts that have consumed all their input have not committed, and may still fail.
+constexpr double kBelowWhole = 0.999;
+
+double Capped(double progress, bool done) { return done ? progress : std::min(progress, kBelowWhole); }
+
+bool IgnoresEstimates(const std::string& policy) {
+  const sched::PolicyRow* row = sched::FindPolicy(policy);
+  return row != nullptr && !row->traits.uses_size_estimates;
+}
+
+}  // namespace
+
+std::string StatusView::WorkerNameOf(WorkerId id) const {
+  auto it = state_.workers.find(id);
+  return it == state_.workers.end() ? std::string() : WorkerName(it->second.labels, it->second.info.host());
+}
+
+double StatusView::ClusterShuffleRate() const {
+  const double now = state_.Now();
+  double rate = 0;
+  for (const auto& [id, job] : state_.jobs) rate += job->RecentShuffleRate(now);
+  return rate;
+}
 
 proto::JobStatus StatusView::MakeStatus(const JobRecord& job) const {
   proto::JobStatus st;
@@ -37,9 +65,11 @@ proto::JobStatus StatusView::MakeStatus(const JobRecord& job) const {
   st.set_input_bytes_read(p.input_bytes_read);
   st.set_shuffle_bytes_expected(p.shuffle_bytes_expected);
   st.set_reduce_bytes_merged(p.reduce_bytes_merged);
-  st.set_map_progress(p.map);
-  st.set_shuffle_progress(p.shuffle);
-  st.set_reduce_progress(p.reduce);
+  const bool maps_done = job.state == JobState::kSucceeded || job.maps_done == static_cast<int>(job.maps.size());
+  st.set_map_progress(Capped(p.map, maps_done));
+  st.set_shuffle_progress(Capped(p.shuffle, maps_done));
+  st.set_reduce_progress(
+      Capped(p.reduce, job.state == JobState::kSucceeded || job.reduces_done == static_cast<int>(job.reduces.size())));
   st.set_shuffle_bytes_total(job.map_output_bytes);
   st.set_shuffle_bytes_fetched(job.shuffle_bytes_fetched);
   st.set_submit_time(job.submit_time);
@@ -52,13 +82,17 @@ proto::JobStatus StatusView::MakeStatus(const JobRecord& job) const {
   st.set_est_map_seconds(e.map_seconds_total);
   st.set_est_shuffle_bytes(e.shuffle_bytes_total);
   st.set_estimate_source(sched::EstimateSourceName(e.source));
+  st.set_estimate_ignored(IgnoresEstimates(job.policy));
   st.set_est_reduce_seconds(e.reduce_seconds_total);
   st.set_reduce_estimate_source(sched::EstimateSourceName(e.reduce_source));
   st.set_policy(job.policy);
   st.set_queue(job.spec.queue());
   if (job.maps_done_time > 0) st.set_sojourn_time(job.maps_done_time - job.submit_time);
   st.set_trace_path(job.trace_path);
-  if (job.last_failed_attempt) *st.mutable_last_failed_attempt() = *job.last_failed_attempt;
+  if (job.last_failed_attempt) {
+    *st.mutable_last_failed_attempt() = *job.last_failed_attempt;
+    st.mutable_last_failed_attempt()->set_worker_name(WorkerNameOf(job.last_failed_attempt->worker()));
+  }
   for (int pool = 0; pool < 3; ++pool) {
     if (!job.allocation[pool]) continue;
     const sched::JobAllocation& a = *job.allocation[pool];
@@ -85,6 +119,12 @@ proto::JobStatus StatusView::MakeStatus(const JobRecord& job) const {
                                job.reduces[i].status_line);
     }
   }
+  // What the policy's share applies to: the output the job's placed reducers may fetch now
+  // (as the snapshot shows it to the policy, master/snapshot_builder.cc).
+  if (!job.finished() && job.slow_start_reached) {
+    st.set_shuffle_bytes_waiting(
+        std::max(0.0, static_cast<double>(job.map_output_bytes) - static_cast<double>(job.shuffle_bytes_fetched)));
+  }
   st.set_shuffle_rate(job.finished() ? 0.0 : job.RecentShuffleRate(state_.Now()));
   st.set_shuffle_rate_mean(job.MeanShuffleRate());
   for (const auto& [name, v] : job.counters) {
@@ -100,11 +140,13 @@ Result<proto::StatusReply> StatusView::GetStatus(uint64_t job_id) const {
   reply.set_workers(static_cast<uint32_t>(state_.workers.size()));
   reply.set_policy(state_.policy);
   reply.set_placement(state_.options.placement);
+  reply.set_shuffle_rate(ClusterShuffleRate());
   const std::map<WorkerId, int> queued = QueuedMaps();
   for (const auto& [id, w] : state_.workers) {
     proto::WorkerRow* row = reply.add_worker_rows();
     row->set_id(id);
     row->set_host(w.info.host());
+    row->set_name(WorkerName(w.labels, w.info.host()));
     row->set_map_slots(w.info.map_slots());
     row->set_reduce_slots(w.info.reduce_slots());
     row->set_unified_slots(w.info.unified_slots());
@@ -158,6 +200,8 @@ std::string StatusView::ClusterJson() const {
     cap += w.info.shuffle_bandwidth();
   }
   c.update({{"map_slots", ms}, {"map_busy", mb}, {"reduce_slots", rs}, {"reduce_busy", rb}, {"unified_slots", us},
+            {"unified_busy", ub}, {"shuffle_bytes_sent", sent}, {"shuffle_capacity", cap},
+            {"shuffle_rate", ClusterShuffleRate()}});
             {"unified_busy", ub}, {"shuffle_bytes_sent", sent}, {"shuffle_capacity", cap}});
   c["queues"] = json::array();
   if (queues_) {
@@ -170,7 +214,8 @@ std::string StatusView::WorkersJson() const {
   json arr = json::array();
   const std::map<WorkerId, int> queued = QueuedMaps();
   for (const auto& [id, w] : state_.workers) {
-    arr.push_back({{"id", id}, {"host", w.info.host()}, {"shuffle_port", w.info.shuffle_port()},
+    arr.push_back({{"id", id}, {"name", WorkerName(w.labels, w.info.host())}, {"host", w.info.host()},
+                   {"shuffle_port", w.info.shuffle_port()},
                    {"map_slots", w.info.map_slots()}, {"reduce_slots", w.info.reduce_slots()},
                    {"unified_slots", w.info.unified_slots()}, {"running_map", w.running_map},
                    {"running_reduce", w.running_reduce}, {"running_unified", w.running_unified},

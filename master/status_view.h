@@ -32,6 +32,10 @@ class StatusView {
   Result<std::string> ApiGet(std::string_view path) const;
 
  private:
+  // The worker's name (WorkerName: its name label, else its host); "" for an unknown id.
+  std::string WorkerNameOf(WorkerId id) const;
+  // Bytes/s all shuffle servers sent over the last 2 s: the jobs' measured recent rates.
+  double ClusterShuffleRate() const;
   std::string ClusterJson() const;
   std::string WorkersJson() const;
   // Maps waiting in each worker's queue (--placement), over the unfinished jobs.

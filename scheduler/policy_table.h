@@ -58,6 +58,9 @@ struct PolicyTraits {
   // bound takes its round from it.
   const char* round_option = nullptr;
   Bound bound = Bound::kNone;
+  // False: the policy never reads a job's size estimate (it orders by arrival, weights or
+  // pools), so the status views say "n/a under POLICY" for the estimate (docs/web.md).
+  bool uses_size_estimates = true;
 };
 
 struct PolicyRow {

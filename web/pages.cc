@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "common/units.h"
+#include "common/worker_labels.h"
 #include "web/chart_layout.h"
 #include "web/markup.h"
 #include "web/svg_chart.h"
@@ -40,27 +41,15 @@ pre.stderr{background:#f8f0f0;border:1px solid #e8c8c8;padding:6px 10px;font-siz
 .wlabel{display:inline-block;background:#eef2f6;border:1px solid #d5dde5;border-radius:3px;padding:0 5px;margin:0 3px 1px 0;font-size:12px}
 )CSS";
 
-// Re-fetches the page every 2 s while <body data-live="1">, swaps <main>, and
-// derives the cluster's current shuffle rate from the change in bytes sent.
+// Re-fetches the page every 2 s while <body data-live="1"> and swaps <main>.
 const char kScript[] = R"JS(
 (function(){
   var timer = null;
-  function rate(oldEl, newEl, dt){
-    if (!oldEl || !newEl || dt <= 0) return;
-    var d = Number(newEl.dataset.bytes) - Number(oldEl.dataset.bytes);
-    var out = document.getElementById("shuffle-rate");
-    if (out && d >= 0) out.textContent = (d / dt / 1e6).toFixed(2) + " MB/s";
-    var label = document.getElementById("shuffle-rate-label");
-    if (label && d >= 0) label.textContent = "shuffle rate, last " + dt.toFixed(1) + " s";
-  }
   function refresh(){
-    var before = document.getElementById("shuffle-sent");
-    var old = before ? before.cloneNode(true) : null, t0 = Date.now();
     fetch(location.href, {cache: "no-store"}).then(function(r){ return r.text(); }).then(function(text){
       var doc = new DOMParser().parseFromString(text, "text/html");
       var fresh = doc.getElementById("content");
       if (fresh) document.getElementById("content").innerHTML = fresh.innerHTML;
-      rate(old, document.getElementById("shuffle-sent"), (Date.now() - t0 + 2000) / 1000);
       if (doc.body.dataset.live !== "1") { document.body.dataset.live = "0"; clearInterval(timer); }
     }).catch(function(){});
   }
@@ -93,6 +82,16 @@ double Number(const json& j, const char* key) {
   return it != j.end() && it->is_number() ? it->get<double>() : 0;
 }
 std::string Bytes(const json& j, const char* key) { return FormatBytes(Number(j, key)); }
+// The policy's shuffle share of a running job with map output waiting; "-" otherwise (it
+// then applies to nothing), under every policy (docs/web.md).
+std::string ShareText(const json& job) {
+  return JobIsLive(job) && Number(job, "shuffle_bytes_waiting") > 0 ? Fixed(Number(job, "share"), 2) : "-";
+}
+// "w3 worker-2": a worker's id and its name (its name label, else its host), as every view shows it.
+std::string WorkerText(const json& j, const char* id_key, const char* name_key) {
+  const std::string name = Text(j, name_key);
+  return "w" + Text(j, id_key) + (name == "-" ? "" : " " + name);
+}
 std::string Of(const json& j, const char* done, const char* total) {
   return Text(j, done) + " / " + Text(j, total);
 }
@@ -118,11 +117,12 @@ std::string ClusterCards(const json& c) {
   cards += Card(Escape(Of(c, "map_busy", "map_slots")), "map slots busy");
   cards += Card(Escape(Of(c, "reduce_busy", "reduce_slots")), "reduce slots busy");
   if (Number(c, "unified_slots") > 0) cards += Card(Escape(Of(c, "unified_busy", "unified_slots")), "unified slots busy");
-  // The rate needs two samples: the page's script fills it in from the bytes sent at two
-  // refreshes; until then the card says so, next to what is known now.
-  double cap = Number(c, "shuffle_capacity");
-  cards += "<div class=\"card\" id=\"shuffle-sent\" data-bytes=\"" + Fixed(Number(c, "shuffle_bytes_sent"), 0) +
-           "\"><b id=\"shuffle-rate\">measuring…</b><small><span id=\"shuffle-rate-label\">shuffle rate</span>, " +
+  // The master's measured rate (bytes/s sent over the last 2 s, all jobs); "-" before any
+  // byte was sent.
+  double cap = Number(c, "shuffle_capacity"), sent = Number(c, "shuffle_bytes_sent");
+  const std::string rate = sent > 0 ? FormatBytes(Number(c, "shuffle_rate")) + "/s" : "-";
+  cards += "<div class=\"card\" id=\"shuffle-sent\" data-bytes=\"" + Fixed(sent, 0) + "\"><b id=\"shuffle-rate\">" +
+           Escape(rate) + "</b><small><span id=\"shuffle-rate-label\">shuffle rate, last 2 s</span>, " +
            Escape(cap > 0 ? "of " + FormatBytes(cap) + "/s capacity" : "no cap (--shuffle-bandwidth unset)") +
            "; " + Escape(FormatBytes(Number(c, "shuffle_bytes_sent"))) + " sent in all</small></div>";
   return "<div class=\"cards\">" + cards + "</div>\n";
@@ -134,6 +134,7 @@ std::string LabelsCell(const json& w) {
   std::string chips;
   if (it != w.end() && it->is_object()) {
     for (const auto& [key, value] : it->items()) {
+      if (key == kNameLabel) continue;  // shown as the worker's name
       std::string text = key + "=" + (value.is_string() ? value.get<std::string>() : value.dump());
       chips += "<span class=\"wlabel\">" + Escape(text) + "</span>";
     }
@@ -174,7 +175,7 @@ std::string WorkerRows(const json& workers, double now) {
   for (const auto& w : workers) {
     double bw = Number(w, "shuffle_bandwidth");
     double hb = Number(w, "last_heartbeat");
-    rows += "<tr>" + Cell("w" + Text(w, "id")) + Cell(Text(w, "host") + ":" + Text(w, "shuffle_port")) +
+    rows += "<tr>" + Cell(WorkerText(w, "id", "name")) + Cell(Text(w, "host") + ":" + Text(w, "shuffle_port")) +
             LabelsCell(w) + Cell(Of(w, "running_map", "map_slots"), true) + Cell(Of(w, "running_reduce", "reduce_slots"), true) +
             Cell(Of(w, "running_unified", "unified_slots"), true) + Cell(Text(w, "speed"), true) +
             Cell(Text(w, "queued_maps"), true) +
@@ -243,7 +244,7 @@ std::string JobRows(const json& jobs, double now) {
       rows += "<td class=\"num\" data-phase=\"" + std::string(phase) + "\">" +
               Escape(FormatPercent(PhaseFraction(j, phase))) + "</td>";
     }
-    rows += Cell(Bytes(j, "shuffle_bytes_fetched"), true) + Cell(Text(j, "share"), true) + Cell(Text(j, "policy")) +
+    rows += Cell(Bytes(j, "shuffle_bytes_fetched"), true) + Cell(ShareText(j), true) + Cell(Text(j, "policy")) +
             Cell(ResponseTime(j), true) + "</tr>\n";
   }
   return rows;
@@ -302,8 +303,10 @@ double MeanShare(const ChartLayout& l) {
 // holds none: the master traces its drop to 0), and the line's mean.
 std::string ShareCard(const json& job, const ChartLayout& l) {
   double mean = MeanShare(l);
-  return "<div class=\"card\"><b id=\"job-share\">" + Escape(Fixed(Number(job, "share"), 2)) + "</b><small>" +
-         (JobIsLive(job) ? "shuffle share now" : "shuffle share (ended: none)") +
+  const bool waiting = Number(job, "shuffle_bytes_waiting") > 0;
+  return "<div class=\"card\"><b id=\"job-share\">" + Escape(ShareText(job)) + "</b><small>" +
+         (!JobIsLive(job) ? "shuffle share (ended: none)"
+                          : waiting ? "shuffle share now" : "shuffle share now: no map output waiting") +
          (mean >= 0 ? "; mean " + Fixed(mean, 2) + " over the dashed line" : std::string()) + "</small></div>";
 }
 
@@ -328,10 +331,13 @@ std::string JobSummary(const json& job, const ChartLayout& layout) {
        " UTC</td></tr><tr><th>started</th><td id=\"job-started\">" + Escape(SinceSubmit(job, Number(job, "start_time"))) +
        "</td></tr><tr><th>ended</th><td id=\"job-ended\">" + Escape(SinceSubmit(job, Number(job, "end_time"))) +
        "</td></tr>";
-  s += "<tr><th>estimate</th>" +
-       Cell(Text(est, "source") + ": map " + FormatSeconds(Number(est, "map_seconds")) + ", shuffle " +
-            Bytes(est, "shuffle_bytes")) +
-       "</tr>";
+  const bool used = !est.contains("used_by_policy") || est["used_by_policy"] != false;
+  s += "<tr><th>estimate</th><td id=\"job-estimate\">" +
+       Escape(!used ? "n/a under " + Text(job, "policy")
+              : Text(est, "source") == "none" ? std::string("- (none yet)")
+              : Text(est, "source") + ": map " + FormatSeconds(Number(est, "map_seconds")) + " slot-seconds, shuffle " +
+                    Bytes(est, "shuffle_bytes")) +
+       "</td></tr>";
   if (job.is_object() && job.contains("combine_ratio") && job["combine_ratio"].is_number()) {
     s += "<tr><th>combine ratio</th>" + Cell(Fixed(Number(job, "combine_ratio"), 3) + " (combine.records_out / "
          "combine.records_in)") + "</tr>";
@@ -346,7 +352,7 @@ std::string FailedAttemptSection(const json& job) {
   if (!job.is_object() || !job.contains("last_failed_attempt") || !job["last_failed_attempt"].is_object()) return "";
   const json& f = job["last_failed_attempt"];
   std::string s = "<h2>Last failed attempt</h2>\n<p id=\"failed-attempt\">" + Escape(Text(f, "task")) + " attempt " +
-                  Escape(Text(f, "attempt")) + " on w" + Escape(Text(f, "worker")) + ", " +
+                  Escape(Text(f, "attempt")) + " on " + Escape(WorkerText(f, "worker", "worker_name")) + ", " +
                   Escape(SinceSubmit(job, Number(f, "time"))) + ": " + Escape(Text(f, "error")) + "</p>\n";
   std::string tail = f.contains("stderr_tail") && f["stderr_tail"].is_string() ? f["stderr_tail"].get<std::string>() : "";
   if (tail.empty()) return s + "<p class=\"muted\">its stderr was empty</p>\n";

@@ -146,12 +146,12 @@ const PolicyRow* FindPolicyIn(std::span<const PolicyRow> rows, std::string_view 
 // "Adding a policy".
 constexpr PolicyRow kPolicies[] = {
     {"fifo", "Hadoop default: jobs by arrival, each takes all the slots it can use", {},
-     MakePlain<FifoScheduler>, {.fluid = "fifo", .bound = Bound::kSlottedSrpt}},
+     MakePlain<FifoScheduler>, {.fluid = "fifo", .bound = Bound::kSlottedSrpt, .uses_size_estimates = false}},
     {"fair", "Hadoop Fair Scheduler: weighted max-min shares, pool minimums", kFairOptions, MakeFair,
-     {.memory = RoundMemory::kServiceTurns, .fluid = "ps", .bound = Bound::kSlottedSrpt}},
+     {.memory = RoundMemory::kServiceTurns, .fluid = "ps", .bound = Bound::kSlottedSrpt, .uses_size_estimates = false}},
     {"klps", "k-limited processor sharing of map slots among the first k jobs", kKlpsOptions, MakeKlps,
      {.work_conserving = false, .memory = RoundMemory::kServiceTurns, .fluid = "klps",
-      .bound = Bound::kSlottedSrpt}},
+      .bound = Bound::kSlottedSrpt, .uses_size_estimates = false}},
     {"maxsrpt", "smallest max(remaining map, remaining shuffle) first", kMaxSrptOptions,
      MakeSrpt<MaxSrptScheduler, kMaxSrptOptions[0]>, {.fluid = "maxsrpt", .bound = Bound::kSlottedSrpt}},
     {"splitsrpt", "map-heavy and shuffle-heavy jobs split capacity by imbalance", kSplitSrptOptions,

@@ -40,15 +40,19 @@ ProgressExtras Extras() {
 TEST(ProgressBarTest, FieldsGiveWayInTheLadderOrder) {
   const proto::JobStatus st = Shuffling();
   const ProgressExtras x = Extras();
+  // Each field padded to its widest content in a run: the state to "SUCCEEDED" (9), the
+  // moving phase to "fetch 1023.9/1023.9 MiB at 1023.9 MiB/s" (39), "ETA 59:59" (9).
   EXPECT_EQ(ProgressBar(st, x, 200),
-            "job-000001  RUNNING  [###########.........]  map 100% shuffle  62% reduce  12%  "
-            "fetch 21.9/35.0 MiB at 41.2 MiB/s  ETA 0:12  0:31");
-  // Job id, bar and the bytes go; rate, time left and elapsed time fit in 79 columns.
-  EXPECT_EQ(ProgressBar(st, x, 80),
-            "RUNNING  map 100% shuffle  62% reduce  12%  fetch 41.2 MiB/s  ETA 0:12  0:31");
-  EXPECT_EQ(ProgressBar(st, x, 60), "RUNNING  map 100% shuffle  62% reduce  12%  ETA 0:12  0:31");
-  EXPECT_EQ(ProgressBar(st, x, 40), "RUNNING  m100% s62% r12%  ETA 0:12");
-  EXPECT_EQ(ProgressBar(st, x, 20), "RUNNING  58%");
+            "job-000001  RUNNING    [###########.........]  map 100% shuffle  62% reduce  12%  "
+            "fetch 21.9/35.0 MiB at 41.2 MiB/s        ETA 0:12   0:31");
+  // Job id, bar and the bytes go; the phases, rate, time left and elapsed time fit in 99.
+  EXPECT_EQ(ProgressBar(st, x, 100),
+            "RUNNING    map 100% shuffle  62% reduce  12%  fetch 41.2 MiB/s    ETA 0:12   0:31");
+  // In 79 the phases shrink before the rate goes.
+  EXPECT_EQ(ProgressBar(st, x, 80), "RUNNING    m100% s62% r12%    fetch 41.2 MiB/s    ETA 0:12   0:31");
+  EXPECT_EQ(ProgressBar(st, x, 60), "RUNNING    m100% s62% r12%    ETA 0:12   0:31");
+  EXPECT_EQ(ProgressBar(st, x, 40), "RUNNING    m100% s62% r12%    ETA 0:12");
+  EXPECT_EQ(ProgressBar(st, x, 20), "RUNNING    58%");
   EXPECT_EQ(ProgressBar(st, x, 8), "RUNNING");
   EXPECT_EQ(ProgressBar(st, x, 7), "");
 }
@@ -72,8 +76,9 @@ bool MadeOfWholeFields(const std::string& line) {
       if (line.compare(pos, f.size(), f) != 0) continue;
       size_t end = pos + f.size();
       if (end == line.size()) return true;
-      if (line.compare(end, 2, "  ") == 0) {
-        pos = end + 2;
+      if (line.compare(end, 2, "  ") == 0) {  // two spaces, and the field's padding
+        pos = line.find_first_not_of(' ', end);
+        if (pos == std::string::npos) return false;
         break;
       }
     }
@@ -106,8 +111,8 @@ TEST(ProgressBarTest, BeforeAnEstimateTheBytesShowAndTimeLeftIsDashes) {
   st.set_input_bytes_read(0.5 * kMiB);
   st.set_map_progress(0.25);
   EXPECT_EQ(ProgressBar(st, ProgressExtras{std::nullopt, std::nullopt, 0.4}, 200),
-            "job-000003  RUNNING  [#...................]  map  25% shuffle   0% reduce   0%  read "
-            "0.5/2.0 MiB  ETA --  0:00");
+            "job-000003  RUNNING    [#...................]  map  25% shuffle   0% reduce   0%  read "
+            "0.5/2.0 MiB" + std::string(39 - 16 + 2, ' ') + "ETA --" + std::string(3 + 2, ' ') + "0:00");
 }
 
 TEST(ProgressBarTest, AFailedJobIsNeverShownDone) {
@@ -115,12 +120,27 @@ TEST(ProgressBarTest, AFailedJobIsNeverShownDone) {
   st.set_state("FAILED");
   // The master keeps what a failed job reached; the line has no rate, no time left.
   std::string line = ProgressBar(st, Extras(), 200);
-  EXPECT_EQ(line,
-            "job-000001  FAILED  [###########.........]  map 100% shuffle  62% reduce  12%  0:31");
+  // The moving phase's and the time left's places stay, empty: the fields do not move.
+  EXPECT_EQ(line, "job-000001  FAILED     [###########.........]  map 100% shuffle  62% reduce  12%  " +
+                      std::string(39 + 2 + 9 + 2, ' ') + "0:31");
   EXPECT_EQ(line.find("done"), std::string::npos);
   st.set_state("KILLED");
   EXPECT_EQ(ProgressLine(st, Extras()),
             "job-000001  KILLED  map 100% shuffle  62% reduce  12%  0:31");
+}
+
+// The README shows the line as ProgressBar prints it at 100 columns, padding included.
+TEST(ProgressBarTest, TheReadmeShowsTheLineAsPrinted) {
+  const char* src = std::getenv("MR_SOURCE_DIR");
+  ASSERT_NE(src, nullptr);
+  FILE* f = fopen((std::string(src) + "/README.md").c_str(), "r");
+  ASSERT_NE(f, nullptr);
+  std::string readme;
+  char buf[4096];
+  for (size_t n; (n = fread(buf, 1, sizeof buf, f)) > 0;) readme.append(buf, n);
+  fclose(f);
+  const std::string line = ProgressBar(Shuffling(), Extras(), 100);
+  EXPECT_NE(readme.find("at 100 columns:\n```\n" + line + "\n```\n"), std::string::npos) << line;
 }
 
 TEST(ProgressLineTest, PipedLineHasEveryFieldButTheBar) {
@@ -225,6 +245,24 @@ TEST(ProgressEstimatorTest, TimeLeftFollowsTheLastTwentySeconds) {
       << "the rate has only the last 5 s";
   // At 40 s: 70 MiB read; 50 MiB of it in the 20 s window, 2.5 MiB/s on average.
   EXPECT_NEAR(*est.SecondsLeft(), (3000 - 70) / 2.5, 1e-6);
+}
+
+// During a stall the rate falls, and the time left rises with it (before, it stayed put for
+// the 20 s its window took to notice); once nothing has moved for the whole rate window
+// there is no estimate.
+TEST(ProgressEstimatorTest, TimeLeftFollowsTheRateThroughAStall) {
+  ProgressEstimator est;
+  double t = 0;
+  for (; t < 30; t += 0.5) est.Add(Reading(t * kMiB, 1000 * kMiB, 1), t);
+  const double before = *est.SecondsLeft();
+  EXPECT_NEAR(before, 3000 - 29.5, 1e-6);
+  for (; t <= 31.5; t += 0.5) est.Add(Reading(29.5 * kMiB, 1000 * kMiB, 1), t);  // stalled 2 s
+  // Over the last 5 s (26.5 .. 31.5): 3 MiB, 0.6 MiB/s, below the 20 s window's 0.9 MiB/s.
+  ASSERT_TRUE(est.SecondsLeft());
+  EXPECT_NEAR(*est.SecondsLeft(), (3000 - 29.5) / 0.6, 1e-6);
+  EXPECT_GT(*est.SecondsLeft(), before);
+  for (; t <= 35; t += 0.5) est.Add(Reading(29.5 * kMiB, 1000 * kMiB, 1), t);  // 5.5 s
+  EXPECT_FALSE(est.SecondsLeft()) << "nothing moved over the rate window";
 }
 
 TEST(ProgressEstimatorTest, NoRateWhenWorkIsRedoneOrNothingMovesOrTheJobEnded) {
@@ -336,6 +374,22 @@ TEST(ProgressDisplayTest, PipedLinesOnChangesEveryFiveSecondsAndAtTheEnd) {
     EXPECT_TRUE(c == '\n' || (c >= 32 && c < 127)) << "control character " << int(c);
 }
 
+// A map attempt fails at 60% of its input: the master's status of the FAILED job no longer
+// counts it (map 0%); the last line says how far the job got (before: "FAILED  map   0%").
+TEST(ProgressDisplayTest, AFailedJobShowsTheProgressItReached) {
+  Captured out;
+  {
+    ProgressDisplay d(out.file(), /*tty=*/false, 0);
+    d.Show(Reading(60 * kMiB, 100 * kMiB), 0.1);
+    proto::JobStatus failed = Reading(0, 100 * kMiB);
+    failed.set_state("FAILED");
+    d.Show(failed, 0.2);
+  }
+  const std::vector<std::string> lines = Lines(out.text());
+  ASSERT_EQ(lines.size(), 2u) << out.text();
+  EXPECT_EQ(lines.back(), "job-000001  FAILED  map  60% shuffle   0% reduce   0%  0:00");
+}
+
 TEST(ProgressDisplayTest, OnATerminalRewritesInPlaceAndEndsTheLine) {
   Captured out;
   {
@@ -344,8 +398,9 @@ TEST(ProgressDisplayTest, OnATerminalRewritesInPlaceAndEndsTheLine) {
     d.Show(Reading(10 * kMiB, 100 * kMiB), 0.2);
   }  // interrupted: the open line is ended
   std::string text = out.text();
-  EXPECT_EQ(text.rfind("\r\033[KRUNNING  map   0% ", 0), 0u) << text;
-  EXPECT_NE(text.find("\r\033[KRUNNING  map  10% "), std::string::npos) << text;
+  // Not a terminal: 80 columns, where the phases are compact.
+  EXPECT_EQ(text.rfind("\r\033[KRUNNING    m0% s0% r0% ", 0), 0u) << text;
+  EXPECT_NE(text.find("\r\033[KRUNNING    m10% s0% r0% "), std::string::npos) << text;
   EXPECT_EQ(text.back(), '\n');
   EXPECT_EQ(Lines(text).size(), 1u);
 }

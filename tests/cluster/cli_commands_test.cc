@@ -225,5 +225,49 @@ TEST(ClusterCommandTest, ClientsFindTheClusterStartedInTheirDirectory) {
       << elsewhere.err;
 }
 
+// `mr cluster start` again in a directory with an earlier cluster's state asks which is
+// meant (before: it recovered the earlier jobs silently, ids went on, workers renumbered):
+// --fresh moves the old directory aside and starts empty, --resume recovers as before.
+TEST(ClusterCommandTest, StartingAgainAsksForResumeOrFresh) {
+  TempDir tmp("mr-cluster-again-test");
+  const std::string here = "cd " + ShellQuote(tmp.path()) + " && env -u MR_MASTER " + MrBin();
+  struct StopOnExit {
+    std::string line;
+    ~StopOnExit() { Sh(line + " cluster stop"); }
+  } stop_on_exit{here};
+  ASSERT_TRUE(WriteStringToFile(tmp.path() + "/in.txt", "a b\n").ok());
+  ASSERT_EQ(Sh(here + " cluster start --workers 1").exit_code, 0);
+  auto run = Sh(here + " run wordcount --input in.txt --output out1 --master $(cat mr-cluster/master.addr)");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  ASSERT_EQ(Sh(here + " cluster stop").exit_code, 0);
+
+  auto again = Sh(here + " cluster start --workers 1");
+  EXPECT_EQ(again.exit_code, 2);
+  EXPECT_EQ(std::count(again.err.begin(), again.err.end(), '\n'), 1) << again.err;
+  EXPECT_NE(again.err.find("holds an earlier cluster's state: --resume"), std::string::npos) << again.err;
+  EXPECT_NE(again.err.find("--fresh"), std::string::npos) << again.err;
+  EXPECT_FALSE(PathExists(tmp.path() + "/mr-cluster/master.pid"));
+  EXPECT_EQ(Sh(here + " cluster start --workers 1 --resume --fresh").exit_code, 2);
+
+  auto fresh = Sh(here + " cluster start --workers 1 --fresh");
+  ASSERT_EQ(fresh.exit_code, 0) << fresh.err;
+  EXPECT_NE(fresh.err.find("to " + tmp.path() + "/mr-cluster.old-1"), std::string::npos) << fresh.err;
+  EXPECT_TRUE(PathExists(tmp.path() + "/mr-cluster.old-1/master.log"));
+  auto empty = Sh(here + " status --json");
+  ASSERT_EQ(empty.exit_code, 0) << empty.err;
+  EXPECT_TRUE(nlohmann::json::parse(empty.out).at("jobs").empty()) << empty.out;
+  auto submit = Sh(here + " submit wordcount --input in.txt --output out2");
+  EXPECT_EQ(submit.out, "job-000001\n") << submit.err;
+  ASSERT_EQ(Sh(here + " cluster stop").exit_code, 0);
+
+  auto resume = Sh(here + " cluster start --workers 1 --resume");
+  ASSERT_EQ(resume.exit_code, 0) << resume.err;
+  auto st = Sh(here + " status --json");
+  ASSERT_EQ(st.exit_code, 0) << st.err;
+  const auto jobs = nlohmann::json::parse(st.out).at("jobs");
+  ASSERT_EQ(jobs.size(), 1u) << st.out;
+  EXPECT_EQ(jobs[0].at("output"), tmp.path() + "/out2");
+}
+
 }  // namespace
 }  // namespace mr::testing

@@ -37,7 +37,7 @@ std::optional<HostPort> HttpOf(const DirectCluster& c) {
 void ExpectTailInStatus(const DirectCluster& c) {
   auto text = c.Mr("status job-000001");
   ASSERT_EQ(text.exit_code, 0) << text.err;
-  EXPECT_TRUE(std::regex_search(text.out, std::regex(R"(last failed attempt: m-00000 attempt [0-9]+ on worker 1)")))
+  EXPECT_TRUE(std::regex_search(text.out, std::regex(R"(last failed attempt: m-00000 attempt [0-9]+ on worker w1)")))
       << text.out;
   EXPECT_NE(text.out.find("exited with code 3"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("    | fatal: bad record 42\n"), std::string::npos) << text.out;

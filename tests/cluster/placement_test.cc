@@ -69,7 +69,7 @@ TEST(PlacementTest, DepDispatchesInProportionWithVisibleQueuesAndSojourn) {
   c.SignalWorker(2, SIGCONT);
   EXPECT_TRUE(seen) << "worker 3 (half the maps) never showed a queue: " << queued << c.MasterLogs();
   EXPECT_NE(table.find("placement dep"), std::string::npos) << table;
-  EXPECT_TRUE(std::regex_search(table, std::regex(R"(MAP RATE +QUEUED\n(.*\n){2}3 +127\.0\.0\.1 .* [1-9][0-9]*\n)")))
+  EXPECT_TRUE(std::regex_search(table, std::regex(R"(MAP RATE +QUEUED\n(.*\n){2}w3 +\S+ +127\.0\.0\.1 .* [1-9][0-9]*\n)")))
       << "worker 3's row shows no queue: " << table;
   ASSERT_TRUE(WaitUntil([&] { return c.JobState(job) == "SUCCEEDED"; }, 120, 0.1)) << c.MasterLogs();
   auto cluster = nlohmann::json::parse(webtest::Get(*http, "/api/cluster").body, nullptr, false);

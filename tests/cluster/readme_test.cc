@@ -3,7 +3,9 @@
 // README. Only what a test must change is changed: the output directories move from /tmp to
 // a scratch directory, the status page's port 7080 to a free one, `export PATH=...` uses the
 // binary under test, and `xdg-open` (a browser) is skipped. A failing line fails the test and
-// is named.
+// is named; a line whose comment is `# → TEXT` fails unless the first line it prints is TEXT.
+// The quick start runs twice in a row (its second `mr cluster start --fresh` moves the first
+// cluster's state aside) and must print the same.
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -11,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -63,10 +66,24 @@ std::vector<std::string> CodeBlockAfter(const std::string& markdown, const std::
   return lines;
 }
 
+// A line "CMD   # → TEXT" as a script line that runs CMD, prints what it printed, and fails
+// unless its first line is TEXT; any other line as it is.
+std::string Checked(const std::string& line) {
+  static const std::string kArrow = "# \u2192 ";
+  const size_t at = line.find(kArrow);
+  if (at == std::string::npos) return line;
+  std::string cmd = line.substr(0, at);
+  cmd.erase(cmd.find_last_not_of(' ') + 1);
+  const std::string want = line.substr(at + kArrow.size());
+  return "out=$(" + cmd + ")\nprintf '%s\\n' \"$out\"\n[ \"$(printf '%s\\n' \"$out\" | head -1)\" = " + ShellQuote(want) +
+         " ] || { echo " + ShellQuote("README line '" + cmd + "' did not print '" + want + "' first:") +
+         " \"$out\" >&2; exit 1; }";
+}
+
 // Runs `lines` in one bash in `dir` (so exports carry over), stopping at the first failure.
 CommandResult RunScript(const std::vector<std::string>& lines, const std::string& dir) {
   std::string script = "set -eu\ntrap 'echo \"README line failed: $BASH_COMMAND\" >&2' ERR\ncd " + ShellQuote(dir) + "\n";
-  for (const std::string& l : lines) script += l + "\n";
+  for (const std::string& l : lines) script += Checked(l) + "\n";
   const std::string path = JoinPath(dir, "readme.sh");
   EXPECT_TRUE(WriteFileAtomically(path, script).ok());
   return Sh("bash " + ShellQuote(path));
@@ -100,10 +117,18 @@ TEST(ReadmeTest, QuickStartRunsAsWritten) {
     lines.push_back(l);
   }
   EXPECT_GE(mr_lines, 8);
-  CommandResult r = RunScript(lines, tmp.path());
-  // Whatever happened, no cluster is left running.
-  Sh("cd " + ShellQuote(tmp.path()) + " && " + ShellQuote(MrBin()) + " cluster stop >/dev/null 2>&1");
-  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_GE(std::count_if(lines.begin(), lines.end(), [](const std::string& l) { return l != Checked(l); }), 3)
+      << "the quick start documents what its lines print";
+  // Twice in a row, as a newcomer would: the second run starts fresh and prints the same.
+  CommandResult r;
+  for (int run = 1; run <= 2; ++run) {
+    SCOPED_TRACE("run " + std::to_string(run));
+    r = RunScript(lines, tmp.path());
+    // Whatever happened, no cluster is left running.
+    Sh("cd " + ShellQuote(tmp.path()) + " && " + ShellQuote(MrBin()) + " cluster stop >/dev/null 2>&1");
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  }
+  EXPECT_NE(r.err.find("moved the earlier cluster's state"), std::string::npos) << r.err;
   // The jobs did what the README says they do.
   EXPECT_TRUE(PathExists(JoinPath(out, "wc/_SUCCESS")));
   EXPECT_TRUE(PathExists(JoinPath(out, "sorted/_SUCCESS")));

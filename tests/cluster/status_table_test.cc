@@ -77,6 +77,9 @@ TEST(StatusTableTest, TableAndJsonShowTheMeasuredShuffleRate) {
     return json_rate && table_rate;
   }, 60, 0.02);
   ASSERT_TRUE(seen) << "no shuffle rate seen while the job ran: json " << json_rate << ", table row " << row;
+  // fifo gives its one running job the whole shuffle while output waits ("1.00"), and "-"
+  // when none waits; never the "0.00" of a share that applies to nothing.
+  EXPECT_TRUE(std::regex_search(row, std::regex(R"( (KiB|MiB|B) +(1\.00|-) +[0-9.]+ (B|KiB|MiB)/s )"))) << row;
   // No upper bound here: the cap allows a burst (256 KiB), so a young shuffle can run
   // faster than the cap for a moment; the mean below is checked exactly.
   ASSERT_TRUE(WriteStringToFile(gate, "").ok());
@@ -102,23 +105,27 @@ TEST(StatusTableTest, TableAndJsonShowTheMeasuredShuffleRate) {
   EXPECT_LT(mean, 2 * kCap);
   auto table = Sh(MrBin() + " status" + master);
   ASSERT_EQ(table.exit_code, 0) << table.err;
-  EXPECT_NE(table.out.find("policy fifo, placement pull, 2 workers, 1 jobs\n"), std::string::npos) << table.out;
-  // The workers table: slots busy/total, speed, measured map rate ("-" for a worker that
-  // happened to run no map), maps queued (none: pull).
+  EXPECT_NE(table.out.find("policy fifo, placement pull, 2 workers, 1 job\n"), std::string::npos) << table.out;
+  // The workers table: id and name (worker-I, as its log file), slots busy/total, speed,
+  // measured map rate with its unit ("-" for a worker that happened to run no map), maps
+  // queued (none: pull).
   EXPECT_TRUE(std::regex_search(table.out, std::regex(
-      R"(\nWORKER +HOST +MAP +REDUCE +UNIFIED +SPEED +MAP RATE +QUEUED\n1 +127\.0\.0\.1 +0/1 +0/1 +0/0 +1 +([0-9.]+/s|-) +0\n)"
-      R"(2 +127\.0\.0\.1 +0/1 +0/1 +0/0 +1 +([0-9.]+/s|-) +0\n)")))
+      R"(\nWORKER +NAME +HOST +MAP +REDUCE +UNIFIED +SPEED +MAP RATE +QUEUED\n)"
+      R"(w1 +worker-[01] +127\.0\.0\.1 +0/1 +0/1 +0/0 +1 +([0-9.]+ maps/s/slot|-) +0\n)"
+      R"(w2 +worker-[01] +127\.0\.0\.1 +0/1 +0/1 +0/0 +1 +([0-9.]+ maps/s/slot|-) +0\n)")))
       << table.out;
-  EXPECT_TRUE(std::regex_search(table.out, std::regex(R"(\n[12] +127\.0\.0\.1 .* [0-9.]+/s +0\n)"))) << table.out;
+  EXPECT_TRUE(std::regex_search(table.out, std::regex(R"(\nw[12] +worker-[01] +127\.0\.0\.1 .* [0-9.]+ maps/s/slot +0\n)")))
+      << table.out;
   EXPECT_TRUE(std::regex_search(table.out, std::regex(
       R"(\nJOB +NAME +STATE +MAP +SHUFFLE +REDUCE +SHUFFLED +SHARE +RATE +ESTIMATE \(x, y\) +TIME\n)")))
       << table.out;
   row = RowOf(table.out, "job-000001");
   ASSERT_FALSE(row.empty()) << table.out;
-  // job, name, state, map/shuffle/reduce progress, shuffled bytes, share, mean rate, estimate,
-  // time: a succeeded job is done in every phase, and has no "phase" of its own.
+  // job, name, state, map/shuffle/reduce progress, shuffled bytes, share ("-": ended), mean
+  // rate, estimate ("n/a under fifo": fifo reads none), time: a succeeded job is done in
+  // every phase, and has no "phase" of its own.
   EXPECT_TRUE(std::regex_search(row, std::regex(
-      R"(^job-000001 +streaming +SUCCEEDED +100% +100% +100% +[0-9.]+ (KiB|MiB) +0\.00 +[0-9.]+ (KiB|MiB)/s +online )")))
+      R"(^job-000001 +streaming +SUCCEEDED +100% +100% +100% +[0-9.]+ (KiB|MiB) +- +[0-9.]+ (KiB|MiB)/s +n/a under fifo )")))
       << row;
 }
 

@@ -107,7 +107,13 @@ TEST(WorkerLabelsClusterTest, ClusterStartLabelsEveryWorker) {
     j = json::parse(r.out, nullptr, false);
     return r.exit_code == 0 && !j.is_discarded() && j["worker_rows"].size() == 2;
   }, 30, 0.1)) << r.out << r.err;
-  for (const auto& w : j["worker_rows"]) EXPECT_EQ(w["labels"], json({{"class", "small"}, {"gen", "2"}})) << j;
+  // ... and names each after its log file and work directory (worker-I).
+  for (const auto& w : j["worker_rows"]) {
+    const std::string name = w["labels"].value("name", "");
+    EXPECT_TRUE(name == "worker-0" || name == "worker-1") << j;
+    EXPECT_EQ(w["name"], name) << j;
+    EXPECT_EQ(w["labels"], json({{"class", "small"}, {"gen", "2"}, {"name", name}})) << j;
+  }
 }
 
 TEST(WorkerLabelsClusterTest, ABadLabelIsAOneLineUsageError) {

@@ -207,6 +207,7 @@ std::string TraitsText(const PolicyTraits& t) {
   if (t.fluid != nullptr) parts.push_back("fluid: `" + std::string(t.fluid) + "`");
   if (t.round_option != nullptr) parts.push_back("round: `--" + std::string(t.round_option) + "`");
   if (t.bound == Bound::kSlottedSrpt) parts.push_back("bound: slotted SRPT");
+  if (!t.uses_size_estimates) parts.push_back("no size estimates");
   std::string text;
   for (const std::string& p : parts) text += (text.empty() ? "" : "; ") + p;
   return text.empty() ? "none" : text;

@@ -101,7 +101,7 @@ Result<std::string> FakeProvider::Get(std::string_view path) {
   if (path == "/api/cluster") {
     return json{{"policy", "fifo"}, {"placement", "dep"}, {"workers", 3}, {"map_slots", 3}, {"map_busy", 1}, {"reduce_slots", 3},
                 {"reduce_busy", 0}, {"unified_slots", 0}, {"unified_busy", 0}, {"shuffle_bytes_sent", 286822},
-                {"shuffle_capacity", 6e6}}
+                {"shuffle_capacity", 6e6}, {"shuffle_rate", 25600.0}}
         .dump();
   }
   if (path == "/api/workers") {
