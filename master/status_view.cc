@@ -202,7 +202,6 @@ std::string StatusView::ClusterJson() const {
   c.update({{"map_slots", ms}, {"map_busy", mb}, {"reduce_slots", rs}, {"reduce_busy", rb}, {"unified_slots", us},
             {"unified_busy", ub}, {"shuffle_bytes_sent", sent}, {"shuffle_capacity", cap},
             {"shuffle_rate", ClusterShuffleRate()}});
-            {"unified_busy", ub}, {"shuffle_bytes_sent", sent}, {"shuffle_capacity", cap}});
   c["queues"] = json::array();
   if (queues_) {
     for (const sched::QueueUse& q : queues_()) c["queues"].push_back(QueueUseToJson(q));
