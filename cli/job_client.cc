@@ -195,13 +195,11 @@ int Report(const proto::JobStatus& st) {
     }
     return kExitJobFailed;
   }
-  std::printf("%s %s succeeded in %.2fs: %s, %s
-", JobIdString(st.job_id()).c_str(), st.job().c_str(), secs,
+  std::printf("%s %s succeeded in %.2fs: %s, %s\n", JobIdString(st.job_id()).c_str(), st.job().c_str(), secs,
               Plural(st.maps_total(), "map").c_str(), Plural(st.reduces_total(), "reduce").c_str());
   // A map-only job (streaming with 0 reducers): each map wrote its part.
   const bool map_only = st.reduces_total() == 0;
-  std::printf("output: %s (mr cat %s)
-",
+  std::printf("output: %s (mr cat %s)\n",
               PartsWritten(st.output(), map_only ? "m" : "r", map_only ? st.maps_total() : st.reduces_total()).c_str(),
               st.output().c_str());
   std::printf("trace:  %s/_trace.jsonl\n", st.output().c_str());
