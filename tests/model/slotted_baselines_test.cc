@@ -15,21 +15,8 @@
 namespace mr::model {
 namespace {
 
-// As in slotted_sim_test.cc: N = 2; job 1 (slot 1) 2 maps + a 2-unit reduce; job 2 (slot 1)
-// 1 map + a 1-unit reduce; job 3 (slot 2) 1 map + two 1-unit reduces.
-std::vector<SlottedJob> ThreeJobs() { return {{1, 2, {2}}, {1, 1, {1}}, {2, 1, {1, 1}}}; }
-
-SlottedResult RunBaseline(const std::string& name, std::span<const SlottedJob> jobs, int machines, bool preemptive) {
-  auto policy = MakeSlottedPolicy(name);
-  EXPECT_TRUE(policy.ok()) << policy.status().ToString();
-  SlottedOptions o;
-  o.machines = machines;
-  o.preemptive = preemptive;
-  o.record_schedule = true;
-  auto r = RunSlotted(jobs, **policy, o);
-  EXPECT_TRUE(r.ok()) << r.status().ToString();
-  return r.ok() ? *r : SlottedResult{};
-}
+using testing::RunSlottedPolicy;
+using testing::ThreeJobs;
 
 // Equal machines per job, capped by demand, the rest to the others; ties of the last
 // machines to the earliest arrivals.
@@ -85,7 +72,7 @@ TEST(SlottedBaselinesTest, PaperFairSharesAreEqualCappedAndWorkConserving) {
 //  slot 4: job 1 (1 unit), job 3 (2 units): one each. Job 1 done: flow 4.
 //  slot 5: job 3's last unit: flow 5 - 2 + 1 = 4.   Total 10.
 TEST(SlottedBaselinesTest, PaperFairPreemptiveHandWorked) {
-  SlottedResult r = RunBaseline("paper-fair", ThreeJobs(), 2, true);
+  SlottedResult r = RunSlottedPolicy("paper-fair", ThreeJobs(), 2, true);
   EXPECT_EQ(r.slots, (std::vector<std::string>{"1: 1m1 2m1", "2: 1m1 2r1", "3: 1r1 3m1", "4: 1r1 3r1", "5: 3r1"}));
   EXPECT_EQ(r.flow_time, (std::vector<int64_t>{4, 2, 4}));
   EXPECT_EQ(r.total_flow_time, 10);
@@ -99,7 +86,7 @@ TEST(SlottedBaselinesTest, PaperFairPreemptiveHandWorked) {
 // The live fair (slotted_sim_test.cc) gives job 3's reduces both machines in slot 3 instead
 // (reduces first) and finishes job 1 in slot 6.
 TEST(SlottedBaselinesTest, PaperFairNonPreemptiveHandWorked) {
-  SlottedResult r = RunBaseline("paper-fair", ThreeJobs(), 2, false);
+  SlottedResult r = RunSlottedPolicy("paper-fair", ThreeJobs(), 2, false);
   EXPECT_EQ(r.slots, (std::vector<std::string>{"1: 1m1 2m1", "2: 1m1 2r1", "3: 1r1 3m1", "4: 1r1 3r1", "5: 3r1"}));
   EXPECT_EQ(r.flow_time, (std::vector<int64_t>{4, 2, 4}));
   EXPECT_EQ(r.total_flow_time, 10);
@@ -110,7 +97,7 @@ TEST(SlottedBaselinesTest, PaperFairNonPreemptiveHandWorked) {
 //  slot 3: job 1's reduce runs on; job 2's reduce. Jobs 1 and 2 done: flows 3, 3.
 //  slot 4: job 3's map.  slot 5: job 3's two reduces: flow 4.   Total 10 (as the live fifo).
 TEST(SlottedBaselinesTest, PaperFifoHandWorked) {
-  SlottedResult r = RunBaseline("paper-fifo", ThreeJobs(), 2, false);
+  SlottedResult r = RunSlottedPolicy("paper-fifo", ThreeJobs(), 2, false);
   EXPECT_EQ(r.slots, (std::vector<std::string>{"1: 1m2", "2: 1r1 2m1", "3: 1r1 2r1", "4: 3m1", "5: 3r2"}));
   EXPECT_EQ(r.flow_time, (std::vector<int64_t>{3, 3, 4}));
 }
@@ -125,8 +112,8 @@ TEST(SlottedBaselinesTest, PaperFifoIsTheLiveFifoInTheSlottedModel) {
     int n = 0;
     auto jobs = testing::RandomSlottedInstance(rng, &n);
     for (bool preemptive : {false, true}) {
-      SlottedResult paper = RunBaseline("paper-fifo", jobs, n, preemptive);
-      SlottedResult live = RunBaseline("fifo", jobs, n, preemptive);
+      SlottedResult paper = RunSlottedPolicy("paper-fifo", jobs, n, preemptive);
+      SlottedResult live = RunSlottedPolicy("fifo", jobs, n, preemptive);
       EXPECT_EQ(paper.flow_time, live.flow_time) << "instance " << i << (preemptive ? " preemptive" : "");
     }
   }
@@ -142,7 +129,7 @@ TEST(SlottedBaselinesTest, BaselinesStayAboveTheBoundsOnRandomInstances) {
     ASSERT_TRUE(bound.ok() && floor.ok());
     for (const std::string& name : SlottedBaselineNames()) {
       for (bool preemptive : {false, true}) {
-        SlottedResult r = RunBaseline(name, jobs, n, preemptive);
+        SlottedResult r = RunSlottedPolicy(name, jobs, n, preemptive);
         EXPECT_LE(bound->total_flow_time, r.total_flow_time) << name << " instance " << i;
         if (preemptive) continue;
         for (size_t j = 0; j < jobs.size(); ++j) {

@@ -5,30 +5,13 @@
 #include <functional>
 
 #include "model/slotted/slotted_sim.h"
+#include "tests/model/slotted_test_util.h"
 
 namespace mr::model {
 namespace {
 
-// N = 2 machines.
-// Job 1 arrives in slot 1: 2 maps, one reduce task of 2 units.
-// Job 2 arrives in slot 1: 1 map, one reduce task of 1 unit.
-// Job 3 arrives in slot 2: 1 map, two reduce tasks of 1 unit.
-std::vector<SlottedJob> ThreeJobs() {
-  return {{1, 2, {2}}, {1, 1, {1}}, {2, 1, {1, 1}}};
-}
-
-SlottedResult RunPolicy(const std::string& name, std::span<const SlottedJob> jobs, int machines,
-                        bool preemptive) {
-  auto policy = MakeSlottedPolicy(name);
-  EXPECT_TRUE(policy.ok()) << policy.status().ToString();
-  SlottedOptions o;
-  o.machines = machines;
-  o.preemptive = preemptive;
-  o.record_schedule = true;
-  auto r = RunSlotted(jobs, **policy, o);
-  EXPECT_TRUE(r.ok()) << r.status().ToString();
-  return r.ok() ? *r : SlottedResult{};
-}
+using testing::RunSlottedPolicy;
+using testing::ThreeJobs;
 
 // The live fifo places every ready reduce (in arrival order) before any map, then maps in
 // arrival order.
@@ -38,7 +21,7 @@ SlottedResult RunPolicy(const std::string& name, std::span<const SlottedJob> job
 //  slot 4: job 3's map (the other machine idles: nothing else is ready).
 //  slot 5: job 3's two reduces. Job 3 finishes: flow 5 - 2 + 1 = 4.
 TEST(SlottedSimTest, FifoHandWorked) {
-  SlottedResult r = RunPolicy("fifo", ThreeJobs(), 2, false);
+  SlottedResult r = RunSlottedPolicy("fifo", ThreeJobs(), 2, false);
   EXPECT_EQ(r.slots, (std::vector<std::string>{"1: 1m2", "2: 1r1 2m1", "3: 1r1 2r1", "4: 3m1", "5: 3r2"}));
   EXPECT_EQ(r.flow_time, (std::vector<int64_t>{3, 3, 4}));
   EXPECT_EQ(r.total_flow_time, 10);
@@ -53,7 +36,7 @@ TEST(SlottedSimTest, FifoHandWorked) {
 //  slot 3: job 3's two reduces take both machines. Job 3 finishes: flow 2.
 //  slot 4: job 1's last map. Slots 5-6: its 2-unit reduce. Job 1 finishes: flow 6.
 TEST(SlottedSimTest, FairHandWorked) {
-  SlottedResult r = RunPolicy("fair", ThreeJobs(), 2, false);
+  SlottedResult r = RunSlottedPolicy("fair", ThreeJobs(), 2, false);
   EXPECT_EQ(r.slots, (std::vector<std::string>{"1: 1m1 2m1", "2: 2r1 3m1", "3: 3r2", "4: 1m1",
                                                "5: 1r1", "6: 1r1"}));
   EXPECT_EQ(r.flow_time, (std::vector<int64_t>{6, 2, 2}));
@@ -66,7 +49,7 @@ TEST(SlottedSimTest, FairHandWorked) {
 //  slot 3: job 2's map, job 3's map. slot 4: job 2's unit, then one of job 3's two units.
 //  Job 2 done (flow 4). slot 5: job 3's last unit: flow 4.
 TEST(SlottedSimTest, PreemptiveFifoHandWorked) {
-  SlottedResult r = RunPolicy("fifo", ThreeJobs(), 2, true);
+  SlottedResult r = RunSlottedPolicy("fifo", ThreeJobs(), 2, true);
   EXPECT_EQ(r.slots, (std::vector<std::string>{"1: 1m2", "2: 1r2", "3: 2m1 3m1", "4: 2r1 3r1", "5: 3r1"}));
   EXPECT_EQ(r.flow_time, (std::vector<int64_t>{2, 4, 4}));
   EXPECT_EQ(r.total_flow_time, 10);
@@ -80,7 +63,7 @@ TEST(SlottedSimTest, PreemptiveFifoHandWorked) {
 //  slot 4: job 3 (2) before job 2 (1): job 3's two reduces. Job 3 done: flow 3.
 //  slot 5: job 2's reduce. Job 2 done: flow 5.
 TEST(SlottedSimTest, LrptHandWorked) {
-  SlottedResult r = RunPolicy("lrpt", ThreeJobs(), 2, false);
+  SlottedResult r = RunSlottedPolicy("lrpt", ThreeJobs(), 2, false);
   EXPECT_EQ(r.slots, (std::vector<std::string>{"1: 1m2", "2: 1r1 3m1", "3: 1r1 2m1", "4: 3r2", "5: 2r1"}));
   EXPECT_EQ(r.flow_time, (std::vector<int64_t>{3, 5, 3}));
   EXPECT_EQ(r.total_flow_time, 11);
@@ -92,7 +75,7 @@ TEST(SlottedSimTest, LrptHandWorked) {
 //  slot 4: all three have 1 left: jobs 1 and 2 by arrival. Both done: flows 4, 4.
 //  slot 5: job 3's last unit: flow 4.
 TEST(SlottedSimTest, PreemptiveLrptHandWorked) {
-  SlottedResult r = RunPolicy("lrpt", ThreeJobs(), 2, true);
+  SlottedResult r = RunSlottedPolicy("lrpt", ThreeJobs(), 2, true);
   EXPECT_EQ(r.slots, (std::vector<std::string>{"1: 1m2", "2: 1r1 3m1", "3: 2m1 3r1", "4: 1r1 2r1", "5: 3r1"}));
   EXPECT_EQ(r.flow_time, (std::vector<int64_t>{4, 4, 4}));
   EXPECT_EQ(r.total_flow_time, 12);
@@ -112,7 +95,7 @@ TEST(SlottedSimTest, PreemptiveLrptHandWorked) {
 //          Job 3 done: flow 3.
 //  slot 5: job 1's reduce runs on (kept). Job 1 done: flow 5.
 TEST(SlottedSimTest, AsrptHandWorked) {
-  SlottedResult r = RunPolicy("asrpt", ThreeJobs(), 2, false);
+  SlottedResult r = RunSlottedPolicy("asrpt", ThreeJobs(), 2, false);
   EXPECT_EQ(r.slots, (std::vector<std::string>{"1: 1m1 2m1", "2: 2r1 3m1", "3: 1m1 3r1", "4: 1r1 3r1", "5: 1r1"}));
   EXPECT_EQ(r.flow_time, (std::vector<int64_t>{5, 2, 3}));
   EXPECT_EQ(r.total_flow_time, 10);
@@ -121,7 +104,7 @@ TEST(SlottedSimTest, AsrptHandWorked) {
 // Preemptive asrpt: the same schedule here (job 1's reduce units are never split across
 // slots in a way that could finish it sooner: they become available in slot 4 only).
 TEST(SlottedSimTest, PreemptiveAsrptHandWorked) {
-  SlottedResult r = RunPolicy("asrpt", ThreeJobs(), 2, true);
+  SlottedResult r = RunSlottedPolicy("asrpt", ThreeJobs(), 2, true);
   EXPECT_EQ(r.slots, (std::vector<std::string>{"1: 1m1 2m1", "2: 2r1 3m1", "3: 1m1 3r1", "4: 1r1 3r1", "5: 1r1"}));
   EXPECT_EQ(r.flow_time, (std::vector<int64_t>{5, 2, 3}));
   EXPECT_EQ(r.total_flow_time, 10);
@@ -129,7 +112,7 @@ TEST(SlottedSimTest, PreemptiveAsrptHandWorked) {
 
 TEST(SlottedSimTest, IdleSlotsBetweenArrivalsAndMapOnlyJobs) {
   std::vector<SlottedJob> jobs = {{1, 1, {}}, {5, 3, {1}}};
-  SlottedResult r = RunPolicy("fifo", jobs, 2, false);
+  SlottedResult r = RunSlottedPolicy("fifo", jobs, 2, false);
   EXPECT_EQ(r.slots, (std::vector<std::string>{"1: 1m1", "2:", "3:", "4:", "5: 2m2", "6: 2m1", "7: 2r1"}));
   EXPECT_EQ(r.flow_time, (std::vector<int64_t>{1, 3}));
 }
