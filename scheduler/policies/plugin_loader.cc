@@ -168,8 +168,9 @@ Status SmokeTest(const MrPolicyPluginV1* d) {
 Result<std::string> LoadPolicyPlugin(const std::string& path) {
   struct stat st;
   if (::stat(path.c_str(), &st) != 0) return Status::NotFound(path + ": no such file");
-  // RTLD_NOW: an undefined symbol is an error now, not a crash in the middle of a round.
-  void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  // RTLD_NOW: an undefined symbol is an error now, not a crash in the middle of a round. The
+  // absolute path: dlopen would look a bare name up in the library path, not here.
+  void* handle = ::dlopen(AbsolutePath(path).c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) {
     const char* why = ::dlerror();
     return Status::InvalidArgument(path + ": not a loadable shared library: " + (why != nullptr ? why : "dlopen failed"));

@@ -57,6 +57,10 @@ TEST(PluginTest, TheSimulatorRunsThePluginLikeABuiltIn) {
   auto bad = Sh(MrBin() + " model tasksim --policy-plugin " + kExample + " --policy fewest-maps --fewest-by x" + common);
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_TRUE(Contains(bad.err, "--fewest-by 'x': expected remaining or total")) << bad.err;
+  // A bare file name is the file in the current directory (not a library path lookup).
+  auto here = Sh("cd " + std::string(MR_PLUGIN_DIR) + " && " + MrBin() +
+                 " model tasksim --policy-plugin libfewest_maps.so --policy fewest-maps" + common);
+  EXPECT_EQ(here.exit_code, 0) << here.err;
   // Without the plug-in the name is unknown.
   auto unknown = Sh(MrBin() + " model tasksim --policy fewest-maps" + common);
   EXPECT_EQ(unknown.exit_code, 2) << unknown.err;
