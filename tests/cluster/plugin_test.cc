@@ -66,6 +66,22 @@ TEST(PluginTest, TheSimulatorRunsThePluginLikeABuiltIn) {
   EXPECT_EQ(unknown.exit_code, 2) << unknown.err;
 }
 
+TEST(PluginTest, WhatAPolicyThrowsInARoundDoesNotEndTheMaster) {
+  TempDir tmp("mr-plugin-test");
+  const std::string d = tmp.path();
+  // Every other round throws; the master logs it, the round has no decision, and the job
+  // completes in the rounds between.
+  ClusterProcess cluster(d + "/cluster", 1, "--policy-plugin " + Broken("throws_sometimes") + " --policy sometimes");
+  ASSERT_TRUE(cluster.ok()) << cluster.start_error();
+  auto run = Sh(MrBin() + " run synthetic --maps 4 --map-seconds 0.05 --reducers 1 --quiet --output " + d +
+                "/out --master " + cluster.address());
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_TRUE(PathExists(d + "/out/_SUCCESS"));
+  const std::string log = ReadFile(d + "/cluster/master.log");
+  EXPECT_TRUE(Contains(log, "plug-in policy sometimes threw")) << log;
+  EXPECT_TRUE(Contains(log, "went wrong")) << log;
+}
+
 TEST(PluginTest, BrokenPluginsAreRefusedWithOneLine) {
   TempDir tmp("mr-plugin-test");
   struct Case {
