@@ -36,10 +36,13 @@ install(FILES ${PROJECT_BINARY_DIR}/mrlabConfig.cmake ${PROJECT_BINARY_DIR}/mrla
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/yarn/schema/ DESTINATION ${CMAKE_INSTALL_DATADIR}/mrlab/yarn)
 install(FILES ${PROJECT_SOURCE_DIR}/examples/plugin/CMakeLists.txt ${PROJECT_SOURCE_DIR}/examples/plugin/fewest_maps.cc
         DESTINATION ${CMAKE_INSTALL_DATADIR}/mrlab/examples/plugin)
-# The policy lab (docs/labs/policy-lab.md) without its reference solution.
+# The labs (docs/labs/) without their reference solutions.
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/labs/policy/ DESTINATION ${CMAKE_INSTALL_DATADIR}/mrlab/labs/policy
         USE_SOURCE_PERMISSIONS PATTERN solution EXCLUDE)
-install(FILES ${PROJECT_SOURCE_DIR}/docs/labs/policy-lab.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/labs/streaming/ DESTINATION ${CMAKE_INSTALL_DATADIR}/mrlab/labs/streaming
+        USE_SOURCE_PERMISSIONS PATTERN solution EXCLUDE)
+install(FILES ${PROJECT_SOURCE_DIR}/docs/labs/policy-lab.md ${PROJECT_SOURCE_DIR}/docs/labs/streaming-lab.md
+        DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
 # The Debian package.
