@@ -54,7 +54,10 @@ void AddCommonOptions(po::options_description& desc) {
 int ExperimentRunMain(const Args& args) {
   po::options_description desc("experiment run options");
   desc.add_options()("file", po::value<std::string>()->required(), "the experiment file (YAML)")
-      ("only", po::value<std::string>(), "run this policy's runs only");
+      ("only", po::value<std::string>(), "run this policy's runs only")
+      ("policy-plugin", po::value<std::vector<std::string>>()->composing(),
+       "a plug-in policy to load (docs/policies.md, \"Plug-in policies\"), repeatable: the file's runs may name it, "
+       "live and predicted");
   AddCommonOptions(desc);
   po::positional_options_description pos;
   pos.add("file", 1);

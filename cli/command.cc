@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/scheduler_flags.h"
 #include "common/version.h"
 
 namespace mr::cli {
@@ -92,6 +93,9 @@ int Dispatch(std::span<const Command> table, const std::string& path, int n, cha
 
 }  // namespace
 
-int Main(int argc, char** argv) { return Dispatch(Commands(), "", argc - 1, argv + 1); }
+int Main(int argc, char** argv) {
+  if (auto rc = LoadPolicyPlugins(argc, argv)) return *rc;
+  return Dispatch(Commands(), "", argc - 1, argv + 1);
+}
 
 }  // namespace mr::cli

@@ -91,6 +91,23 @@ const Command kProfileCommands[] = {
     {"estimate", "ARIA's stage bounds of a job name on given map and reduce slots", ProfileEstimateMain},
 };
 
+// `mr export ...`, `mr import ...`: cli/cmd_yarn.cc
+int ExportYarnFairMain(const Args& args);
+int ExportYarnCapacityMain(const Args& args);
+int ImportYarnFairMain(const Args& args);
+int ImportYarnCapacityMain(const Args& args);
+
+const Command kExportCommands[] = {
+    {"yarn-fair", "the pools as a YARN Fair Scheduler allocation file (fair-scheduler.xml)", ExportYarnFairMain},
+    {"yarn-capacity", "capacity queues or a batch plan's pools as YARN's capacity-scheduler.xml",
+     ExportYarnCapacityMain},
+};
+
+const Command kImportCommands[] = {
+    {"yarn-fair", "a YARN Fair Scheduler allocation file as a pools file", ImportYarnFairMain},
+    {"yarn-capacity", "a YARN capacity-scheduler.xml as a capacity queues file", ImportYarnCapacityMain},
+};
+
 const Command kCommands[] = {
     {"run", "submit a job and wait for it (embedded local cluster without --master)", RunMain},
     {"submit", "submit a job to a running master and print its id", SubmitMain},
@@ -110,6 +127,10 @@ const Command kCommands[] = {
      .subcommands = kBatchCommands},
     {.name = "profile", .summary = "the ARIA job profiles a master stored, and their stage estimates",
      .subcommands = kProfileCommands},
+    {.name = "export", .summary = "mrlab's pools and queues as YARN scheduler configurations",
+     .subcommands = kExportCommands},
+    {.name = "import", .summary = "YARN scheduler configurations as mrlab's pools and queues files",
+     .subcommands = kImportCommands},
     {"version", "print the software and protocol versions", VersionMain},
 };
 

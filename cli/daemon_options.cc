@@ -13,7 +13,7 @@ namespace {
 
 // Options whose value is a file: a child may run elsewhere in its life (logs, pid files),
 // so it gets the absolute path.
-bool IsPathOption(const std::string& name) { return sched::IsPolicyPathFlag(name); }
+bool IsPathOption(const std::string& name) { return sched::IsPolicyPathFlag(name) || name == kPolicyPluginFlag; }
 
 // The text of a parsed value, as the child's parser reads it back.
 std::string ValueText(const boost::any& v) {

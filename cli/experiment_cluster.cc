@@ -7,6 +7,7 @@
 #include "client/master_client.h"
 #include "common/file_util.h"
 #include "common/process_cpu.h"
+#include "scheduler/policies/plugin_loader.h"
 
 namespace mr::cli {
 
@@ -120,6 +121,11 @@ Result<std::unique_ptr<experiment::LiveCluster>> StartExperimentCluster(const ex
   LocalClusterOptions o;
   o.dir = AbsolutePath(dir);
   o.master_args = {"--policy", policy.policy, "--heartbeat-ms", std::to_string(shape.heartbeat_ms)};
+  // Plug-in policies this process loaded (mr experiment run --policy-plugin): the master too.
+  for (const std::string& plugin : sched::LoadedPolicyPlugins()) {
+    o.master_args.push_back("--policy-plugin");
+    o.master_args.push_back(plugin);
+  }
   for (const auto& [name, value] : policy.options) {
     o.master_args.push_back("--" + name);
     o.master_args.push_back(value);

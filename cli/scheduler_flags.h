@@ -7,7 +7,9 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "cli/options.h"
 #include "scheduler/policy_flags.h"
@@ -15,7 +17,16 @@
 
 namespace mr::cli {
 
-// Adds every policy option flag and --policy-options (sched::PolicyOptionFlags()), as
+inline constexpr char kPolicyPluginFlag[] = "policy-plugin";
+
+// Loads every --policy-plugin LIB of a command line (scheduler/policies/plugin_loader.h)
+// before the command builds its flags, so that the plug-in's policy and options are in the
+// table its flags and help are made from. nullopt: all loaded (or none given); else the exit
+// status after "mr: --policy-plugin PATH: why" on stderr. Called by Main for every command;
+// the commands that take a policy declare the flag (AddPolicyOptionFlags).
+std::optional<int> LoadPolicyPlugins(int argc, char** argv);
+
+// Adds --policy-plugin, every policy option flag and --policy-options (sched::PolicyOptionFlags()), as
 // strings: the table's types are parsed and checked by sched::PolicyOptionsFromFlags.
 void AddPolicyOptionFlags(po::options_description& desc);
 

@@ -11,8 +11,9 @@ BUILD_PKGS=(
   libre2-dev libgtest-dev libgmock-dev libssl-dev
   librsvg2-dev libcairo2-dev
   libisal-dev libyaml-cpp-dev
+  libxml2-dev
 )
-TEST_PKGS=( coreutils grep python3 chromium gnuplot-nox )
+TEST_PKGS=( coreutils grep python3 chromium gnuplot-nox libxml2-utils )
 # libFuzzer targets (scripts/fuzz.sh): clang with its runtime libraries.
 FUZZ_PKGS=( clang-14 libclang-rt-14-dev )
 BENCH_PKGS=( libmrmpi-dev mpi-default-dev mpi-default-bin gnuplot-nox )

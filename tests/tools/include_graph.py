@@ -23,7 +23,7 @@ LAYERS = [
     ["trace"],  # the typed trace events (issue 24, item 7), once the folder exists
     ["jobs", "scheduler", "scheduler/util", "scheduler/flex", "scheduler/policies", "scheduler/stages"],
     ["model", "model/fluid", "model/tasksim", "model/slotted", "model/mst", "model/flex", "model/makespan", "web", "shuffle"],
-    ["experiment", "client", "worker", "worker/task", "hadoop"],
+    ["experiment", "client", "worker", "worker/task", "hadoop", "yarn"],
     ["master"],
     ["cli"],
 ]
