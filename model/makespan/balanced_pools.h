@@ -36,7 +36,7 @@ struct PoolsResult {
 int SmallPoolReduceSlots(int map_slots, SlotShape cluster);
 
 // Algorithm 2 on `jobs` and `cluster`:
-//   1. the jobs sorted by their number of map tasks (ties in input order);
+//   1. the jobs sorted by their number of map tasks (ties in input order; `key`);
 //   2. best = Johnson's order of all on the whole cluster, simulated;
 //   3. for split = 1..n-1, small = the first `split` jobs, large = the rest: a binary search
 //      over the small pool's map slots k in [1, S_M − 1] for the smallest k at which the small
@@ -47,6 +47,14 @@ int SmallPoolReduceSlots(int map_slots, SlotShape cluster);
 // and the small pool is the slower (docs/makespan.md, "Departures"). A cluster with fewer
 // than two map or reduce slots cannot be split. InvalidArgument for an empty batch, an
 // invalid job or slots < 1.
-Result<PoolsResult> BalancedPools(std::span<const BatchJob> jobs, SlotShape cluster);
+// What ranks the jobs from small to large before the splits (step 1).
+enum class PoolSplitKey {
+  kMapTasks,  // the paper's: the number of map tasks
+  kWork,      // variant "work": the slot-seconds of all the job's tasks (docs/makespan.md)
+};
+
+// Every simulation runs with `sim` (default: mrlab's reduces, placed after their maps).
+Result<PoolsResult> BalancedPools(std::span<const BatchJob> jobs, SlotShape cluster, const BatchSimOptions& sim = {},
+                                  PoolSplitKey key = PoolSplitKey::kMapTasks);
 
 }  // namespace mr::model
