@@ -11,6 +11,7 @@
 
 #include "common/file_util.h"
 #include "common/stats.h"
+#include "experiment/batch_plan_report.h"
 #include "experiment/job_results.h"
 #include "experiment/live_run.h"
 #include "experiment/metric_summary.h"
@@ -226,7 +227,8 @@ Status BuildReport(const std::string& dir, const ReportSettings& settings) {
     for (PolicySummary& s : summaries) s.srpt_bound = MeanRunBound(dir, rows, s.policy, bound);
   }
   MR_RETURN_IF_ERROR(WriteFileAtomically(JoinPath(dir, "summary.md"),
-                                         SummaryMarkdown(summaries, title) + MetricsMarkdown(rows)));
+                                         SummaryMarkdown(summaries, title) + MetricsMarkdown(rows) +
+                                             BatchPlansMarkdown(dir, summaries)));
   const std::string plots = JoinPath(dir, "plots");
   MR_RETURN_IF_ERROR(MakeDirs(plots));
   std::vector<std::string> policies = Policies(rows);
