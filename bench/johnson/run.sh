@@ -11,8 +11,8 @@
 # SETS (the batches, "workload:jobs" each; default the paper's ten), PLOT_ONLY=1 (rebuild
 # results.md and the plots from the CSVs already there), SLOW_START (1: mrlab's reduces after
 # their maps; 0.05: Hadoop's reducers holding a slot from 5% of the maps), POOLS_BY (maps: the
-# paper's ranking; work: the variant), OUT (a subdirectory of bench/johnson for the outputs,
-# default the folder itself). Every row also gives the lower bound no schedule can beat.
+# paper's ranking; work: the variant), OUT (where the outputs go: absolute, or relative to
+# bench/johnson; default bench/johnson itself). Every row also gives the lower bound no schedule can beat.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -22,7 +22,8 @@ NODES=${NODES:-10:100:10}
 SEED=${SEED:-1}
 SLOW_START=${SLOW_START:-1}
 POOLS_BY=${POOLS_BY:-maps}
-out=$here/${OUT:-}
+out=${OUT:-$here}
+[[ $out == /* ]] || out=$here/$out
 mkdir -p "$out"
 SETS=${SETS:-synthetic1-unimodal:100 synthetic1-bimodal:100 synthetic1-bimodal:20 synthetic1-bimodal:10
               synthetic2:100 synthetic2:20 synthetic2:10 yahoo-unimodal:100 yahoo-bimodal:100 facebook:100}
