@@ -11,7 +11,8 @@
 # SETS (the batches, "workload:jobs" each; default the paper's ten), PLOT_ONLY=1 (rebuild
 # results.md and the plots from the CSVs already there), SLOW_START (1: mrlab's reduces after
 # their maps; 0.05: Hadoop's reducers holding a slot from 5% of the maps), POOLS_BY (maps: the
-# paper's ranking; work: the variant), OUT (where the outputs go: absolute, or relative to
+# paper's ranking; work: the variant), POOL_SEARCH (crossing: ours; paper: the pseudocode's
+# loop taken literally), OUT (where the outputs go: absolute, or relative to
 # bench/johnson; default bench/johnson itself). Every row also gives the lower bound no schedule can beat.
 set -euo pipefail
 
@@ -22,6 +23,7 @@ NODES=${NODES:-10:100:10}
 SEED=${SEED:-1}
 SLOW_START=${SLOW_START:-1}
 POOLS_BY=${POOLS_BY:-maps}
+POOL_SEARCH=${POOL_SEARCH:-crossing}
 out=${OUT:-$here}
 [[ $out == /* ]] || out=$here/$out
 mkdir -p "$out"
@@ -53,7 +55,7 @@ if [[ ${PLOT_ONLY:-0} != 1 ]]; then
   for s in $SETS; do
     echo "$s at $NODES nodes" >&2
     "$MR" batch sweep --workload "${s%%:*}" --count "${s##*:}" --seed "$SEED" --nodes "$NODES" --csv \
-      --slow-start "$SLOW_START" --pools-by "$POOLS_BY" > "$out/$(name "$s").csv"
+      --slow-start "$SLOW_START" --pools-by "$POOLS_BY" --pool-search "$POOL_SEARCH" > "$out/$(name "$s").csv"
   done
 fi
 
@@ -63,7 +65,7 @@ fi
   echo "reduce slot; \`mr batch sweep\` (docs/makespan.md). Johnson = MinSim's gain over MaxSim,"
   echo "BP = BalancedPools' gain over MinSim, each the largest over the sizes and at which size;"
   echo "room = how far MinSim lies above the lower bound at BP's size (no schedule can gain more)."
-  echo "Slow start $SLOW_START, BalancedPools ranking jobs by $POOLS_BY."
+  echo "Slow start $SLOW_START, BalancedPools ranking jobs by $POOLS_BY, size search $POOL_SEARCH."
   echo
   echo "| batch | Johnson vs reverse (max) | BalancedPools vs Johnson (max) | room | paper |"
   echo "|---|---:|---:|---:|---|"

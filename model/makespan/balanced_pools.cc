@@ -43,6 +43,22 @@ class SplitSearch {
     return best;
   }
 
+  // The pseudocode's loop (PoolSearch::kPaper), ended once end − begin <= 1.
+  std::pair<Pool, Pool> Paper() {
+    int begin = 1, end = cluster_.map_slots;
+    int last = begin;
+    while (end - begin > 1) {
+      last = (begin + end) / 2;
+      const auto& [a, b] = At(last);
+      if (a.makespan < b.makespan) {
+        end = last;
+      } else {
+        begin = last;
+      }
+    }
+    return At(last);
+  }
+
   static double Makespan(const std::pair<Pool, Pool>& p) { return std::max(p.first.makespan, p.second.makespan); }
 
  private:
@@ -90,8 +106,8 @@ int SmallPoolReduceSlots(int map_slots, SlotShape cluster) {
   return std::clamp(r, 1, cluster.reduce_slots - 1);
 }
 
-Result<PoolsResult> BalancedPools(std::span<const BatchJob> jobs, SlotShape cluster, const BatchSimOptions& sim,
-                                  PoolSplitKey key) {
+Result<PoolsResult> BalancedPools(std::span<const BatchJob> jobs, SlotShape cluster, const PoolsOptions& options) {
+  const BatchSimOptions& sim = options.sim;
   if (jobs.empty()) return Status::InvalidArgument("balancedpools: no jobs");
   if (cluster.map_slots < 1 || cluster.reduce_slots < 1) {
     return Status::InvalidArgument("balancedpools: map and reduce slots must be >= 1");
@@ -104,7 +120,7 @@ Result<PoolsResult> BalancedPools(std::span<const BatchJob> jobs, SlotShape clus
   const int n = static_cast<int>(jobs.size());
   std::vector<int> by_maps(n);
   std::iota(by_maps.begin(), by_maps.end(), 0);
-  if (key == PoolSplitKey::kWork) {
+  if (options.key == PoolSplitKey::kWork) {
     std::vector<double> work(n, 0);
     for (int i = 0; i < n; ++i) work[i] = JobWork(jobs[i]);
     std::stable_sort(by_maps.begin(), by_maps.end(), [&](int a, int b) { return work[a] < work[b]; });
@@ -125,7 +141,7 @@ Result<PoolsResult> BalancedPools(std::span<const BatchJob> jobs, SlotShape clus
   for (int split = 1; split < n; ++split) {
     SplitSearch search(jobs, profiles, Sorted(by_maps.begin(), by_maps.begin() + split),
                        Sorted(by_maps.begin() + split, by_maps.end()), cluster, sim, &r.simulations);
-    std::pair<Pool, Pool> best = search.Best();
+    std::pair<Pool, Pool> best = options.search == PoolSearch::kPaper ? search.Paper() : search.Best();
     if (SplitSearch::Makespan(best) < r.makespan) {
       r.makespan = SplitSearch::Makespan(best);
       r.split = split;

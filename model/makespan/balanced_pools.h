@@ -53,8 +53,24 @@ enum class PoolSplitKey {
   kWork,      // variant "work": the slot-seconds of all the job's tasks (docs/makespan.md)
 };
 
-// Every simulation runs with `sim` (default: mrlab's reduces, placed after their maps).
-Result<PoolsResult> BalancedPools(std::span<const BatchJob> jobs, SlotShape cluster, const BatchSimOptions& sim = {},
-                                  PoolSplitKey key = PoolSplitKey::kMapTasks);
+// How a split's small-pool size is searched (step 3).
+enum class PoolSearch {
+  // The default: the smallest k at which the small pool is the faster, then the better of k
+  // and k − 1 (the pseudocode's loop made to end; docs/makespan.md, "Departures").
+  kCrossing,
+  // Variant "paper": the pseudocode's loop as written — SizeBegin = 1, SizeEnd = S_M, mid =
+  // (begin + end) / 2, end = mid when the small pool is the faster, else begin = mid — ended
+  // when end − begin <= 1 (where the written loop would never end), the split's makespan the
+  // one simulated last (its line 19).
+  kPaper,
+};
+
+struct PoolsOptions {
+  BatchSimOptions sim;  // every simulation's (default: mrlab's reduces, after their maps)
+  PoolSplitKey key = PoolSplitKey::kMapTasks;
+  PoolSearch search = PoolSearch::kCrossing;
+};
+
+Result<PoolsResult> BalancedPools(std::span<const BatchJob> jobs, SlotShape cluster, const PoolsOptions& options = {});
 
 }  // namespace mr::model

@@ -13,7 +13,8 @@ double Below(double value, double reference) { return reference > 0 ? 100 * (1 -
 }  // namespace
 
 Result<std::vector<SweepRow>> SweepBatch(std::span<const BatchJob> jobs, std::span<const int> nodes,
-                                         const BatchSimOptions& sim, PoolSplitKey key) {
+                                         const PoolsOptions& pools_options) {
+  const BatchSimOptions& sim = pools_options.sim;
   if (jobs.empty()) return Status::InvalidArgument("batch sweep: no jobs");
   if (nodes.empty()) return Status::InvalidArgument("batch sweep: no cluster size");
   std::vector<JobProfile> profiles;
@@ -34,7 +35,7 @@ Result<std::vector<SweepRow>> SweepBatch(std::span<const BatchJob> jobs, std::sp
     row.max = TwoStageMakespan(pairs, reverse);
     row.minsim = SimulateValidBatch(jobs, johnson, slots, sim).makespan;
     row.maxsim = SimulateValidBatch(jobs, reverse, slots, sim).makespan;
-    MR_ASSIGN_OR_RETURN(PoolsResult pools, BalancedPools(jobs, slots, sim, key));
+    MR_ASSIGN_OR_RETURN(PoolsResult pools, BalancedPools(jobs, slots, pools_options));
     row.balancedpools = pools.makespan;
     row.split = pools.split;
     row.bound = BatchLowerBound(jobs, slots);
@@ -45,10 +46,10 @@ Result<std::vector<SweepRow>> SweepBatch(std::span<const BatchJob> jobs, std::sp
 
 Status RunBatchSweep(const BatchSweepOptions& o, std::ostream& out) {
   MR_ASSIGN_OR_RETURN(std::vector<BatchJob> jobs, GenerateMakespanWorkload(o.workload));
-  if (!(o.sim.reduce_slow_start > 0 && o.sim.reduce_slow_start <= 1)) {
+  if (!(o.pools.sim.reduce_slow_start > 0 && o.pools.sim.reduce_slow_start <= 1)) {
     return Status::InvalidArgument("batch sweep: --slow-start must be in (0, 1]");
   }
-  MR_ASSIGN_OR_RETURN(std::vector<SweepRow> rows, SweepBatch(jobs, o.nodes, o.sim, o.pools_by));
+  MR_ASSIGN_OR_RETURN(std::vector<SweepRow> rows, SweepBatch(jobs, o.nodes, o.pools));
   char line[256];
   if (o.csv) {
     out << "nodes,min,max,minsim,maxsim,balancedpools,split,bound\n";

@@ -33,17 +33,16 @@ struct SweepRow {
 
 // The five makespans of `jobs` at each of `nodes`. InvalidArgument for no jobs, an invalid
 // job, no size or a size < 1.
-// Every simulation runs with `sim` (the paper's Hadoop: reduce_slow_start 0.05).
+// Every simulation runs with `pools.sim` (Hadoop's reduces: reduce_slow_start 0.05), and
+// BalancedPools with `pools`' ranking and search.
 Result<std::vector<SweepRow>> SweepBatch(std::span<const BatchJob> jobs, std::span<const int> nodes,
-                                         const BatchSimOptions& sim = {},
-                                         PoolSplitKey key = PoolSplitKey::kMapTasks);
+                                         const PoolsOptions& pools = {});
 
 struct BatchSweepOptions {
   MakespanWorkloadOptions workload;
   std::vector<int> nodes;
   bool csv = false;  // CSV (nodes,min,max,minsim,maxsim,balancedpools,split,bound) instead of a table
-  BatchSimOptions sim;
-  PoolSplitKey pools_by = PoolSplitKey::kMapTasks;
+  PoolsOptions pools;  // the variants (docs/makespan.md, "Departures from the paper")
 };
 
 // Generates the workload, sweeps, prints the rows; the table adds minsim's improvement over

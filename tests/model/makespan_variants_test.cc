@@ -77,11 +77,42 @@ TEST(BalancedPoolsVariantsTest, RanksByMapTasksOrByWork) {
   EXPECT_EQ(maps->split, 1);
   EXPECT_EQ(maps->pools[0].order, std::vector<int>{0});
   // By work X is the largest: the small pool is the four Ys (split 4).
-  Result<PoolsResult> work = BalancedPools(HeavyAndLight(), {4, 4}, {}, PoolSplitKey::kWork);
+  PoolsOptions by_work;
+  by_work.key = PoolSplitKey::kWork;
+  Result<PoolsResult> work = BalancedPools(HeavyAndLight(), {4, 4}, by_work);
   ASSERT_TRUE(work.ok());
   EXPECT_DOUBLE_EQ(work->makespan, 200);
   EXPECT_EQ(work->split, 4);
   EXPECT_EQ(work->pools[1].order, std::vector<int>{0});
+}
+
+// The paper's Scenario 2 (tests/model/makespan_sim_test.cc): J1, J2, J5 of 30 maps and 30
+// reduces, J3, J4 of 20, on 30 + 30 slots.
+std::vector<BatchJob> ScenarioTwo() {
+  auto wave = [](const char* n, int tasks, double m, double r) {
+    return Job(n, std::vector<double>(tasks, m), std::vector<double>(tasks, r));
+  };
+  return {wave("J1", 30, 4, 5), wave("J2", 30, 1, 4), wave("J3", 20, 30, 4), wave("J4", 20, 6, 30),
+          wave("J5", 30, 2, 3)};
+}
+
+TEST(BalancedPoolsVariantsTest, ThePseudocodesSearchTakenLiterallyMissesScenarioTwosPools) {
+  // The loop as written keeps the makespans it simulated last (line 19). On the split J3, J4
+  // (small) | J2, J5, J1: at 20 small slots the pools take 40 and 39 — the paper's pools —
+  // but the small one is not the faster, so begin = 20; at 21 it is (the large pool on 9 + 9
+  // slots takes 46), so end = 21 and the loop stops with 21's 46, against the paper's own 40
+  // (Figure 9(b)). The default search (the crossing, then the better side) finds the 40.
+  PoolsOptions paper;
+  paper.search = PoolSearch::kPaper;
+  Result<PoolsResult> r = BalancedPools(ScenarioTwo(), {30, 30}, paper);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_DOUBLE_EQ(r->johnson_makespan, 47);
+  EXPECT_DOUBLE_EQ(r->makespan, 46);
+  ASSERT_EQ(r->pools.size(), 2u);
+  EXPECT_EQ(r->pools[0].slots.map_slots, 21);
+  EXPECT_DOUBLE_EQ(r->pools[0].makespan, 40);
+  EXPECT_DOUBLE_EQ(r->pools[1].makespan, 46);
+  EXPECT_DOUBLE_EQ(BalancedPools(ScenarioTwo(), {30, 30})->makespan, 40);
 }
 
 }  // namespace
