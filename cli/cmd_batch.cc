@@ -29,7 +29,8 @@ const char kPlanUsage[] =
     "  jobs all there at once, beside reverse Johnson's and arrival order's (docs/makespan.md).";
 
 const char kSweepUsage[] =
-    "mr batch sweep --workload NAME [--count N] [--seed S] --nodes LIST|FROM:TO:STEP [--csv]\n\n"
+    "mr batch sweep --workload NAME [--count N] [--seed S] --nodes LIST|FROM:TO:STEP [--csv]\n"
+    "               [--slow-start F] [--pools-by maps|work] [--pool-search crossing|paper]\n\n"
     "  The paper's Min, Max, MinSim, MaxSim and BalancedPools makespans of one generated batch\n"
     "  at each cluster size (nodes of one map and one reduce slot; docs/makespan.md).";
 
@@ -124,18 +125,32 @@ int BatchPlanMain(const Args& args) {
 int BatchSweepMain(const Args& args) {
   po::options_description desc("batch sweep options");
   model::BatchSweepOptions o;
-  std::string nodes;
+  std::string nodes, pools_by, search;
   desc.add_options()
       ("workload", po::value(&o.workload.name)->required(), WorkloadHelp().c_str())
       ("count", po::value(&o.workload.jobs)->default_value(0), "jobs (0: the paper's 100)")
+      ("pools-by", po::value(&pools_by)->default_value("maps"),
+       "BalancedPools ranks jobs by: maps (the paper: map tasks) or work (slot-seconds)")
+      ("pool-search", po::value(&search)->default_value("crossing"),
+       "BalancedPools' size search: crossing (ours) or paper (the pseudocode's loop, made to end)")
       ("seed", po::value(&o.workload.seed)->default_value(1), "the generator's seed")
       ("nodes", po::value(&nodes)->required(), "cluster sizes: 10,20,40 or FROM:TO:STEP")
-      ("csv", po::bool_switch(&o.csv), "CSV instead of a table");
+      ("csv", po::bool_switch(&o.csv), "CSV instead of a table")
+      ("slow-start", po::value(&o.pools.sim.reduce_slow_start)->default_value(1.0),
+       "reduces take a slot once this fraction of their job's maps ended (1: mrlab; Hadoop's 0.05)");
   po::variables_map vm;
   if (auto rc = ParseFlags(args, desc, vm, UsageLine(kSweepUsage))) return *rc;
   Result<std::vector<int>> sizes = ParseNodes(nodes);
   if (!sizes.ok()) return BadFlag(sizes.status());
   o.nodes = *sizes;
+  if (pools_by != "maps" && pools_by != "work") {
+    return BadFlag(Status::InvalidArgument("--pools-by: '" + pools_by + "' is not maps or work"));
+  }
+  o.pools.key = pools_by == "work" ? model::PoolSplitKey::kWork : model::PoolSplitKey::kMapTasks;
+  if (search != "crossing" && search != "paper") {
+    return BadFlag(Status::InvalidArgument("--pool-search: '" + search + "' is not crossing or paper"));
+  }
+  o.pools.search = search == "paper" ? model::PoolSearch::kPaper : model::PoolSearch::kCrossing;
   const Status st = model::RunBatchSweep(o, std::cout);
   return st.ok() ? kExitOk : Fail(kBatchPrefix, st);
 }

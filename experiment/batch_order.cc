@@ -1,14 +1,19 @@
 #include "experiment/batch_order.h"
 
+#include <cstdio>
+#include <cstdlib>
+
+#include "model/makespan/balanced_pools.h"
 #include "model/makespan/batch_sim.h"
 #include "model/makespan/johnson.h"
 
 namespace mr::experiment {
 
-Result<std::vector<int>> BatchOrder(const JobList& jobs, const ClusterShape& shape, const std::string& order) {
-  if (order != "johnson" && order != "reverse-johnson") {
-    return Status::InvalidArgument("unknown batch order '" + order + "' (known: johnson, reverse-johnson)");
-  }
+namespace {
+
+constexpr const char* kPoolNames[] = {"small", "large"};
+
+Result<model::SlotShape> SlotsOf(const ClusterShape& shape) {
   model::SlotShape slots{0, 0};
   for (const WorkerGroup& g : shape.groups) {
     slots.map_slots += g.count * (g.map_slots + g.unified_slots);
@@ -17,18 +22,88 @@ Result<std::vector<int>> BatchOrder(const JobList& jobs, const ClusterShape& sha
   if (slots.map_slots < 1 || slots.reduce_slots < 1) {
     return Status::InvalidArgument("a batch order needs map and reduce slots");
   }
-  std::vector<model::JobProfile> profiles;
-  std::vector<int> all;
+  return slots;
+}
+
+// Each job as the planner sees it: its maps and reduces of its task seconds.
+Result<std::vector<model::BatchJob>> BatchJobs(const JobList& jobs, const std::string& order) {
+  std::vector<model::BatchJob> out;
   for (size_t i = 0; i < jobs.size(); ++i) {
     const model::TaskJob& j = jobs[i];
     if (j.arrival != 0) {
       return Status::InvalidArgument(order + " orders a batch: every job must arrive at 0 (workload batch: true)");
     }
-    const std::vector<double> maps(j.maps, j.map_seconds), reduces(j.reducers, j.reduce_seconds);
-    profiles.push_back(model::ProfileFromDurations("job " + std::to_string(i), maps, reduces));
-    all.push_back(static_cast<int>(i));
+    model::BatchJob b;
+    b.name = "job " + std::to_string(i);
+    b.map_durations.assign(j.maps, j.map_seconds);
+    b.reduce_durations.assign(j.reducers, j.reduce_seconds);
+    out.push_back(std::move(b));
   }
-  std::vector<int> johnson = model::JohnsonOrderOn(profiles, all, slots);
+  return out;
+}
+
+std::string Indices(const std::vector<int>& order) {
+  std::string out;
+  for (int i : order) out += (out.empty() ? "" : ",") + std::to_string(i);
+  return out;
+}
+
+std::string Num(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+// BalancedPools' plan: the pools' orders interleaved into arrivals, queues when two pools.
+Result<PlannedBatch> PlanPools(const JobList& jobs, const std::vector<model::BatchJob>& batch,
+                               model::SlotShape slots) {
+  MR_ASSIGN_OR_RETURN(model::PoolsResult pools, model::BalancedPools(batch, slots));
+  PlannedBatch plan;
+  plan.jobs = jobs;
+  plan.planner_makespan = pools.makespan;
+  plan.johnson_makespan = pools.johnson_makespan;
+  const bool two = pools.pools.size() == 2;
+  int position = 0;
+  for (size_t k = 0;; ++k) {
+    bool any = false;
+    for (size_t p = 0; p < pools.pools.size(); ++p) {
+      if (k >= pools.pools[p].order.size()) continue;
+      any = true;
+      model::TaskJob& j = plan.jobs[pools.pools[p].order[k]];
+      j.arrival = static_cast<double>(position++) * kBatchOrderStagger;
+      if (two) j.params.queue = kPoolNames[p];
+    }
+    if (!any) break;
+  }
+  if (!two) {
+    plan.pools = "one pool";
+    return plan;
+  }
+  for (size_t p = 0; p < 2; ++p) {
+    const model::Pool& pool = pools.pools[p];
+    plan.queues += "queue " + std::string(kPoolNames[p]) + " map_slots=" + std::to_string(pool.slots.map_slots) +
+                   " reduce_slots=" + std::to_string(pool.slots.reduce_slots) + "\n";
+    plan.pools += std::string(p ? "; " : "") + kPoolNames[p] + " " + std::to_string(pool.slots.map_slots) + "+" +
+                  std::to_string(pool.slots.reduce_slots) + " slots: " + Indices(pool.order);
+  }
+  return plan;
+}
+
+}  // namespace
+
+bool IsBatchOrder(std::string_view name) {
+  return name == "johnson" || name == "reverse-johnson" || name == "balancedpools";
+}
+
+Result<std::vector<int>> BatchOrder(const JobList& jobs, const ClusterShape& shape, const std::string& order) {
+  if (order != "johnson" && order != "reverse-johnson") {
+    return Status::InvalidArgument("unknown batch order '" + order + "' (known: johnson, reverse-johnson)");
+  }
+  MR_ASSIGN_OR_RETURN(model::SlotShape slots, SlotsOf(shape));
+  MR_ASSIGN_OR_RETURN(std::vector<model::BatchJob> batch, BatchJobs(jobs, order));
+  std::vector<model::JobProfile> profiles;
+  for (const model::BatchJob& b : batch) profiles.push_back(model::ProfileOf(b));
+  std::vector<int> johnson = model::JohnsonOrderOn(profiles, model::ArrivalOrder(static_cast<int>(jobs.size())), slots);
   return order == "johnson" ? johnson : model::Reversed(johnson);
 }
 
@@ -38,6 +113,60 @@ Result<JobList> OrderedBatch(const JobList& jobs, const ClusterShape& shape, con
   JobList out = jobs;
   for (size_t p = 0; p < positions.size(); ++p) out[positions[p]].arrival = static_cast<double>(p) * kBatchOrderStagger;
   return out;
+}
+
+Result<PlannedBatch> PlanBatch(const JobList& jobs, const ClusterShape& shape, const std::string& order) {
+  if (order.empty()) return PlannedBatch{jobs, "", 0, 0, ""};
+  if (!IsBatchOrder(order)) {
+    return Status::InvalidArgument("unknown batch order '" + order + "' (known: johnson, reverse-johnson, balancedpools)");
+  }
+  MR_ASSIGN_OR_RETURN(model::SlotShape slots, SlotsOf(shape));
+  MR_ASSIGN_OR_RETURN(std::vector<model::BatchJob> batch, BatchJobs(jobs, order));
+  if (order == "balancedpools") return PlanPools(jobs, batch, slots);
+  PlannedBatch plan;
+  MR_ASSIGN_OR_RETURN(plan.jobs, OrderedBatch(jobs, shape, order));
+  MR_ASSIGN_OR_RETURN(std::vector<int> positions, BatchOrder(jobs, shape, order));
+  MR_ASSIGN_OR_RETURN(model::BatchSimResult sim, model::SimulateBatch(batch, positions, slots));
+  plan.planner_makespan = sim.makespan;
+  const std::vector<int> johnson = order == "johnson" ? positions : model::Reversed(positions);
+  MR_ASSIGN_OR_RETURN(model::BatchSimResult js, model::SimulateBatch(batch, johnson, slots));
+  plan.johnson_makespan = js.makespan;
+  plan.pools = "one pool";
+  return plan;
+}
+
+std::string PlannedBatchText(const PlannedBatch& plan) {
+  return "planner_makespan=" + Num(plan.planner_makespan) + "\njohnson_makespan=" + Num(plan.johnson_makespan) +
+         "\npools=" + plan.pools + "\n";
+}
+
+Result<PlannedBatch> ParsePlannedBatchText(std::string_view text) {
+  PlannedBatch plan;
+  bool seen[3] = {false, false, false};
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string line(text.substr(start, end - start));
+    start = end + 1;
+    const size_t eq = line.find('=');
+    if (eq == std::string::npos) continue;
+    const std::string key = line.substr(0, eq), value = line.substr(eq + 1);
+    if (key == "pools") {
+      plan.pools = value;
+      seen[2] = true;
+      continue;
+    }
+    char* stop = nullptr;
+    const double v = std::strtod(value.c_str(), &stop);
+    if (value.empty() || *stop != '\0') return Status::InvalidArgument("plan: '" + line + "' is not a number");
+    if (key == "planner_makespan") plan.planner_makespan = v, seen[0] = true;
+    if (key == "johnson_makespan") plan.johnson_makespan = v, seen[1] = true;
+  }
+  if (!seen[0] || !seen[1] || !seen[2]) {
+    return Status::InvalidArgument("plan: needs planner_makespan, johnson_makespan and pools lines");
+  }
+  return plan;
 }
 
 }  // namespace mr::experiment

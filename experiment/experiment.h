@@ -76,7 +76,9 @@ struct PolicyRun {
   bool speculative = false;
   // A batch order (docs/makespan.md, "Batch orders in experiments"): "johnson" or
   // "reverse-johnson" submits the batch's jobs in that order of the makespan planner, one
-  // after the other, under `policy` fifo; "" submits them in the workload's order.
+  // after the other, under `policy` fifo; "balancedpools" plans BalancedPools' pools and
+  // runs them as queues of `policy` capacity (the runner adds the queues option), each job
+  // submitted to its pool's queue in the pool's order; "" submits them in the workload's order.
   std::string batch_order;
 };
 

@@ -6,6 +6,7 @@
 #include <sstream>
 #include <utility>
 
+#include "experiment/batch_order.h"
 #include "experiment/cluster_shape.h"
 #include "experiment/report.h"
 #include "experiment/workload_params.h"
@@ -161,8 +162,6 @@ Result<bool> ParseSpeculative(const YamlNode& node) {
   return node.Error("speculative must be on or off, not '" + text + "'");
 }
 
-// johnson, reverse-johnson: a batch order played under fifo (PolicyRun::batch_order).
-bool IsBatchOrder(std::string_view name) { return name == "johnson" || name == "reverse-johnson"; }
 
 Result<PolicyRun> ParsePolicy(const YamlNode& node, const std::string& source_path, bool speculative) {
   PolicyRun run;
@@ -173,12 +172,14 @@ Result<PolicyRun> ParsePolicy(const YamlNode& node, const std::string& source_pa
     MR_ASSIGN_OR_RETURN(name_node, node.Require("policy"));
   }
   MR_ASSIGN_OR_RETURN(run.policy, name_node->Text());
-  if (run.policy == "balancedpools") {
-    return name_node->Error(
-        "balancedpools runs two capacity queues: plan it with mr batch plan and run it with mr batch run "
-        "(docs/makespan.md)");
+  // johnson, reverse-johnson: a batch order played under fifo; balancedpools: the plan's
+  // pools as capacity queues (PolicyRun::batch_order; experiment/batch_order.h).
+  if (IsBatchOrder(run.policy)) {
+    run.batch_order = std::exchange(run.policy, run.policy == "balancedpools" ? "capacity" : "fifo");
+    if (node.IsMap() && node.Get("options") && run.batch_order == "balancedpools") {
+      return name_node->Error("balancedpools takes no options: its queues come from the plan");
+    }
   }
-  if (IsBatchOrder(run.policy)) run.batch_order = std::exchange(run.policy, "fifo");
   const sched::PolicyRow* row = sched::FindPolicy(run.policy);
   if (row == nullptr) return name_node->Error(sched::UnknownPolicy(run.policy).message());
   run.label = run.batch_order.empty() ? run.policy : run.batch_order;

@@ -11,6 +11,8 @@
 
 #include "common/file_util.h"
 #include "common/stats.h"
+#include "experiment/aria_check.h"
+#include "experiment/batch_plan_report.h"
 #include "experiment/job_results.h"
 #include "experiment/live_run.h"
 #include "experiment/metric_summary.h"
@@ -225,8 +227,11 @@ Status BuildReport(const std::string& dir, const ReportSettings& settings) {
   if (bound.machines > 0) {
     for (PolicySummary& s : summaries) s.srpt_bound = MeanRunBound(dir, rows, s.policy, bound);
   }
+  const std::vector<StageCheck> stages = CheckRunStages(dir);
+  if (!stages.empty()) MR_RETURN_IF_ERROR(WriteFileAtomically(JoinPath(dir, "aria.csv"), AriaCsv(stages)));
   MR_RETURN_IF_ERROR(WriteFileAtomically(JoinPath(dir, "summary.md"),
-                                         SummaryMarkdown(summaries, title) + MetricsMarkdown(rows)));
+                                         SummaryMarkdown(summaries, title) + MetricsMarkdown(rows) +
+                                             BatchPlansMarkdown(dir, summaries) + AriaMarkdown(stages)));
   const std::string plots = JoinPath(dir, "plots");
   MR_RETURN_IF_ERROR(MakeDirs(plots));
   std::vector<std::string> policies = Policies(rows);

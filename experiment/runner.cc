@@ -112,15 +112,16 @@ Result<std::map<uint64_t, double>> ReplayRun(const ClusterShape& shape, const Po
 }
 
 // Rows of jobs.csv for one policy's finished repetitions.
-Status AppendRows(const Experiment& e, size_t p, const JobList& jobs, const std::vector<double>& predicted,
-                  const std::string& dir, std::ostream* log, std::vector<JobResult>* rows) {
+Status AppendRows(const Experiment& e, size_t p, const PolicyRun& policy, const JobList& jobs,
+                  const std::vector<double>& predicted, const std::string& dir, std::ostream* log,
+                  std::vector<JobResult>* rows) {
   const std::string label = PolicyLabel(e, p);
   for (int rep = 1; rep <= e.repetitions; ++rep) {
     const std::string run = JoinPath(JoinPath(dir, "runs"), label + "-" + std::to_string(rep));
     if (!PathExists(JoinPath(run, kDoneMarker))) continue;
     MR_ASSIGN_OR_RETURN(std::string text, ReadFileToString(JoinPath(run, "measured.csv")));
     MR_ASSIGN_OR_RETURN(std::vector<MeasuredJob> measured, ParseMeasuredCsv(text));
-    Result<std::map<uint64_t, double>> replayed = ReplayRun(e.cluster, e.policies[p], run);
+    Result<std::map<uint64_t, double>> replayed = ReplayRun(e.cluster, policy, run);
     if (!replayed.ok() && log != nullptr) {
       *log << label << "-" << rep << ": no replay: " << replayed.status().ToString() << "\n";
     }
@@ -188,6 +189,32 @@ Result<Calibration> CalibrateOnce(LiveCluster& cluster, const ClusterShape& shap
   return DeriveCalibration(shape, traces, shape.work == WorkMode::kBurn ? AvailableCores() : 0, link_cpu);
 }
 
+// Each policy's jobs as it runs them, and the policy with the options the plan adds: a batch
+// order's or plan's arrivals and queues; for balancedpools with two pools the capacity queues
+// file DIR/plans/LABEL.queues as its `queues` option. The planner's prediction goes to
+// DIR/plans/LABEL.plan (the report's "Batch plans"; batch_plan_report.h).
+struct PlannedRun {
+  PolicyRun policy;
+  JobList jobs;
+};
+
+Result<PlannedRun> PlanRun(const Experiment& e, size_t p, const JobList& jobs, const std::string& dir) {
+  PlannedRun run{e.policies[p], {}};
+  MR_ASSIGN_OR_RETURN(PlannedBatch plan, PlanBatch(jobs, e.cluster, run.policy.batch_order));
+  run.jobs = std::move(plan.jobs);
+  if (run.policy.batch_order.empty()) return run;
+  const std::string plans = JoinPath(dir, "plans");
+  MR_RETURN_IF_ERROR(MakeDirs(plans));
+  const std::string label = PolicyLabel(e, p);
+  MR_RETURN_IF_ERROR(WriteFileAtomically(JoinPath(plans, label + ".plan"), PlannedBatchText(plan)));
+  if (!plan.queues.empty()) {
+    const std::string queues = AbsolutePath(JoinPath(plans, label + ".queues"));
+    MR_RETURN_IF_ERROR(WriteFileAtomically(queues, plan.queues));
+    run.policy.options["queues"] = queues;
+  }
+  return run;
+}
+
 }  // namespace
 
 std::string PolicyLabel(const Experiment& e, size_t i) {
@@ -241,6 +268,11 @@ Status RunExperiment(const Experiment& e, const JobList& jobs, const RunnerOptio
       o.calibration_path.empty() ? DefaultCalibrationPath(o.results_root, e.cluster) : o.calibration_path;
   MR_ASSIGN_OR_RETURN(Calibration calib, LoadOrCalibrate(e.cluster, calib_path, o, JoinPath(dir, "calibration-scratch")));
   MR_RETURN_IF_ERROR(WriteFileAtomically(JoinPath(dir, "calibration.json"), CalibrationJson(calib)));
+  std::vector<PlannedRun> planned;
+  for (size_t p = 0; p < e.policies.size(); ++p) {
+    MR_ASSIGN_OR_RETURN(PlannedRun run, PlanRun(e, p, jobs, dir));
+    planned.push_back(std::move(run));
+  }
   Status first_error;
   for (size_t p = 0; p < e.policies.size(); ++p) {
     const std::string label = PolicyLabel(e, p);
@@ -252,17 +284,16 @@ Status RunExperiment(const Experiment& e, const JobList& jobs, const RunnerOptio
         EndProgress(o, name + ": kept (done before)");
         continue;
       }
-      Result<JobList> ordered = OrderedBatch(jobs, e.cluster, e.policies[p].batch_order);
-      Status s = ordered.ok() ? RunOnce(e.cluster, e.policies[p], *ordered, name, run, o) : ordered.status();
+      Status s = RunOnce(e.cluster, planned[p].policy, planned[p].jobs, name, run, o);
       EndProgress(o, name + (s.ok() ? ": done" : ": FAILED: " + s.message()));
       if (!s.ok() && first_error.ok()) first_error = s;
     }
   }
   std::vector<JobResult> rows;
   for (size_t p = 0; p < e.policies.size(); ++p) {
-    MR_ASSIGN_OR_RETURN(JobList ordered, OrderedBatch(jobs, e.cluster, e.policies[p].batch_order));
-    MR_ASSIGN_OR_RETURN(std::vector<double> predicted, PredictResponses(ordered, e.cluster, calib, e.policies[p]));
-    MR_RETURN_IF_ERROR(AppendRows(e, p, ordered, predicted, dir, o.log, &rows));
+    MR_ASSIGN_OR_RETURN(std::vector<double> predicted,
+                        PredictResponses(planned[p].jobs, e.cluster, calib, planned[p].policy));
+    MR_RETURN_IF_ERROR(AppendRows(e, p, planned[p].policy, planned[p].jobs, predicted, dir, o.log, &rows));
   }
   MR_RETURN_IF_ERROR(WriteFileAtomically(JoinPath(dir, "jobs.csv"), JobsCsv(rows)));
   MR_RETURN_IF_ERROR(first_error);

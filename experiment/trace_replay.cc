@@ -20,6 +20,7 @@ using trace::RequireNumber;
 // The facts of one job's trace the replay uses.
 struct JobTrace {
   std::string id, name, policy;
+  std::string queue;  // the capacity queue it named ("": none)
   double submit = std::numeric_limits<double>::quiet_NaN();
   int maps = 0;
   int reduces = 0;
@@ -45,6 +46,7 @@ Status ApplySubmit(const trace::JobSubmit& e, JobTrace& job) {
   job.submit = e.t;
   job.name = e.name.value_or("");
   job.policy = e.policy.value_or("");
+  job.queue = e.queue.value_or("");
   MR_ASSIGN_OR_RETURN(int64_t maps, RequireNumber(e.maps, EventType::kJobSubmit, "maps", job.id));
   MR_ASSIGN_OR_RETURN(int64_t reduces, RequireNumber(e.reduces, EventType::kJobSubmit, "reduces", job.id));
   if (maps < 1 || reduces < 0 || maps > 1'000'000 || reduces > 100'000)
@@ -170,6 +172,7 @@ std::pair<model::TaskJob, RecordedJob> ReplayJob(const JobTrace& job, std::vecto
   t.params.hint_map_seconds = job.hint_map_seconds;
   t.params.hint_shuffle_bytes = job.hint_shuffle_bytes;
   t.params.hint_reduce_seconds = job.hint_reduce_seconds;
+  t.params.queue = job.queue;  // a capacity run replays with each job in its queue
   t.map_durations = std::move(maps);
   t.reduce_durations = std::move(reduces);
   RecordedJob m;

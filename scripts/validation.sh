@@ -3,6 +3,7 @@
 # experiment file given (default: every examples/experiments/*.yaml) and gathers their
 # summary.md tables, each with the command that reproduces it. Finished runs are kept
 # (mr experiment run resumes), so an interrupted generation continues where it stopped.
+# Hand-written sections in docs/validation/*.md are appended after the generated ones.
 #
 #   scripts/validation.sh [--results DIR] [FILE.yaml...]      (MR_BIN: default build/cli/mr)
 set -euo pipefail
@@ -29,6 +30,12 @@ for f in "${files[@]}"; do
     echo
     echo "Reproduce: \`mr experiment run $rel\` (results in \`${dir#"$root"/}/\`)."
   } >> "$out.tmp"
+done
+# Hand-written sections (measurements made by hand, e.g. in a quiet window), in name order,
+# each without its leading HTML comment: they survive every regeneration.
+for h in "$root"/docs/validation/*.md; do
+  [[ -f $h ]] || continue
+  { echo; sed '/^<!--/,/-->$/d' "$h"; } >> "$out.tmp"
 done
 # Every example experiment this generation did not run, so that a partial report says so.
 missing=()

@@ -9,7 +9,11 @@
 # Writes bench/johnson/<set>.csv, results.md and <set>.png (gnuplot, when installed).
 # Knobs (environment): MR (the mr binary), NODES (cluster sizes, "10:100:10"), SEED (1),
 # SETS (the batches, "workload:jobs" each; default the paper's ten), PLOT_ONLY=1 (rebuild
-# results.md and the plots from the CSVs already there).
+# results.md and the plots from the CSVs already there), SLOW_START (1: mrlab's reduces after
+# their maps; 0.05: Hadoop's reducers holding a slot from 5% of the maps), POOLS_BY (maps: the
+# paper's ranking; work: the variant), POOL_SEARCH (crossing: ours; paper: the pseudocode's
+# loop taken literally), OUT (where the outputs go: absolute, or relative to
+# bench/johnson; default bench/johnson itself). Every row also gives the lower bound no schedule can beat.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -17,6 +21,12 @@ root=$(cd "$here/../.." && pwd)
 MR=${MR:-$root/build/cli/mr}
 NODES=${NODES:-10:100:10}
 SEED=${SEED:-1}
+SLOW_START=${SLOW_START:-1}
+POOLS_BY=${POOLS_BY:-maps}
+POOL_SEARCH=${POOL_SEARCH:-crossing}
+out=${OUT:-$here}
+[[ $out == /* ]] || out=$here/$out
+mkdir -p "$out"
 SETS=${SETS:-synthetic1-unimodal:100 synthetic1-bimodal:100 synthetic1-bimodal:20 synthetic1-bimodal:10
               synthetic2:100 synthetic2:20 synthetic2:10 yahoo-unimodal:100 yahoo-bimodal:100 facebook:100}
 
@@ -45,7 +55,7 @@ if [[ ${PLOT_ONLY:-0} != 1 ]]; then
   for s in $SETS; do
     echo "$s at $NODES nodes" >&2
     "$MR" batch sweep --workload "${s%%:*}" --count "${s##*:}" --seed "$SEED" --nodes "$NODES" --csv \
-      > "$here/$(name "$s").csv"
+      --slow-start "$SLOW_START" --pools-by "$POOLS_BY" --pool-search "$POOL_SEARCH" > "$out/$(name "$s").csv"
   done
 fi
 
@@ -53,32 +63,34 @@ fi
 {
   echo "Makespans of each batch (seed $SEED) in the paper's time unit, nodes of one map and one"
   echo "reduce slot; \`mr batch sweep\` (docs/makespan.md). Johnson = MinSim's gain over MaxSim,"
-  echo "BP = BalancedPools' gain over MinSim, each the largest over the sizes and at which size."
+  echo "BP = BalancedPools' gain over MinSim, each the largest over the sizes and at which size;"
+  echo "room = how far MinSim lies above the lower bound at BP's size (no schedule can gain more)."
+  echo "Slow start $SLOW_START, BalancedPools ranking jobs by $POOLS_BY, size search $POOL_SEARCH."
   echo
-  echo "| batch | Johnson vs reverse (max) | BalancedPools vs Johnson (max) | paper |"
-  echo "|---|---:|---:|---|"
+  echo "| batch | Johnson vs reverse (max) | BalancedPools vs Johnson (max) | room | paper |"
+  echo "|---|---:|---:|---:|---|"
   for s in $SETS; do
-    f="$here/$(name "$s").csv"
+    f="$out/$(name "$s").csv"
     [[ -f $f ]] || continue
     awk -F, -v b="$s" -v p="$(paper "$s")" 'NR > 1 {
         j = 100 * (1 - $4 / $5); q = 100 * (1 - $6 / $4)
         if (NR == 2 || j > jm) { jm = j; jn = $1 }
-        if (NR == 2 || q > qm) { qm = q; qn = $1 } }
-      END { printf "| %s | %.1f%% (%d nodes) | %.1f%% (%d nodes) | %s |\n", b, jm, jn, qm, qn, p }' "$f"
+        if (NR == 2 || q > qm) { qm = q; qn = $1; room = 100 * (1 - $8 / $4) } }
+      END { printf "| %s | %.1f%% (%d nodes) | %.1f%% (%d nodes) | %.1f%% | %s |\n", b, jm, jn, qm, qn, room, p }' "$f"
   done
   for s in $SETS; do
-    f="$here/$(name "$s").csv"
+    f="$out/$(name "$s").csv"
     [[ -f $f ]] || continue
     echo
     echo "$s: $(paper "$s")"
     echo
-    echo "| nodes | Min | Max | MinSim | MaxSim | BalancedPools | split | MinSim vs MaxSim | BP vs MinSim |"
-    echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-    awk -F, 'NR > 1 { printf "| %d | %.0f | %.0f | %.0f | %.0f | %.0f | %d | %.1f%% | %.1f%% |\n",
-      $1, $2, $3, $4, $5, $6, $7, 100 * (1 - $4 / $5), 100 * (1 - $6 / $4) }' "$f"
+    echo "| nodes | Min | Max | MinSim | MaxSim | BalancedPools | split | bound | MinSim vs MaxSim | BP vs MinSim | room |"
+    echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    awk -F, 'NR > 1 { printf "| %d | %.0f | %.0f | %.0f | %.0f | %.0f | %d | %.0f | %.1f%% | %.1f%% | %.1f%% |\n",
+      $1, $2, $3, $4, $5, $6, $7, $8, 100 * (1 - $4 / $5), 100 * (1 - $6 / $4), 100 * (1 - $8 / $4) }' "$f"
   done
-} > "$here/results.md"
-cat "$here/results.md"
+} > "$out/results.md"
+cat "$out/results.md"
 
 if ! command -v gnuplot > /dev/null; then
   echo "run.sh: gnuplot not found; CSVs and results.md written, plots skipped" >&2
@@ -87,12 +99,12 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for s in $SETS; do
-  f="$here/$(name "$s").csv"
+  f="$out/$(name "$s").csv"
   [[ -f $f ]] || continue
   tail -n +2 "$f" | tr , ' ' > "$tmp/d.dat"
   gnuplot <<GP
 set terminal pngcairo size 800,480 font ",10"
-set output "$here/$(name "$s").png"
+set output "$out/$(name "$s").png"
 set title "$s: makespan vs cluster size (seed $SEED)"
 set xlabel "nodes (one map and one reduce slot each)"
 set ylabel "makespan (the paper's time unit)"
@@ -105,4 +117,4 @@ plot "$tmp/d.dat" using 1:2 with linespoints lc 1 dt 2 pt 6 title "Min", \
      "" using 1:6 with linespoints lc 3 pt 5 title "BalancedPools"
 GP
 done
-echo "run.sh: plots written to $here/*.png" >&2
+echo "run.sh: plots written to $out/*.png" >&2

@@ -13,9 +13,9 @@ namespace {
 class SplitSearch {
  public:
   SplitSearch(std::span<const BatchJob> jobs, std::span<const JobProfile> profiles, std::vector<int> small,
-              std::vector<int> large, SlotShape cluster, int64_t* simulations)
+              std::vector<int> large, SlotShape cluster, const BatchSimOptions& sim, int64_t* simulations)
       : jobs_(jobs), profiles_(profiles), small_(std::move(small)), large_(std::move(large)), cluster_(cluster),
-        simulations_(simulations) {}
+        sim_(sim), simulations_(simulations) {}
 
   // Both pools when the small one has k map slots.
   const std::pair<Pool, Pool>& At(int k) {
@@ -43,6 +43,22 @@ class SplitSearch {
     return best;
   }
 
+  // The pseudocode's loop (PoolSearch::kPaper), ended once end − begin <= 1.
+  std::pair<Pool, Pool> Paper() {
+    int begin = 1, end = cluster_.map_slots;
+    int last = begin;
+    while (end - begin > 1) {
+      last = (begin + end) / 2;
+      const auto& [a, b] = At(last);
+      if (a.makespan < b.makespan) {
+        end = last;
+      } else {
+        begin = last;
+      }
+    }
+    return At(last);
+  }
+
   static double Makespan(const std::pair<Pool, Pool>& p) { return std::max(p.first.makespan, p.second.makespan); }
 
  private:
@@ -52,7 +68,7 @@ class SplitSearch {
     Pool pool;
     pool.slots = slots;
     pool.order = JohnsonOrderOn(profiles_, subset, slots);
-    pool.makespan = SimulateValidBatch(jobs_, pool.order, slots).makespan;
+    pool.makespan = SimulateValidBatch(jobs_, pool.order, slots, sim_).makespan;
     ++*simulations_;
     return pool;
   }
@@ -61,6 +77,7 @@ class SplitSearch {
   std::span<const JobProfile> profiles_;
   std::vector<int> small_, large_;
   SlotShape cluster_;
+  BatchSimOptions sim_;
   int64_t* simulations_;
   std::map<int, std::pair<Pool, Pool>> memo_;
 };
@@ -72,6 +89,14 @@ std::vector<int> Sorted(std::vector<int>::const_iterator begin, std::vector<int>
   return out;
 }
 
+// The slot-seconds of all its tasks.
+double JobWork(const BatchJob& j) {
+  double w = 0;
+  for (double d : j.map_durations) w += d;
+  for (double d : j.reduce_durations) w += d;
+  return w;
+}
+
 }  // namespace
 
 int SmallPoolReduceSlots(int map_slots, SlotShape cluster) {
@@ -81,7 +106,8 @@ int SmallPoolReduceSlots(int map_slots, SlotShape cluster) {
   return std::clamp(r, 1, cluster.reduce_slots - 1);
 }
 
-Result<PoolsResult> BalancedPools(std::span<const BatchJob> jobs, SlotShape cluster) {
+Result<PoolsResult> BalancedPools(std::span<const BatchJob> jobs, SlotShape cluster, const PoolsOptions& options) {
+  const BatchSimOptions& sim = options.sim;
   if (jobs.empty()) return Status::InvalidArgument("balancedpools: no jobs");
   if (cluster.map_slots < 1 || cluster.reduce_slots < 1) {
     return Status::InvalidArgument("balancedpools: map and reduce slots must be >= 1");
@@ -94,22 +120,28 @@ Result<PoolsResult> BalancedPools(std::span<const BatchJob> jobs, SlotShape clus
   const int n = static_cast<int>(jobs.size());
   std::vector<int> by_maps(n);
   std::iota(by_maps.begin(), by_maps.end(), 0);
-  std::stable_sort(by_maps.begin(), by_maps.end(),
-                   [&](int a, int b) { return jobs[a].map_durations.size() < jobs[b].map_durations.size(); });
+  if (options.key == PoolSplitKey::kWork) {
+    std::vector<double> work(n, 0);
+    for (int i = 0; i < n; ++i) work[i] = JobWork(jobs[i]);
+    std::stable_sort(by_maps.begin(), by_maps.end(), [&](int a, int b) { return work[a] < work[b]; });
+  } else {
+    std::stable_sort(by_maps.begin(), by_maps.end(),
+                     [&](int a, int b) { return jobs[a].map_durations.size() < jobs[b].map_durations.size(); });
+  }
 
   PoolsResult r;
   Pool whole;
   whole.slots = cluster;
   whole.order = JohnsonOrderOn(profiles, ArrivalOrder(n), cluster);
-  whole.makespan = SimulateValidBatch(jobs, whole.order, cluster).makespan;
+  whole.makespan = SimulateValidBatch(jobs, whole.order, cluster, sim).makespan;
   r.simulations = 1;
   r.johnson_makespan = r.makespan = whole.makespan;
   r.pools = {whole};
   if (cluster.map_slots < 2 || cluster.reduce_slots < 2) return r;
   for (int split = 1; split < n; ++split) {
     SplitSearch search(jobs, profiles, Sorted(by_maps.begin(), by_maps.begin() + split),
-                       Sorted(by_maps.begin() + split, by_maps.end()), cluster, &r.simulations);
-    std::pair<Pool, Pool> best = search.Best();
+                       Sorted(by_maps.begin() + split, by_maps.end()), cluster, sim, &r.simulations);
+    std::pair<Pool, Pool> best = options.search == PoolSearch::kPaper ? search.Paper() : search.Best();
     if (SplitSearch::Makespan(best) < r.makespan) {
       r.makespan = SplitSearch::Makespan(best);
       r.split = split;

@@ -36,7 +36,7 @@ struct PoolsResult {
 int SmallPoolReduceSlots(int map_slots, SlotShape cluster);
 
 // Algorithm 2 on `jobs` and `cluster`:
-//   1. the jobs sorted by their number of map tasks (ties in input order);
+//   1. the jobs sorted by their number of map tasks (ties in input order; `key`);
 //   2. best = Johnson's order of all on the whole cluster, simulated;
 //   3. for split = 1..n-1, small = the first `split` jobs, large = the rest: a binary search
 //      over the small pool's map slots k in [1, S_M − 1] for the smallest k at which the small
@@ -47,6 +47,30 @@ int SmallPoolReduceSlots(int map_slots, SlotShape cluster);
 // and the small pool is the slower (docs/makespan.md, "Departures"). A cluster with fewer
 // than two map or reduce slots cannot be split. InvalidArgument for an empty batch, an
 // invalid job or slots < 1.
-Result<PoolsResult> BalancedPools(std::span<const BatchJob> jobs, SlotShape cluster);
+// What ranks the jobs from small to large before the splits (step 1).
+enum class PoolSplitKey {
+  kMapTasks,  // the paper's: the number of map tasks
+  kWork,      // variant "work": the slot-seconds of all the job's tasks (docs/makespan.md)
+};
+
+// How a split's small-pool size is searched (step 3).
+enum class PoolSearch {
+  // The default: the smallest k at which the small pool is the faster, then the better of k
+  // and k − 1 (the pseudocode's loop made to end; docs/makespan.md, "Departures").
+  kCrossing,
+  // Variant "paper": the pseudocode's loop as written — SizeBegin = 1, SizeEnd = S_M, mid =
+  // (begin + end) / 2, end = mid when the small pool is the faster, else begin = mid — ended
+  // when end − begin <= 1 (where the written loop would never end), the split's makespan the
+  // one simulated last (its line 19).
+  kPaper,
+};
+
+struct PoolsOptions {
+  BatchSimOptions sim;  // every simulation's (default: mrlab's reduces, after their maps)
+  PoolSplitKey key = PoolSplitKey::kMapTasks;
+  PoolSearch search = PoolSearch::kCrossing;
+};
+
+Result<PoolsResult> BalancedPools(std::span<const BatchJob> jobs, SlotShape cluster, const PoolsOptions& options = {});
 
 }  // namespace mr::model

@@ -24,6 +24,13 @@ using MinHeap = std::priority_queue<double, std::vector<double>, std::greater<do
 
 MinHeap FreeSlots(int count) { return MinHeap(std::greater<double>(), std::vector<double>(count, 0.0)); }
 
+// The index, among a job's n map ends sorted, of the map whose end lets its reduces start
+// under slow start f: ceil(f n) maps done, at least one (Hadoop's completedmaps fraction).
+size_t SlowStartIndex(size_t n, double f) {
+  const auto k = static_cast<size_t>(std::ceil(f * static_cast<double>(n) - 1e-9));
+  return std::clamp<size_t>(k, 1, n) - 1;
+}
+
 }  // namespace
 
 Status ValidateBatchJob(const BatchJob& job) {
@@ -77,23 +84,29 @@ std::vector<int> JohnsonOrderOn(std::span<const JobProfile> profiles, std::span<
   return out;
 }
 
-BatchSimResult SimulateValidBatch(std::span<const BatchJob> jobs, std::span<const int> order, SlotShape slots) {
+BatchSimResult SimulateValidBatch(std::span<const BatchJob> jobs, std::span<const int> order, SlotShape slots,
+                                  const BatchSimOptions& options) {
   BatchSimResult r;
   r.maps_end.assign(jobs.size(), 0);
   r.completion.assign(jobs.size(), 0);
   // Maps: every map is ready at 0 and they are queued job after job, so each goes to the
   // slot that frees first, in queue order (list scheduling).
   MinHeap map_free = FreeSlots(slots.map_slots);
+  std::vector<double> launch(jobs.size(), 0);  // when the job's reduces may take a slot
+  std::vector<double> ends;
   for (int j : order) {
-    double end = 0;
+    ends.clear();
     for (double d : jobs[j].map_durations) {
       const double start = map_free.top();
       map_free.pop();
       map_free.push(start + d);
-      end = std::max(end, start + d);
+      ends.push_back(start + d);
     }
-    r.maps_end[j] = end;
-    r.completion[j] = end;
+    std::sort(ends.begin(), ends.end());
+    r.maps_end[j] = ends.back();
+    r.completion[j] = ends.back();
+    launch[j] = ends.back() + jobs[j].shuffle_gap;
+    if (options.reduce_slow_start < 1) launch[j] = ends[SlowStartIndex(ends.size(), options.reduce_slow_start)];
   }
   // Reduces: a job's are ready at its maps' end plus its gap; a freed slot takes the next
   // reduce of the first job in the order with one ready.
@@ -101,7 +114,7 @@ BatchSimResult SimulateValidBatch(std::span<const BatchJob> jobs, std::span<cons
   for (size_t pos = 0; pos < order.size(); ++pos) {
     const BatchJob& job = jobs[order[pos]];
     if (!job.reduce_durations.empty()) {
-      by_ready.emplace_back(r.maps_end[order[pos]] + job.shuffle_gap, static_cast<int>(pos));
+      by_ready.emplace_back(launch[order[pos]], static_cast<int>(pos));
     }
   }
   std::sort(by_ready.begin(), by_ready.end());
@@ -116,7 +129,8 @@ BatchSimResult SimulateValidBatch(std::span<const BatchJob> jobs, std::span<cons
     while (admitted < by_ready.size() && by_ready[admitted].first <= t) ready.insert(by_ready[admitted++].second);
     const int pos = *ready.begin();
     const BatchJob& job = jobs[order[pos]];
-    const double end = t + job.reduce_durations[next[pos]];
+    // Held from t; it reduces once its job's maps and shuffle are done.
+    const double end = std::max(t, r.maps_end[order[pos]] + job.shuffle_gap) + job.reduce_durations[next[pos]];
     reduce_free.pop();
     reduce_free.push(end);
     r.completion[order[pos]] = std::max(r.completion[order[pos]], end);
@@ -126,7 +140,29 @@ BatchSimResult SimulateValidBatch(std::span<const BatchJob> jobs, std::span<cons
   return r;
 }
 
-Result<BatchSimResult> SimulateBatch(std::span<const BatchJob> jobs, std::span<const int> order, SlotShape slots) {
+double BatchLowerBound(std::span<const BatchJob> jobs, SlotShape slots) {
+  double map_work = 0, reduce_work = 0, critical = 0, shortest_map = jobs.empty() ? 0 : HUGE_VAL;
+  bool any_reduce = false;
+  for (const BatchJob& j : jobs) {
+    double longest_map = 0, longest_reduce = 0;
+    for (double d : j.map_durations) {
+      map_work += d;
+      longest_map = std::max(longest_map, d);
+      shortest_map = std::min(shortest_map, d);
+    }
+    for (double d : j.reduce_durations) {
+      reduce_work += d;
+      longest_reduce = std::max(longest_reduce, d);
+      any_reduce = true;
+    }
+    critical = std::max(critical, longest_map + (j.reduce_durations.empty() ? 0 : j.shuffle_gap + longest_reduce));
+  }
+  const double reduces = any_reduce ? reduce_work / std::max(1, slots.reduce_slots) + shortest_map : 0;
+  return std::max({map_work / std::max(1, slots.map_slots), reduces, critical});
+}
+
+Result<BatchSimResult> SimulateBatch(std::span<const BatchJob> jobs, std::span<const int> order, SlotShape slots,
+                                     const BatchSimOptions& options) {
   if (slots.map_slots < 1 || slots.reduce_slots < 1) {
     return Status::InvalidArgument("batch simulation: map and reduce slots must be >= 1");
   }
@@ -138,7 +174,10 @@ Result<BatchSimResult> SimulateBatch(std::span<const BatchJob> jobs, std::span<c
     seen[j] = true;
     MR_RETURN_IF_ERROR(ValidateBatchJob(jobs[j]));
   }
-  return SimulateValidBatch(jobs, order, slots);
+  if (!(options.reduce_slow_start > 0 && options.reduce_slow_start <= 1)) {
+    return Status::InvalidArgument("batch simulation: the reduce slow start must be in (0, 1]");
+  }
+  return SimulateValidBatch(jobs, order, slots, options);
 }
 
 }  // namespace mr::model

@@ -65,11 +65,32 @@ struct BatchSimResult {
   std::vector<double> completion;
 };
 
+// How the simulated cluster starts reduces. The default is mrlab's (a reducer takes its slot
+// once its job's maps and shuffle are done: docs/makespan.md, "Measuring a profile").
+struct BatchSimOptions {
+  // Hadoop's reduce slow start (mapred.reduce.slowstart.completed.maps, 0.05 in the Hadoop
+  // the paper ran): a job's reduces may take a reduce slot once this fraction of its maps
+  // has ended (at least one), and hold it, shuffling, until its maps and gap are done; a
+  // freed slot still goes to the first job in the order with a reduce allowed to start.
+  // 1 (the default): a reduce is only placed once all its job's maps have ended. In (0, 1].
+  double reduce_slow_start = 1;
+};
+
 // Runs the jobs `order` names (distinct indices into `jobs`; a pool runs a subset), in that
-// order, on `slots`. InvalidArgument for slots < 1, a bad or repeated index, an invalid job.
-Result<BatchSimResult> SimulateBatch(std::span<const BatchJob> jobs, std::span<const int> order, SlotShape slots);
+// order, on `slots`. InvalidArgument for slots < 1, a bad or repeated index, an invalid job,
+// a slow start outside (0, 1].
+Result<BatchSimResult> SimulateBatch(std::span<const BatchJob> jobs, std::span<const int> order, SlotShape slots,
+                                     const BatchSimOptions& options = {});
 // The same without the checks, for callers that made them once (BalancedPools simulates the
 // same jobs thousands of times). REQUIRES: what SimulateBatch checks.
-BatchSimResult SimulateValidBatch(std::span<const BatchJob> jobs, std::span<const int> order, SlotShape slots);
+BatchSimResult SimulateValidBatch(std::span<const BatchJob> jobs, std::span<const int> order, SlotShape slots,
+                                  const BatchSimOptions& options = {});
+
+// A lower bound on the makespan of `jobs` (all there at 0) on `slots` under any order and
+// any split into pools: the largest of the map work over the map slots, the reduce work over
+// the reduce slots plus the shortest map (no reduce ends before a map has), and the longest
+// job's longest map + gap + longest reduce (its critical path). How far a schedule's
+// simulated makespan lies above it bounds what any other schedule can gain.
+double BatchLowerBound(std::span<const BatchJob> jobs, SlotShape slots);
 
 }  // namespace mr::model

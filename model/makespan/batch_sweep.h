@@ -6,7 +6,9 @@
 //   max          reverse Johnson's order, the same;
 //   minsim       Johnson's order, simulated task by task (batch_sim.h);
 //   maxsim       reverse Johnson's order, simulated;
-//   balancedpools BalancedPools' pools (balanced_pools.h), simulated.
+//   balancedpools BalancedPools' pools (balanced_pools.h), simulated;
+// and `bound`, BatchLowerBound: what no schedule can beat (so minsim / bound − 1 is the most
+// BalancedPools or any order could gain over Johnson's at that size).
 // The `mr batch sweep` command's work. Pure but RunBatchSweep (writes `out`); thread-safe.
 #pragma once
 
@@ -16,6 +18,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "model/makespan/balanced_pools.h"
 #include "model/makespan/batch_sim.h"
 #include "model/makespan/makespan_workloads.h"
 
@@ -25,16 +28,21 @@ struct SweepRow {
   int nodes = 0;  // map slots = reduce slots = nodes
   double min = 0, max = 0, minsim = 0, maxsim = 0, balancedpools = 0;
   int split = 0;  // jobs in BalancedPools' small pool (0: one pool)
+  double bound = 0;  // BatchLowerBound
 };
 
 // The five makespans of `jobs` at each of `nodes`. InvalidArgument for no jobs, an invalid
 // job, no size or a size < 1.
-Result<std::vector<SweepRow>> SweepBatch(std::span<const BatchJob> jobs, std::span<const int> nodes);
+// Every simulation runs with `pools.sim` (Hadoop's reduces: reduce_slow_start 0.05), and
+// BalancedPools with `pools`' ranking and search.
+Result<std::vector<SweepRow>> SweepBatch(std::span<const BatchJob> jobs, std::span<const int> nodes,
+                                         const PoolsOptions& pools = {});
 
 struct BatchSweepOptions {
   MakespanWorkloadOptions workload;
   std::vector<int> nodes;
-  bool csv = false;  // CSV (nodes,min,max,minsim,maxsim,balancedpools,split) instead of a table
+  bool csv = false;  // CSV (nodes,min,max,minsim,maxsim,balancedpools,split,bound) instead of a table
+  PoolsOptions pools;  // the variants (docs/makespan.md, "Departures from the paper")
 };
 
 // Generates the workload, sweeps, prints the rows; the table adds minsim's improvement over

@@ -115,6 +115,22 @@ TEST(TraceReplayTest, HandWrittenRunGivesTheMeasuredJobsAndOutcomes) {
   EXPECT_NEAR(MeasuredShuffleRate(run), (3750.0 + 2500.0) / 2, 1e-6);
 }
 
+TEST(TraceReplayTest, AJobKeepsTheCapacityQueueItNamed) {
+  // A capacity run (BalancedPools' pools as queues) replays with each job in its queue: the
+  // capacity policy refuses a job without one when there is no "default" queue.
+  constexpr char kQueued[] = R"(
+{"event":"job_submit","t":100,"job":"job-000004","name":"d","kind":"synthetic","maps":1,"reduces":1,"policy":"capacity","queue":"small"}
+{"event":"attempt_end","t":101,"job":"job-000004","task":"m-00000","attempt":1,"worker":1,"start":100,"status":"ok","bytes_out":0}
+{"event":"attempt_end","t":102,"job":"job-000004","task":"r-00000","attempt":2,"worker":1,"start":101,"status":"ok"}
+{"event":"job_end","t":102,"job":"job-000004","status":"ok","response_time":2}
+)";
+  auto run = RecordedRunFromTraces({Parse(kQueued), Parse(kJobA)});
+  ASSERT_TRUE(run.ok()) << run.status().ToString();
+  ASSERT_EQ(run->jobs.size(), 2u);
+  EXPECT_EQ(run->jobs[0].params.queue, "");  // job A named none
+  EXPECT_EQ(run->jobs[1].params.queue, "small");
+}
+
 TEST(TraceReplayTest, JobWithoutSuccessfulTaskOrFailedIsExcluded) {
   const std::string failed = R"({"event":"job_submit","t":5,"job":"job-000009","maps":1,"reduces":1,"policy":"fifo"}
 {"event":"attempt_end","t":6,"job":"job-000009","task":"m-00000","attempt":1,"worker":1,"start":5,"status":"failed"}
