@@ -115,6 +115,26 @@ TEST(TraceReplayTest, HandWrittenRunGivesTheMeasuredJobsAndOutcomes) {
   EXPECT_NEAR(MeasuredShuffleRate(run), (3750.0 + 2500.0) / 2, 1e-6);
 }
 
+// The traces carry no weight, metric or deadline: the runner attaches each job's workload
+// parameters by live job id, and the traced hints stay (they are what the master saw).
+TEST(TraceReplayTest, AttachedParamsReachTheReplayedJobsAndKeepTheTracedHints) {
+  RecordedRun run = HandRun();
+  sched::JobParams b;
+  b.weight = 3;
+  b.metric = "tardiness";
+  b.deadline = 6;
+  b.hint_map_seconds = 99;  // the workload's hint: the trace's (none) wins
+  AttachJobParams({{2, b}, {7, b}}, &run);  // job 7 is not in the run: ignored
+  ASSERT_EQ(run.jobs.size(), 2u);
+  EXPECT_DOUBLE_EQ(run.jobs[0].params.weight, 1);  // job-000001: not in the map, defaults
+  EXPECT_TRUE(run.jobs[0].params.metric.empty());
+  EXPECT_DOUBLE_EQ(run.jobs[0].params.hint_map_seconds, 4);
+  EXPECT_DOUBLE_EQ(run.jobs[1].params.weight, 3);
+  EXPECT_EQ(run.jobs[1].params.metric, "tardiness");
+  EXPECT_DOUBLE_EQ(run.jobs[1].params.deadline, 6);
+  EXPECT_DOUBLE_EQ(run.jobs[1].params.hint_map_seconds, 0);
+}
+
 TEST(TraceReplayTest, JobWithoutSuccessfulTaskOrFailedIsExcluded) {
   const std::string failed = R"({"event":"job_submit","t":5,"job":"job-000009","maps":1,"reduces":1,"policy":"fifo"}
 {"event":"attempt_end","t":6,"job":"job-000009","task":"m-00000","attempt":1,"worker":1,"start":5,"status":"failed"}
