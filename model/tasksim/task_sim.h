@@ -120,6 +120,15 @@ struct ClusterSpec {
   // first round waits for a worker's heartbeat and sees the jobs submitted by then, and a
   // batch's first decision depends on which those are (docs/model.md).
   double first_round = 0;
+  // The master's periodic round (master/job_tracker.h, kShareRefreshSeconds: 0.1 s): live, a
+  // heartbeat runs the policy when a task could be placed or when no round has run for this
+  // long, so a policy whose decisions depend on the clock (flex's epochs, asrpt's rounds)
+  // re-plans within this long of its boundary even while every slot is busy. With
+  // refresh_rounds = P > 0 the simulator runs a round whenever P seconds pass without one
+  // while a job is active (after first_round). 0 = rounds only at events (arrivals, task
+  // ends, shuffle ends): a clock-driven policy then re-plans at the first event after its
+  // boundary.
+  double refresh_rounds = 0;
 };
 
 // The failure draws come from Rng(seed ^ kFailureSeedSalt), one Uniform() per attempt in
