@@ -45,7 +45,10 @@ po::options_description PredictFlags(experiment::PredictOptions& o, std::string&
        "seconds from an event to the scheduling round that reacts to it")
       ("refresh-rounds", po::value(&o.cluster.refresh_rounds)->default_value(0.1, "0.1"),
        "seconds without a round after which the master runs one anyway (its share refresh; 0 = "
-       "rounds only at events)");
+       "rounds only at events)")
+      ("reduce-ready-delay", po::value(&o.cluster.reduce_ready_delay)->default_value(0),
+       "seconds from a reducer's placement to the earliest moment it can be ready (live: its "
+       "worker's next heartbeat and READY report)");
   AddPolicyOptionFlags(desc);
   AddPlacementFlags(desc);  // the run's --placement: replayed with the same stage
   return desc;

@@ -49,6 +49,8 @@ class TaskSimulator {
   // When the master's periodic round is next due (ClusterSpec::refresh_rounds); kNever when
   // off, before the first round or with no active job.
   double RefreshDue() const;
+  // Ready reduces whose worker has no slot for them while another worker has one.
+  int BoundReduces() const;
   bool ProcessEventsAt();
   Status Decide();
   bool HasAssignableWork(int w) const;
@@ -109,6 +111,7 @@ Result<TaskSimResult> TaskSimulator::Run() {
                  "running, no data it lets move, no arrival left",
                  std::string(scheduler_.name()).c_str(), state_.now, jobs.size() - tasks_.finished()));
     }
+    result_.reduce_bound_wait += BoundReduces() * (next - state_.now);
     result_.max_link_load =
         std::max(result_.max_link_load, links_.Advance(state_, next - state_.now));
     size_t before = tasks_.finished();
@@ -157,6 +160,7 @@ double TaskSimulator::NextEventTime() const {
   double next = kNever;
   if (next_arrival_ < state_.jobs.size()) next = state_.jobs[next_arrival_].spec->arrival;
   next = std::min(next, tasks_.NextEnd());
+  next = std::min(next, tasks_.NextReady());
   if (!decisions_.empty()) next = std::min(next, decisions_.top());
   next = std::min(next, links_.NextDrain(state_));
   return std::max(next, state_.now);
@@ -165,6 +169,21 @@ double TaskSimulator::NextEventTime() const {
 double TaskSimulator::RefreshDue() const {
   if (!(cluster_.refresh_rounds > 0) || last_round_ == kNever || state_.active.empty()) return kNever;
   return last_round_ + cluster_.refresh_rounds;
+}
+
+int TaskSimulator::BoundReduces() const {
+  int free_workers = 0;
+  for (const SimWorker& w : state_.workers) free_workers += w.CanRunReduce();
+  if (free_workers == 0) return 0;
+  int n = 0;
+  for (size_t j : state_.active) {
+    for (const ReduceTask& r : state_.jobs[j].reduces) {
+      if (r.state != ReduceState::kReady || r.worker < 0) continue;
+      const bool own_free = state_.workers[r.worker].CanRunReduce();
+      n += !own_free;  // free_workers > 0 and not its own: another worker has a slot
+    }
+  }
+  return n;
 }
 
 // Applies everything due at now; true when the master would run a round.

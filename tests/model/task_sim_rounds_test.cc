@@ -22,27 +22,40 @@ using testing::MustRun;
 using testing::ScriptedScheduler;
 using testing::Worker;
 
-// A cluster-scope FIFO that records the time of every call.
+// A cluster-scope FIFO on worker 1 that records the time of every call: pending maps in
+// job order, then ready reduces, on its map and reduce slots (its unified slots when it has
+// them).
+sched::Decision FifoOnWorker1(const sched::Snapshot& snap) {
+  sched::Decision d;
+  const sched::WorkerView& w = snap.workers[0];
+  const bool unified = w.unified_slots > 0;
+  int free_map = unified ? w.free_unified : w.free_map;
+  int free_reduce = w.free_reduce;
+  int& reduce_room = unified ? free_map : free_reduce;
+  for (const sched::JobView& j : snap.jobs) {
+    for (int m : j.pending_maps) {
+      if (free_map == 0) break;
+      d.assignments.push_back({j.id, sched::TaskKind::kMap, m, w.id,
+                               unified ? sched::SlotKind::kUnified : sched::SlotKind::kMap, false});
+      --free_map;
+    }
+  }
+  for (const sched::JobView& j : snap.jobs) {
+    for (const sched::ReadyReduce& r : j.ready_reduces) {
+      if (reduce_room == 0) break;
+      d.assignments.push_back({j.id, sched::TaskKind::kReduce, r.index, r.worker,
+                               unified ? sched::SlotKind::kUnified : sched::SlotKind::kReduce, false});
+      --reduce_room;
+    }
+  }
+  return d;
+}
+
 struct RecordingFifo {
   std::vector<double> calls;
   ScriptedScheduler scheduler{[this](const sched::Snapshot& snap) {
                                 calls.push_back(snap.now);
-                                sched::Decision d;
-                                int free = 0;
-                                for (const sched::WorkerView& w : snap.workers) free += w.free_map;
-                                for (const sched::JobView& j : snap.jobs) {
-                                  for (int m : j.pending_maps) {
-                                    if (free == 0) break;
-                                    d.assignments.push_back({j.id, sched::TaskKind::kMap, m, snap.workers[0].id,
-                                                             sched::SlotKind::kMap, false});
-                                    --free;
-                                  }
-                                  for (const sched::ReadyReduce& r : j.ready_reduces) {
-                                    d.assignments.push_back({j.id, sched::TaskKind::kReduce, r.index, r.worker,
-                                                             sched::SlotKind::kReduce, false});
-                                  }
-                                }
-                                return d;
+                                return FifoOnWorker1(snap);
                               },
                               sched::SnapshotScope::kCluster};
 };
@@ -99,6 +112,30 @@ TEST(TaskSimRoundsTest, RefreshRoundsStartAtTheFirstRound) {
     for (double call : p.calls) n += std::abs(call - t) < 1e-9;
     EXPECT_EQ(n, 1) << "one round at " << t;
   }
+}
+
+// reduce_ready_delay: one worker with two unified slots; this FIFO places maps before
+// reduces. Job A (t = 0): two maps of 1 s (both slots, 0..1) and a 1-s reduce; job B
+// (t = 0.5): one map of 1 s and a 0-s reduce. Without the delay, at 1 A's reducer is placed
+// and ready at once (no data to move): B's map takes one slot and A's reduce the other; A
+// ends at 2, B's map at 2 and its 0-s reduce at once: 2. With a delay of 0.25, A's reducer
+// is not ready at 1: B's map takes one slot, the other idles until 1.25, A's reduce runs
+// 1.25..2.25; B's reducer, placed at 2, is ready at 2.25: B ends at 2.25.
+TEST(TaskSimRoundsTest, AReducerIsNotReadyBeforeTheReadyDelayAfterItsPlacement) {
+  RecordingFifo p;
+  ClusterSpec c = ClusterOf({Worker(0, 0, 2, 1.0)});  // two unified slots
+  c.slow_start = 1;
+  TaskJob a = MapOnlyJob(0, 2, 1.0);
+  a.reduce_seconds = 1.0;
+  std::vector<TaskJob> jobs = {a, MapOnlyJob(0.5, 1, 1.0)};
+  const TaskSimResult at_once = MustRun(jobs, c, p.scheduler);
+  EXPECT_DOUBLE_EQ(at_once.completion[0], 2.0);
+  EXPECT_DOUBLE_EQ(at_once.completion[1], 2.0);
+  c.reduce_ready_delay = 0.25;
+  RecordingFifo q;
+  const TaskSimResult delayed = MustRun(jobs, c, q.scheduler);
+  EXPECT_DOUBLE_EQ(delayed.completion[0], 2.25);
+  EXPECT_DOUBLE_EQ(delayed.completion[1], 2.25);
 }
 
 TEST(TaskSimRoundsTest, ANegativeOrInfiniteRefreshPeriodIsRefused) {
