@@ -149,6 +149,7 @@ Result<model::ClusterSpec> ToClusterSpec(const ClusterShape& shape) {
   if (spec.worker_specs.empty()) return Status::InvalidArgument("the cluster has no workers");
   spec.workers = static_cast<int>(spec.worker_specs.size());
   spec.slow_start = shape.slow_start;
+  spec.refresh_rounds = kMasterRefreshRounds;
   return spec;
 }
 

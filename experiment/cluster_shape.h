@@ -14,7 +14,12 @@ namespace mr::experiment {
 // naming the file, line and key path (YamlNode::Error).
 Result<ClusterShape> ParseClusterShape(const YamlNode& node);
 
-// One simulator worker per live worker, in group order. InvalidArgument when the shape
+// The live master's periodic round (master/job_tracker.h, JobTracker::kShareRefreshSeconds):
+// the simulator stands in for the master with the same period (ClusterSpec::refresh_rounds).
+inline constexpr double kMasterRefreshRounds = 0.1;
+
+// One simulator worker per live worker, in group order, with the master's periodic round
+// (kMasterRefreshRounds). InvalidArgument when the shape
 // cannot be simulated: no workers, or a worker without a shuffle cap (the simulator needs
 // a finite link rate; give the cap the calibration measured, docs/experiments.md).
 Result<model::ClusterSpec> ToClusterSpec(const ClusterShape& shape);

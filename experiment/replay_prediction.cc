@@ -93,10 +93,15 @@ void WritePrediction(const RecordedRun& run, const Prediction& p, std::ostream& 
     unified_slots += w.unified_slots;
   }
   out << Format("# cluster: workers=%zu map_slots=%d reduce_slots=%d unified_slots=%d (totals) "
-                "shuffle_bandwidth=%.0f (per worker, mean) slow_start=%g decision_latency=%g\n",
+                "shuffle_bandwidth=%.0f (per worker, mean) slow_start=%g decision_latency=%g "
+                "refresh_rounds=%g reduce_ready_delay=%g\n",
                 workers.size(), map_slots, reduce_slots, unified_slots,
                 model::ShuffleCapacity(c) / static_cast<double>(workers.size()), c.slow_start,
-                c.decision_latency);
+                c.decision_latency, c.refresh_rounds, c.reduce_ready_delay);
+  // The replay's side of bench/asrpt/reduce_waits.py (the run's side is read from its traces).
+  out << Format("# reduce_bound_wait=%.1f (s, ready reduces waiting for their own worker while another had a "
+                "slot free)\n",
+                p.sim.reduce_bound_wait);
   int failed = 0, killed = 0, lost = 0;
   for (const RecordedJob& m : run.measured) {
     failed += m.failed_attempts;

@@ -89,10 +89,17 @@ Status RunOnce(const ClusterShape& shape, const PolicyRun& policy, const JobList
 
 // A finished run's traces replayed through the task-level simulator under the policy that
 // ran, on the file's cluster shape (an uncapped link at the rate the run's fetches
-// achieved): job id -> replayed response time. docs/model.md, "Replaying a recorded run".
+// achieved), each job with its workload parameters: job id -> replayed response time.
+// docs/model.md, "Replaying a recorded run".
 Result<std::map<uint64_t, double>> ReplayRun(const ClusterShape& shape, const PolicyRun& policy,
-                                             const std::string& run_dir) {
+                                             const std::string& run_dir, const JobList& jobs,
+                                             const std::vector<MeasuredJob>& measured) {
   MR_ASSIGN_OR_RETURN(RecordedRun run, ReadRecordedRun({JoinPath(run_dir, "traces")}));
+  std::map<uint64_t, sched::JobParams> params;  // live job id -> its workload row's
+  for (const MeasuredJob& m : measured) {
+    if (m.job >= 0 && static_cast<size_t>(m.job) < jobs.size()) params[m.id] = jobs[m.job].params;
+  }
+  AttachJobParams(params, &run);
   ClusterShape replay_shape = shape;
   for (WorkerGroup& g : replay_shape.groups) {
     if (!(g.shuffle_bandwidth > 0)) g.shuffle_bandwidth = MeasuredShuffleRate(run);
@@ -121,7 +128,7 @@ Status AppendRows(const Experiment& e, size_t p, const PolicyRun& policy, const 
     if (!PathExists(JoinPath(run, kDoneMarker))) continue;
     MR_ASSIGN_OR_RETURN(std::string text, ReadFileToString(JoinPath(run, "measured.csv")));
     MR_ASSIGN_OR_RETURN(std::vector<MeasuredJob> measured, ParseMeasuredCsv(text));
-    Result<std::map<uint64_t, double>> replayed = ReplayRun(e.cluster, policy, run);
+    Result<std::map<uint64_t, double>> replayed = ReplayRun(e.cluster, policy, run, jobs, measured);
     if (!replayed.ok() && log != nullptr) {
       *log << label << "-" << rep << ": no replay: " << replayed.status().ToString() << "\n";
     }

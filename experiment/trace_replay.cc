@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "common/file_util.h"
+#include "common/job_id.h"
 #include "common/stats.h"
 #include "trace/attempts.h"
 #include "trace/reader.h"
@@ -314,6 +315,21 @@ double MeasuredShuffleRate(const RecordedRun& run) {
     ++n;
   }
   return n > 0 ? sum / n : 0;
+}
+
+void AttachJobParams(const std::map<uint64_t, sched::JobParams>& by_id, RecordedRun* run) {
+  for (size_t i = 0; i < run->jobs.size() && i < run->measured.size(); ++i) {
+    const std::optional<uint64_t> id = ParseJobId(run->measured[i].id);
+    const auto it = id ? by_id.find(*id) : by_id.end();
+    if (it == by_id.end()) continue;
+    sched::JobParams params = it->second;
+    const sched::JobParams& traced = run->jobs[i].params;
+    params.hint_map_seconds = traced.hint_map_seconds;
+    params.hint_shuffle_bytes = traced.hint_shuffle_bytes;
+    params.hint_reduce_seconds = traced.hint_reduce_seconds;
+    if (!traced.queue.empty()) params.queue = traced.queue;  // a batch plan's queue is in the trace
+    run->jobs[i].params = std::move(params);
+  }
 }
 
 }  // namespace mr::experiment

@@ -58,6 +58,14 @@ struct RecordedRun {
   std::map<int64_t, LinkUse> links;   // per source worker id, over all jobs
 };
 
+// The traces do not carry what the user asked of each job (pool, weight, FLEX's metric,
+// deadline, SLA, slot bounds): gives each replayed job whose live id is in `by_id` those
+// parameters, keeping the size hints its trace recorded (what the master saw). A job not in
+// the map keeps the defaults. `mr experiment` passes each job's workload row; without it a
+// flex replay under weighted response time or tardiness ran every job at weight 1 with no
+// deadline.
+void AttachJobParams(const std::map<uint64_t, sched::JobParams>& by_id, RecordedRun* run);
+
 // Builds a run from parsed traces, one event list per job (trace::ParseTraceLines).
 // InvalidArgument for a trace without job_submit, two traces of one job, an attempt with a
 // bad task id, or an event missing a field the replay needs (naming the job and event:

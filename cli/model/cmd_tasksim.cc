@@ -89,6 +89,9 @@ po::options_description TaskSimFlags(model::TaskSimOptions& o, TaskSimText& t) {
        "fraction of maps done before reducers start")
       ("decision-latency", po::value(&o.cluster.decision_latency)->default_value(0),
        "seconds from an event to the scheduling round that reacts to it")
+      ("refresh-rounds", po::value(&o.cluster.refresh_rounds)->default_value(0),
+       "a round whenever this many seconds pass without one (the master's share refresh, 0.1; "
+       "0 = rounds only at events)")
       ("map-time-cv", po::value(&o.cluster.map_time_cv)->default_value(0),
        "coefficient of variation of map durations (log-normal, mean = the job's)")
       ("seed", po::value(&o.cluster.seed)->default_value(1), "seed of the map duration noise")

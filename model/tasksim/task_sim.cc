@@ -46,6 +46,11 @@ class TaskSimulator {
 
  private:
   double NextEventTime() const;
+  // When the master's periodic round is next due (ClusterSpec::refresh_rounds); kNever when
+  // off, before the first round or with no active job.
+  double RefreshDue() const;
+  // Ready reduces whose worker has no slot for them while another worker has one.
+  int BoundReduces() const;
   bool ProcessEventsAt();
   Status Decide();
   bool HasAssignableWork(int w) const;
@@ -63,6 +68,7 @@ class TaskSimulator {
   ShuffleLinks links_;
   std::priority_queue<double, std::vector<double>, std::greater<>> decisions_;
   size_t next_arrival_ = 0;
+  double last_round_ = kNever;  // time of the latest Schedule() call; kNever before the first
   TaskSimResult result_;
 };
 
@@ -98,12 +104,14 @@ Result<TaskSimResult> TaskSimulator::Run() {
     if (cluster_.shuffle_cpu_per_byte > 0) tasks_.SetShuffleCores(cluster_.shuffle_cpu_per_byte * links_.TotalRate());
     tasks_.Rerate();
     double next = NextEventTime();
+    if (next != kNever && RefreshDue() < next) next = std::max(RefreshDue(), state_.now);
     if (next == kNever) {
       return Status::Internal(
           Printf("policy %s left work idle at t=%.6g: %zu jobs unfinished, no task "
                  "running, no data it lets move, no arrival left",
                  std::string(scheduler_.name()).c_str(), state_.now, jobs.size() - tasks_.finished()));
     }
+    result_.reduce_bound_wait += BoundReduces() * (next - state_.now);
     result_.max_link_load =
         std::max(result_.max_link_load, links_.Advance(state_, next - state_.now));
     size_t before = tasks_.finished();
@@ -111,7 +119,7 @@ Result<TaskSimResult> TaskSimulator::Run() {
     state_.now = next;
     ++result_.events;
     if (ProcessEventsAt()) decisions_.push(std::max(state_.now + cluster_.decision_latency, cluster_.first_round));
-    bool decide = false;
+    bool decide = RefreshDue() <= state_.now;
     while (!decisions_.empty() && decisions_.top() <= state_.now) {
       decisions_.pop();
       decide = true;  // rounds due at the same instant collapse into one
@@ -152,9 +160,30 @@ double TaskSimulator::NextEventTime() const {
   double next = kNever;
   if (next_arrival_ < state_.jobs.size()) next = state_.jobs[next_arrival_].spec->arrival;
   next = std::min(next, tasks_.NextEnd());
+  next = std::min(next, tasks_.NextReady());
   if (!decisions_.empty()) next = std::min(next, decisions_.top());
   next = std::min(next, links_.NextDrain(state_));
   return std::max(next, state_.now);
+}
+
+double TaskSimulator::RefreshDue() const {
+  if (!(cluster_.refresh_rounds > 0) || last_round_ == kNever || state_.active.empty()) return kNever;
+  return last_round_ + cluster_.refresh_rounds;
+}
+
+int TaskSimulator::BoundReduces() const {
+  int free_workers = 0;
+  for (const SimWorker& w : state_.workers) free_workers += w.CanRunReduce();
+  if (free_workers == 0) return 0;
+  int n = 0;
+  for (size_t j : state_.active) {
+    for (const ReduceTask& r : state_.jobs[j].reduces) {
+      if (r.state != ReduceState::kReady || r.worker < 0) continue;
+      const bool own_free = state_.workers[r.worker].CanRunReduce();
+      n += !own_free;  // free_workers > 0 and not its own: another worker has a slot
+    }
+  }
+  return n;
 }
 
 // Applies everything due at now; true when the master would run a round.
@@ -239,6 +268,7 @@ bool TaskSimulator::HasUnbackedAttempt(int w) const {
 Status TaskSimulator::Round(int offered) {
   sched::Decision d = scheduler_.Schedule(BuildSnapshot(state_, offered));
   ++result_.schedule_calls;
+  last_round_ = state_.now;
   auto contract = [&](Status st) {
     return st.ok() ? st : Status::Internal(Where(offered) + st.message());
   };

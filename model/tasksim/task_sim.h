@@ -120,6 +120,22 @@ struct ClusterSpec {
   // first round waits for a worker's heartbeat and sees the jobs submitted by then, and a
   // batch's first decision depends on which those are (docs/model.md).
   double first_round = 0;
+  // The master's periodic round (master/job_tracker.h, kShareRefreshSeconds: 0.1 s): live, a
+  // heartbeat runs the policy when a task could be placed or when no round has run for this
+  // long, so a policy whose decisions depend on the clock (flex's epochs, asrpt's rounds)
+  // re-plans within this long of its boundary even while every slot is busy. With
+  // refresh_rounds = P > 0 the simulator runs a round whenever P seconds pass without one
+  // while a job is active (after first_round). 0 = rounds only at events (arrivals, task
+  // ends, shuffle ends): a clock-driven policy then re-plans at the first event after its
+  // boundary.
+  double refresh_rounds = 0;
+  // Seconds from a job's reducer placement (at slow start) to the earliest moment its
+  // reducers can be ready to run. Live, the round that places reducers cannot start them:
+  // the placement reaches the worker with its next heartbeat, the worker fetches (even an
+  // empty partition) and reports READY in a later one, so slots that free meanwhile go to
+  // other tasks. 0 = ready as soon as the job's data has moved (at placement when there is
+  // none to move).
+  double reduce_ready_delay = 0;
 };
 
 // The failure draws come from Rng(seed ^ kFailureSeedSalt), one Uniform() per attempt in
@@ -153,6 +169,10 @@ struct TaskSimResult {
   int64_t failed_attempts = 0;
   int64_t backups = 0;       // backup attempts started
   int64_t kills = 0;         // attempts killed: by a Kill, or the loser of a backup race
+  // Seconds, summed over reduces, that a ready reduce waited for a slot on its own worker
+  // while another worker had a reduce-capable slot free (bench/asrpt/reduce_waits.py reads
+  // the same quantity from a live run's traces): the cost of binding reducers to workers.
+  double reduce_bound_wait = 0;
   // Per worker (in ResolveWorkers' order), its successful map attempts: the straggling-mappers
   // paper's per-node statistics (its simulated Figs. 5, 7, 9, 12). Over a span S, the node's
   // throughput is maps / S, its utilisation busy_seconds / (S x its map slots), its mean

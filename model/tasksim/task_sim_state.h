@@ -79,6 +79,7 @@ struct SimJob {
   size_t input_index = 0;
   sched::JobId id = 0;
   bool arrived = false, finished = false, failed = false, slow_start_reached = false;
+  double placed_at = 0;  // when slow start placed the reducers (valid once slow_start_reached)
   std::vector<MapTask> maps;
   std::vector<ReduceTask> reduces;
   int maps_running = 0, maps_queued = 0, maps_done = 0;

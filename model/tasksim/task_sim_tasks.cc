@@ -147,6 +147,7 @@ void TaskLifecycle::MaybePlaceReduces(SimJob& job, int prefer) {
   const int needed = static_cast<int>(std::ceil(cluster_.slow_start * job.spec->maps));
   if (job.maps_done < needed) return;
   job.slow_start_reached = true;
+  job.placed_at = state_.now;
   std::vector<int> load(state_.workers.size(), 0);
   for (ReduceTask& r : job.reduces) {
     int best = -1;
@@ -167,11 +168,27 @@ bool TaskLifecycle::MaybeShuffleDone(SimJob& job) {
   for (double b : job.backlog) {
     if (b > 0) return false;
   }
+  if (state_.now < job.placed_at + cluster_.reduce_ready_delay) return false;
   for (ReduceTask& r : job.reduces) {
     if (r.state == ReduceState::kFetching) r.state = ReduceState::kReady;
   }
   job.reduces_fetching = 0;
   return true;
+}
+
+double TaskLifecycle::NextReady() const {
+  double next = kNoEnd;
+  if (!(cluster_.reduce_ready_delay > 0)) return next;
+  for (size_t j : state_.active) {
+    const SimJob& job = state_.jobs[j];
+    if (job.finished || job.reduces_fetching == 0 || job.maps_done < job.spec->maps) continue;
+    const double ready = job.placed_at + cluster_.reduce_ready_delay;
+    if (ready <= state_.now) continue;
+    bool moved = true;
+    for (double b : job.backlog) moved = moved && b <= 0;
+    if (moved) next = std::min(next, ready);
+  }
+  return next;
 }
 
 bool TaskLifecycle::Queue(const sched::QueueMap& q) {

@@ -38,7 +38,11 @@ class TaskLifecycle {
   bool EndDue();
   // A job whose maps are done and whose data has all moved: its reduces become
   // ready. True if that happened now.
+  // Not before ClusterSpec::reduce_ready_delay after the reducers' placement.
   bool MaybeShuffleDone(SimJob& job);
+  // The earliest time a job waiting only for reduce_ready_delay becomes ready (infinity if
+  // none waits so).
+  double NextReady() const;
   // REQUIRES: the matching Check* of task_sim_checks.h passed.
   // Queue returns true if the map moved to a (new) worker's queue.
   bool Queue(const sched::QueueMap& q);

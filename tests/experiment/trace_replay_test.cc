@@ -129,6 +129,32 @@ TEST(TraceReplayTest, AJobKeepsTheCapacityQueueItNamed) {
   ASSERT_EQ(run->jobs.size(), 2u);
   EXPECT_EQ(run->jobs[0].params.queue, "");  // job A named none
   EXPECT_EQ(run->jobs[1].params.queue, "small");
+  // The workload's parameters attached afterwards name no queue: the traced one stays.
+  sched::JobParams workload;
+  workload.weight = 2;
+  AttachJobParams({{4, workload}}, &*run);
+  EXPECT_EQ(run->jobs[1].params.queue, "small");
+  EXPECT_DOUBLE_EQ(run->jobs[1].params.weight, 2);
+}
+
+// The traces carry no weight, metric or deadline: the runner attaches each job's workload
+// parameters by live job id, and the traced hints stay (they are what the master saw).
+TEST(TraceReplayTest, AttachedParamsReachTheReplayedJobsAndKeepTheTracedHints) {
+  RecordedRun run = HandRun();
+  sched::JobParams b;
+  b.weight = 3;
+  b.metric = "tardiness";
+  b.deadline = 6;
+  b.hint_map_seconds = 99;  // the workload's hint: the trace's (none) wins
+  AttachJobParams({{2, b}, {7, b}}, &run);  // job 7 is not in the run: ignored
+  ASSERT_EQ(run.jobs.size(), 2u);
+  EXPECT_DOUBLE_EQ(run.jobs[0].params.weight, 1);  // job-000001: not in the map, defaults
+  EXPECT_TRUE(run.jobs[0].params.metric.empty());
+  EXPECT_DOUBLE_EQ(run.jobs[0].params.hint_map_seconds, 4);
+  EXPECT_DOUBLE_EQ(run.jobs[1].params.weight, 3);
+  EXPECT_EQ(run.jobs[1].params.metric, "tardiness");
+  EXPECT_DOUBLE_EQ(run.jobs[1].params.deadline, 6);
+  EXPECT_DOUBLE_EQ(run.jobs[1].params.hint_map_seconds, 0);
 }
 
 TEST(TraceReplayTest, JobWithoutSuccessfulTaskOrFailedIsExcluded) {

@@ -1,0 +1,154 @@
+// When the task-level simulator offers the policy a round: at events (arrivals, task ends),
+// and with ClusterSpec::refresh_rounds also whenever that long passes without one while a
+// job is active - the live master's periodic round (master/job_tracker.h,
+// kShareRefreshSeconds), which a clock-driven policy (flex's epochs, asrpt's rounds) uses to
+// re-plan while every slot is busy. Each expected call time is worked out in the comment.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "model/tasksim/task_sim.h"
+#include "tests/model/task_sim_test_util.h"
+
+namespace mr::model {
+namespace {
+
+using testing::ClusterOf;
+using testing::MapOnlyJob;
+using testing::MustRun;
+using testing::ScriptedScheduler;
+using testing::Worker;
+
+// A cluster-scope FIFO on worker 1 that records the time of every call: pending maps in
+// job order, then ready reduces, on its map and reduce slots (its unified slots when it has
+// them).
+sched::Decision FifoOnWorker1(const sched::Snapshot& snap) {
+  sched::Decision d;
+  const sched::WorkerView& w = snap.workers[0];
+  const bool unified = w.unified_slots > 0;
+  int free_map = unified ? w.free_unified : w.free_map;
+  int free_reduce = w.free_reduce;
+  int& reduce_room = unified ? free_map : free_reduce;
+  for (const sched::JobView& j : snap.jobs) {
+    for (int m : j.pending_maps) {
+      if (free_map == 0) break;
+      d.assignments.push_back({j.id, sched::TaskKind::kMap, m, w.id,
+                               unified ? sched::SlotKind::kUnified : sched::SlotKind::kMap, false});
+      --free_map;
+    }
+  }
+  for (const sched::JobView& j : snap.jobs) {
+    for (const sched::ReadyReduce& r : j.ready_reduces) {
+      if (reduce_room == 0) break;
+      d.assignments.push_back({j.id, sched::TaskKind::kReduce, r.index, r.worker,
+                               unified ? sched::SlotKind::kUnified : sched::SlotKind::kReduce, false});
+      --reduce_room;
+    }
+  }
+  return d;
+}
+
+struct RecordingFifo {
+  std::vector<double> calls;
+  ScriptedScheduler scheduler{[this](const sched::Snapshot& snap) {
+                                calls.push_back(snap.now);
+                                return FifoOnWorker1(snap);
+                              },
+                              sched::SnapshotScope::kCluster};
+};
+
+// One worker, one map slot. Job A (t = 0): one map of 1 s and a 0-s reduce, done at 1.
+// Job B (t = 3): the same, done at 4.
+std::vector<TaskJob> TwoJobs() { return {MapOnlyJob(0, 1, 1.0), MapOnlyJob(3, 1, 1.0)}; }
+
+// Without periodic rounds the policy is called at events only: 0 (A arrives, its map
+// starts), 1 (the map ends, the reduce is placed; the reduce's end at 1 is another event
+// at the same instant), 3 and 4 likewise for B.
+TEST(TaskSimRoundsTest, WithoutRefreshRoundsThePolicyIsCalledAtEventsOnly) {
+  RecordingFifo p;
+  ClusterSpec c = ClusterOf({Worker(1, 1, 0, 1.0)});
+  const TaskSimResult r = MustRun(TwoJobs(), c, p.scheduler);
+  EXPECT_DOUBLE_EQ(r.completion[0], 1.0);
+  EXPECT_DOUBLE_EQ(r.completion[1], 4.0);
+  for (double t : p.calls) EXPECT_TRUE(t == 0 || t == 1 || t == 3 || t == 4) << t;
+}
+
+// With refresh_rounds = 0.25: while A is active, rounds at 0, 0.25, 0.5, 0.75 and 1 (the
+// map's end); none from A's end to B's arrival (no job is active); then 3, 3.25, 3.5, 3.75,
+// 4. The outcome is unchanged: FIFO does not read the clock.
+TEST(TaskSimRoundsTest, RefreshRoundsRunWhileAJobIsActiveAndOnlyThen) {
+  RecordingFifo p;
+  ClusterSpec c = ClusterOf({Worker(1, 1, 0, 1.0)});
+  c.refresh_rounds = 0.25;
+  const TaskSimResult r = MustRun(TwoJobs(), c, p.scheduler);
+  EXPECT_DOUBLE_EQ(r.completion[0], 1.0);
+  EXPECT_DOUBLE_EQ(r.completion[1], 4.0);
+  for (double t : {0.25, 0.5, 0.75, 3.25, 3.5, 3.75}) {
+    int n = 0;
+    for (double call : p.calls) n += std::abs(call - t) < 1e-9;
+    EXPECT_EQ(n, 1) << "one round at " << t;
+  }
+  for (double t : p.calls) EXPECT_FALSE(t > 1 + 1e-9 && t < 3 - 1e-9) << "a round with no active job at " << t;
+}
+
+// No round before first_round (the replay's first assignment), periodic ones included: the
+// first is at 0.6, then every 0.25 s from there (0.85, 1.1, ...) until A's map, started at
+// 0.6, ends at 1.6.
+TEST(TaskSimRoundsTest, RefreshRoundsStartAtTheFirstRound) {
+  RecordingFifo p;
+  ClusterSpec c = ClusterOf({Worker(1, 1, 0, 1.0)});
+  c.refresh_rounds = 0.25;
+  c.first_round = 0.6;
+  std::vector<TaskJob> jobs = {MapOnlyJob(0, 1, 1.0)};
+  const TaskSimResult r = MustRun(jobs, c, p.scheduler);
+  EXPECT_DOUBLE_EQ(r.completion[0], 1.6);
+  ASSERT_FALSE(p.calls.empty());
+  EXPECT_DOUBLE_EQ(p.calls.front(), 0.6);
+  for (double t : {0.85, 1.1, 1.35}) {
+    int n = 0;
+    for (double call : p.calls) n += std::abs(call - t) < 1e-9;
+    EXPECT_EQ(n, 1) << "one round at " << t;
+  }
+}
+
+// reduce_ready_delay: one worker with two unified slots; this FIFO places maps before
+// reduces. Job A (t = 0): two maps of 1 s (both slots, 0..1) and a 1-s reduce; job B
+// (t = 0.5): one map of 1 s and a 0-s reduce. Without the delay, at 1 A's reducer is placed
+// and ready at once (no data to move): B's map takes one slot and A's reduce the other; A
+// ends at 2, B's map at 2 and its 0-s reduce at once: 2. With a delay of 0.25, A's reducer
+// is not ready at 1: B's map takes one slot, the other idles until 1.25, A's reduce runs
+// 1.25..2.25; B's reducer, placed at 2, is ready at 2.25: B ends at 2.25.
+TEST(TaskSimRoundsTest, AReducerIsNotReadyBeforeTheReadyDelayAfterItsPlacement) {
+  RecordingFifo p;
+  ClusterSpec c = ClusterOf({Worker(0, 0, 2, 1.0)});  // two unified slots
+  c.slow_start = 1;
+  TaskJob a = MapOnlyJob(0, 2, 1.0);
+  a.reduce_seconds = 1.0;
+  std::vector<TaskJob> jobs = {a, MapOnlyJob(0.5, 1, 1.0)};
+  const TaskSimResult at_once = MustRun(jobs, c, p.scheduler);
+  EXPECT_DOUBLE_EQ(at_once.completion[0], 2.0);
+  EXPECT_DOUBLE_EQ(at_once.completion[1], 2.0);
+  c.reduce_ready_delay = 0.25;
+  RecordingFifo q;
+  const TaskSimResult delayed = MustRun(jobs, c, q.scheduler);
+  EXPECT_DOUBLE_EQ(delayed.completion[0], 2.25);
+  EXPECT_DOUBLE_EQ(delayed.completion[1], 2.25);
+}
+
+TEST(TaskSimRoundsTest, ANegativeOrInfiniteRefreshPeriodIsRefused) {
+  RecordingFifo p;
+  ClusterSpec c = ClusterOf({Worker(1, 1, 0, 1.0)});
+  std::vector<TaskJob> jobs = {MapOnlyJob(0, 1, 1.0)};
+  for (double bad : {-0.1, std::numeric_limits<double>::infinity()}) {
+    c.refresh_rounds = bad;
+    auto r = SimulateTasks(jobs, c, p.scheduler);
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.status().message().find("refresh rounds"), std::string::npos) << r.status().message();
+  }
+}
+
+}  // namespace
+}  // namespace mr::model
