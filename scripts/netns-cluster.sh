@@ -22,7 +22,7 @@
 # `up` prints shell assignments (eval them): MRN_RUN, MRN_DIR, MRN_MASTER_NS, MRN_MASTER_IP,
 # MRN_CLIENT_NS, MRN_CLIENT_IP, MRN_WORKERS (namespaces, space-separated), MRN_WORKER_IPS,
 # MRN_SHAPED (1 if --link was applied), MRN_NETEM (1 if delay/loss were applied).
-# Everything `up` creates is removed: by `down RUN`, by the exit trap when `up` fails half
+# Everything `up` creates is removed (processes still running in its namespaces are killed): by `down RUN`, by the exit trap when `up` fails half
 # way, and, after a crash of the caller, by any later `down` (a run whose owner pid is gone
 # is stale and swept). --owner PID names the process whose life the run belongs to (default:
 # the caller of this script).
@@ -36,7 +36,13 @@ runs() { ip netns list 2>/dev/null | awk '{print $1}' | sed -nE 's/^(mrn[0-9]+x[
 owner_of() { sed -E 's/^mrn([0-9]+)x.*/\1/' <<<"$1"; }
 
 remove_run() {  # RUN
-  local run=$1 ns
+  local run=$1 ns pids
+  # A namespace lives on while a process runs in it: end them first (a crashed test's
+  # master and workers included).
+  for ns in $(ns_of_run "$run"); do
+    pids=$(ip netns pids "$ns" 2>/dev/null || true)
+    [[ -n "$pids" ]] && kill -9 $pids 2>/dev/null || true
+  done
   for ns in $(ns_of_run "$run"); do ip netns del "$ns" 2>/dev/null || true; done
   local meta="/run/mr-netns/$run"
   if [[ -f "$meta/made_dir" ]]; then rm -rf -- "$(cat "$meta/made_dir")"; fi
