@@ -23,12 +23,15 @@ class StringBytes final : public jobs::InputBytes {
   std::string bytes_;
 };
 
+// An input request's refusal carries its status code; the handshake's refusal (shared with
+// the shuffle, which predates error_code) only the text "PermissionDenied: ...".
 Status ReplyError(const proto::FetchReply& reply) {
-  const int code = reply.error_code();
-  std::string message = reply.error();
-  // The server sends Status::ToString(): keep the message after the code's name.
-  if (size_t colon = message.find(": "); colon != std::string::npos && code != 0) message = message.substr(colon + 2);
-  if (code <= 0 || code > static_cast<int>(StatusCode::kDataLoss)) return Status::ProtocolError("data server refused: " + reply.error());
+  const std::string& error = reply.error();
+  const size_t colon = error.find(": ");
+  const std::string message = colon == std::string::npos ? error : error.substr(colon + 2);
+  int code = reply.error_code();
+  if (code == 0 && error.rfind("PermissionDenied: ", 0) == 0) code = static_cast<int>(StatusCode::kPermissionDenied);
+  if (code <= 0 || code > static_cast<int>(StatusCode::kDataLoss)) return Status::ProtocolError("data server refused: " + error);
   return Status(static_cast<StatusCode>(code), message);
 }
 
@@ -113,7 +116,7 @@ Result<proto::FetchReply> RemoteInputs::Call(const proto::InputRequest& req, std
     if (!r.ok()) conn.Reset();
   }
   if (!r.ok()) return r.status().WithContext("data server " + server_);
-  if (r->error_code() == static_cast<int>(StatusCode::kPermissionDenied)) conn.Reset();  // the server closes
+  if (!r->ok() && ReplyError(*r).code() == StatusCode::kPermissionDenied) conn.Reset();  // the server closes
   if (conn.valid()) {
     std::lock_guard<std::mutex> lock(mu_);
     if (idle_.size() < 4) idle_.push_back(std::move(conn));
