@@ -9,7 +9,10 @@
 // with the reason, where network namespaces cannot be made (not root, no CAP_SYS_ADMIN).
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
+#include <future>
+#include <thread>
 #include <map>
 #include <sstream>
 #include <string>
@@ -210,6 +213,39 @@ TEST_F(NetnsClusterTest, StreamingMatchesCoreutils) {
   // Tabs become spaces: each line is a key with no value, so it comes out as it went in.
   EXPECT_EQ(SortedOutput(out), Sh("tr 'a-z\\t' 'A-Z ' < " + corpus + " | LC_ALL=C sort").out);
   ExpectAllRemote(job, Size(corpus));
+}
+
+// Item 5's link cut: worker 1's link goes down mid-job for longer than the master's worker
+// timeout (10 s), then comes back. The job must end with the exact output; the trace shows
+// the worker lost and its work run again elsewhere, and the worker registers again.
+TEST_F(NetnsClusterTest, LinkCutMidJobEndsExact) {
+  const std::string corpus = Data() + "/corpus-a.txt";
+  const std::string sw = env_["MRN_RUN"] + "-sw";
+  // Each map takes about four seconds, so the job is still mapping when the link goes.
+  const std::string mapper = "sleep 4; tr 'a-z\\t' 'A-Z '";
+  auto job = std::async(std::launch::async, [&] {
+    std::string id;
+    std::string out = RunJob("streaming --quiet --input " + corpus + " --mapper " + ShellQuote(mapper) +
+                                 " --reducer cat",
+                             "linkcut", &id);
+    return out;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  ASSERT_EQ(Sh("ip -n " + sw + " link set p-w1 down").exit_code, 0);
+  std::this_thread::sleep_for(std::chrono::seconds(13));
+  ASSERT_EQ(Sh("ip -n " + sw + " link set p-w1 up").exit_code, 0);
+  const std::string out = job.get();
+  EXPECT_EQ(SortedOutput(out), Sh("tr 'a-z\\t' 'A-Z ' < " + corpus + " | LC_ALL=C sort").out);
+  const std::string trace = ReadFile(out + "/_trace.jsonl");
+  EXPECT_NE(trace.find("\"worker_lost\""), std::string::npos) << "the cut was not seen";
+  // The worker comes back: three live workers again.
+  EXPECT_TRUE(WaitUntil(
+      [&] {
+        auto st = Sh(InNs(Client(), false, Mr(std::string("status --master ") + kMaster + " --token-file " + token_)));
+        return st.out.find("3 workers") != std::string::npos;
+      },
+      40, 0.5))
+      << ReadFile(dir_ + "/w1/worker.log");
 }
 
 TEST_F(NetnsClusterTest, NoTokenGetsNothingFromTheDataServerOrAShufflePort) {
