@@ -262,6 +262,7 @@ std::string FirstExplicit(const po::variables_map& vm, const po::options_descrip
 }
 
 bool IsLoopbackHost(const std::string& host) {
+  if (host == "localhost") return true;
   asio::error_code ec;
   auto addr = asio::ip::make_address(host, ec);
   return !ec && addr.is_loopback();
