@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Soak the network-fault case of the namespace cluster test (issue 29: "the link-cut test
-# passes 10/10"): runs netns_cluster_test's LinkCutMidJobEndsExact N times, each on a fresh
-# namespace cluster. Needs root. Prints the pass count; exits non-zero if any run failed.
+# Soak the network-fault cases of the namespace cluster test (issue 29: "the netfault and
+# partition tests pass 10/10"): runs netns_cluster_test's NetnsFaultTest cases (the link cut
+# and the worker partitioned from the master; MR_SOAK_FILTER picks others) N times, each
+# run on a fresh namespace cluster. Needs root. Prints the pass count; exits non-zero if any run failed.
 #   scripts/soak-netns.sh [RUNS=10]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,14 +16,14 @@ pass=0
 for ((i = 1; i <= runs; i++)); do
   scratch="$logs/run-$i"
   mkdir -p "$scratch"
-  if (cd "$scratch" && TMPDIR="$scratch" "$OLDPWD/$bin" --gtest_filter='*LinkCut*' >"$logs/link-cut-$i.log" 2>&1); then
-    if grep -q '\[  SKIPPED \]' "$logs/link-cut-$i.log"; then
-      echo "skipped: $(grep -m1 -A1 'Skipped' "$logs/link-cut-$i.log" | tail -1)"; exit 77
+  if (cd "$scratch" && TMPDIR="$scratch" "$OLDPWD/$bin" --gtest_filter="${MR_SOAK_FILTER:-NetnsFaultTest.*}" >"$logs/netfault-$i.log" 2>&1); then
+    if grep -q '\[  SKIPPED \]' "$logs/netfault-$i.log"; then
+      echo "skipped: $(grep -m1 -A1 'Skipped' "$logs/netfault-$i.log" | tail -1)"; exit 77
     fi
     pass=$((pass + 1))
   else
-    echo "link-cut run $i FAILED (log: $logs/link-cut-$i.log)"
+    echo "netfault run $i FAILED (log: $logs/netfault-$i.log)"
   fi
 done
-echo "link-cut: $pass/$runs passed (logs in $logs)"
+echo "netfault: $pass/$runs passed (logs in $logs)"
 [[ $pass -eq $runs ]]
