@@ -1,8 +1,6 @@
 // `mr master` and `mr worker`.
 #include <iostream>
 
-#include <asio/ip/address.hpp>
-
 #include "cli/command.h"
 #include "cli/commands.h"
 #include "cli/daemon_options.h"
@@ -17,18 +15,13 @@ namespace mr::cli {
 
 namespace {
 
-bool IsLoopback(const std::string& host) {
-  asio::error_code ec;
-  auto addr = asio::ip::make_address(host, ec);
-  return !ec && addr.is_loopback();
-}
-
-// --token-file; warns about a listener beyond loopback without a token.
+// --token-file; a listener beyond loopback without a token is refused (docs/multi-host.md).
 Status ApplyTrustOptions(const po::variables_map& vm, master::MasterOptions* o) {
   MR_ASSIGN_OR_RETURN(o->token, TokenOption(vm));
-  if (!IsLoopback(o->listen.host) && !o->token.enabled()) {
-    std::cerr << "mr: warning: listening on " << o->listen.ToString()
-              << " without --token-file: anyone who can reach it can run jobs on this cluster\n";
+  MR_RETURN_IF_ERROR(RequireTokenBeyondLoopback("mr master", o->listen, o->token));
+  if (o->http && !IsLoopbackHost(o->http->host)) {
+    std::cerr << "mr: note: the status page on " << o->http->ToString()
+              << " is read-only and unauthenticated: whoever reaches it sees job names, paths, counters and workers\n";
   }
   return Status::Ok();
 }
@@ -84,6 +77,9 @@ int WorkerMain(const Args& args) {
   auto token = TokenOption(vm);
   if (!token.ok()) return UsageError(token.status().message());
   o.token = *token;
+  if (Status s = RequireTokenBeyondLoopback("mr worker", HostPort{o.host, 0}, o.token); !s.ok()) {
+    return UsageError(s.message());
+  }
   InitLogging("worker");
   auto w = worker::Worker::Create(o);
   if (!w.ok()) return UsageError(w.status().message());

@@ -108,6 +108,15 @@ const Command kImportCommands[] = {
     {"yarn-capacity", "a YARN capacity-scheduler.xml as a capacity queues file", ImportYarnCapacityMain},
 };
 
+// `mr token ...`: cli/cmd_data_server.cc
+int TokenNewMain(const Args& args);
+
+const Command kTokenCommands[] = {
+    {"new", "write a new random cluster token to a file (mode 0600), to copy to every machine", TokenNewMain},
+};
+
+int DataServerMain(const Args& args);  // cli/cmd_data_server.cc
+
 const Command kCommands[] = {
     {"run", "submit a job and wait for it (embedded local cluster without --master)", RunMain},
     {"submit", "submit a job to a running master and print its id", SubmitMain},
@@ -118,6 +127,9 @@ const Command kCommands[] = {
     {"cluster", "start or stop a local cluster in the background", ClusterMain},
     {"hadoop", "Hadoop's command line: jar (Hadoop Streaming jobs), version, fs", HadoopMain},
     {"cat", "print a job's output: its part files in order", CatMain},
+    {"data-server", "serve this host's input files to a cluster on other hosts (no shared file system)",
+     DataServerMain},
+    {.name = "token", .summary = "the cluster token: make one to copy to every machine", .subcommands = kTokenCommands},
     {.name = "model", .summary = "predictions and simulations of the scheduling models", .subcommands = kModelCommands},
     {.name = "trace", .summary = "render a job trace as a Gantt chart (SVG or PNG)", .subcommands = kTraceCommands},
     {.name = "experiment",

@@ -2,6 +2,8 @@
 
 #include <charconv>
 
+#include <asio/ip/address.hpp>
+
 #include "common/file_util.h"
 #include "common/units.h"
 #include "cli/scheduler_flags.h"
@@ -257,6 +259,21 @@ std::string FirstExplicit(const po::variables_map& vm, const po::options_descrip
     if (vm.count(name) && !vm[name].defaulted()) return name;
   }
   return "";
+}
+
+bool IsLoopbackHost(const std::string& host) {
+  if (host == "localhost") return true;
+  asio::error_code ec;
+  auto addr = asio::ip::make_address(host, ec);
+  return !ec && addr.is_loopback();
+}
+
+Status RequireTokenBeyondLoopback(const std::string& what, const HostPort& listen, const auth::ClusterToken& token) {
+  if (token.enabled() || IsLoopbackHost(listen.host)) return Status::Ok();
+  return Status::InvalidArgument(what + " listens on " + listen.ToString() +
+                                 ", beyond this machine, and has no --token-file: anyone who can reach it "
+                                 "could use the cluster. Make a token with `mr token new FILE`, copy it to "
+                                 "every machine, and pass --token-file FILE (docs/multi-host.md)");
 }
 
 }  // namespace mr::cli

@@ -42,4 +42,10 @@ std::vector<std::string> ExplicitArgs(const po::variables_map& vm, const po::opt
 // The first option of group the user gave explicitly, or "" if none.
 std::string FirstExplicit(const po::variables_map& vm, const po::options_description& group);
 
+// Whether host is a loopback address (127.0.0.0/8, ::1) or "localhost"; any other name is not.
+bool IsLoopbackHost(const std::string& host);
+// Safe by default beyond loopback: InvalidArgument, saying how to make and pass a token,
+// when `what` (a daemon) would listen on a non-loopback address without a cluster token.
+Status RequireTokenBeyondLoopback(const std::string& what, const HostPort& listen, const auth::ClusterToken& token);
+
 }  // namespace mr::cli

@@ -14,6 +14,7 @@
 
 #include "jobs/job_table.h"
 #include "scheduler/job_params.h"
+#include "shuffle/net/input_client.h"
 
 namespace mr::cli {
 
@@ -196,6 +197,10 @@ void AddJobOptions(po::options_description& desc, po::positional_options_descrip
        "Hadoop does); in a directory, names starting with '_' or '.' are skipped and "
        "subdirectories are read only with --recursive")
       ("recursive", po::bool_switch(), "read input directories' subdirectories too (hidden names skipped)")
+      ("input-server", po::value<std::string>(),
+       "HOST:PORT of the data server (mr data-server) on the host that holds the inputs: the "
+       "master and the workers read them from it, so they need not be on every machine; "
+       "--input paths are then absolute paths on that host (docs/multi-host.md)")
       ("output,o", po::value<std::string>(), "output directory (must not exist)")
       ("reducers,r", po::value<uint32_t>()->default_value(1),
        "number of reduce tasks, 1..10000 (each is a task, a part file and a partition in every "
@@ -273,7 +278,20 @@ Result<jobs::JobRequest> JobRequestFromFlags(const po::variables_map& vm) {
 
 Result<proto::JobSpec> BuildJobSpec(const po::variables_map& vm) {
   MR_ASSIGN_OR_RETURN(jobs::JobRequest request, JobRequestFromFlags(vm));
-  return jobs::MakeJobSpec(request, jobs::LocalInputs());
+  if (!vm.count("input-server")) return jobs::MakeJobSpec(request, jobs::LocalInputs());
+  // The inputs are resolved where they are, through the data server the job will name.
+  const std::string server = vm["input-server"].as<std::string>();
+  for (const std::string& in : request.inputs) {
+    if (in.empty() || in[0] != '/') {
+      return Status::InvalidArgument("--input " + in + ": with --input-server, inputs are absolute paths on its host");
+    }
+  }
+  MR_ASSIGN_OR_RETURN(auth::ClusterToken token, TokenOption(vm));
+  auto remote = shuffle::RemoteInputs::Create(server, std::move(token));
+  if (!remote.ok()) return Status::InvalidArgument("--input-server: " + remote.status().message());
+  MR_ASSIGN_OR_RETURN(proto::JobSpec spec, jobs::MakeJobSpec(request, **remote));
+  spec.set_input_server(server);
+  return spec;
 }
 
 }  // namespace mr::cli

@@ -219,6 +219,17 @@ void PrintJobDetail(const proto::JobStatus& st) {
   if (auto ratio = master::CombineRatio(st)) {
     std::printf("  %-28s %.3f (combine.records_out / combine.records_in)\n", "combine ratio", *ratio);
   }
+  // Inputs behind a data server (docs/multi-host.md): how much of them the maps read over the network.
+  int64_t local = 0, remote = 0;
+  for (const auto& c : st.counters()) {
+    if (c.name() == "map.input_local_bytes") local = c.value();
+    if (c.name() == "map.input_remote_bytes") remote = c.value();
+  }
+  if (local + remote > 0) {
+    std::printf("  %-28s %s (%s of %s; the rest read on the data server's host)\n", "input read remotely:",
+                FormatPercent(static_cast<double>(remote) / static_cast<double>(local + remote)).c_str(),
+                FormatBytes(static_cast<double>(remote)).c_str(), FormatBytes(static_cast<double>(local + remote)).c_str());
+  }
 }
 
 }  // namespace mr::cli

@@ -40,7 +40,14 @@ Result<uint64_t> JobLifecycle::Submit(const proto::JobSpec& spec_in) {
   if (PathExists(spec.output())) {
     return Status::AlreadyExists("output directory " + spec.output() + " already exists");
   }
-  const jobs::InputSource& source = *state_.options.input_source;
+  const jobs::InputSource* from = state_.options.input_source;
+  if (!spec.input_server().empty()) {  // the inputs are on one host, behind its data server
+    if (!state_.options.remote_inputs) {
+      return Status::FailedPrecondition("this master cannot read inputs from a data server");
+    }
+    MR_ASSIGN_OR_RETURN(from, state_.options.remote_inputs(spec.input_server()));
+  }
+  const jobs::InputSource& source = *from;
   std::vector<std::string> inputs(spec.inputs().begin(), spec.inputs().end());
   MR_ASSIGN_OR_RETURN(jobs::JobPlan plan, job->Plan(source, inputs, spec.reducers()));
   auto rec = std::make_unique<JobRecord>();

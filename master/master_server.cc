@@ -15,6 +15,7 @@
 #include "master/status_provider.h"
 #include "mr.pb.h"
 #include "scheduler/stages/placed_scheduler.h"
+#include "shuffle/net/input_client.h"
 
 namespace mr::master {
 
@@ -315,6 +316,13 @@ Result<std::unique_ptr<MasterServer>> MasterServer::Create(const MasterOptions& 
   MR_ASSIGN_OR_RETURN(auto store, StateStore::Open(JoinPath(options.state_dir, "db")));
   TrackerOptions tracker_options = options.tracker;
   tracker_options.placement = std::string(sched::PlacementModeName(options.placement.mode));
+  if (!tracker_options.remote_inputs) {  // jobs whose inputs sit behind a data server
+    auto cache = std::make_shared<shuffle::RemoteInputsCache>(options.token);
+    tracker_options.remote_inputs = [cache](const std::string& server) -> Result<const jobs::InputSource*> {
+      MR_ASSIGN_OR_RETURN(const shuffle::RemoteInputs* source, cache->For(server));
+      return static_cast<const jobs::InputSource*>(source);
+    };
+  }
   auto tracker = std::make_unique<JobTracker>(SystemClock::Get(), std::move(scheduler), options.policy,
                                               AbsolutePath(options.state_dir), std::move(store), tracker_options);
   MR_RETURN_IF_ERROR(tracker->Recover());

@@ -67,6 +67,9 @@ struct TrackerOptions {
   // Where the master lists, splits and samples job inputs; not owned, outlives the tracker.
   // The local file system unless a test puts in another (as leveldb's Options::env).
   const jobs::InputSource* input_source = &jobs::LocalInputs();
+  // The source of a job whose JobSpec names a data server (input_server, "HOST:PORT"); the
+  // master's server sets it (shuffle::RemoteInputsCache). Unset: such a job is refused.
+  std::function<Result<const jobs::InputSource*>(const std::string& server)> remote_inputs;
 };
 
 struct TrackerState {

@@ -11,6 +11,7 @@
 
 #include "common/file_util.h"
 #include "common/log.h"
+#include "common/units.h"
 #include "common/utf8.h"
 #include "jobs/job.h"
 #include "worker/task/map_task.h"
@@ -79,6 +80,10 @@ std::function<void(std::string)> StatusSink(AttemptWatch& watch, proto::TaskRepo
 Status MapBody(const proto::Assignment& a, const AttemptContext& ctx, AttemptWatch& watch, const jobs::Job& job,
                proto::TaskReport* report) {
   MapTaskSpec spec = MakeMapTaskSpec(a, ctx, job);
+  const bool remote = ctx.remote_inputs && ReadsRemotely(a.split().host(), ctx.host);
+  if (remote) {
+    MR_ASSIGN_OR_RETURN(spec.input_source, ctx.remote_inputs(a.split().host()));
+  }
   spec.progress = watch.progress();
   spec.fraction = watch.fraction();
   spec.stderr_tail = report->mutable_stderr_tail();
@@ -98,6 +103,11 @@ Status MapBody(const proto::Assignment& a, const AttemptContext& ctx, AttemptWat
   for (const auto& p : result->index.partitions) report->add_partition_bytes(p.length);
   FillCounters(result->counters, report);
   FillHoldCounters(*result, report);
+  if (!a.split().host().empty()) {  // the local/remote share of a job whose inputs are on a data server
+    auto* x = report->add_counters();
+    x->set_name(remote ? "map.input_remote_bytes" : "map.input_local_bytes");
+    x->set_value(static_cast<int64_t>(a.split().length()));
+  }
   return Status::Ok();
 }
 
@@ -136,6 +146,12 @@ Status ReduceBody(const proto::Assignment& a, const AttemptContext& ctx, Attempt
 }
 
 }  // namespace
+
+bool ReadsRemotely(const std::string& split_host, const std::string& worker_host) {
+  if (split_host.empty()) return false;
+  auto hp = ParseHostPort(split_host);
+  return !hp.ok() || hp->host != worker_host;
+}
 
 jobs::TaskIdentity IdentityOf(const proto::Assignment& a) {
   jobs::TaskIdentity t;

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "common/clock.h"
@@ -31,7 +32,16 @@ struct AttemptContext {
   // Where a map reads its split; not owned. The local file system unless a test puts in
   // another, as leveldb's Options::env defaults to Env::Default().
   const jobs::InputSource* input_source = &jobs::LocalInputs();
+  // A split whose host is a data server ("HOST:PORT", jobs::Split::host) on another host
+  // than this worker's `host` is read through remote_inputs(that server); one on this host,
+  // or with no host, through input_source (local data preferred). Unset: always input_source.
+  std::function<Result<const jobs::InputSource*>(const std::string& server)> remote_inputs;
+  std::string host;  // the address this worker advertises (mr worker --host)
 };
+
+// Whether a split held by `split_host` ("HOST:PORT" of a data server, or "") is read from
+// the network by a worker that advertises `worker_host`: only when it names another host.
+bool ReadsRemotely(const std::string& split_host, const std::string& worker_host);
 
 // The map task a MAP assignment describes, as RunAttempt runs it: the split (its host
 // included) read through ctx.input_source, the job's reducers and sort buffer (the

@@ -14,6 +14,7 @@
 #include "shuffle/map_output.h"
 #include "shuffle/net/fetch_scheduler.h"
 #include "shuffle/net/fetcher.h"
+#include "shuffle/net/input_client.h"
 #include "shuffle/net/shuffle_server.h"
 #include "worker/held_outputs.h"
 #include "worker/master_link.h"
@@ -71,7 +72,8 @@ proto::TaskReport ReportOf(const shuffle::ReducerProgress& p) {
 // Stop() runs on the heartbeat thread; each room guards its own state.
 class WorkerImpl final : public Worker, private MasterLink::Handler {
  public:
-  explicit WorkerImpl(WorkerOptions o) : options_(std::move(o)) {}
+  explicit WorkerImpl(WorkerOptions o)
+      : options_(std::move(o)), remote_inputs_(std::make_shared<shuffle::RemoteInputsCache>(options_.token)) {}
   ~WorkerImpl() override { Shutdown(); }
 
   Status Init() {
@@ -125,6 +127,12 @@ class WorkerImpl final : public Worker, private MasterLink::Handler {
     so2.context.sort_buffer_bytes = options_.sort_buffer_bytes;
     so2.context.clock = link->clock();
     so2.context.fetches = fetches_.get();
+    so2.context.host = options_.host;
+    so2.context.remote_inputs = [inputs = remote_inputs_](const std::string& server)
+        -> Result<const jobs::InputSource*> {
+      MR_ASSIGN_OR_RETURN(const shuffle::RemoteInputs* source, inputs->For(server));
+      return static_cast<const jobs::InputSource*>(source);
+    };
     so2.on_finished = [link] { link->Wake(); };
     so2.stopping = [this] { return stopping(); };
     slots_ = std::make_unique<SlotRunner>(std::move(so2));
@@ -228,6 +236,7 @@ class WorkerImpl final : public Worker, private MasterLink::Handler {
   }
 
   WorkerOptions options_;
+  std::shared_ptr<shuffle::RemoteInputsCache> remote_inputs_;  // splits held by data servers
   std::atomic<bool> stop_{false};
   // The rooms, in the order they are built; each is destroyed after those that use it.
   std::unique_ptr<shuffle::ShuffleServer> shuffle_;

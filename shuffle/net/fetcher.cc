@@ -38,25 +38,6 @@ Status ServerError(const std::string& error) {
   return Status::ProtocolError("server refused: " + error);
 }
 
-// Handshake on a fresh connection when the cluster has a token: send our challenge, check
-// the server's proof (a fetcher must not take map output from an impostor), and return
-// the proof for the server's challenge, which travels with the first fetch.
-Result<std::string> Authenticate(int sock, const auth::ClusterToken& token, double timeout) {
-  MR_ASSIGN_OR_RETURN(std::string nonce, auth::RandomBytes(auth::kNonceBytes));
-  proto::FetchRequest hello;
-  hello.set_auth_nonce(nonce);
-  MR_RETURN_IF_ERROR(netio::WriteFrameFd(sock, hello.SerializeAsString(), timeout));
-  MR_ASSIGN_OR_RETURN(std::string frame, netio::ReadFrameFd(sock, kMaxFetchRequestBytes, timeout, timeout));
-  proto::FetchReply reply;
-  if (!reply.ParseFromString(frame)) return Status::ProtocolError("malformed FetchReply");
-  if (!reply.ok() && reply.error().rfind("PermissionDenied: ", 0) == 0) return ServerError(reply.error());
-  if (!token.Verify(nonce, auth::kRoleShuffleServer, kProtocolVersion, reply.auth_proof())) {
-    return Status::PermissionDenied("authentication failed: the shuffle server does not know the cluster token");
-  }
-  if (reply.auth_nonce().size() != auth::kNonceBytes) return Status::ProtocolError("bad authentication challenge");
-  return token.Prove(reply.auth_nonce(), auth::kRoleFetcher, kProtocolVersion);
-}
-
 // Test seam, for the full-disk tests on a machine that cannot mount a small tmpfs
 // (tests/cluster/full_disk_test.cc, tests/shuffle/fetch_blame_test.cc; docs/reliability.md):
 // with MR_TEST_FULL_DISK="BYTES:DIR" in the environment, DIR acts as a file system of BYTES
@@ -164,7 +145,7 @@ Result<FetchResult> FetchFresh(const FetchTarget& t, const auth::ClusterToken& t
   MR_ASSIGN_OR_RETURN(*conn, netio::ConnectTcp(t.host, t.port, timeout));
   std::string proof;
   if (token.enabled()) {
-    auto p = Authenticate(conn->get(), token, timeout);
+    auto p = AuthenticateToServer(conn->get(), token, timeout);
     if (!p.ok()) {
       conn->Reset();
       return p.status();
@@ -178,6 +159,25 @@ Result<FetchResult> FetchFresh(const FetchTarget& t, const auth::ClusterToken& t
 }
 
 }  // namespace
+
+// Handshake on a fresh connection when the cluster has a token: send our challenge, check
+// the server's proof (a fetcher must not take map output from an impostor), and return
+// the proof for the server's challenge, which travels with the first fetch.
+Result<std::string> AuthenticateToServer(int sock, const auth::ClusterToken& token, double timeout) {
+  MR_ASSIGN_OR_RETURN(std::string nonce, auth::RandomBytes(auth::kNonceBytes));
+  proto::FetchRequest hello;
+  hello.set_auth_nonce(nonce);
+  MR_RETURN_IF_ERROR(netio::WriteFrameFd(sock, hello.SerializeAsString(), timeout));
+  MR_ASSIGN_OR_RETURN(std::string frame, netio::ReadFrameFd(sock, kMaxFetchRequestBytes, timeout, timeout));
+  proto::FetchReply reply;
+  if (!reply.ParseFromString(frame)) return Status::ProtocolError("malformed FetchReply");
+  if (!reply.ok() && reply.error().rfind("PermissionDenied: ", 0) == 0) return ServerError(reply.error());
+  if (!token.Verify(nonce, auth::kRoleShuffleServer, kProtocolVersion, reply.auth_proof())) {
+    return Status::PermissionDenied("authentication failed: the shuffle server does not know the cluster token");
+  }
+  if (reply.auth_nonce().size() != auth::kNonceBytes) return Status::ProtocolError("bad authentication challenge");
+  return token.Prove(reply.auth_nonce(), auth::kRoleFetcher, kProtocolVersion);
+}
 
 Result<FetchResult> FetchPartition(const FetchTarget& target, const std::string& dest_path,
                                    double timeout_seconds, const Clock* clock, const auth::ClusterToken& token) {

@@ -48,6 +48,12 @@ struct FetchResult {
   uint32_t crc32c = 0;    // of the fetched bytes (verified against the server's)
 };
 
+// The fetcher's side of the handshake on a fresh connection to a shuffle or data server
+// (docs/reliability.md): sends our challenge, checks the server's proof, and returns our
+// proof for the server's challenge, which must travel with the first request.
+// PermissionDenied if either side does not hold `token`. REQUIRES: token.enabled().
+Result<std::string> AuthenticateToServer(int sock, const auth::ClusterToken& token, double timeout);
+
 // One fetch on a fresh connection (closed afterwards). Thread-safe.
 Result<FetchResult> FetchPartition(const FetchTarget& target, const std::string& dest_path,
                                    double timeout_seconds, const Clock* clock = SystemClock::Get(),

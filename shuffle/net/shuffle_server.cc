@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 
 #include <asio/io_context.hpp>
 #include <asio/ip/tcp.hpp>
@@ -77,7 +78,9 @@ ShuffleServer::ShuffleServer(PrivateTag, const ShuffleServerOptions& options)
 ShuffleServer::~ShuffleServer() { Stop(); }
 
 Result<std::unique_ptr<ShuffleServer>> ShuffleServer::Start(const ShuffleServerOptions& options) {
-  if (options.work_dir.empty()) return Status::InvalidArgument("shuffle server: work_dir is empty");
+  if (options.work_dir.empty() && options.input_roots.empty()) {
+    return Status::InvalidArgument("shuffle server: work_dir is empty");
+  }
   if (options.threads <= 0) return Status::InvalidArgument("shuffle server: threads must be > 0");
   if (options.max_pending_connections <= 0) {
     return Status::InvalidArgument("shuffle server: max_pending_connections must be > 0");
@@ -85,7 +88,17 @@ Result<std::unique_ptr<ShuffleServer>> ShuffleServer::Start(const ShuffleServerO
   if (options.throttled_chunk_bytes == 0) {
     return Status::InvalidArgument("shuffle server: throttled_chunk_bytes must be > 0");
   }
-  auto server = std::make_unique<ShuffleServer>(PrivateTag{}, options);
+  ShuffleServerOptions opts = options;
+  for (std::string& root : opts.input_roots) {  // compared with each request's real path
+    std::error_code ec;
+    std::filesystem::path real = std::filesystem::canonical(root, ec);
+    if (ec || !std::filesystem::is_directory(real)) {
+      return Status::InvalidArgument("exported input directory " + root + ": " +
+                                     (ec ? ec.message() : std::string("not a directory")));
+    }
+    root = real.string();
+  }
+  auto server = std::make_unique<ShuffleServer>(PrivateTag{}, opts);
   MR_RETURN_IF_ERROR(server->Bind());
   server->accept_thread_ = std::thread([s = server.get()] {
     SetThreadName("mr-shuf-accept");
@@ -195,6 +208,7 @@ Status ShuffleServer::ServeRequest(int fd, const std::string& frame, bool* keep_
     *keep_open = false;
     return Status::ProtocolError("malformed FetchRequest");
   }
+  if (req.has_input()) return ServeInput(fd, req.input());
   auto part = Open(req.job_id(), req.map_index(), req.attempt(), req.partition());
   proto::FetchReply reply;
   if (!part.ok()) {
@@ -217,6 +231,7 @@ Status ShuffleServer::ServeRequest(int fd, const std::string& frame, bool* keep_
 
 Result<ShuffleServer::OpenPartition> ShuffleServer::Open(uint64_t job, uint32_t map, uint32_t attempt,
                                                          uint32_t partition) const {
+  if (options_.work_dir.empty()) return Status::NotFound("this server holds no map output");
   // Paths come only from numeric ids, never from peer strings.
   std::string what = "job " + std::to_string(job) + " map " + std::to_string(map) + " attempt " +
                      std::to_string(attempt);

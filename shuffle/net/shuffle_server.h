@@ -31,6 +31,10 @@
 #include "shuffle/net/net_io.h"
 #include "shuffle/net/share_limiter.h"
 
+namespace mr::proto {
+class InputRequest;
+}
+
 namespace mr::shuffle {
 
 inline constexpr uint32_t kMaxFetchRequestBytes = 64u << 10;
@@ -48,6 +52,11 @@ struct ShuffleServerOptions {
   auth::ClusterToken token;              // set: fetchers must authenticate first (docs/reliability.md)
   double handshake_timeout_seconds = 10; // an unauthenticated connection that stays silent is dropped
   int max_pending_connections = 256;     // connections not yet served a request; see above
+  // Directories whose files this server hands out as job inputs (InputRequest; a data server,
+  // docs/multi-host.md). Empty: it serves no inputs. A path outside them, also through a
+  // symbolic link, is refused (PermissionDenied). With only roots and no work_dir, it serves
+  // no map output.
+  std::vector<std::string> input_roots;
 };
 
 class ShuffleServer {
@@ -100,6 +109,8 @@ class ShuffleServer {
   void WorkerLoop();
   bool Handle(Connection* conn);
   Status ServeRequest(int fd, const std::string& frame, bool* keep_open);
+  // An InputRequest (shuffle/net/input_serving.cc): the local source's answer, for exported paths.
+  Status ServeInput(int fd, const proto::InputRequest& req);
   Result<OpenPartition> Open(uint64_t job, uint32_t map, uint32_t attempt, uint32_t partition) const;
   Status SendRange(int sock, int file, uint64_t offset, uint64_t length, uint64_t job);
   Status SendChunk(int sock, int file, off_t* offset, uint64_t bytes);

@@ -354,17 +354,43 @@ TEST(ClusterTokenCliTest, BadTokenFilesAreUsageErrors) {
   EXPECT_NE(missing.err.find("does not exist"), std::string::npos) << missing.err;
 }
 
-TEST(ClusterTokenCliTest, WarnsWhenListeningBeyondLoopbackWithoutToken) {
+TEST(ClusterTokenCliTest, RefusesListeningBeyondLoopbackWithoutToken) {
   TempDir tmp("mr-auth-cli");
-  // The master runs until `timeout` stops it; only its first stderr line matters here.
-  auto r = Sh("timeout -s TERM 2 " + MrBin() + " master --listen 0.0.0.0:0 --state " +
-              JoinPath(tmp.path(), "s") + " 2>&1 | grep -m1 warning");
-  EXPECT_NE(r.out.find("without --token-file"), std::string::npos) << r.out;
+  // Safe by default (issue 29): no master, worker or data server beyond loopback without a token.
+  auto master = Sh("timeout -s TERM 2 " + MrBin() + " master --listen 0.0.0.0:0 --state " + JoinPath(tmp.path(), "s"));
+  EXPECT_EQ(master.exit_code, 2) << master.err;
+  EXPECT_NE(master.err.find("has no --token-file"), std::string::npos) << master.err;
+  EXPECT_NE(master.err.find("mr token new"), std::string::npos) << master.err;
+  EXPECT_FALSE(PathExists(JoinPath(tmp.path(), "s")));
+  auto worker = Sh("timeout -s TERM 2 " + MrBin() + " worker --master 127.0.0.1:1 --host 10.1.2.3 --work-dir " +
+                   JoinPath(tmp.path(), "w"));
+  EXPECT_EQ(worker.exit_code, 2) << worker.err;
+  EXPECT_NE(worker.err.find("has no --token-file"), std::string::npos) << worker.err;
+  auto data = Sh("timeout -s TERM 2 " + MrBin() + " data-server --export " + tmp.path() + " --listen 0.0.0.0:0");
+  EXPECT_EQ(data.exit_code, 2) << data.err;
+  EXPECT_NE(data.err.find("has no --token-file"), std::string::npos) << data.err;
+  // With a token it starts (and runs until `timeout` stops it); a status page beyond
+  // loopback is said to be read-only and unauthenticated.
   std::string token = WriteTokenFile(tmp.path(), "token", "cluster-secret");
-  auto quiet = Sh("timeout -s TERM 2 " + MrBin() + " master --listen 0.0.0.0:0 --state " +
-                  JoinPath(tmp.path(), "s2") + " --token-file " + token +
-                  " 2>&1 | grep -c 'without --token-file'");
-  EXPECT_EQ(quiet.out, "0\n");
+  auto ok = Sh("timeout -s TERM 2 " + MrBin() + " master --listen 0.0.0.0:0 --http 0.0.0.0:0 --state " +
+               JoinPath(tmp.path(), "s2") + " --token-file " + token + " 2>&1 | grep -c 'no --token-file'");
+  EXPECT_EQ(ok.out, "0\n");
+  auto page = Sh("timeout -s TERM 2 " + MrBin() + " master --listen 127.0.0.1:0 --http 0.0.0.0:0 --state " +
+                 JoinPath(tmp.path(), "s3") + " 2>&1 | grep -m1 'read-only and unauthenticated'");
+  EXPECT_NE(page.out.find("status page on 0.0.0.0:0"), std::string::npos) << page.out;
+}
+
+TEST(ClusterTokenCliTest, TokenNewWritesAPrivateRandomToken) {
+  TempDir tmp("mr-auth-cli");
+  const std::string a = JoinPath(tmp.path(), "a"), b = JoinPath(tmp.path(), "b");
+  ASSERT_EQ(Sh(MrBin() + " token new " + a).exit_code, 0);
+  ASSERT_EQ(Sh(MrBin() + " token new " + b).exit_code, 0);
+  EXPECT_EQ(Sh("stat -c %a " + a).out, "600\n");
+  EXPECT_EQ(ReadFileToString(a)->size(), 65u);  // 32 random bytes in hex, and a newline
+  EXPECT_NE(*ReadFileToString(a), *ReadFileToString(b));
+  auto again = Sh(MrBin() + " token new " + a);  // never replaces a token by accident
+  EXPECT_EQ(again.exit_code, 2);
+  EXPECT_NE(again.err.find("already exists"), std::string::npos) << again.err;
 }
 
 }  // namespace
