@@ -17,6 +17,7 @@ int HadoopMain(const Args& args);  // cli/cmd_hadoop.cc
 // cli/cmd_version.cc, cli/cmd_cat.cc
 int VersionMain(const Args& args);
 int CatMain(const Args& args);
+int LogsMain(const Args& args);  // cli/cmd_logs.cc
 
 // `mr model ...`: cli/model/cmd_*.cc
 int ModelTandemMain(const Args& args);
@@ -101,6 +102,7 @@ const Command kCommands[] = {
     {"cluster", "start or stop a local cluster in the background", ClusterMain},
     {"hadoop", "Hadoop's command line: jar (Hadoop Streaming jobs), version, fs", HadoopMain},
     {"cat", "print a job's output: its part files in order", CatMain},
+    {"logs", "print a job's task logs (stderr and the worker's lines) from the workers that ran them", LogsMain},
     {.name = "model", .summary = "predictions and simulations of the scheduling models", .subcommands = kModelCommands},
     {.name = "trace", .summary = "render a job trace as a Gantt chart (SVG or PNG)", .subcommands = kTraceCommands},
     {.name = "experiment",

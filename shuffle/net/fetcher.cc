@@ -179,6 +179,12 @@ Result<FetchResult> FetchFresh(const FetchTarget& t, const auth::ClusterToken& t
 
 }  // namespace
 
+Result<std::string> AuthenticateFetcher(int sock, const auth::ClusterToken& token, double timeout_seconds) {
+  return Authenticate(sock, token, timeout_seconds);
+}
+
+Status ShuffleServerError(const std::string& error) { return ServerError(error); }
+
 Result<FetchResult> FetchPartition(const FetchTarget& target, const std::string& dest_path,
                                    double timeout_seconds, const Clock* clock, const auth::ClusterToken& token) {
   double start = clock->Now();

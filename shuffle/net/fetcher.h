@@ -48,6 +48,15 @@ struct FetchResult {
   uint32_t crc32c = 0;    // of the fetched bytes (verified against the server's)
 };
 
+// The fetcher's side of the handshake on a fresh connection to a shuffle server whose
+// cluster has `token` (docs/reliability.md): sends our challenge, checks the server's
+// proof, and returns our proof for its challenge, which must ride on the next request
+// (FetchRequest.auth_proof). PermissionDenied if either side does not know the token.
+Result<std::string> AuthenticateFetcher(int sock, const auth::ClusterToken& token, double timeout_seconds);
+// A shuffle server's error reply (FetchReply.error, Status::ToString() text) as a Status:
+// NotFound, DataLoss and PermissionDenied keep their code, anything else is ProtocolError.
+Status ShuffleServerError(const std::string& error);
+
 // One fetch on a fresh connection (closed afterwards). Thread-safe.
 Result<FetchResult> FetchPartition(const FetchTarget& target, const std::string& dest_path,
                                    double timeout_seconds, const Clock* clock = SystemClock::Get(),
