@@ -310,6 +310,27 @@ std::string ShareCard(const json& job, const ChartLayout& l) {
          (mean >= 0 ? "; mean " + Fixed(mean, 2) + " over the dashed line" : std::string()) + "</small></div>";
 }
 
+// The straggling-mappers paper's sojourn: submit to the last map output available to the
+// reducers. Where the job has none, the card says why, as `mr status JOB` does: "n/a" when
+// it never will (no maps; ended before they all finished), "-" while a map still runs.
+std::string SojournCard(const json& job) {
+  const double sojourn = Number(job, "sojourn_time");
+  std::string value = "-";
+  std::string note = "sojourn time: some map has not finished yet";
+  if (sojourn > 0) {
+    value = FormatSeconds(sojourn);
+    note = "sojourn time: submit to the last map output";
+  } else if (Number(job, "maps_total") == 0) {
+    value = "n/a";
+    note = "sojourn time: the job has no maps";
+  } else if (!JobIsLive(job)) {
+    value = "n/a";
+    note = "sojourn time: the job ended before all its maps finished";
+  }
+  return "<div class=\"card\"><b id=\"job-sojourn\">" + Escape(value) + "</b><small id=\"job-sojourn-note\">" +
+         Escape(note) + "</small></div>";
+}
+
 std::string JobSummary(const json& job, const ChartLayout& layout) {
   std::string s = "<div class=\"cards\">" + StateCard(job) + ProgressCards(job) + ShareCard(job, layout);
   // Measured, not modelled: the last 2 s while the job runs, the whole shuffle's mean after.
@@ -318,9 +339,7 @@ std::string JobSummary(const json& job, const ChartLayout& layout) {
   s += Card(Escape(rate > 0 ? FormatBytes(rate) + "/s" : "-"),
             live ? "shuffle rate (last 2 s)" : "shuffle rate (mean)", "shuffle-rate");
   s += Card(Escape(ResponseTime(job)), "response time");
-  // The straggling-mappers paper's sojourn: submit to the last map output available.
-  const double sojourn = Number(job, "sojourn_time");
-  s += Card(Escape(sojourn > 0 ? FormatSeconds(sojourn) : "-"), "sojourn time (to last map output)");
+  s += SojournCard(job);
   s += "</div>\n<table id=\"job-facts\">";
   json est = job.is_object() && job.contains("estimate") ? job["estimate"] : json::object();
   s += "<tr><th>job</th>" + Cell(Text(job, "job")) + "</tr><tr><th>policy</th>" + Cell(Text(job, "policy")) +
