@@ -300,9 +300,11 @@ double MeanShare(const ChartLayout& l) {
 }
 
 // The share card: the status's share, which the chart's dashed line ends at (an ended job
-// holds none: the master traces its drop to 0), and the line's mean.
+// holds none: the master traces its drop to 0), and the line's mean once it has risen above 0.
 std::string ShareCard(const json& job, const ChartLayout& l) {
-  double mean = MeanShare(l);
+  // A line that never left 0 (no map output has waited yet) has no mean worth a "0.00".
+  const bool ever = std::any_of(l.shares.begin(), l.shares.end(), [](const auto& p) { return p.second > 0; });
+  double mean = ever ? MeanShare(l) : -1;
   const bool waiting = Number(job, "shuffle_bytes_waiting") > 0;
   return "<div class=\"card\"><b id=\"job-share\">" + Escape(ShareText(job)) + "</b><small>" +
          (!JobIsLive(job) ? "shuffle share (ended: none)"
