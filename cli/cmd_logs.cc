@@ -25,9 +25,9 @@ int LogsMain(const Args& args) {
       "mr logs JOB [TASK] [--attempt N] [--tail N] [--master ADDR]\n\n"
       "Prints the logs of a job's task attempts (all, or TASK's), each after a header line\n"
       "naming the attempt and its worker: what the task's programs wrote to stderr and the\n"
-      "worker's own lines about the attempt, read from the worker that ran it. A log is kept\n"
-      "up to 1 MiB per attempt, for the 64 most recent jobs a worker ran. Exit status 0 when\n"
-      "every log was printed; 2 for an unknown job or task; 3 when the master cannot be\n"
+      "worker's own lines about the attempt, read from the worker that ran it. A worker keeps\n"
+      "up to 1 MiB per attempt, for its 64 most recent jobs (256 MiB in all). Exit status 0\n"
+      "when every log was printed; 2 for an unknown job or task; 3 when the master cannot be\n"
       "reached, or some log could not be read (its worker is gone or did not answer: a line\n"
       "in place of that log says which)";
   if (auto rc = ParseFlags(args, desc, vm, UsageLine(usage, &positional))) return *rc;

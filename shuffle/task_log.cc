@@ -25,7 +25,23 @@ std::string TaskLogPath(const std::string& work_dir, uint64_t job_id, bool is_ma
   return JoinPath(TaskLogJobDir(work_dir, job_id), name);
 }
 
-Status PruneTaskLogs(const std::string& work_dir, int keep) {
+namespace {
+
+// Bytes of the regular files directly in dir (a job's log directory has no subdirectories).
+uint64_t FilesBytes(const std::string& dir) {
+  auto names = ListDir(dir);
+  if (!names.ok()) return 0;
+  uint64_t total = 0;
+  for (const std::string& n : *names) {
+    struct stat st {};
+    if (::stat(JoinPath(dir, n).c_str(), &st) == 0 && S_ISREG(st.st_mode)) total += static_cast<uint64_t>(st.st_size);
+  }
+  return total;
+}
+
+}  // namespace
+
+Status PruneTaskLogs(const std::string& work_dir, int keep, uint64_t keep_bytes) {
   const std::string root = TaskLogRoot(work_dir);
   if (!IsDirectory(root)) return Status::Ok();
   MR_ASSIGN_OR_RETURN(std::vector<std::string> names, ListDir(root));
@@ -43,12 +59,15 @@ Status PruneTaskLogs(const std::string& work_dir, int keep) {
     if (::stat(path.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) continue;
     dirs.push_back({static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec, job, path});
   }
-  if (static_cast<int>(dirs.size()) <= keep) return Status::Ok();
   std::sort(dirs.begin(), dirs.end(), [](const Dir& a, const Dir& b) {
     return std::tie(a.mtime_ns, a.job) > std::tie(b.mtime_ns, b.job);  // newest first
   });
   Status first = Status::Ok();
-  for (size_t i = static_cast<size_t>(std::max(keep, 0)); i < dirs.size(); ++i) {
+  uint64_t bytes = 0;
+  for (size_t i = 0; i < dirs.size(); ++i) {
+    bytes += FilesBytes(dirs[i].path);
+    const bool kept = i == 0 || (static_cast<int>(i) < keep && bytes <= keep_bytes);
+    if (kept) continue;
     Status s = RemoveAll(dirs[i].path);
     if (first.ok() && !s.ok()) first = s;
   }

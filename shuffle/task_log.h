@@ -21,8 +21,10 @@ namespace mr::shuffle {
 inline constexpr uint64_t kTaskLogCapBytes = 1u << 20;
 // The most bytes of a log one TaskLogRequest gets back.
 inline constexpr uint32_t kTaskLogChunkBytes = 256u << 10;
-// A worker keeps the logs of its most recently started jobs, this many.
+// A worker keeps the logs of its most recently started jobs, this many, and of those only
+// the newest that fit in this many bytes together (the newest job's are always kept).
 inline constexpr int kTaskLogJobsKept = 64;
+inline constexpr uint64_t kTaskLogBytesKept = 256ull << 20;
 
 // WORK_DIR/logs: every job's logs.
 std::string TaskLogRoot(const std::string& work_dir);
@@ -32,8 +34,10 @@ std::string TaskLogJobDir(const std::string& work_dir, uint64_t job_id);
 std::string TaskLogPath(const std::string& work_dir, uint64_t job_id, bool is_map, uint32_t index, uint32_t attempt);
 
 // Removes every job's log directory under TaskLogRoot(work_dir) but the `keep` most
-// recently modified (ties: the higher job id is kept). Entries that are not a job's log
-// directory are left alone. Returns the first error; goes on past it.
-Status PruneTaskLogs(const std::string& work_dir, int keep);
+// recently modified (ties: the higher job id is kept), and of those any beyond the newest
+// whose files together hold at most `keep_bytes` (the newest is kept whatever its size).
+// Entries that are not a job's log directory are left alone. Returns the first error;
+// goes on past it.
+Status PruneTaskLogs(const std::string& work_dir, int keep, uint64_t keep_bytes = kTaskLogBytesKept);
 
 }  // namespace mr::shuffle

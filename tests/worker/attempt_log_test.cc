@@ -92,6 +92,26 @@ TEST(AttemptLogTest, PruningKeepsTheMostRecentJobsLogs) {
   std::sort(left->begin(), left->end());
   EXPECT_EQ(*left, (std::vector<std::string>{"j1", "j4", "notes"}));
   EXPECT_TRUE(shuffle::PruneTaskLogs(tmp.path() + "/none", 2).ok()) << "no logs yet is not an error";
+
+  // And by bytes: the newest that fit together (j1's 60 bytes, j4's 50 more, not j3's 40).
+  Touch(root + "/j3", 2000);
+  ASSERT_TRUE(WriteFileAtomically(root + "/j1/m-00000-1.log", std::string(60, 'x')).ok());
+  ASSERT_TRUE(WriteFileAtomically(root + "/j4/m-00000-1.log", std::string(50, 'x')).ok());
+  ASSERT_TRUE(WriteFileAtomically(root + "/j3/m-00000-1.log", std::string(40, 'x')).ok());
+  Touch(root + "/j1", 5000);
+  Touch(root + "/j4", 3000);
+  Touch(root + "/j3", 2000);
+  ASSERT_TRUE(shuffle::PruneTaskLogs(tmp.path(), 10, 120).ok());
+  left = ListDir(root);
+  ASSERT_TRUE(left.ok());
+  std::sort(left->begin(), left->end());
+  EXPECT_EQ(*left, (std::vector<std::string>{"j1", "j4", "notes"}));
+  // The newest job's logs stay whatever their size.
+  ASSERT_TRUE(shuffle::PruneTaskLogs(tmp.path(), 10, 1).ok());
+  left = ListDir(root);
+  ASSERT_TRUE(left.ok());
+  std::sort(left->begin(), left->end());
+  EXPECT_EQ(*left, (std::vector<std::string>{"j1", "notes"}));
 }
 
 TEST(AttemptLogTest, TheShuffleServerServesPiecesToAnAuthenticatedReader) {
