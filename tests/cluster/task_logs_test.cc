@@ -73,10 +73,11 @@ DirectCluster* TaskLogsTest::cluster_ = nullptr;
 TEST_F(TaskLogsTest, AFinishedJobsStreamingStderrAndTheWorkersLines) {
   const std::string job = RunStreaming(kChattyMapper, kChattyReducer, "chatty");
   ASSERT_FALSE(job.empty());
-  // The job has ended: its directory on the worker is gone, its logs are kept.
+  // The job has ended: its directory on the worker goes (at the worker's next heartbeat),
+  // its logs are kept.
   const uint64_t id = std::stoull(job.substr(4));
   const std::string work = tmp_->path() + "/w0";
-  EXPECT_FALSE(PathExists(work + "/j" + std::to_string(id)));
+  EXPECT_TRUE(WaitUntil([&] { return !PathExists(work + "/j" + std::to_string(id)); }, 10, 0.02));
 
   auto map = Mr("logs " + job + " m-00000");
   ASSERT_EQ(map.exit_code, 0) << map.out << map.err;
