@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "cli/scheduler_flags.h"
 #include "common/version.h"
 
@@ -29,6 +30,23 @@ bool IsHelpWord(const char* w) {
 
 // "model" + "sweep" -> "model sweep"; the root's path is "".
 std::string Join(const std::string& path, const char* word) { return path.empty() ? word : path + " " + word; }
+
+// The error for a word that names no command of the group at `path`: "unknown command
+// 'stauts'; did you mean 'status'?" (the nearest names, as for flags: NearestFlags), else
+// the group's help to try. Exit kExitUsage.
+int UnknownCommand(std::span<const Command> table, const std::string& path, const char* word) {
+  std::vector<std::string> names;
+  for (const Command& c : table) names.emplace_back(c.name);
+  if (path.empty()) names.emplace_back("help");
+  const std::vector<std::string> near = NearestFlags(word, names);
+  std::string message = "unknown command '" + Join(path, word) + "'";
+  if (near.empty()) return UsageError(message + " (try 'mr help" + (path.empty() ? "" : " " + path) + "')");
+  message += "; did you mean ";
+  for (size_t i = 0; i < near.size(); ++i) {
+    message += (i == 0 ? "" : i + 1 == near.size() ? " or " : ", ") + ("'" + Join(path, near[i].c_str()) + "'");
+  }
+  return UsageError(message + "?");
+}
 
 void PrintRootUsage(std::FILE* out) {
   std::fprintf(out,
@@ -64,7 +82,7 @@ int Explain(std::span<const Command> table, const std::string& path, int n, char
   }
   const Command* c = Find(table, words[0]);
   const std::string sub = Join(path, words[0]);
-  if (c == nullptr) return UsageError("unknown subcommand '" + sub + "'");
+  if (c == nullptr) return UnknownCommand(table, path, words[0]);
   if (IsGroup(*c)) return Explain(c->subcommands, sub, n - 1, words + 1);
   char help[] = "--help";
   std::vector<char*> argv = {words[0], help};
@@ -84,9 +102,7 @@ int Dispatch(std::span<const Command> table, const std::string& path, int n, cha
   }
   const Command* c = Find(table, words[0]);
   const std::string sub = Join(path, words[0]);
-  if (c == nullptr) {
-    return UsageError("unknown subcommand '" + sub + "' (try 'mr help" + (path.empty() ? "" : " " + path) + "')");
-  }
+  if (c == nullptr) return UnknownCommand(table, path, words[0]);
   if (IsGroup(*c)) return Dispatch(c->subcommands, sub, n - 1, words + 1);
   return c->run(Args{n, words});
 }

@@ -17,6 +17,7 @@ int HadoopMain(const Args& args);  // cli/cmd_hadoop.cc
 // cli/cmd_version.cc, cli/cmd_cat.cc
 int VersionMain(const Args& args);
 int CatMain(const Args& args);
+int LogsMain(const Args& args);  // cli/cmd_logs.cc
 
 // `mr model ...`: cli/model/cmd_*.cc
 int ModelTandemMain(const Args& args);
@@ -130,6 +131,7 @@ const Command kCommands[] = {
     {"data-server", "serve this host's input files to a cluster on other hosts (no shared file system)",
      DataServerMain},
     {.name = "token", .summary = "the cluster token: make one to copy to every machine", .subcommands = kTokenCommands},
+    {"logs", "print a job's task logs (stderr and the worker's lines) from the workers that ran them", LogsMain},
     {.name = "model", .summary = "predictions and simulations of the scheduling models", .subcommands = kModelCommands},
     {.name = "trace", .summary = "render a job trace as a Gantt chart (SVG or PNG)", .subcommands = kTraceCommands},
     {.name = "experiment",

@@ -90,6 +90,10 @@ class TaskContext {
   // failed attempt's report carries them to `mr status JOB` and the job page. The task
   // thread; a later call replaces an earlier one.
   virtual void SetStderrTail(std::string /*tail*/) {}
+  // Bytes a child process of the task wrote to stderr, as it writes them, for the
+  // attempt's log on the worker (`mr logs`, shuffle/task_log.h). Any thread of the task;
+  // callers pass whole lines where they can.
+  virtual void AppendLog(std::string_view /*bytes*/) {}
   // The task's status line (Hadoop's reporter:status:), shown with the running attempt and
   // kept in its trace event. The task thread; a later call replaces an earlier one.
   virtual void SetStatus(std::string /*status*/) {}

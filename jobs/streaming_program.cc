@@ -228,6 +228,7 @@ Result<std::unique_ptr<StreamingProgram>> StreamingProgram::Start(const Streamin
   hooks.progress = [&ctx] { ctx.Progress(); };
   hooks.cancelled = [&ctx] { return ctx.Cancelled(); };
   hooks.stderr_tail = [&ctx](std::string tail) { ctx.SetStderrTail(std::move(tail)); };
+  hooks.stderr_copy = [&ctx](std::string_view bytes) { ctx.AppendLog(bytes); };
   std::shared_ptr<Reports> reports = p->reports_;
   const std::string prefix = conf.reporter_prefix;
   const std::string who = p->role_;

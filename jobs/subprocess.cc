@@ -157,6 +157,10 @@ class ChildProcess::StderrPump {
     if (kept_.size() > 2 * kStderrTailBytes) kept_.erase(0, kept_.size() - 2 * kStderrTailBytes);
     WriteOut(text);
     if (newline) WriteOut("\n");
+    if (hooks_->stderr_copy) {
+      hooks_->stderr_copy(text);
+      if (newline) hooks_->stderr_copy("\n");
+    }
   }
   static void WriteOut(std::string_view s) {
     const char* data = s.data();

@@ -35,13 +35,15 @@ namespace mr::jobs {
 // stderr (without its '\n'); returning true takes the line: it is neither passed to our
 // stderr nor kept in the tail. `stderr_tail` is called once, on the driving thread after the
 // child has ended, with the last kStderrTailLines lines (at most kStderrTailBytes bytes) of
-// the rest.
+// the rest. `stderr_copy`, on the stderr thread, gets the same bytes as our stderr does, as
+// they go (a line with its '\n'; a very long line in pieces): the attempt's log (`mr logs`).
 struct FilterHooks {
   std::function<void()> progress;
   std::function<bool()> cancelled;
   std::function<void(double share)> fed;
   std::function<bool(std::string_view line)> stderr_line;
   std::function<void(std::string tail)> stderr_tail;
+  std::function<void(std::string_view bytes)> stderr_copy;
 };
 inline constexpr int kFilterPollMs = 50;
 inline constexpr size_t kStderrTailBytes = 4096;

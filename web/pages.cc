@@ -300,14 +300,37 @@ double MeanShare(const ChartLayout& l) {
 }
 
 // The share card: the status's share, which the chart's dashed line ends at (an ended job
-// holds none: the master traces its drop to 0), and the line's mean.
+// holds none: the master traces its drop to 0), and the line's mean once it has risen above 0.
 std::string ShareCard(const json& job, const ChartLayout& l) {
-  double mean = MeanShare(l);
+  // A line that never left 0 (no map output has waited yet) has no mean worth a "0.00".
+  const bool ever = std::any_of(l.shares.begin(), l.shares.end(), [](const auto& p) { return p.second > 0; });
+  double mean = ever ? MeanShare(l) : -1;
   const bool waiting = Number(job, "shuffle_bytes_waiting") > 0;
   return "<div class=\"card\"><b id=\"job-share\">" + Escape(ShareText(job)) + "</b><small>" +
          (!JobIsLive(job) ? "shuffle share (ended: none)"
                           : waiting ? "shuffle share now" : "shuffle share now: no map output waiting") +
          (mean >= 0 ? "; mean " + Fixed(mean, 2) + " over the dashed line" : std::string()) + "</small></div>";
+}
+
+// The straggling-mappers paper's sojourn: submit to the last map output available to the
+// reducers. Where the job has none, the card says why, as `mr status JOB` does: "n/a" when
+// it never will (no maps; ended before they all finished), "-" while a map still runs.
+std::string SojournCard(const json& job) {
+  const double sojourn = Number(job, "sojourn_time");
+  std::string value = "-";
+  std::string note = "sojourn time: some map has not finished yet";
+  if (sojourn > 0) {
+    value = FormatSeconds(sojourn);
+    note = "sojourn time: submit to the last map output";
+  } else if (Number(job, "maps_total") == 0) {
+    value = "n/a";
+    note = "sojourn time: the job has no maps";
+  } else if (!JobIsLive(job)) {
+    value = "n/a";
+    note = "sojourn time: the job ended before all its maps finished";
+  }
+  return "<div class=\"card\"><b id=\"job-sojourn\">" + Escape(value) + "</b><small id=\"job-sojourn-note\">" +
+         Escape(note) + "</small></div>";
 }
 
 std::string JobSummary(const json& job, const ChartLayout& layout) {
@@ -318,9 +341,7 @@ std::string JobSummary(const json& job, const ChartLayout& layout) {
   s += Card(Escape(rate > 0 ? FormatBytes(rate) + "/s" : "-"),
             live ? "shuffle rate (last 2 s)" : "shuffle rate (mean)", "shuffle-rate");
   s += Card(Escape(ResponseTime(job)), "response time");
-  // The straggling-mappers paper's sojourn: submit to the last map output available.
-  const double sojourn = Number(job, "sojourn_time");
-  s += Card(Escape(sojourn > 0 ? FormatSeconds(sojourn) : "-"), "sojourn time (to last map output)");
+  s += SojournCard(job);
   s += "</div>\n<table id=\"job-facts\">";
   json est = job.is_object() && job.contains("estimate") ? job["estimate"] : json::object();
   s += "<tr><th>job</th>" + Cell(Text(job, "job")) + "</tr><tr><th>policy</th>" + Cell(Text(job, "policy")) +

@@ -10,10 +10,13 @@
 #include <functional>
 
 #include "common/file_util.h"
+#include "common/job_id.h"
 #include "common/log.h"
 #include "common/units.h"
 #include "common/utf8.h"
 #include "jobs/job.h"
+#include "shuffle/task_log.h"
+#include "worker/task/attempt_log.h"
 #include "worker/task/map_task.h"
 #include "worker/task/reduce_task.h"
 
@@ -78,12 +81,13 @@ std::function<void(std::string)> StatusSink(AttemptWatch& watch, proto::TaskRepo
 }
 
 Status MapBody(const proto::Assignment& a, const AttemptContext& ctx, AttemptWatch& watch, const jobs::Job& job,
-               proto::TaskReport* report) {
+               AttemptLog* log, proto::TaskReport* report) {
   MapTaskSpec spec = MakeMapTaskSpec(a, ctx, job);
   const bool remote = ctx.remote_inputs && ReadsRemotely(a.split().host(), ctx.host);
   if (remote) {
     MR_ASSIGN_OR_RETURN(spec.input_source, ctx.remote_inputs(a.split().host()));
   }
+  spec.log = log;
   spec.progress = watch.progress();
   spec.fraction = watch.fraction();
   spec.stderr_tail = report->mutable_stderr_tail();
@@ -112,8 +116,9 @@ Status MapBody(const proto::Assignment& a, const AttemptContext& ctx, AttemptWat
 }
 
 Status ReduceBody(const proto::Assignment& a, const AttemptContext& ctx, AttemptWatch& watch, const jobs::Job& job,
-                  proto::TaskReport* report) {
+                  AttemptLog* log, proto::TaskReport* report) {
   ReduceTaskSpec spec;
+  spec.log = log;
   spec.job_id = a.job_id();
   spec.reduce_index = a.index();
   spec.job = &job;
@@ -143,6 +148,59 @@ Status ReduceBody(const proto::Assignment& a, const AttemptContext& ctx, Attempt
   }
   FillCounters(result->counters, report);
   return Status::Ok();
+}
+
+// "map m-00003 attempt 1 of job-000001": how the attempt's log names it.
+std::string AttemptTitle(const proto::Assignment& a) {
+  char task[32];
+  std::snprintf(task, sizeof task, "%c-%05u", a.kind() == proto::MAP ? 'm' : 'r', a.index());
+  return std::string(a.kind() == proto::MAP ? "map " : "reduce ") + task + " attempt " + std::to_string(a.attempt()) +
+         " of " + JobIdString(a.job_id());
+}
+
+// Opens the attempt's log (shuffle/task_log.h), first making room for a job new here: the
+// logs of all but the kTaskLogJobsKept - 1 most recent jobs go. Null (with a warning in
+// the worker's log) when it cannot be made: the attempt runs without one.
+std::unique_ptr<AttemptLog> OpenAttemptLog(const proto::Assignment& a, const AttemptContext& ctx) {
+  if (!IsDirectory(shuffle::TaskLogJobDir(ctx.work_dir, a.job_id()))) {
+    Status pruned = shuffle::PruneTaskLogs(ctx.work_dir, shuffle::kTaskLogJobsKept - 1);
+    if (!pruned.ok()) MR_LOG_WARN("pruning task logs: {}", pruned.ToString());
+  }
+  auto log = AttemptLog::Open(
+      shuffle::TaskLogPath(ctx.work_dir, a.job_id(), a.kind() == proto::MAP, a.index(), a.attempt()));
+  if (!log.ok()) {
+    MR_LOG_WARN("{}: no task log: {}", AttemptTitle(a), log.status().ToString());
+    return nullptr;
+  }
+  std::string start = AttemptTitle(a) + " starts";
+  if (a.kind() == proto::MAP && a.has_split() && !a.split().path().empty()) {
+    start += ": split " + a.split().path() + " bytes " + std::to_string(a.split().offset()) + "+" +
+             std::to_string(a.split().length());
+  } else if (a.kind() == proto::REDUCE) {
+    start += ": the runs of " + std::to_string(a.num_maps()) + (a.num_maps() == 1 ? " map" : " maps");
+  }
+  (*log)->Note(start);
+  return std::move(log).value();
+}
+
+// The attempt's last line in its log: its end, how long it ran, what it read and wrote or
+// why it failed.
+void NoteEnd(AttemptLog* log, const proto::TaskReport& r) {
+  if (log == nullptr) return;
+  if (log->dropped() > 0) {
+    log->Note(std::to_string(log->dropped()) + " bytes of the task's stderr were dropped past the log's cap");
+  }
+  char line[256];
+  std::snprintf(line, sizeof line, "attempt %s after %.3f s", proto::TaskState_Name(r.state()).c_str(),
+                r.end_time() - r.start_time());
+  std::string text = line;
+  if (r.state() == proto::SUCCEEDED) {
+    text += ": " + std::to_string(r.records_in()) + " records in (" + std::to_string(r.bytes_in()) + " bytes), " +
+            std::to_string(r.records_out()) + " records out (" + std::to_string(r.bytes_out()) + " bytes)";
+  } else if (!r.error().empty()) {
+    text += ": " + r.error();
+  }
+  log->Note(text);
 }
 
 }  // namespace
@@ -204,11 +262,13 @@ proto::TaskReport RunAttempt(const proto::Assignment& a, const AttemptContext& c
   report.set_index(a.index());
   report.set_attempt(a.attempt());
   report.set_start_time(ctx.clock->Now());
+  std::unique_ptr<AttemptLog> log = OpenAttemptLog(a, ctx);
+  AttemptLogCapture capture(log.get());  // the worker's lines from this thread go in too
   jobs::Params params(a.spec().params().begin(), a.spec().params().end());
   auto job = jobs::CreateJob(a.spec().job(), params);
   Status status = !job.ok()                ? job.status()
-                  : a.kind() == proto::MAP ? MapBody(a, ctx, watch, **job, &report)
-                                           : ReduceBody(a, ctx, watch, **job, &report);
+                  : a.kind() == proto::MAP ? MapBody(a, ctx, watch, **job, log.get(), &report)
+                                           : ReduceBody(a, ctx, watch, **job, log.get(), &report);
   if (watch.timed_out()) {
     char why[96];
     std::snprintf(why, sizeof why, "no progress for %g s (task timeout)", ctx.task_timeout);
@@ -237,6 +297,7 @@ proto::TaskReport RunAttempt(const proto::Assignment& a, const AttemptContext& c
     MR_LOG_WARN("{} {}/{} attempt {} {}: {}", a.kind() == proto::MAP ? "map" : "reduce", a.job_id(), a.index(),
                 a.attempt(), report.state() == proto::KILLED ? "killed" : "failed", status.ToString());
   }
+  NoteEnd(log.get(), report);
   return report;
 }
 

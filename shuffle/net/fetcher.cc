@@ -179,6 +179,8 @@ Result<std::string> AuthenticateToServer(int sock, const auth::ClusterToken& tok
   return token.Prove(reply.auth_nonce(), auth::kRoleFetcher, kProtocolVersion);
 }
 
+Status ShuffleServerError(const std::string& error) { return ServerError(error); }
+
 Result<FetchResult> FetchPartition(const FetchTarget& target, const std::string& dest_path,
                                    double timeout_seconds, const Clock* clock, const auth::ClusterToken& token) {
   double start = clock->Now();

@@ -53,6 +53,9 @@ struct FetchResult {
 // proof for the server's challenge, which must travel with the first request.
 // PermissionDenied if either side does not hold `token`. REQUIRES: token.enabled().
 Result<std::string> AuthenticateToServer(int sock, const auth::ClusterToken& token, double timeout);
+// A shuffle server's error reply (FetchReply.error, Status::ToString() text) as a Status:
+// NotFound, DataLoss and PermissionDenied keep their code, anything else is ProtocolError.
+Status ShuffleServerError(const std::string& error);
 
 // One fetch on a fresh connection (closed afterwards). Thread-safe.
 Result<FetchResult> FetchPartition(const FetchTarget& target, const std::string& dest_path,

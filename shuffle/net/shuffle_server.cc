@@ -16,6 +16,7 @@
 #include <asio/io_context.hpp>
 #include <asio/ip/tcp.hpp>
 
+#include "common/crc32c.h"
 #include "common/file_util.h"
 #include "common/log.h"
 #include "common/thread_name.h"
@@ -23,6 +24,7 @@
 #include "mr.pb.h"
 #include "shuffle/map_output.h"
 #include "shuffle/net/shuffle_connection.h"
+#include "shuffle/task_log.h"
 
 namespace mr::shuffle {
 
@@ -65,6 +67,47 @@ Status AuthStep(int fd, const std::string& frame, const auth::ClusterToken& toke
   *serve = true;
   return Status::Ok();
 }
+// A piece of a task attempt's log (FetchRequest.log, `mr logs`): a FetchReply with the
+// log's size so far, then up to kTaskLogChunkBytes of it from the offset asked for, with
+// their CRC32C. Not paced by the job's share: a log is small and read by a person. A log
+// this worker does not have is a NotFound reply (the connection stays usable).
+Status ServeTaskLog(int fd, const std::string& work_dir, const proto::TaskLogRequest& req, double timeout) {
+  const bool is_map = req.kind() == proto::MAP;
+  proto::FetchReply reply;
+  if (!is_map && req.kind() != proto::REDUCE) {
+    reply.set_error(Status::InvalidArgument("a task log request names a map or a reduce").ToString());
+    return netio::WriteFrameFd(fd, reply.SerializeAsString(), timeout);
+  }
+  const std::string path = TaskLogPath(work_dir, req.job_id(), is_map, req.index(), req.attempt());
+  netio::UniqueFd file(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  struct stat st {};
+  if (!file.valid() || ::fstat(file.get(), &st) != 0) {
+    char what[96];
+    std::snprintf(what, sizeof what, "no log of job %llu %c-%05u attempt %u on this worker",
+                  static_cast<unsigned long long>(req.job_id()), is_map ? 'm' : 'r', req.index(), req.attempt());
+    reply.set_error(Status::NotFound(what).ToString());
+    return netio::WriteFrameFd(fd, reply.SerializeAsString(), timeout);
+  }
+  const uint64_t size = static_cast<uint64_t>(st.st_size);
+  const uint64_t offset = std::min<uint64_t>(req.offset(), size);
+  const uint64_t want = std::min<uint64_t>({size - offset, req.max_bytes(), kTaskLogChunkBytes});
+  std::string data(static_cast<size_t>(want), '\0');
+  size_t got = 0;
+  while (got < data.size()) {
+    const ssize_t n = ::pread(file.get(), data.data() + got, data.size() - got, static_cast<off_t>(offset + got));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;  // shorter than fstat said: send what there is
+    got += static_cast<size_t>(n);
+  }
+  data.resize(got);
+  reply.set_ok(true);
+  reply.set_length(data.size());
+  reply.set_log_size(size);
+  reply.set_crc32c(crc32c::Value(data));
+  MR_RETURN_IF_ERROR(netio::WriteFrameFd(fd, reply.SerializeAsString(), timeout, data.empty() ? 0 : MSG_MORE));
+  return netio::WriteFull(fd, data.data(), data.size(), timeout);
+}
+
 }  // namespace
 
 struct ShuffleServer::OpenPartition {
@@ -209,6 +252,7 @@ Status ShuffleServer::ServeRequest(int fd, const std::string& frame, bool* keep_
     return Status::ProtocolError("malformed FetchRequest");
   }
   if (req.has_input()) return ServeInput(fd, req.input());
+  if (req.has_log()) return ServeTaskLog(fd, options_.work_dir, req.log(), options_.io_timeout_seconds);
   auto part = Open(req.job_id(), req.map_index(), req.attempt(), req.partition());
   proto::FetchReply reply;
   if (!part.ok()) {

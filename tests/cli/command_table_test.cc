@@ -104,9 +104,32 @@ TEST(CommandTableTest, UnknownCommandInAnyGroupIsOneLineAndExitTwo) {
       auto r = Sh(line);
       EXPECT_EQ(r.exit_code, 2) << line;
       EXPECT_EQ(Lines(r.err), 1u) << line << "\n" << r.err;
-      EXPECT_NE(r.err.find("unknown subcommand '" + path + "'"), std::string::npos) << line << "\n" << r.err;
+      EXPECT_NE(r.err.find("unknown command '" + path + "'"), std::string::npos) << line << "\n" << r.err;
       EXPECT_TRUE(r.out.empty()) << line << "\n" << r.out;
     }
+  }
+}
+
+// A mistyped command gets the nearest names of its group, as a mistyped flag does; a word
+// near nothing gets the group's help to try. Exit 2, one line, nothing on stdout.
+TEST(CommandTableTest, AMistypedCommandGetsTheNearestNames) {
+  struct Case {
+    std::string args, says;
+  } cases[] = {
+      {"stauts", "mr: unknown command 'stauts'; did you mean 'status'?\n"},
+      {"sttaus --json", "mr: unknown command 'sttaus'; did you mean 'status'?\n"},
+      {"model flexx", "mr: unknown command 'model flexx'; did you mean 'model flex'?\n"},
+      {"help model tasksin", "mr: unknown command 'model tasksin'; did you mean 'model tasksim'?\n"},
+      {"lgos job-000001", "mr: unknown command 'lgos'; did you mean 'logs'?\n"},
+      {"hepl", "mr: unknown command 'hepl'; did you mean 'help'?\n"},
+      {"experiment rn", "mr: unknown command 'experiment rn'; did you mean 'experiment run'?\n"},
+      {"zzzzzz", "mr: unknown command 'zzzzzz' (try 'mr help')\n"},
+  };
+  for (const Case& c : cases) {
+    auto r = Sh(MrBin() + " " + c.args);
+    EXPECT_EQ(r.exit_code, 2) << c.args;
+    EXPECT_EQ(r.err, c.says) << c.args;
+    EXPECT_EQ(r.out, "") << c.args;
   }
 }
 

@@ -37,7 +37,7 @@ TEST(HelpTest, SubcommandHelpShowsItsOptions) {
   }
   auto bad = Sh(MrBin() + " help nosuch");
   EXPECT_EQ(bad.exit_code, 2);
-  EXPECT_NE(bad.err.find("unknown subcommand 'nosuch'"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("unknown command 'nosuch'"), std::string::npos) << bad.err;
 }
 
 // `cluster start` passes the master's and the workers' own options on, unchanged (a file

@@ -112,7 +112,7 @@ TEST_F(CliErrorsTest, GrepWithoutPattern) {
 TEST_F(CliErrorsTest, UnknownSubcommand) {
   auto r = Sh(MrBin() + " frob");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("unknown subcommand 'frob'"), std::string::npos);
+  EXPECT_NE(r.err.find("unknown command 'frob'"), std::string::npos);
 }
 
 TEST_F(CliErrorsTest, EmbeddedRunSucceeds) {

@@ -128,7 +128,7 @@ TEST(RunFilterTest, CancelKillsTheCommandAndWhatItStarted) {
         grandchild = static_cast<pid_t>(std::stol(std::string(line)));
         cancel.store(true);
       },
-      FilterHooks{{}, [&cancel] { return cancel.load(); }, {}, {}, {}});
+      FilterHooks{{}, [&cancel] { return cancel.load(); }, {}, {}, {}, {}});
   EXPECT_EQ(s.code(), StatusCode::kAborted) << s.ToString();
   ASSERT_GT(grandchild, 0);
   EXPECT_TRUE(mr::testing::WaitUntil([&] { return !Alive(grandchild); }, 5, 0.05))

@@ -191,6 +191,18 @@ std::string ShareShown(const nlohmann::json& job) {
   return live && job.value("shuffle_bytes_waiting", 0.0) > 0 ? web::Fixed(job.at("share").get<double>(), 2) : "-";
 }
 
+// The sojourn card as the API's fields define it: the time when sojourn_time is set, else
+// why not: "n/a" with the reason for a job that will never have one, "-" while maps run.
+std::pair<std::string, std::string> SojournShown(const nlohmann::json& job) {
+  const std::string state = job.value("state", "");
+  const bool live = state != "SUCCEEDED" && state != "FAILED" && state != "KILLED";
+  const double sojourn = job.value("sojourn_time", 0.0);
+  if (sojourn > 0) return {web::FormatSeconds(sojourn), "sojourn time: submit to the last map output"};
+  if (job.value("maps_total", 0) == 0) return {"n/a", "sojourn time: the job has no maps"};
+  if (!live) return {"n/a", "sojourn time: the job ended before all its maps finished"};
+  return {"-", "sojourn time: some map has not finished yet"};
+}
+
 class FourJobs : public ::testing::Test {
  protected:
   nlohmann::json Api(int id) { return ApiPath("/api/jobs/" + std::to_string(id)); }
@@ -228,6 +240,10 @@ class FourJobs : public ::testing::Test {
     EXPECT_EQ(ById(dom, "job-submitted"), UtcClock(api.at("submit_time").get<double>()) + " UTC");
     EXPECT_EQ(ById(dom, "job-started"), SinceSubmit(api, "start_time"));
     EXPECT_EQ(ById(dom, "job-ended"), SinceSubmit(api, "end_time"));
+    const auto [sojourn, why] = SojournShown(api);
+    EXPECT_EQ(ById(dom, "job-sojourn"), sojourn) << state;
+    EXPECT_EQ(ById(dom, "job-sojourn-note"), why) << state;
+    EXPECT_NE(ById(dom, "job-sojourn"), "0.00") << state;
     // The chart's dashed share line ends at the card's value.
     std::smatch m;
     if (std::regex_search(dom, m, std::regex("class=\"share\" data-last=\"([0-9.]+)\""))) {
@@ -290,9 +306,13 @@ TEST_F(FourJobs, PagesShowStatePhaseProgressShareAndTimesOfTheApi) {
   std::string share = ById(dom, "job-share");
   EXPECT_TRUE(share == ShareShown(before) || share == ShareShown(after)) << share;
   EXPECT_NE(share, "0.00") << "fifo gives the only running job the shuffle when it has output waiting";
+  // Its one map runs on: no output has waited, so the card has no mean share "0.00" either.
+  EXPECT_EQ(dom.find("mean 0.00"), std::string::npos) << "a share line that never left 0 has no mean";
   EXPECT_EQ(ById(dom, "job-submitted"), UtcClock(after.at("submit_time").get<double>()) + " UTC");
   EXPECT_EQ(ById(dom, "job-started"), SinceSubmit(after, "start_time"));
   EXPECT_EQ(ById(dom, "job-ended"), "-");
+  EXPECT_EQ(ById(dom, "job-sojourn"), "-") << "its one map runs for a minute";
+  EXPECT_EQ(ById(dom, "job-sojourn-note"), "sojourn time: some map has not finished yet");
   Shot("/jobs/4", "four-jobs-running.png");
 
   ExpectEndedPageMatches(1, "SUCCEEDED");

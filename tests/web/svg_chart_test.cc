@@ -77,7 +77,8 @@ TEST(PagesTest, JobPageEmbedsChartDecisionsAndCounters) {
   EXPECT_NE(html.find("id=\"decisions\""), std::string::npos);
   EXPECT_NE(html.find("map_output_records"), std::string::npos);
   EXPECT_NE(html.find("data-live=\"0\""), std::string::npos);  // SUCCEEDED: no refresh
-  EXPECT_NE(html.find("<b>2.25 s</b><small>sojourn time (to last map output)</small>"), std::string::npos);
+  EXPECT_NE(html.find("<b id=\"job-sojourn\">2.25 s</b><small id=\"job-sojourn-note\">sojourn time: submit to the last map output</small>"),
+            std::string::npos);
   EXPECT_EQ(Count(html, "http://"), Count(html, "http://www.w3.org/2000/svg"));  // nothing fetched from elsewhere
   EXPECT_EQ(Count(html, "https://"), 0u);
 }

@@ -89,7 +89,7 @@ TEST_F(TraceCliTest, UsageErrors) {
   std::string err;
   EXPECT_EQ(RunTrace({"trace"}, &err), kExitUsage);
   EXPECT_EQ(RunTrace({"trace", "draw"}, &err), kExitUsage);
-  EXPECT_NE(err.find("unknown subcommand 'trace draw'"), std::string::npos) << err;
+  EXPECT_NE(err.find("unknown command 'trace draw'"), std::string::npos) << err;
   EXPECT_EQ(RunTrace({"trace", "render", trace_, "--out", Path("x.pdf")}, &err), kExitUsage);
   EXPECT_NE(err.find(".svg or .png"), std::string::npos);
   EXPECT_EQ(RunTrace({"trace", "render", Path("missing.jsonl"), "--out", Path("x.svg")}, &err), kExitUsage);

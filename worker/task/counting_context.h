@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "jobs/job.h"
+#include "worker/task/attempt_log.h"
 #include "worker/task/task_counters.h"
 
 namespace mr::worker {
@@ -45,6 +46,9 @@ class CountingContext final : public jobs::TaskContext {
   void SetStderrTail(std::string tail) override {
     if (stderr_tail_ != nullptr) *stderr_tail_ = std::move(tail);
   }
+  void AppendLog(std::string_view bytes) override {
+    if (log_ != nullptr) log_->Append(bytes);
+  }
   void SetStatus(std::string status) override {
     if (status_) status_(std::move(status));
   }
@@ -53,6 +57,8 @@ class CountingContext final : public jobs::TaskContext {
   // Not owned; must outlive the context. May be null.
   void set_task(const jobs::TaskIdentity* task) { task_ = task; }
   void set_status_sink(std::function<void(std::string)> sink) { status_ = std::move(sink); }
+  // The attempt's log (not owned; outlives the context); may be null.
+  void set_log(AttemptLog* log) { log_ = log; }
 
  private:
   TaskCounters* counters_;
@@ -64,6 +70,7 @@ class CountingContext final : public jobs::TaskContext {
   std::string* stderr_tail_;
   std::function<void(std::string)> status_;
   const jobs::TaskIdentity* task_ = nullptr;
+  AttemptLog* log_ = nullptr;
 };
 
 }  // namespace mr::worker

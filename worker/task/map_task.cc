@@ -202,6 +202,7 @@ Result<MapTaskResult> RunMapTaskImpl(const MapTaskSpec& spec, const std::atomic<
   }
   ctx.set_task(&task);
   ctx.set_status_sink(spec.status_sink);
+  ctx.set_log(spec.log);
   MR_ASSIGN_OR_RETURN(std::unique_ptr<jobs::Mapper> mapper, spec.job->NewMapper());
   // A map-only job's map neither sorts nor combines.
   std::unique_ptr<jobs::Reducer> combiner = spec.num_reduces == 0 ? nullptr : spec.job->NewCombiner();

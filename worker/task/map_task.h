@@ -25,6 +25,8 @@
 
 namespace mr::worker {
 
+class AttemptLog;  // worker/task/attempt_log.h
+
 struct MapTaskSpec {
   uint64_t job_id = 0;
   uint32_t map_index = 0;
@@ -45,6 +47,7 @@ struct MapTaskSpec {
   // (synthetic) sets it through TaskContext::SetFraction. May be null.
   std::atomic<double>* fraction = nullptr;
   std::string* stderr_tail = nullptr;  // a child process's stderr tail (TaskContext); may be null
+  AttemptLog* log = nullptr;  // the attempt's log: what its child programs write to stderr; may be null
   // Gets the task's status line (TaskContext::SetStatus) on the task thread; may be empty.
   std::function<void(std::string)> status_sink;
   // Who the attempt is, for the job's programs (jobs::TaskIdentity; working_dir is the

@@ -57,6 +57,7 @@ Status ReduceRuns(const ReduceTaskSpec& spec, const std::vector<std::string_view
   }
   ctx.set_task(&task);
   ctx.set_status_sink(spec.status_sink);
+  ctx.set_log(spec.log);
   MR_ASSIGN_OR_RETURN(std::unique_ptr<jobs::Reducer> reducer, spec.job->NewReducer());
   // A reducer that works in Finish reports its own fraction; the merge is not its progress.
   std::atomic<double>* fraction = reducer->ReportsFraction() ? nullptr : spec.fraction;

@@ -18,6 +18,8 @@
 
 namespace mr::worker {
 
+class AttemptLog;  // worker/task/attempt_log.h
+
 struct ReduceTaskSpec {
   uint64_t job_id = 0;
   uint32_t reduce_index = 0;
@@ -36,6 +38,7 @@ struct ReduceTaskSpec {
   // May be null.
   std::atomic<double>* fraction = nullptr;
   std::string* stderr_tail = nullptr;  // a child process's stderr tail (TaskContext); may be null
+  AttemptLog* log = nullptr;  // the attempt's log: what its child programs write to stderr; may be null
   // Gets the task's status line (TaskContext::SetStatus) on the task thread; may be empty.
   std::function<void(std::string)> status_sink;
   // Who the attempt is, for the job's programs (jobs::TaskIdentity; working_dir is the
