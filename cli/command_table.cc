@@ -17,6 +17,7 @@ int HadoopMain(const Args& args);  // cli/cmd_hadoop.cc
 // cli/cmd_version.cc, cli/cmd_cat.cc
 int VersionMain(const Args& args);
 int CatMain(const Args& args);
+int LoadgenMain(const Args& args);  // cli/cmd_loadgen.cc
 
 // `mr model ...`: cli/model/cmd_*.cc
 int ModelTandemMain(const Args& args);
@@ -110,6 +111,7 @@ const Command kCommands[] = {
      .subcommands = kBatchCommands},
     {.name = "profile", .summary = "the ARIA job profiles a master stored, and their stage estimates",
      .subcommands = kProfileCommands},
+    {"loadgen", "measure a running master against thousands of simulated workers", LoadgenMain},
     {"version", "print the software and protocol versions", VersionMain},
 };
 

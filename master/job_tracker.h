@@ -59,6 +59,7 @@ class JobTracker {
   // One scheduling round for the reporting worker (every worker's free slots when the
   // policy's scope() is kCluster). The reply carries, in order of age, jobs finished, outputs
   // to delete, queued placements and locations, then the round's assignments and kills.
+  // Its time, and its round's, go to the heartbeat timings (tracker_state.h).
   Result<proto::HeartbeatReply> Heartbeat(const proto::Heartbeat& hb);
   Result<proto::StatusReply> GetStatus(uint64_t job_id) const;
   // Ends a running job as KILLED (kKilledByUser): stored, traced, its output directory
@@ -83,6 +84,9 @@ class JobTracker {
 
  private:
   static constexpr double kShareRefreshSeconds = 0.1;
+
+  // Heartbeat's work, timed by it.
+  proto::HeartbeatReply HeartbeatRound(const proto::Heartbeat& hb);
 
   // Whether a round could assign something: w has a free slot with work (any worker, cluster).
   bool HasAssignableWork(const WorkerRecord& w, bool cluster) const;

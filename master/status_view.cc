@@ -202,6 +202,15 @@ std::string StatusView::ClusterJson() const {
   c.update({{"map_slots", ms}, {"map_busy", mb}, {"reduce_slots", rs}, {"reduce_busy", rb}, {"unified_slots", us},
             {"unified_busy", ub}, {"shuffle_bytes_sent", sent}, {"shuffle_capacity", cap},
             {"shuffle_rate", ClusterShuffleRate()}});
+  // Cumulative log histograms (common/log_histogram.h) as [bucket, count] pairs.
+  auto histogram = [](const LogHistogram& h) {
+    json a = json::array();
+    for (const auto& [bucket, count] : h.NonZero()) a.push_back({bucket, count});
+    return a;
+  };
+  c["timings"] = {{"heartbeat_us", histogram(state_.timings.heartbeat_us)},
+                  {"round_us", histogram(state_.timings.round_us)},
+                  {"round_per_free_slot_us", histogram(state_.timings.round_per_free_slot_us)}};
   c["queues"] = json::array();
   if (queues_) {
     for (const sched::QueueUse& q : queues_()) c["queues"].push_back(QueueUseToJson(q));
