@@ -81,6 +81,7 @@ class JobTracker {
 
   const std::string& policy() const { return state_.policy; }
   size_t worker_count() const { return state_.workers.size(); }
+  double worker_timeout() const { return state_.options.worker_timeout; }
 
  private:
   static constexpr double kShareRefreshSeconds = 0.1;

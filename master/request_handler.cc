@@ -46,7 +46,10 @@ proto::Envelope RequestHandler::ErrorReply(const Status& s) {
 
 uint32_t RequestHandler::HeartbeatMs() const {
   uint64_t spread = tracker_->worker_count() * 1000 / std::max<uint64_t>(1, options_.max_heartbeats_per_second);
-  return static_cast<uint32_t>(std::max<uint64_t>(options_.heartbeat_ms, spread));
+  // Never so long that a worker is lost for one late heartbeat: at most a third of the
+  // worker timeout, where the rate cap gives way (5,000 workers at 500/s would be 10 s).
+  const auto most = static_cast<uint64_t>(tracker_->worker_timeout() * 1000 / 3);
+  return static_cast<uint32_t>(std::max<uint64_t>(options_.heartbeat_ms, std::min(spread, most)));
 }
 
 proto::Envelope RequestHandler::JobStatusReply(uint64_t job_id) const {

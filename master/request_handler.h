@@ -70,7 +70,8 @@ class RequestHandler {
   // An ErrorReply carrying s.
   static proto::Envelope ErrorReply(const Status& s);
   // The heartbeat interval every worker is told (RegisterReply, HeartbeatReply): grows with
-  // the worker count so idle heartbeats stay under max_heartbeats_per_second.
+  // the worker count so idle heartbeats stay under max_heartbeats_per_second, but not past
+  // a third of the worker timeout; never below heartbeat_ms.
   uint32_t HeartbeatMs() const;
   // The status page's bound host:port, told to clients in every SubmitReply; "" = none.
   void set_page_address(std::string address) { page_address_ = std::move(address); }
