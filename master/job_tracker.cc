@@ -225,6 +225,8 @@ void JobTracker::StartReadyReduceBackups(WorkerRecord& w) {
 
 Result<proto::StatusReply> JobTracker::GetStatus(uint64_t job_id) const { return status_.GetStatus(job_id); }
 
+Result<proto::StatusReply> JobTracker::GetJobStatus(uint64_t job_id) const { return status_.GetJobStatus(job_id); }
+
 Result<proto::JobStatus> JobTracker::Kill(uint64_t job_id) {
   MR_RETURN_IF_ERROR(lifecycle_.Kill(job_id));
   return status_.MakeStatus(*state_.FindJob(job_id));

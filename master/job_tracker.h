@@ -62,6 +62,8 @@ class JobTracker {
   // Its time, and its round's, go to the heartbeat timings (tracker_state.h).
   Result<proto::HeartbeatReply> Heartbeat(const proto::Heartbeat& hb);
   Result<proto::StatusReply> GetStatus(uint64_t job_id) const;
+  // One job's status without the worker rows (StatusView::GetJobStatus).
+  Result<proto::StatusReply> GetJobStatus(uint64_t job_id) const;
   // Ends a running job as KILLED (kKilledByUser): stored, traced, its output directory
   // removed, and every worker told to drop the job (which cancels its running attempts).
   // Returns the job's status after the kill. Errors: NotFound (no such job),

@@ -56,6 +56,10 @@ proto::Envelope RequestHandler::JobStatusReply(uint64_t job_id) const {
   return StatusEnvelope(tracker_->GetStatus(job_id));
 }
 
+proto::Envelope RequestHandler::WaitJobReply(uint64_t job_id) const {
+  return StatusEnvelope(tracker_->GetJobStatus(job_id));
+}
+
 HandlerOutcome RequestHandler::Handle(PeerConnection& conn, const proto::Envelope& in) {
   switch (conn.phase_) {
     case PeerConnection::Phase::kHello: return HandleHello(conn, in);
@@ -150,7 +154,7 @@ HandlerOutcome RequestHandler::HandleRequest(PeerConnection& conn, const proto::
     }
     case proto::Envelope::kWaitJob: {
       uint64_t id = in.wait_job().job_id();
-      auto r = tracker_->GetStatus(id);
+      auto r = tracker_->GetJobStatus(id);
       if (r.ok() && !IsFinalState(r->jobs(0).state())) {
         HandlerOutcome parked;
         parked.park_job = id;

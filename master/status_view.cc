@@ -135,6 +135,17 @@ proto::JobStatus StatusView::MakeStatus(const JobRecord& job) const {
   return st;
 }
 
+Result<proto::StatusReply> StatusView::GetJobStatus(uint64_t job_id) const {
+  auto it = state_.jobs.find(job_id);
+  if (job_id == 0 || it == state_.jobs.end()) return mr::Status::NotFound("no job " + JobIdString(job_id));
+  proto::StatusReply reply;
+  reply.set_workers(static_cast<uint32_t>(state_.workers.size()));
+  reply.set_policy(state_.policy);
+  reply.set_placement(state_.options.placement);
+  *reply.add_jobs() = MakeStatus(*it->second);
+  return reply;
+}
+
 Result<proto::StatusReply> StatusView::GetStatus(uint64_t job_id) const {
   proto::StatusReply reply;
   reply.set_workers(static_cast<uint32_t>(state_.workers.size()));
