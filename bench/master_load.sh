@@ -13,7 +13,8 @@
 #          [--concurrent-jobs 2] [--maps 2000] [--reducers 100] [--task-seconds 0.05]
 #          [--map-slots 1] [--reduce-slots 1] [--idle 5] [--heartbeat-ms 20]
 #          [--max-heartbeat-rate 500] [--worker-timeout 10] [--policy fifo]
-#          [--no-restart] [--restart-map-seconds 2] [--dir D] [--keep] [-- MASTER_FLAGS...]
+#          [--no-restart] [--restart-map-seconds 2] [--restart-maps N] [--dir D] [--keep]
+#          [-- MASTER_FLAGS...]
 set -euo pipefail
 
 MR=build/cli/mr
@@ -33,6 +34,7 @@ WORKER_TIMEOUT=10
 POLICY=fifo
 RESTART=1
 RESTART_MAP_SECONDS=2
+RESTART_MAPS=0  # 0: three waves of the cluster's map slots
 DIR=""
 KEEP=0
 EXTRA=()
@@ -55,6 +57,7 @@ while [[ $# -gt 0 ]]; do
     --policy) POLICY=$2; shift 2 ;;
     --no-restart) RESTART=0; shift ;;
     --restart-map-seconds) RESTART_MAP_SECONDS=$2; shift 2 ;;
+    --restart-maps) RESTART_MAPS=$2; shift 2 ;;
     --dir) DIR=$2; shift 2 ;;
     --keep) KEEP=1; shift ;;
     --) shift; EXTRA=("$@"); break ;;
@@ -117,7 +120,7 @@ for WORKERS in $WORKER_COUNTS; do
         --task-seconds "$TASK_SECONDS" --reduce-seconds "$TASK_SECONDS" --idle "$IDLE" --jobs "$JOBS"
         --concurrent-jobs "$CONCURRENT" --maps "$MAPS" --reducers "$REDUCERS" --out "$RUN/out"
         --json "$RUN/result.json")
-  [[ $RESTART == 1 ]] && ARGS+=(--restart --restart-map-seconds "$RESTART_MAP_SECONDS")
+  [[ $RESTART == 1 ]] && ARGS+=(--restart --restart-map-seconds "$RESTART_MAP_SECONDS" --restart-maps "$RESTART_MAPS")
   "$MR" "${ARGS[@]}" > "$RUN/loadgen.log" 2>&1 &
   LOADGEN_PID=$!
   if [[ $RESTART == 1 ]]; then
