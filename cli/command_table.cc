@@ -18,6 +18,7 @@ int HadoopMain(const Args& args);  // cli/cmd_hadoop.cc
 int VersionMain(const Args& args);
 int CatMain(const Args& args);
 int LogsMain(const Args& args);  // cli/cmd_logs.cc
+int LoadgenMain(const Args& args);  // cli/cmd_loadgen.cc
 
 // `mr model ...`: cli/model/cmd_*.cc
 int ModelTandemMain(const Args& args);
@@ -145,6 +146,7 @@ const Command kCommands[] = {
      .subcommands = kExportCommands},
     {.name = "import", .summary = "YARN scheduler configurations as mrlab's pools and queues files",
      .subcommands = kImportCommands},
+    {"loadgen", "measure a running master against thousands of simulated workers", LoadgenMain},
     {"version", "print the software and protocol versions", VersionMain},
 };
 

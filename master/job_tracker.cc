@@ -1,5 +1,8 @@
 #include "master/job_tracker.h"
 
+#include <algorithm>
+
+#include "common/clock.h"
 #include "common/log.h"
 #include "common/straggler.h"
 #include "jobs/job_spec_params.h"
@@ -79,7 +82,24 @@ Result<proto::RegisterReply> JobTracker::Register(const proto::RegisterWorker& r
   return reply;
 }
 
+namespace {
+// Free slots of w that a round may fill (a kind's running count never exceeds its slots,
+// but a registration's slots are the master's word only).
+int FreeSlots(const WorkerRecord& w) {
+  return std::max(0, static_cast<int>(w.info.map_slots()) - w.running_map) +
+         std::max(0, static_cast<int>(w.info.reduce_slots()) - w.running_reduce) +
+         std::max(0, static_cast<int>(w.info.unified_slots()) - w.running_unified);
+}
+}  // namespace
+
 Result<proto::HeartbeatReply> JobTracker::Heartbeat(const proto::Heartbeat& hb) {
+  const double started = MonotonicSeconds();
+  Result<proto::HeartbeatReply> reply = HeartbeatRound(hb);
+  state_.timings.heartbeat_us.Add((MonotonicSeconds() - started) * 1e6);
+  return reply;
+}
+
+proto::HeartbeatReply JobTracker::HeartbeatRound(const proto::Heartbeat& hb) {
   proto::HeartbeatReply reply;
   WorkerRecord* found = state_.FindWorker(hb.worker_id());
   if (found == nullptr) {
@@ -107,12 +127,22 @@ Result<proto::HeartbeatReply> JobTracker::Heartbeat(const proto::Heartbeat& hb) 
   const bool cluster = scheduler_->scope() == sched::SnapshotScope::kCluster;
   // A policy that needs unified slots gets no round while no live worker has one.
   if (!unified_.Blocked() && (HasAssignableWork(w, cluster) || now - state_.last_round_time >= kShareRefreshSeconds)) {
+    const double round_start = MonotonicSeconds();
+    int free_slots = 0;
+    if (cluster) {
+      for (const auto& [id, other] : state_.workers) free_slots += FreeSlots(other);
+    } else {
+      free_slots = FreeSlots(w);
+    }
     queues_.ReleaseBlacklisted();
     sched::Decision d = scheduler_->Schedule(snapshots_.Build(w.id, cluster));
     decisions_.Apply(w, d, cluster, &reply);
     decisions_.UpdateShares(d);
     decisions_.RecordAllocations(d);
     state_.last_round_time = now;
+    const double round_us = (MonotonicSeconds() - round_start) * 1e6;
+    state_.timings.round_us.Add(round_us);
+    if (free_slots > 0) state_.timings.round_per_free_slot_us.Add(round_us / free_slots);
   }
   if (!unified_.Blocked()) Speculate(w, &reply);
   decisions_.SendKills(w, &reply);
@@ -194,6 +224,8 @@ void JobTracker::StartReadyReduceBackups(WorkerRecord& w) {
 }
 
 Result<proto::StatusReply> JobTracker::GetStatus(uint64_t job_id) const { return status_.GetStatus(job_id); }
+
+Result<proto::StatusReply> JobTracker::GetJobStatus(uint64_t job_id) const { return status_.GetJobStatus(job_id); }
 
 Result<proto::JobStatus> JobTracker::Kill(uint64_t job_id) {
   MR_RETURN_IF_ERROR(lifecycle_.Kill(job_id));

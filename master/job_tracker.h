@@ -59,8 +59,11 @@ class JobTracker {
   // One scheduling round for the reporting worker (every worker's free slots when the
   // policy's scope() is kCluster). The reply carries, in order of age, jobs finished, outputs
   // to delete, queued placements and locations, then the round's assignments and kills.
+  // Its time, and its round's, go to the heartbeat timings (tracker_state.h).
   Result<proto::HeartbeatReply> Heartbeat(const proto::Heartbeat& hb);
   Result<proto::StatusReply> GetStatus(uint64_t job_id) const;
+  // One job's status without the worker rows (StatusView::GetJobStatus).
+  Result<proto::StatusReply> GetJobStatus(uint64_t job_id) const;
   // Ends a running job as KILLED (kKilledByUser): stored, traced, its output directory
   // removed, and every worker told to drop the job (which cancels its running attempts).
   // Returns the job's status after the kill. Errors: NotFound (no such job),
@@ -80,9 +83,13 @@ class JobTracker {
 
   const std::string& policy() const { return state_.policy; }
   size_t worker_count() const { return state_.workers.size(); }
+  double worker_timeout() const { return state_.options.worker_timeout; }
 
  private:
   static constexpr double kShareRefreshSeconds = 0.1;
+
+  // Heartbeat's work, timed by it.
+  proto::HeartbeatReply HeartbeatRound(const proto::Heartbeat& hb);
 
   // Whether a round could assign something: w has a free slot with work (any worker, cluster).
   bool HasAssignableWork(const WorkerRecord& w, bool cluster) const;

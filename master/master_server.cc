@@ -170,7 +170,7 @@ class Session : public std::enable_shared_from_this<Session> {
     if (waiting_job_ != job_id) return;
     waiting_job_ = 0;
     deadline_.cancel();
-    Send(ctx_->handler->JobStatusReply(job_id), /*keep_open=*/true);
+    Send(ctx_->handler->WaitJobReply(job_id), /*keep_open=*/true);
   }
 
   void Refuse(const Status& s) {

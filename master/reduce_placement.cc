@@ -21,6 +21,11 @@ void ReducePlacer::PlaceReduces(JobRecord& job, WorkerId prefer) {
     if (job.maps_done < needed) return;
     job.slow_start_reached = true;
   }
+  // Every reducer placed (the common case once a job is past slow start): no host scan.
+  if (std::none_of(job.reduces.begin(), job.reduces.end(),
+                   [](const ReduceTask& t) { return t.state == ReduceTask::State::kUnplaced; })) {
+    return;
+  }
   const sched::JobParams params = jobs::JobParamsFromSpec(job.spec);
   auto may_host = [&](const WorkerRecord& w) {
     return w.info.reduce_slots() + w.info.unified_slots() > 0 && policy_.MayRunOn(params, w.labels);
@@ -64,6 +69,21 @@ void ReducePlacer::PlaceReduces(JobRecord& job, WorkerId prefer) {
   QueueLocations(job);
 }
 
+namespace {
+proto::MapOutputLocation LocationOf(const JobRecord& job, size_t map, const WorkerRecord& src) {
+  const MapTask& m = job.maps[map];
+  proto::MapOutputLocation loc;
+  loc.set_job_id(job.id);
+  loc.set_map_index(static_cast<uint32_t>(map));
+  loc.set_attempt(m.attempt);
+  loc.set_host(src.info.host());
+  loc.set_shuffle_port(src.info.shuffle_port());
+  loc.set_worker_id(m.worker);
+  loc.set_partition_bytes(m.bytes_out);
+  return loc;
+}
+}  // namespace
+
 void ReducePlacer::QueueLocations(JobRecord& job) {
   for (auto& [wid, sent] : job.locations_sent) {
     WorkerRecord* dest = state_.FindWorker(wid);
@@ -74,16 +94,21 @@ void ReducePlacer::QueueLocations(JobRecord& job) {
       const WorkerRecord* src = state_.FindWorker(m.worker);
       if (src == nullptr) continue;
       sent[i] = true;
-      proto::MapOutputLocation loc;
-      loc.set_job_id(job.id);
-      loc.set_map_index(static_cast<uint32_t>(i));
-      loc.set_attempt(m.attempt);
-      loc.set_host(src->info.host());
-      loc.set_shuffle_port(src->info.shuffle_port());
-      loc.set_worker_id(m.worker);
-      loc.set_partition_bytes(m.bytes_out);
-      dest->outbox_locations.push_back(std::move(loc));
+      dest->outbox_locations.push_back(LocationOf(job, i, *src));
     }
+  }
+}
+
+void ReducePlacer::QueueLocation(JobRecord& job, size_t map) {
+  const MapTask& m = job.maps[map];
+  if (m.state != MapTask::State::kDone) return;
+  const WorkerRecord* src = state_.FindWorker(m.worker);
+  if (src == nullptr) return;
+  for (auto& [wid, sent] : job.locations_sent) {
+    WorkerRecord* dest = state_.FindWorker(wid);
+    if (dest == nullptr || sent[map]) continue;
+    sent[map] = true;
+    dest->outbox_locations.push_back(LocationOf(job, map, *src));
   }
 }
 

@@ -20,11 +20,16 @@ class ReducePlacer {
 
   // Places job's unplaced reducers once slow-start is reached (nothing if no worker can
   // host them yet, e.g. no worker carries its queue's label: retried when one registers). Among the least loaded hosts, `prefer` (if
-  // it is one) gets the reducer; where one failed last comes last.
+  // it is one) gets the reducer; where one failed last comes last. Having placed any, it
+  // queues the done maps' locations for their hosts (QueueLocations); with every reducer
+  // already placed it does nothing, in time independent of the cluster's size.
   void PlaceReduces(JobRecord& job, WorkerId prefer = 0);
   // Queues, for every worker hosting job's reducers, the done maps' locations it has not
-  // been sent (sent with its next heartbeat).
+  // been sent (sent with its next heartbeat). Hosts x maps: for placements and recovery.
   void QueueLocations(JobRecord& job);
+  // The same for one map that just completed: hosts only. What a map's completion needs
+  // (a heartbeat's path; QueueLocations there cost hosts x maps per map, issue 29).
+  void QueueLocation(JobRecord& job, size_t map);
 
  private:
   TrackerState& state_;

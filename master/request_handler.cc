@@ -46,11 +46,18 @@ proto::Envelope RequestHandler::ErrorReply(const Status& s) {
 
 uint32_t RequestHandler::HeartbeatMs() const {
   uint64_t spread = tracker_->worker_count() * 1000 / std::max<uint64_t>(1, options_.max_heartbeats_per_second);
-  return static_cast<uint32_t>(std::max<uint64_t>(options_.heartbeat_ms, spread));
+  // Never so long that a worker is lost for one late heartbeat: at most a third of the
+  // worker timeout, where the rate cap gives way (5,000 workers at 500/s would be 10 s).
+  const auto most = static_cast<uint64_t>(tracker_->worker_timeout() * 1000 / 3);
+  return static_cast<uint32_t>(std::max<uint64_t>(options_.heartbeat_ms, std::min(spread, most)));
 }
 
 proto::Envelope RequestHandler::JobStatusReply(uint64_t job_id) const {
   return StatusEnvelope(tracker_->GetStatus(job_id));
+}
+
+proto::Envelope RequestHandler::WaitJobReply(uint64_t job_id) const {
+  return StatusEnvelope(tracker_->GetJobStatus(job_id));
 }
 
 HandlerOutcome RequestHandler::Handle(PeerConnection& conn, const proto::Envelope& in) {
@@ -147,7 +154,7 @@ HandlerOutcome RequestHandler::HandleRequest(PeerConnection& conn, const proto::
     }
     case proto::Envelope::kWaitJob: {
       uint64_t id = in.wait_job().job_id();
-      auto r = tracker_->GetStatus(id);
+      auto r = tracker_->GetJobStatus(id);
       if (r.ok() && !IsFinalState(r->jobs(0).state())) {
         HandlerOutcome parked;
         parked.park_job = id;

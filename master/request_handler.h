@@ -44,7 +44,7 @@ struct HandlerOutcome {
   proto::Envelope reply;  // unset when park_job != 0
   bool close = false;     // close the connection once the reply is sent
   // A WaitJobRequest for a running job: no reply now. The transport answers with
-  // RequestHandler::JobStatusReply(park_job) once the job ends (JobTracker's end listener)
+  // RequestHandler::WaitJobReply(park_job) once the job ends (JobTracker's end listener)
   // or park_timeout_ms passes, whichever is first.
   uint64_t park_job = 0;
   uint32_t park_timeout_ms = 0;
@@ -67,10 +67,14 @@ class RequestHandler {
   // The status of job_id as a StatusReply (or an ErrorReply for an unknown job): the
   // deferred answer to a parked WaitJobRequest.
   proto::Envelope JobStatusReply(uint64_t job_id) const;
+  // The answer to a WaitJobRequest (now, or once parked): the one job, without the worker
+  // rows a StatusRequest carries, so a waiting client costs the same in any cluster.
+  proto::Envelope WaitJobReply(uint64_t job_id) const;
   // An ErrorReply carrying s.
   static proto::Envelope ErrorReply(const Status& s);
   // The heartbeat interval every worker is told (RegisterReply, HeartbeatReply): grows with
-  // the worker count so idle heartbeats stay under max_heartbeats_per_second.
+  // the worker count so idle heartbeats stay under max_heartbeats_per_second, but not past
+  // a third of the worker timeout; never below heartbeat_ms.
   uint32_t HeartbeatMs() const;
   // The status page's bound host:port, told to clients in every SubmitReply; "" = none.
   void set_page_address(std::string address) { page_address_ = std::move(address); }

@@ -135,6 +135,17 @@ proto::JobStatus StatusView::MakeStatus(const JobRecord& job) const {
   return st;
 }
 
+Result<proto::StatusReply> StatusView::GetJobStatus(uint64_t job_id) const {
+  auto it = state_.jobs.find(job_id);
+  if (job_id == 0 || it == state_.jobs.end()) return mr::Status::NotFound("no job " + JobIdString(job_id));
+  proto::StatusReply reply;
+  reply.set_workers(static_cast<uint32_t>(state_.workers.size()));
+  reply.set_policy(state_.policy);
+  reply.set_placement(state_.options.placement);
+  *reply.add_jobs() = MakeStatus(*it->second);
+  return reply;
+}
+
 Result<proto::StatusReply> StatusView::GetStatus(uint64_t job_id) const {
   proto::StatusReply reply;
   reply.set_workers(static_cast<uint32_t>(state_.workers.size()));
@@ -202,6 +213,15 @@ std::string StatusView::ClusterJson() const {
   c.update({{"map_slots", ms}, {"map_busy", mb}, {"reduce_slots", rs}, {"reduce_busy", rb}, {"unified_slots", us},
             {"unified_busy", ub}, {"shuffle_bytes_sent", sent}, {"shuffle_capacity", cap},
             {"shuffle_rate", ClusterShuffleRate()}});
+  // Cumulative log histograms (common/log_histogram.h) as [bucket, count] pairs.
+  auto histogram = [](const LogHistogram& h) {
+    json a = json::array();
+    for (const auto& [bucket, count] : h.NonZero()) a.push_back({bucket, count});
+    return a;
+  };
+  c["timings"] = {{"heartbeat_us", histogram(state_.timings.heartbeat_us)},
+                  {"round_us", histogram(state_.timings.round_us)},
+                  {"round_per_free_slot_us", histogram(state_.timings.round_per_free_slot_us)}};
   c["queues"] = json::array();
   if (queues_) {
     for (const sched::QueueUse& q : queues_()) c["queues"].push_back(QueueUseToJson(q));

@@ -28,6 +28,9 @@ class StatusView {
   proto::JobStatus MakeStatus(const JobRecord& job) const;
   // One job (job_id != 0; NotFound if unknown) or every job kept.
   Result<proto::StatusReply> GetStatus(uint64_t job_id) const;
+  // The same for one job without the worker rows: what a WaitJobRequest is answered with,
+  // in time independent of the cluster's size (each `mr run` polls it).
+  Result<proto::StatusReply> GetJobStatus(uint64_t job_id) const;
   // JSON for /api/cluster, /api/workers, /api/jobs, /api/jobs/ID[/trace]; NotFound otherwise.
   Result<std::string> ApiGet(std::string_view path) const;
 

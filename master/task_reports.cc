@@ -105,7 +105,7 @@ void TaskReports::HandleMapReport(WorkerRecord& w, JobRecord& job, const proto::
   // placement and the location, and a small job's reduce starts fetching at once
   // instead of waiting for another worker's next heartbeat.
   placer_.PlaceReduces(job, w.id);
-  placer_.QueueLocations(job);
+  placer_.QueueLocation(job, r.index());
 }
 
 void TaskReports::HandleReduceReport(WorkerRecord& w, JobRecord& job, const proto::TaskReport& r) {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "common/clock.h"
+#include "common/log_histogram.h"
 #include "jobs/input_source.h"
 #include "master/job.h"
 #include "mr.pb.h"
@@ -49,6 +50,17 @@ struct WorkerRecord {
 
 // Which slots a task needs: maps run in map or unified slots, reduces in reduce or unified.
 enum class TaskKindFilter { kMap, kReduce };
+
+// How long the master's heartbeat path takes, in real (monotonic) time, since the start
+// (`/api/cluster` "timings"; `mr loadgen` diffs two readings, docs/master-load.md):
+// every heartbeat's handling; every scheduling round (snapshot, policy, applying the
+// decision); and, for a round that had free slots to fill, the round's time divided by
+// those free slots: the decision latency per free slot.
+struct HeartbeatTimings {
+  LogHistogram heartbeat_us;
+  LogHistogram round_us;
+  LogHistogram round_per_free_slot_us;
+};
 
 struct TrackerOptions {
   uint32_t max_attempts = 4;      // failed attempts per task before the job fails
@@ -99,6 +111,7 @@ struct TrackerState {
   double map_recovery_deadline = 0;  // while > 0, some done maps await their worker
   uint64_t heartbeats = 0;           // handled since start (/api/cluster: the master's load)
   double last_round_time = 0;
+  HeartbeatTimings timings;
   // Called with a job's id once it has ended (JobTracker::SetJobEndListener).
   std::function<void(uint64_t)> on_job_end;
 };

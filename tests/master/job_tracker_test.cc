@@ -80,10 +80,35 @@ TEST(RequestHandlerTest, WaitJobParksARunningJobAndIsAnsweredOnceItEnds) {
   kill.mutable_kill_job()->set_job_id(job);
   EXPECT_TRUE(h.handler().Handle(*client, kill).reply.has_kill_job_reply());
   // The deferred answer, and a wait on an ended job is answered at once.
-  EXPECT_EQ(h.handler().JobStatusReply(job).status_reply().jobs(0).state(), "KILLED");
+  EXPECT_EQ(h.handler().WaitJobReply(job).status_reply().jobs(0).state(), "KILLED");
   HandlerOutcome now = h.handler().Handle(*client, wait);
   EXPECT_EQ(now.park_job, 0u);
   EXPECT_EQ(now.reply.status_reply().jobs(0).state(), "KILLED");
+}
+
+// A waiting `mr run` polls every 100-250 ms: its answer holds the one job and the worker
+// count, not a row per worker as a StatusRequest's does (issue 29: with 5,000 workers each
+// poll built and sent 5,000 rows). Failed before: the wait reply carried every row.
+TEST(RequestHandlerTest, AWaitIsAnsweredWithoutTheWorkerRows) {
+  TempDir dir("mr-handler-test");
+  TrackerHarness h(dir.path(), Fifo());
+  for (int i = 0; i < 3; ++i) h.AddWorker(1, 1);
+  uint64_t job = h.Submit(h.SyntheticSpec(1, 1));
+  auto client = h.Connect("client");
+  proto::Envelope kill;
+  kill.mutable_kill_job()->set_job_id(job);
+  ASSERT_TRUE(h.handler().Handle(*client, kill).reply.has_kill_job_reply());
+  proto::Envelope wait;
+  wait.mutable_wait_job()->set_job_id(job);
+  wait.mutable_wait_job()->set_timeout_ms(100);
+  const proto::StatusReply waited = h.handler().Handle(*client, wait).reply.status_reply();
+  ASSERT_EQ(waited.jobs_size(), 1);
+  EXPECT_EQ(waited.jobs(0).state(), "KILLED");
+  EXPECT_EQ(waited.workers(), 3u);
+  EXPECT_EQ(waited.worker_rows_size(), 0);
+  proto::Envelope status;
+  status.mutable_status()->set_job_id(job);
+  EXPECT_EQ(h.handler().Handle(*client, status).reply.status_reply().worker_rows_size(), 3);
 }
 
 TEST(JobTrackerTest, SubmitAssignMapDoneFetchReduceCommit) {

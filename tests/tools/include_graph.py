@@ -23,7 +23,7 @@ LAYERS = [
     ["trace"],  # the typed trace events (issue 24, item 7), once the folder exists
     ["jobs", "scheduler", "scheduler/util", "scheduler/flex", "scheduler/policies", "scheduler/stages"],
     ["model", "model/fluid", "model/tasksim", "model/slotted", "model/mst", "model/flex", "model/makespan", "web", "shuffle"],
-    ["experiment", "client", "worker", "worker/task", "hadoop", "yarn"],
+    ["experiment", "client", "worker", "worker/task", "hadoop", "yarn", "loadgen"],
     ["master"],
     ["cli"],
 ]
@@ -42,6 +42,9 @@ INTERNAL = {
     "model": {"model/fluid", "model/tasksim", "model/slotted", "model/mst", "model/flex"},
     # The worker daemon runs the task runners and talks to the master through client/.
     "worker": {"worker/task", "client"},
+    # The load generator's simulated workers speak the worker protocol themselves; its job
+    # driver submits and awaits through client/ (issue 29).
+    "loadgen": {"client"},
 }
 
 # Single files of a peer that a module may include, by design (not a module-wide arrow).
