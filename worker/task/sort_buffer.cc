@@ -146,10 +146,17 @@ Result<uint64_t> SortBuffer::WritePartition(size_t begin, size_t end, jobs::Redu
   }
   RecordSink sink(out);
   auto value_of = [](const Entry& e) { return ValueOf(e); };
+  const bool pass_single = combiner->PassesSingleValues();
   for (size_t i = begin; i < end;) {
     std::string_view key = KeyOf(entries_[i]);
     size_t j = i + 1;
     while (j < end && entries_[j].prefix == entries_[i].prefix && KeyOf(entries_[j]) == key) ++j;
+    if (pass_single && j == i + 1) {
+      ++counters->combine_in;
+      sink.Emit(key, ValueOf(entries_[i]));
+      i = j;
+      continue;
+    }
     EntryValues values(entries_.data() + i, entries_.data() + j, value_of, &counters->combine_in);
     combiner->Reduce(key, values, sink);
     i = j;
