@@ -47,6 +47,7 @@ class RunMerger {
     std::string_view run;
     size_t pos = 0;
     std::string_view key, value;
+    uint64_t prefix = 0;  // key's first 8 bytes, big-endian, zero padded: most compares end here
     size_t hashed = 0;  // bytes [0, hashed) are folded into crc
     uint32_t crc = 0;
   };
