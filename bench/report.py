@@ -8,6 +8,8 @@
       sections (the policy experiment, hand-written notes) are left as they are.
   report.py summary --times TSV --commands TSV
       Prints the medians (min-max), CPU medians and the ratios to stdout; writes nothing.
+  report.py plot --json F --output F.svg
+      Log-log plot (gnuplot) of median time against input size over every mode of F.json.
   report.py check --baseline F --fresh F [--threshold 0.2]
       Compares the fresh quick run's ratios with the baseline's (its "quick" section, else
       "full") and exits 1 if any ratio grew by more than the threshold.
@@ -260,6 +262,45 @@ def render(data):
     return "\n".join(out)
 
 
+def plot(a):
+    """Log-log plot of median wall time against input size, one line per command, from every
+    mode of results.json (quick, full and the scale runs); needs gnuplot."""
+    data = json.load(open(a.json))
+    series = {}
+    for m in data.get("modes", {}).values():
+        for r in m["rows"]:
+            series.setdefault(r["name"], []).append((r["input_bytes"] / (1 << 20), r["median_s"]))
+    series = {k: sorted(v) for k, v in series.items() if any(t > 0 for _, t in v)}
+    if not series:
+        print("plot: no timings in " + a.json)
+        return 1
+    dat = a.output + ".dat"
+    with open(dat, "w") as f:
+        for name, pts in series.items():
+            f.write(f"# {name}\n")
+            for mib, t in pts:
+                if t > 0:
+                    f.write(f"{mib} {t}\n")
+            f.write("\n\n")
+    plots = ", ".join(f"'{dat}' index {i} with linespoints title '{name}'" for i, name in enumerate(series))
+    script = "\n".join([
+        "set terminal svg size 900,600 dynamic",
+        f"set output '{a.output}'",
+        "set logscale xy 2",
+        "set xlabel 'input (MiB)'", "set ylabel 'median wall time (s)'",
+        "set title 'mr (embedded cluster, defaults) and its peers: time against input size'",
+        "set key left top", "set grid",
+        "plot " + plots, ""])
+    try:
+        subprocess.run(["gnuplot"], input=script, text=True, check=True)
+    except (OSError, subprocess.CalledProcessError) as e:
+        print(f"plot: gnuplot failed ({e}); data left in {dat}")
+        return 1
+    os.remove(dat)
+    print(f"plot: wrote {a.output}")
+    return 0
+
+
 def check(a):
     base = json.load(open(a.baseline))["modes"]
     fresh_modes = json.load(open(a.fresh))["modes"]
@@ -307,6 +348,9 @@ def main():
     sm = sub.add_parser("summary")
     sm.add_argument("--times", required=True)
     sm.add_argument("--commands", required=True)
+    pl = sub.add_parser("plot")
+    pl.add_argument("--json", required=True)
+    pl.add_argument("--output", required=True)
     c = sub.add_parser("check")
     c.add_argument("--baseline", required=True)
     c.add_argument("--fresh", required=True)
@@ -317,6 +361,8 @@ def main():
         return 0
     if a.cmd == "summary":
         return summary(a)
+    if a.cmd == "plot":
+        return plot(a)
     return check(a)
 
 

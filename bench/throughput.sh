@@ -13,7 +13,8 @@
 #   --jobs LIST      comma-separated subset of wordcount,sort,grep (default: all three)
 #   --no-tuned       skip the labelled tuned mr variant (--split-size 64MiB, more reducers)
 #   --sort-memory S  GNU sort's -S (default 8G; give mr's total buffers for the same-memory run)
-#   --report-dir D   where results.json and RESULTS.md go (default: bench/)
+#   --report-dir D   where results.json, RESULTS.md and throughput.svg go (default: bench/);
+#                    the plot: median time against input size, log-log, over every recorded mode
 #   --no-report      print the summary only; write neither results.json nor RESULTS.md
 #   --no-mpi         skip the MR-MPI peer
 #   --no-build       use the binaries already in the build directory ($MR_BUILD_DIR)
@@ -42,7 +43,7 @@ keep_data=0
 do_build=1
 quick=0
 
-usage() { sed -n '2,27p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,28p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 while (($#)); do
   case $1 in
     --quick) quick=1 ;;
@@ -314,4 +315,9 @@ if ((write_report)); then
   mkdir -p "$report_dir"
   python3 "$here/report.py" record --json "$report_dir/results.json" --markdown "$report_dir/RESULTS.md" "${report_args[@]}"
   log "wrote $report_dir/results.json and $report_dir/RESULTS.md"
+  if command -v gnuplot >/dev/null; then
+    python3 "$here/report.py" plot --json "$report_dir/results.json" --output "$report_dir/throughput.svg" || true
+  else
+    log "gnuplot not installed: no $report_dir/throughput.svg"
+  fi
 fi
