@@ -124,6 +124,14 @@ data=$here/data
 mkdir -p "$data"
 words=$data/words-${size_mib}MiB.txt
 records=$data/records-${size_mib}MiB.txt
+# Disk: a sort run holds the input, mr's map outputs, fetched runs and output, and GNU sort's
+# output (about 5x the input); word count and grep far less. Fail before generating.
+need_mib=$((2 * size_mib))
+if want sort; then need_mib=$((5 * size_mib)); fi
+free_mib=$(df -Pm "$here" | awk 'NR == 2 { print $4 }')
+if [[ -n $free_mib ]] && ((free_mib < need_mib)); then
+  die "about $need_mib MiB of free disk needed under $here for ${size_mib} MiB inputs; $free_mib MiB free"
+fi
 generated=()
 out=$here/out/$mode
 rm -rf "$out"
