@@ -1,53 +1,80 @@
 #!/usr/bin/env bash
-# Throughput benchmark: mr (embedded local cluster) against single-machine peers.
+# Throughput benchmark: mr (embedded local cluster, the defaults a user gets) against
+# single-machine peers, alternating run by run.
 #
-#   bench/throughput.sh [--quick] [--runs N] [--report-dir DIR] [--no-mpi] [--no-build] [--keep-output]
+#   bench/throughput.sh [--quick] [--size MIB] [--runs N] [--jobs LIST] [--no-tuned]
+#                       [--sort-memory SIZE] [--report-dir DIR] [--no-report] [--no-mpi]
+#                       [--no-build] [--keep-data] [--keep-output]
 #
-#   --quick          64 MiB inputs and 1 run (default: 512 MiB inputs, 3 runs)
-#   --runs N         timed runs per command; the report gives the median
-#   --report-dir D   where results.json and RESULTS.md go (default: bench/); results.json
-#                    keeps one section per mode ("full", "quick"), RESULTS.md shows both
+#   --quick          64 MiB inputs, 1 run (the bench/check.sh baseline)
+#   --size MIB       input size in MiB (default 512); a size other than 512/64 is a "scale"
+#                    mode of its own in results.json (e.g. --size 4096 --runs 1 --jobs wordcount,sort)
+#   --runs N         runs per command (default 7); the report gives medians with min-max
+#   --jobs LIST      comma-separated subset of wordcount,sort,grep (default: all three)
+#   --no-tuned       skip the labelled tuned mr variant (--split-size 64MiB, more reducers)
+#   --sort-memory S  GNU sort's -S (default 8G; give mr's total buffers for the same-memory run)
+#   --report-dir D   where results.json, RESULTS.md and throughput.svg go (default: bench/);
+#                    the plot: median time against input size, log-log, over every recorded mode
+#   --no-report      print the summary only; write neither results.json nor RESULTS.md
 #   --no-mpi         skip the MR-MPI peer
-#   --no-build       use the binaries already in the build directory
+#   --no-build       use the binaries already in the build directory ($MR_BUILD_DIR)
+#   --keep-data      keep the generated inputs in bench/data/ (default: delete what this run generated)
 #   --keep-output    keep bench/out/ (outputs of every tool) for inspection
 #
-# Inputs are generated once into bench/data/ (gitignored) by mr_gen_data. The project is
-# built in Release into $MR_BUILD_DIR (default build-bench/). Every command runs with a warm
-# page cache. Outputs are checked against the peers before anything is reported.
+# Alternation: run i of every command of a workload happens before run i+1 of any, so
+# mr and its peer see the same machine state (page cache, write-back, other load) run by
+# run; the order within a round rotates. Each run's wall, user and system time come from
+# GNU time (children included: the embedded cluster's workers are mr's children). Outputs
+# are checked against the peers (checksums stay on in mr) before anything is reported.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(dirname "$here")
-mode=full
+size_mib=512
 runs=""
+jobs_list=wordcount,sort,grep
+tuned=1
+sort_memory=8G
 report_dir=$here
+write_report=1
 use_mpi=1
 keep_output=0
+keep_data=0
 do_build=1
+quick=0
 
-usage() { sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,28p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 while (($#)); do
   case $1 in
-    --quick) mode=quick ;;
+    --quick) quick=1 ;;
+    --size) size_mib=${2:?--size needs MiB}; shift ;;
     --runs) runs=${2:?--runs needs a number}; shift ;;
+    --jobs) jobs_list=${2:?--jobs needs a list}; shift ;;
+    --no-tuned) tuned=0 ;;
+    --sort-memory) sort_memory=${2:?--sort-memory needs a size}; shift ;;
     --report-dir) report_dir=${2:?--report-dir needs a directory}; shift ;;
+    --no-report) write_report=0 ;;
     --no-mpi) use_mpi=0 ;;
     --no-build) do_build=0 ;;
+    --keep-data) keep_data=1 ;;
     --keep-output) keep_output=1 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "throughput.sh: unknown argument $1" >&2; usage >&2; exit 2 ;;
   esac
   shift
 done
-if [[ $mode == quick ]]; then size_mib=64; : "${runs:=1}"; else size_mib=512; : "${runs:=3}"; fi
+if ((quick)); then size_mib=64; : "${runs:=1}"; fi
+: "${runs:=7}"
 [[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "throughput.sh: --runs must be a positive integer" >&2; exit 2; }
+[[ $size_mib =~ ^[1-9][0-9]*$ ]] || { echo "throughput.sh: --size must be a positive integer (MiB)" >&2; exit 2; }
+if ((quick)); then mode=quick; elif ((size_mib == 512)); then mode=full; else mode=size-${size_mib}MiB; fi
+want() { [[ ,$jobs_list, == *,$1,* ]]; }
+for j in ${jobs_list//,/ }; do
+  [[ $j == wordcount || $j == sort || $j == grep ]] || { echo "throughput.sh: unknown job '$j' in --jobs" >&2; exit 2; }
+done
 
-# Settings a user would pick for inputs of this size on a small machine (see docs/benchmarks.md).
-split_size=64MiB
-split_bytes=$((64 << 20))
-wc_reducers=2
-sort_reducers=4
-grep_reducers=2
+# The labelled tuned variant: what earlier rounds measured with (docs/benchmarks.md).
+tuned_split=64MiB
 grep_literal='rdruugp'
 grep_regex='[0-9]+th|[a-z]+-[a-z]+[.;]'
 nprocs=$(nproc)
@@ -92,29 +119,39 @@ if ((use_mpi)) && [[ ! -x $MRMPI ]]; then
   use_mpi=0
 fi
 
-# --- inputs --------------------------------------------------------------------------------
+# --- inputs and scratch ---------------------------------------------------------------------
 data=$here/data
 mkdir -p "$data"
 words=$data/words-${size_mib}MiB.txt
 records=$data/records-${size_mib}MiB.txt
-if [[ ! -s $words ]]; then
-  log "generating $words"
-  "$GEN" words "${size_mib}MiB" "$words.tmp" && mv "$words.tmp" "$words"
+# Disk: a sort run holds the input, mr's map outputs, fetched runs and output, and GNU sort's
+# output (about 5x the input); word count and grep far less. Fail before generating.
+need_mib=$((2 * size_mib))
+if want sort; then need_mib=$((5 * size_mib)); fi
+free_mib=$(df -Pm "$here" | awk 'NR == 2 { print $4 }')
+if [[ -n $free_mib ]] && ((free_mib < need_mib)); then
+  die "about $need_mib MiB of free disk needed under $here for ${size_mib} MiB inputs; $free_mib MiB free"
 fi
-if [[ ! -s $records ]]; then
-  log "generating $records"
-  "$GEN" records $(((size_mib << 20) / 100)) "$records.tmp" && mv "$records.tmp" "$records"
-fi
-words_bytes=$(stat -c %s "$words")
-records_bytes=$(stat -c %s "$records")
-
+generated=()
 out=$here/out/$mode
 rm -rf "$out"
 mkdir -p "$out"
+cleanup() {
+  if ((!keep_output)); then rm -rf "$out"; rmdir "$here/out" 2>/dev/null || true; fi
+  if ((!keep_data)) && ((${#generated[@]})); then rm -f "${generated[@]}"; fi
+}
+trap cleanup EXIT
+gen() {  # gen KIND FILE ARG
+  [[ -s $2 ]] && return 0
+  log "generating $2"
+  generated+=("$2" "$2.tmp")
+  "$GEN" "$1" "$3" "$2.tmp" && mv "$2.tmp" "$2"
+}
+if want wordcount || want grep; then gen words "$words" "${size_mib}MiB"; fi
+if want sort; then gen records "$records" $(((size_mib << 20) / 100)); fi
 tsv=$out/times.tsv
 : >"$tsv"
-cleanup() { if ((!keep_output)); then rm -rf "$out"; fi; }
-trap cleanup EXIT
+: >"$out/commands.tsv"
 
 warm() { cat "$@" >/dev/null; }
 
@@ -153,108 +190,142 @@ show_args() {
   printf '%s' "${s% }"
 }
 
-# timed NAME BYTES PREP CMD...: runs CMD $runs times (PREP, a shell snippet, before each
-# run, untimed), appends "name run seconds maxrss_kb tree_rss_kb job_seconds" rows to $tsv. The first
-# run also samples the whole process tree's RSS (workers included).
-timed() {
-  local name=$1 bytes=$2 prep=$3
-  shift 3
-  local i tf=$out/time.$name sf=$out/tree.$name pid spid tree secs rss job
-  printf '%s\t%s\t%s\n' "$name" "$bytes" "$(show_args "$@")" >>"$out/commands.tsv"
-  for ((i = 1; i <= runs; i++)); do
-    eval "$prep"
-    /usr/bin/time -f '%e %M' -o "$tf" "$@" >"$out/stdout.$name" 2>"$out/stderr.$name" &
-    pid=$!
-    tree=-
-    if ((i == 1)); then
-      sample_tree_rss "$pid" "$sf" &
-      spid=$!
-    fi
-    if ! wait "$pid"; then
-      cat "$out/stderr.$name" >&2
-      die "$name failed (run $i): $*"
-    fi
-    if ((i == 1)); then wait "$spid"; tree=$(cat "$sf"); fi
-    read -r secs rss <"$tf"
-    # mr prints "job-... succeeded in 1.23s": the job alone, without cluster start and stop.
-    job=$(sed -n 's/.* succeeded in \([0-9.]*\)s.*/\1/p' "$out/stdout.$name" | head -n 1)
-    printf '%s\t%d\t%s\t%s\t%s\t%s\n' "$name" "$i" "$secs" "$rss" "$tree" "${job:--}" >>"$tsv"
-    log "$name run $i: ${secs}s"
+# A workload is a set of commands registered with `cmd NAME PREP CMD...` (PREP: a shell
+# snippet run untimed before each run, e.g. removing the output directory), then run by
+# `alternate BYTES`: round i runs every command once (order rotated by i), for $runs rounds.
+# Rows appended to $tsv: name run wall maxrss_kb tree_rss_kb job_seconds user sys.
+# Round 1 also samples the whole process tree's RSS (workers included).
+names=(); preps=(); cmdlines=()
+cmd() {
+  local name=$1 prep=$2
+  shift 2
+  names+=("$name"); preps+=("$prep")
+  cmdlines+=("$(printf '%q ' "$@")")
+}
+run_one() {  # run_one INDEX ROUND
+  local k=$1 i=$2 name=${names[$1]} tf=$out/time.${names[$1]} sf=$out/tree.${names[$1]}
+  local pid spid tree=- secs user sys rss job
+  eval "${preps[$k]}"
+  eval "/usr/bin/time -f '%e %U %S %M' -o \"\$tf\" ${cmdlines[$k]}" >"$out/stdout.$name" 2>"$out/stderr.$name" &
+  pid=$!
+  if ((i == 1)); then sample_tree_rss "$pid" "$sf" & spid=$!; fi
+  if ! wait "$pid"; then
+    cat "$out/stderr.$name" >&2
+    die "$name failed (run $i): ${cmdlines[$k]}"
+  fi
+  if ((i == 1)); then wait "$spid"; tree=$(cat "$sf"); fi
+  read -r secs user sys rss < <(tail -n 1 "$tf")
+  # mr prints "job-... succeeded in 1.23s": the job alone, without cluster start and stop.
+  job=$(sed -n 's/.* succeeded in \([0-9.]*\)s.*/\1/p' "$out/stdout.$name" | head -n 1)
+  printf '%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$i" "$secs" "$rss" "$tree" "${job:--}" "$user" "$sys" >>"$tsv"
+  log "$name run $i: wall ${secs}s, user ${user}s, sys ${sys}s"
+}
+alternate() {  # alternate BYTES
+  local bytes=$1 i j n=${#names[@]}
+  for ((j = 0; j < n; j++)); do
+    printf '%s\t%s\t%s\n' "${names[$j]}" "$bytes" "${cmdlines[$j]% }" >>"$out/commands.tsv"
   done
+  for ((i = 1; i <= runs; i++)); do
+    for ((j = 0; j < n; j++)); do run_one $(((j + i - 1) % n)) "$i"; done
+  done
+  names=(); preps=(); cmdlines=()
 }
 
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 loadavg_start=$(cut -d' ' -f1-3 /proc/loadavg)
-log "mode $mode: ${size_mib} MiB inputs, $runs run(s) each, load average $loadavg_start"
+log "mode $mode: ${size_mib} MiB inputs, $runs alternating run(s) each, load average $loadavg_start"
+checks=()
 
 # --- word count ----------------------------------------------------------------------------
-warm "$words"
-timed wordcount.mr "$words_bytes" "rm -rf '$out/wc-mr'" \
-  "$MR" run wordcount -q --input "$words" --output "$out/wc-mr" --split-size "$split_size" --reducers "$wc_reducers"
-timed wordcount.mr-defaults "$words_bytes" "rm -rf '$out/wc-mr-def'" \
-  "$MR" run wordcount -q --input "$words" --output "$out/wc-mr-def"
-# shellcheck disable=SC2016  # $1/$2 expand in the inner shell
-timed wordcount.tr-sort-uniq "$words_bytes" ":" \
-  bash -c 'LC_ALL=C tr -cs "A-Za-z" "\n" <"$1" | LC_ALL=C sort | LC_ALL=C uniq -c >"$2"' _ "$words" "$out/wc-tr.txt"
-timed wordcount.ref "$words_bytes" ":" "$REF" --threads 2 --output "$out/wc-ref.txt" "$words"
-if ((use_mpi)); then
-  timed wordcount.mrmpi "$words_bytes" ":" \
-    mpirun -np 2 --oversubscribe "$MRMPI" --chunk "$split_bytes" --output "$out/wc-mpi.txt" "$words"
+if want wordcount; then
+  warm "$words"
+  words_bytes=$(stat -c %s "$words")
+  cmd wordcount.mr "rm -rf '$out/wc-mr'" "$MR" run wordcount -q --input "$words" --output "$out/wc-mr"
+  cmd wordcount.ref ":" "$REF" --threads 2 --output "$out/wc-ref.txt" "$words"
+  if ((tuned)); then
+    cmd wordcount.mr-tuned "rm -rf '$out/wc-mr-tuned'" \
+      "$MR" run wordcount -q --input "$words" --output "$out/wc-mr-tuned" --split-size "$tuned_split" --reducers 2
+  fi
+  if ((use_mpi)); then
+    cmd wordcount.mrmpi ":" mpirun -np 2 --oversubscribe "$MRMPI" --chunk $((64 << 20)) --output "$out/wc-mpi.txt" "$words"
+  fi
+  alternate "$words_bytes"
+  log "checking word counts"
+  LC_ALL=C sort "$out"/wc-mr/part-r-* | cmp -s - "$out/wc-ref.txt" || die "mr wordcount output differs from mr_ref_wordcount"
+  if ((tuned)); then
+    LC_ALL=C sort "$out"/wc-mr-tuned/part-r-* | cmp -s - "$out/wc-ref.txt" || die "mr wordcount (tuned) differs from mr_ref_wordcount"
+  fi
+  if ((use_mpi)); then cmp -s "$out/wc-mpi.txt" "$out/wc-ref.txt" || die "MR-MPI word counts differ from mr_ref_wordcount"; fi
+  read -r wc_distinct wc_total < <(awk -F'\t' '{ n++; s += $2 } END { print n, s }' "$out/wc-ref.txt")
+  log "word count outputs identical: $wc_distinct distinct words, $wc_total words"
+  peers=mr_ref_wordcount
+  if ((use_mpi)); then peers+=" and MR-MPI"; fi
+  checks+=("wordcount: $wc_distinct distinct words, $wc_total words; mr's sorted parts cmp-identical to $peers")
+  rm -rf "$out/wc-mr" "$out/wc-mr-tuned" "$out"/wc-*.txt
 fi
 
-log "checking word counts"
-LC_ALL=C sort "$out"/wc-mr/part-r-* >"$out/wc-mr.sorted"
-cmp -s "$out/wc-mr.sorted" "$out/wc-ref.txt" || die "mr wordcount output differs from mr_ref_wordcount"
-LC_ALL=C sort "$out"/wc-mr-def/part-r-* | cmp -s - "$out/wc-ref.txt" || die "mr wordcount (defaults) differs from mr_ref_wordcount"
-awk 'NF == 2 { printf "%s\t%s\n", $2, $1 }' "$out/wc-tr.txt" | cmp -s - "$out/wc-ref.txt" \
-  || die "tr|sort|uniq -c word counts differ from mr_ref_wordcount"
-if ((use_mpi)); then cmp -s "$out/wc-mpi.txt" "$out/wc-ref.txt" || die "MR-MPI word counts differ from mr_ref_wordcount"; fi
-read -r wc_distinct wc_total < <(awk -F'\t' '{ n++; s += $2 } END { print n, s }' "$out/wc-ref.txt")
-log "word count outputs identical: $wc_distinct distinct words, $wc_total words"
-rm -rf "$out/wc-mr" "$out/wc-mr-def" "$out"/wc-*.txt "$out/wc-mr.sorted"
-
 # --- sort ----------------------------------------------------------------------------------
-warm "$records"
-timed sort.mr "$records_bytes" "rm -rf '$out/sort-mr'" \
-  "$MR" run sort -q --input "$records" --output "$out/sort-mr" --split-size "$split_size" --reducers "$sort_reducers"
-timed sort.coreutils "$records_bytes" ":" \
-  env LC_ALL=C sort --parallel=2 -S 1G -o "$out/sort-ref.txt" "$records"
-log "checking sort"
-cat "$out"/sort-mr/part-r-* | cmp -s - "$out/sort-ref.txt" || die "mr sort output differs from LC_ALL=C sort"
-rm -rf "$out/sort-mr" "$out/sort-ref.txt"
+if want sort; then
+  warm "$records"
+  records_bytes=$(stat -c %s "$records")
+  cmd sort.mr "rm -rf '$out/sort-mr'" "$MR" run sort -q --input "$records" --output "$out/sort-mr"
+  cmd sort.coreutils ":" env LC_ALL=C sort -S "$sort_memory" --parallel=2 -o "$out/sort-ref.txt" "$records"
+  if ((tuned)); then
+    cmd sort.mr-tuned "rm -rf '$out/sort-mr-tuned'" \
+      "$MR" run sort -q --input "$records" --output "$out/sort-mr-tuned" --split-size "$tuned_split" --reducers 4
+  fi
+  alternate "$records_bytes"
+  log "checking sort"
+  cat "$out"/sort-mr/part-r-* | cmp -s - "$out/sort-ref.txt" || die "mr sort output differs from LC_ALL=C sort"
+  if ((tuned)); then
+    cat "$out"/sort-mr-tuned/part-r-* | cmp -s - "$out/sort-ref.txt" || die "mr sort (tuned) differs from LC_ALL=C sort"
+  fi
+  checks+=("sort: mr's concatenated parts cmp-identical to LC_ALL=C sort")
+  rm -rf "$out/sort-mr" "$out/sort-mr-tuned" "$out/sort-ref.txt"
+fi
 
 # --- grep ----------------------------------------------------------------------------------
-warm "$words"
-grep_counts=()
-for kind in literal regex; do
-  if [[ $kind == literal ]]; then pat=$grep_literal; else pat=$grep_regex; fi
-  timed "grep-$kind.mr" "$words_bytes" "rm -rf '$out/grep-mr'" \
-    "$MR" run grep -q --pattern "$pat" --input "$words" --output "$out/grep-mr" --split-size "$split_size" \
-    --reducers "$grep_reducers"
-  timed "grep-$kind.grep-c" "$words_bytes" ":" env LC_ALL=C grep -c -E -e "$pat" "$words"
-  mr_count=$(cat "$out"/grep-mr/part-r-* | wc -l)
-  grep_count=$(cat "$out/stdout.grep-$kind.grep-c")
-  ((mr_count == grep_count)) || die "grep $kind: mr found $mr_count lines, grep -c $grep_count"
-  cat "$out"/grep-mr/part-r-* | cut -f2- | cmp -s - <(LC_ALL=C grep -E -e "$pat" "$words") \
-    || die "grep $kind: mr's lines differ from grep -E"
-  log "grep $kind: $mr_count matching lines, identical to grep -E"
-  grep_counts+=("$kind=$mr_count")
-  rm -rf "$out/grep-mr"
-done
+if want grep; then
+  warm "$words"
+  words_bytes=$(stat -c %s "$words")
+  for kind in literal regex; do
+    if [[ $kind == literal ]]; then pat=$grep_literal; else pat=$grep_regex; fi
+    cmd "grep-$kind.mr" "rm -rf '$out/grep-mr'" \
+      "$MR" run grep -q --pattern "$pat" --input "$words" --output "$out/grep-mr"
+    cmd "grep-$kind.grep" ":" env LC_ALL=C grep -E -e "$pat" "$words"
+    alternate "$words_bytes"
+    mr_count=$(cat "$out"/grep-mr/part-r-* | wc -l)
+    cat "$out"/grep-mr/part-r-* | cut -f2- | cmp -s - "$out/stdout.grep-$kind.grep" \
+      || die "grep $kind: mr's lines differ from grep -E"
+    log "grep $kind: $mr_count matching lines, identical to grep -E"
+    checks+=("grep $kind: $mr_count lines; mr's lines (cut -f2-) identical to grep -E")
+    rm -rf "$out/grep-mr"
+  done
+fi
 loadavg_end=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # --- report --------------------------------------------------------------------------------
-mkdir -p "$report_dir"
-python3 "$here/report.py" record \
-  --json "$report_dir/results.json" --markdown "$report_dir/RESULTS.md" \
-  --mode "$mode" --times "$tsv" --commands "$out/commands.tsv" --runs "$runs" --size-mib "$size_mib" \
-  --setting "split_size=$split_size" --setting "wordcount_reducers=$wc_reducers" \
-  --setting "sort_reducers=$sort_reducers" --setting "grep_reducers=$grep_reducers" \
-  --setting "grep_literal=$grep_literal" --setting "grep_regex=$grep_regex" \
-  --setting "workers=$nprocs (mr run default: one per core)" \
-  --check "wordcount: $wc_distinct distinct words, $wc_total words; mr, tr|sort|uniq, ref$( ((use_mpi)) && echo ', MR-MPI') outputs identical" \
-  --check "sort: mr's concatenated parts cmp-identical to LC_ALL=C sort" \
-  --check "grep: mr lines (cut -f2-) identical to grep -E; counts ${grep_counts[*]}" \
-  --loadavg "$loadavg_start" --loadavg "$loadavg_end" \
-  --reproduce "bench/throughput.sh$([[ $mode == quick ]] && echo ' --quick') --runs $runs"
-log "wrote $report_dir/results.json and $report_dir/RESULTS.md"
+reproduce="bench/throughput.sh"
+if ((quick)); then reproduce+=" --quick"; elif ((size_mib != 512)); then reproduce+=" --size $size_mib"; fi
+reproduce+=" --runs $runs"
+if [[ $jobs_list != wordcount,sort,grep ]]; then reproduce+=" --jobs $jobs_list"; fi
+if [[ $sort_memory != 8G ]]; then reproduce+=" --sort-memory $sort_memory"; fi
+report_args=(--mode "$mode" --times "$tsv" --commands "$out/commands.tsv" --runs "$runs" --size-mib "$size_mib"
+  --setting "mr=the CLI defaults (mr run JOB --input --output)"
+  --setting "mr-tuned=--split-size $tuned_split, --reducers 2 (wordcount) / 4 (sort)"
+  --setting "sort_memory=$sort_memory" --setting "grep_literal=$grep_literal" --setting "grep_regex=$grep_regex"
+  --setting "workers=$nprocs (mr run default: one per core)" --setting "order=alternating, rotated each round"
+  --loadavg "$loadavg_start" --loadavg "$loadavg_end"
+  --reproduce "$reproduce")
+for c in "${checks[@]}"; do report_args+=(--check "$c"); done
+python3 "$here/report.py" summary --times "$tsv" --commands "$out/commands.tsv"
+if ((write_report)); then
+  mkdir -p "$report_dir"
+  python3 "$here/report.py" record --json "$report_dir/results.json" --markdown "$report_dir/RESULTS.md" "${report_args[@]}"
+  log "wrote $report_dir/results.json and $report_dir/RESULTS.md"
+  if command -v gnuplot >/dev/null; then
+    python3 "$here/report.py" plot --json "$report_dir/results.json" --output "$report_dir/throughput.svg" || true
+  else
+    log "gnuplot not installed: no $report_dir/throughput.svg"
+  fi
+fi

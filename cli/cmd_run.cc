@@ -12,6 +12,7 @@
 #include "cli/job_options.h"
 #include "cli/local_cluster.h"
 #include "jobs/job_spec_params.h"
+#include "jobs/sized_defaults.h"
 #include "common/file_util.h"
 #include "common/job_id.h"
 
@@ -114,6 +115,13 @@ Status CheckTargetFlags(const po::variables_map& vm, const Result<HostPort>& mas
   return Status::Ok();
 }
 
+// The embedded cluster's slots over all its workers (unified slots count on both sides).
+jobs::ClusterSlots EmbeddedSlots(const po::variables_map& vm) {
+  const uint32_t workers = static_cast<uint32_t>(std::max(1, vm["workers"].as<int>()));
+  const uint32_t unified = vm["unified-slots"].as<uint32_t>();
+  return {workers * (vm["map-slots"].as<uint32_t>() + unified), workers * (vm["reduce-slots"].as<uint32_t>() + unified)};
+}
+
 // Starts the embedded cluster in dir with the daemon flags the user gave; its master's address.
 Result<HostPort> StartEmbedded(const po::variables_map& vm, const RunFlags& f, const std::string& dir,
                                std::unique_ptr<LocalCluster>& cluster) {
@@ -165,9 +173,12 @@ int RunMain(const Args& args) {
   FlagUsage how = UsageLine("mr run JOB --input PATH... --output DIR [options]", &f.positional);
   how.not_suggested = OtherJobsFlags(args);
   if (auto rc = ParseFlags(args, f.desc, vm, how)) return *rc;
-  auto spec = BuildJobSpec(vm);
-  if (!spec.ok()) return UsageError(spec.status().message());
   auto master = MasterAddress(vm);
+  // The embedded cluster's slots are known here: a job left at the default sizes gets sizes
+  // that keep them all busy (jobs/sized_defaults.h).
+  const jobs::ClusterSlots slots = EmbeddedSlots(vm);
+  auto spec = BuildJobSpec(vm, master.ok() ? nullptr : &slots);
+  if (!spec.ok()) return UsageError(spec.status().message());
   if (!master.ok() && vm.count("master")) return UsageError(master.status().message());
   if (Status s = CheckTargetFlags(vm, master, f, *spec); !s.ok()) return UsageError(s.message());
   auto token = TokenOption(vm);

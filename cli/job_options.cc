@@ -13,6 +13,7 @@
 #include "common/units.h"
 
 #include "jobs/job_table.h"
+#include "jobs/sized_defaults.h"
 #include "scheduler/job_params.h"
 #include "shuffle/net/input_client.h"
 
@@ -276,9 +277,31 @@ Result<jobs::JobRequest> JobRequestFromFlags(const po::variables_map& vm) {
   return r;
 }
 
-Result<proto::JobSpec> BuildJobSpec(const po::variables_map& vm) {
+// The sized defaults (jobs/sized_defaults.h) for the flags the user left at their default.
+// An input that cannot be listed keeps the fixed defaults: MakeJobSpec reports it.
+void ApplySizedDefaults(const po::variables_map& vm, const jobs::ClusterSlots& slots, jobs::JobRequest* r) {
+  if (r->inputs.empty()) return;
+  const jobs::InputSource& source = jobs::LocalInputs();
+  auto resolved = source.Resolve(r->inputs, r->recursive);
+  if (!resolved.ok()) return;
+  auto files = source.List(*resolved);
+  if (!files.ok()) return;
+  uint64_t bytes = 0;
+  for (const jobs::InputFile& f : *files) bytes += f.size;
+  const jobs::SizedDefaults d = jobs::DeriveSizedDefaults(bytes, slots);
+  if (vm["split-size"].defaulted()) r->split_bytes = d.split_bytes;
+  if (vm["reducers"].defaulted()) r->reducers = d.reducers;
+  if (vm["sort-buffer"].defaulted() && bytes >= jobs::kSizedInputBytes) {
+    r->sort_buffer_bytes = std::max(r->sort_buffer_bytes, r->split_bytes + r->split_bytes / 2);
+  }
+}
+
+Result<proto::JobSpec> BuildJobSpec(const po::variables_map& vm, const jobs::ClusterSlots* slots) {
   MR_ASSIGN_OR_RETURN(jobs::JobRequest request, JobRequestFromFlags(vm));
-  if (!vm.count("input-server")) return jobs::MakeJobSpec(request, jobs::LocalInputs());
+  if (!vm.count("input-server")) {
+    if (slots != nullptr) ApplySizedDefaults(vm, *slots, &request);
+    return jobs::MakeJobSpec(request, jobs::LocalInputs());
+  }
   // The inputs are resolved where they are, through the data server the job will name.
   const std::string server = vm["input-server"].as<std::string>();
   for (const std::string& in : request.inputs) {

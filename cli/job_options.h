@@ -6,6 +6,7 @@
 
 #include "cli/options.h"
 #include "jobs/job_request.h"
+#include "jobs/sized_defaults.h"
 #include "mr.pb.h"
 
 namespace mr::cli {
@@ -25,8 +26,10 @@ std::vector<std::string> OtherJobsFlags(const Args& args);
 Result<jobs::JobRequest> JobRequestFromFlags(const po::variables_map& vm);
 // JobRequestFromFlags, then MakeJobSpec on this machine's files (jobs::LocalInputs()): checks
 // what can be checked before contacting a master: the job, inputs readable, output absent,
-// every value in range. Paths become absolute.
-Result<proto::JobSpec> BuildJobSpec(const po::variables_map& vm);
+// every value in range. Paths become absolute. With `slots` (the cluster the job will run on,
+// known for mr run's embedded cluster), --split-size, --reducers and --sort-buffer left at
+// their defaults are derived from the input's size and those slots (jobs/sized_defaults.h).
+Result<proto::JobSpec> BuildJobSpec(const po::variables_map& vm, const jobs::ClusterSlots* slots = nullptr);
 // --deadline as a duration after submission, the form a JobSpec carries (seconds after the
 // master accepts the job, on the master and in the simulator alike): an absolute time
 // ("2026-05-01T12:00:00Z", "2026-05-01T14:00+02:00", local time without a zone, or

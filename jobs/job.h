@@ -160,6 +160,10 @@ class Reducer {
   // As Mapper::ReportsFraction, for a reducer whose work happens in Finish: the worker then
   // does not count the merge of its input as its progress.
   virtual bool ReportsFraction() const { return false; }
+  // For a combiner: true if Reduce(key, [v]) emits exactly (key, v) for every value v its
+  // job's mapper or this combiner emits, so a key with one value may skip the call (word
+  // count's sum: most keys of a combined map output are there once).
+  virtual bool PassesSingleValues() const { return false; }
 };
 
 class Partitioner {

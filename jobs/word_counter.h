@@ -41,6 +41,7 @@ class WordCounter {
   static constexpr size_t kMaxTailBytes = size_t{256} << 20;
   // Words whose tail would not fit a 32-bit arena offset go to huge_ (never in practice).
   bool TooLong(size_t len) const { return len > UINT32_MAX || tails_.size() + len > UINT32_MAX; }
+  void CountWord(const char* start, size_t len, const char* safe_end);
   void AddLoaded(const char* word, uint32_t len, uint64_t w0, uint64_t w1, uint64_t n);
   bool TailEquals(const Slot& s, const char* word) const;
   void Grow();

@@ -59,6 +59,9 @@ class WordCountMapper final : public Mapper {
 // Sums decimal counts; used as combiner and reducer.
 class SumReducer final : public Reducer {
  public:
+  // The mapper and this reducer emit canonical decimals (std::to_chars), which a sum of one
+  // reproduces byte for byte.
+  bool PassesSingleValues() const override { return true; }
   Status Setup(TaskContext& ctx) override {
     ctx_ = &ctx;
     return Status::Ok();

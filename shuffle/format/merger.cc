@@ -1,11 +1,30 @@
 #include "shuffle/format/merger.h"
 
 #include <cstdio>
+#include <cstring>
 
 #include "common/crc32c.h"
 #include "shuffle/map_output.h"
 
 namespace mr::shuffle {
+
+namespace {
+
+// The key's first 8 bytes as a big-endian number (zero padded): comparing two of them
+// orders keys as comparing their first 8 bytes does (a shorter key, padded with zeros,
+// ties with a longer one that continues with zeros: equal prefixes fall back to the bytes).
+uint64_t KeyPrefix(std::string_view key) {
+  if (key.size() >= 8) {
+    uint64_t w;
+    std::memcpy(&w, key.data(), 8);
+    return __builtin_bswap64(w);
+  }
+  uint64_t p = 0;
+  for (size_t i = 0; i < key.size(); ++i) p |= uint64_t{static_cast<unsigned char>(key[i])} << (56 - 8 * i);
+  return p;
+}
+
+}  // namespace
 
 RunMerger::RunMerger(std::vector<std::string_view> runs, std::vector<uint32_t> expected_crcs)
     : expected_(std::move(expected_crcs)) {
@@ -51,13 +70,15 @@ bool RunMerger::Advance(uint32_t c) {
     return false;
   }
   std::string_view prev = cur.key;
+  const uint64_t prev_prefix = cur.prefix;
   const bool had_prev = cur.pos > 0;
   const size_t at = cur.pos;
   if (!ParseRecord(cur.run, &cur.pos, &cur.key, &cur.value)) {
     FailRun(c, Status::InvalidArgument("run " + std::to_string(c) + ": malformed record at byte " + std::to_string(at)));
     return false;
   }
-  if (had_prev && cur.key < prev) {
+  cur.prefix = KeyPrefix(cur.key);
+  if (had_prev && (cur.prefix < prev_prefix || (cur.prefix == prev_prefix && cur.key < prev))) {
     FailRun(c, Status::InvalidArgument("run " + std::to_string(c) + ": keys out of order at byte " + std::to_string(at)));
     return false;
   }
@@ -66,7 +87,10 @@ bool RunMerger::Advance(uint32_t c) {
 }
 
 bool RunMerger::Less(uint32_t a, uint32_t b) const {
-  int c = cursors_[a].key.compare(cursors_[b].key);
+  const Cursor& x = cursors_[a];
+  const Cursor& y = cursors_[b];
+  if (x.prefix != y.prefix) return x.prefix < y.prefix;
+  int c = x.key.compare(y.key);
   return c < 0 || (c == 0 && a < b);
 }
 

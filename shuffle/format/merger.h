@@ -33,6 +33,20 @@ class RunMerger {
 
   const Status& status() const { return status_; }
   uint64_t records_read() const { return records_read_; }
+  // The first bytes of run i the merger is done with: before its current record and, with
+  // checksums on, already hashed. Reading them again is allowed (the views stay valid) but
+  // not needed, so a caller may drop their pages (MADV_DONTNEED on a file mapping).
+  size_t done_bytes(uint32_t i) const {
+    const Cursor& c = cursors_[i];
+    size_t done = 0;
+    if (c.pos >= c.run.size()) {
+      done = c.run.size();  // exhausted
+    } else if (c.pos > 0) {
+      done = static_cast<size_t>(c.key.data() - c.run.data());  // the current record's start
+    }
+    return checked() && c.hashed < done ? c.hashed : done;
+  }
+  size_t num_runs() const { return cursors_.size(); }
   // Bytes of the runs consumed so far, over all runs (for progress). O(runs).
   uint64_t bytes_consumed() const {
     uint64_t n = 0;
@@ -47,6 +61,7 @@ class RunMerger {
     std::string_view run;
     size_t pos = 0;
     std::string_view key, value;
+    uint64_t prefix = 0;  // key's first 8 bytes, big-endian, zero padded: most compares end here
     size_t hashed = 0;  // bytes [0, hashed) are folded into crc
     uint32_t crc = 0;
   };

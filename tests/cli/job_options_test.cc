@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 #include <google/protobuf/util/message_differencer.h>
 
+#include <unistd.h>
+
 #include <ctime>
 #include <sstream>
 
@@ -239,6 +241,54 @@ TEST(JobOptionsTest, AnotherJobsFlagIsRefusedWithTheNearestFlagsOfThisJob) {
 
 // The experiment runner builds its request directly (no argv): the spec is the one the
 // `mr submit synthetic` flags it used to print and parse give.
+// Parses `args` as `mr run` does and builds the spec for a cluster of `slots`.
+Result<proto::JobSpec> Spec(std::vector<std::string> args, const jobs::ClusterSlots* slots) {
+  po::options_description desc;
+  po::positional_options_description positional;
+  AddJobOptions(desc, positional);
+  args.insert(args.begin(), "run");
+  std::vector<const char*> argv;
+  for (const auto& a : args) argv.push_back(a.c_str());
+  po::variables_map vm;
+  po::store(po::command_line_parser(static_cast<int>(argv.size()), argv.data()).options(desc).positional(positional).run(),
+            vm);
+  po::notify(vm);
+  return BuildJobSpec(vm, slots);
+}
+
+// mr run's embedded cluster: flags left at their defaults follow the input's size and the
+// slots; flags the user gave stay as given; without slots (a remote master) nothing changes.
+TEST(JobOptionsTest, DefaultSizesFollowTheInputOnAKnownCluster) {
+  TempDir dir("mr-job-options-test");
+  const std::string in = JoinPath(dir.path(), "big.txt");
+  ASSERT_TRUE(WriteFileAtomically(in, "x\n").ok());
+  ASSERT_EQ(::truncate(in.c_str(), 512 << 20), 0);  // sparse: no disk used
+  const jobs::ClusterSlots slots{2, 2};
+  constexpr uint64_t kMiB = 1 << 20;
+  Result<proto::JobSpec> s = Spec({"sort", "--input", in, "--output", JoinPath(dir.path(), "o")}, &slots);
+  ASSERT_TRUE(s.ok()) << s.status().ToString();
+  EXPECT_EQ(s->reducers(), 2u);
+  EXPECT_EQ(s->split_bytes(), 64 * kMiB);
+  EXPECT_EQ(s->sort_buffer_bytes(), 100 * kMiB);
+  s = Spec({"sort", "--input", in, "--output", JoinPath(dir.path(), "o"), "--reducers", "1", "--split-size", "128MiB"},
+           &slots);
+  ASSERT_TRUE(s.ok()) << s.status().ToString();
+  EXPECT_EQ(s->reducers(), 1u);
+  EXPECT_EQ(s->split_bytes(), 128 * kMiB);
+  EXPECT_EQ(s->sort_buffer_bytes(), 192 * kMiB);  // follows the user's split
+  s = Spec({"sort", "--input", in, "--output", JoinPath(dir.path(), "o")}, nullptr);
+  ASSERT_TRUE(s.ok()) << s.status().ToString();
+  EXPECT_EQ(s->reducers(), 1u);
+  EXPECT_EQ(s->split_bytes(), 32 * kMiB);
+  // A small input keeps the fixed defaults even on a known cluster.
+  const std::string small = JoinPath(dir.path(), "small.txt");
+  ASSERT_TRUE(WriteFileAtomically(small, "b\na\n").ok());
+  s = Spec({"sort", "--input", small, "--output", JoinPath(dir.path(), "o")}, &slots);
+  ASSERT_TRUE(s.ok()) << s.status().ToString();
+  EXPECT_EQ(s->reducers(), 1u);
+  EXPECT_EQ(s->split_bytes(), 32 * kMiB);
+}
+
 TEST(JobOptionsTest, TheExperimentRunnersRequestIsTheSpecItsFlagsGave) {
   TempDir dir("mr-job-options-test");
   model::TaskJob j;

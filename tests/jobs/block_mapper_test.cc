@@ -137,6 +137,38 @@ TEST(WordCounterTest, CountsLikeAMapAcrossGrowthAndFlushes) {
   EXPECT_EQ(counter.size(), 0u);
 }
 
+// The bitmask tokeniser against a byte-by-byte one, on random bytes (all 256 values, the
+// neighbours of the letter ranges often), at every length around the 64-byte blocks.
+TEST(WordCounterTest, TokenisesRandomBytesLikeAByteByByteScan) {
+  std::mt19937 rng(5);
+  const std::string edge = "@[`{AZaz \n-'\x80\xc1\xe1\xff";
+  for (int round = 0; round < 400; ++round) {
+    const size_t size = round < 200 ? static_cast<size_t>(round) : 200 + rng() % 3000;
+    std::string text(size, ' ');
+    for (char& c : text) {
+      const uint32_t r = rng() % 10;
+      c = r < 6 ? static_cast<char>('a' + rng() % 4) : r < 8 ? edge[rng() % edge.size()] : static_cast<char>(rng());
+    }
+    if (round % 7 == 0 && size > 40) std::fill(text.begin() + 3, text.begin() + 40, 'q');  // a long word
+    std::map<std::string, uint64_t> want, got;
+    std::string w;
+    for (char c : text) {
+      if (IsWordLetter(c)) {
+        w += c;
+      } else if (!w.empty()) {
+        ++want[w];
+        w.clear();
+      }
+    }
+    if (!w.empty()) ++want[w];
+    WordCounter counter;
+    const std::string copy = text;  // exact size: reads must stop at safe_end
+    counter.CountText(copy.data(), copy.size(), copy.data() + copy.size());
+    counter.Drain([&](std::string_view word, uint64_t n) { got[std::string(word)] += n; });
+    ASSERT_EQ(got, want) << "round " << round << " size " << size;
+  }
+}
+
 TEST(WordCounterTest, TokenisesOnNonLetters) {
   WordCounter counter;
   std::string text = "Hello, hello\tHELLO hello-world 42x\xe9y";
