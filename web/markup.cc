@@ -3,23 +3,11 @@
 #include <cmath>
 #include <cstdio>
 
+#include "common/markup_escape.h"
+
 namespace mr::web {
 
-std::string Escape(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
+std::string Escape(std::string_view text) { return MarkupEscape(text); }
 
 std::string Fixed(double value, int digits) {
   if (!std::isfinite(value)) value = 0;

@@ -6,6 +6,8 @@
 #include <charconv>
 #include <memory>
 
+#include "common/markup_escape.h"
+
 namespace mr::yarn {
 namespace {
 
@@ -67,19 +69,7 @@ Result<XmlElement> ParseXml(std::string_view text, const std::string& source) {
   return Convert(root);
 }
 
-std::string XmlEscape(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
+std::string XmlEscape(std::string_view text) { return MarkupEscape(text); }
 
 std::string ShortestNumber(double v) {
   char buf[64];
