@@ -86,6 +86,46 @@ TEST_P(StatusFieldsTest, AWorkerIsNamedByItsNameLabelElseItsHost) {
   EXPECT_EQ(out.reply.status_reply().shuffle_rate(), 0.0);
 }
 
+// Times on the manual clock: submit_time is the submission, sojourn_time (the overlapping-
+// phases paper's map-phase sojourn) is unset until the last map ends and then that instant
+// minus the submission, end_time is set only at the end; the share is a fraction of a link,
+// and an ended job has none. The StatusReply and /api/jobs/ID say the same.
+TEST_P(StatusFieldsTest, TimesSojournAndShareMeanTheSameUnderEveryPolicy) {
+  const uint32_t w = h_->AddWorker(1, 1);
+  const double t0 = h_->clock().Now();
+  const uint64_t job = h_->Submit(h_->SyntheticSpec(2, 1, /*slow_start=*/0.0));
+  proto::JobStatus st = h_->Status(job);
+  EXPECT_DOUBLE_EQ(st.submit_time(), t0);
+  EXPECT_EQ(st.sojourn_time(), 0) << "no sojourn before the last map ends";
+  EXPECT_EQ(st.end_time(), 0);
+  h_->Beat(w);
+  h_->clock().Advance(2);
+  h_->FinishMaps(w);
+  st = h_->Status(job);
+  EXPECT_EQ(st.sojourn_time(), 0) << "one map of two is done";
+  EXPECT_GE(st.share(), 0.0);
+  EXPECT_LE(st.share(), 1.0);
+  h_->Beat(w);
+  h_->clock().Advance(3);
+  h_->FinishMaps(w);
+  st = h_->Status(job);
+  EXPECT_NEAR(st.sojourn_time(), 5.0, 1e-9) << "the last map ended 5 s after the submission";
+  h_->clock().Advance(1);
+  h_->RunReduces(w);
+  st = h_->Status(job);
+  ASSERT_EQ(st.state(), "SUCCEEDED");
+  EXPECT_NEAR(st.sojourn_time(), 5.0, 1e-9) << "the sojourn does not move after the maps";
+  EXPECT_GE(st.end_time(), t0 + 6);
+  EXPECT_EQ(st.share(), 0.0) << "an ended job holds no share";
+  auto api = h_->tracker().ApiGet("/api/jobs/" + JobIdString(job));
+  ASSERT_TRUE(api.ok()) << api.status().ToString();
+  const nlohmann::json j = nlohmann::json::parse(*api);
+  EXPECT_DOUBLE_EQ(j.at("submit_time").get<double>(), st.submit_time());
+  EXPECT_DOUBLE_EQ(j.at("end_time").get<double>(), st.end_time());
+  EXPECT_DOUBLE_EQ(j.at("sojourn_time").get<double>(), st.sojourn_time());
+  EXPECT_DOUBLE_EQ(j.at("share").get<double>(), st.share());
+}
+
 INSTANTIATE_TEST_SUITE_P(FifoAndSrpt, StatusFieldsTest, ::testing::Values("fifo", "maxsrpt"));
 
 }  // namespace
