@@ -115,7 +115,7 @@ TEST(JobOptionsTest, HelpListsTheSameFlagsWithTheSameTexts) {
 }
 
 // Parses `args` (after the subcommand) as `mr run` does.
-Result<jobs::JobRequest> Request(std::vector<std::string> args) {
+po::variables_map ParseRun(std::vector<std::string> args) {
   po::options_description desc;
   po::positional_options_description positional;
   AddJobOptions(desc, positional);
@@ -126,8 +126,10 @@ Result<jobs::JobRequest> Request(std::vector<std::string> args) {
   po::store(po::command_line_parser(static_cast<int>(argv.size()), argv.data()).options(desc).positional(positional).run(),
             vm);
   po::notify(vm);
-  return JobRequestFromFlags(vm);
+  return vm;
 }
+
+Result<jobs::JobRequest> Request(std::vector<std::string> args) { return JobRequestFromFlags(ParseRun(std::move(args))); }
 
 TEST(JobOptionsTest, WithoutFlagsTheRequestHasTheDefaults) {
   Result<jobs::JobRequest> r = Request({"wordcount", "--output", "out"});
@@ -239,21 +241,9 @@ TEST(JobOptionsTest, AnotherJobsFlagIsRefusedWithTheNearestFlagsOfThisJob) {
   EXPECT_TRUE(Request({"streaming", "--output", "out", "--reducer", "cat", "--mapper", "cat"}).ok());
 }
 
-// The experiment runner builds its request directly (no argv): the spec is the one the
-// `mr submit synthetic` flags it used to print and parse give.
 // Parses `args` as `mr run` does and builds the spec for a cluster of `slots`.
 Result<proto::JobSpec> Spec(std::vector<std::string> args, const jobs::ClusterSlots* slots) {
-  po::options_description desc;
-  po::positional_options_description positional;
-  AddJobOptions(desc, positional);
-  args.insert(args.begin(), "run");
-  std::vector<const char*> argv;
-  for (const auto& a : args) argv.push_back(a.c_str());
-  po::variables_map vm;
-  po::store(po::command_line_parser(static_cast<int>(argv.size()), argv.data()).options(desc).positional(positional).run(),
-            vm);
-  po::notify(vm);
-  return BuildJobSpec(vm, slots);
+  return BuildJobSpec(ParseRun(std::move(args)), slots);
 }
 
 // mr run's embedded cluster: flags left at their defaults follow the input's size and the
@@ -289,6 +279,8 @@ TEST(JobOptionsTest, DefaultSizesFollowTheInputOnAKnownCluster) {
   EXPECT_EQ(s->split_bytes(), 32 * kMiB);
 }
 
+// The experiment runner builds its request directly (no argv): the spec is the one the
+// `mr submit synthetic` flags it used to print and parse give.
 TEST(JobOptionsTest, TheExperimentRunnersRequestIsTheSpecItsFlagsGave) {
   TempDir dir("mr-job-options-test");
   model::TaskJob j;
