@@ -277,30 +277,30 @@ Result<jobs::JobRequest> JobRequestFromFlags(const po::variables_map& vm) {
   return r;
 }
 
-// The sized defaults (jobs/sized_defaults.h) for the flags the user left at their default.
-// An input that cannot be listed keeps the fixed defaults: MakeJobSpec reports it.
-void ApplySizedDefaults(const po::variables_map& vm, const jobs::ClusterSlots& slots, jobs::JobRequest* r) {
-  if (r->inputs.empty()) return;
-  const jobs::InputSource& source = jobs::LocalInputs();
-  auto resolved = source.Resolve(r->inputs, r->recursive);
-  if (!resolved.ok()) return;
-  auto files = source.List(*resolved);
-  if (!files.ok()) return;
+// The sized defaults (jobs/sized_defaults.h) for the flags the user left at their default,
+// from the inputs MakeJobSpec already resolved (listed once here, not resolved again). An
+// input that cannot be listed keeps the fixed defaults: the master reports it.
+Status ApplySizedDefaults(const po::variables_map& vm, const jobs::ClusterSlots& slots, proto::JobSpec* spec) {
+  if (spec->inputs().empty()) return Status::Ok();
+  auto files = jobs::LocalInputs().List({spec->inputs().begin(), spec->inputs().end()});
+  if (!files.ok()) return Status::Ok();
   uint64_t bytes = 0;
   for (const jobs::InputFile& f : *files) bytes += f.size;
   const jobs::SizedDefaults d = jobs::DeriveSizedDefaults(bytes, slots);
-  if (vm["split-size"].defaulted()) r->split_bytes = d.split_bytes;
-  if (vm["reducers"].defaulted()) r->reducers = d.reducers;
+  if (vm["split-size"].defaulted()) spec->set_split_bytes(d.split_bytes);
+  if (vm["reducers"].defaulted()) spec->set_reducers(d.reducers);
   if (vm["sort-buffer"].defaulted() && bytes >= jobs::kSizedInputBytes) {
-    r->sort_buffer_bytes = std::max(r->sort_buffer_bytes, r->split_bytes + r->split_bytes / 2);
+    spec->set_sort_buffer_bytes(std::max<uint64_t>(spec->sort_buffer_bytes(), spec->split_bytes() + spec->split_bytes() / 2));
   }
+  return jobs::ValidateJobSpec(*spec);
 }
 
 Result<proto::JobSpec> BuildJobSpec(const po::variables_map& vm, const jobs::ClusterSlots* slots) {
   MR_ASSIGN_OR_RETURN(jobs::JobRequest request, JobRequestFromFlags(vm));
   if (!vm.count("input-server")) {
-    if (slots != nullptr) ApplySizedDefaults(vm, *slots, &request);
-    return jobs::MakeJobSpec(request, jobs::LocalInputs());
+    MR_ASSIGN_OR_RETURN(proto::JobSpec spec, jobs::MakeJobSpec(request, jobs::LocalInputs()));
+    if (slots != nullptr) MR_RETURN_IF_ERROR(ApplySizedDefaults(vm, *slots, &spec));
+    return spec;
   }
   // The inputs are resolved where they are, through the data server the job will name.
   const std::string server = vm["input-server"].as<std::string>();
