@@ -6,6 +6,7 @@
 #include <map>
 #include <sstream>
 
+#include "common/markup_escape.h"
 #include "yarn/fair_allocation.h"
 #include "yarn/xml_tree.h"
 
@@ -28,7 +29,7 @@ std::string Percent(int64_t units) {
 }
 
 void Property(std::ostringstream& out, const std::string& name, const std::string& value) {
-  out << "  <property>\n    <name>" << XmlEscape(name) << "</name>\n    <value>" << XmlEscape(value)
+  out << "  <property>\n    <name>" << MarkupEscape(name) << "</name>\n    <value>" << MarkupEscape(value)
       << "</value>\n  </property>\n";
 }
 
@@ -101,7 +102,7 @@ Result<std::string> CapacitySchedulerXml(std::span<const sched::QueueConfig> que
   cap.back() += missing;
   std::ostringstream out;
   out << "<?xml version=\"1.0\"?>\n<!-- Written by mr export yarn-capacity. -->\n";
-  for (const std::string& n : notes) out << "<!-- " << XmlEscape(n) << " -->\n";
+  for (const std::string& n : notes) out << "<!-- " << MarkupEscape(n) << " -->\n";
   out << "<configuration>\n";
   Property(out, std::string(kPrefix) + "queues", names);
   for (size_t i = 0; i < queues.size(); ++i) {

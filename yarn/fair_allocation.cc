@@ -4,6 +4,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "common/markup_escape.h"
 #include "yarn/xml_tree.h"
 
 namespace mr::yarn {
@@ -160,7 +161,7 @@ Result<std::string> FairAllocationXml(std::span<const sched::PoolConfig> pools, 
                                      ": YARN's maxResources bounds map and reduce containers together; give both "
                                      "max_maps and max_reduces, or neither");
     }
-    out << "  <queue name=\"" << XmlEscape(p.name) << "\">\n"
+    out << "  <queue name=\"" << MarkupEscape(p.name) << "\">\n"
         << "    <weight>" << ShortestNumber(p.weight) << "</weight>\n";
     if (p.min_maps > 0 || p.min_reduces > 0) {
       out << "    <minResources>" << Resources(c, p.min_maps, p.min_reduces) << "</minResources>\n";

@@ -6,7 +6,6 @@
 #include <charconv>
 #include <memory>
 
-#include "common/markup_escape.h"
 
 namespace mr::yarn {
 namespace {
@@ -68,8 +67,6 @@ Result<XmlElement> ParseXml(std::string_view text, const std::string& source) {
   if (root == nullptr) return Status::InvalidArgument(source + ": no root element");
   return Convert(root);
 }
-
-std::string XmlEscape(std::string_view text) { return MarkupEscape(text); }
 
 std::string ShortestNumber(double v) {
   char buf[64];

@@ -27,9 +27,6 @@ struct XmlElement {
 // that is not well-formed XML.
 Result<XmlElement> ParseXml(std::string_view text, const std::string& source);
 
-// Text safe inside an element or a quoted attribute (common/markup_escape.h).
-std::string XmlEscape(std::string_view text);
-
 // The shortest decimal that reads back as `v` ("2", "0.5", "33.3333").
 std::string ShortestNumber(double v);
 
