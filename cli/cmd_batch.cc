@@ -24,7 +24,8 @@ constexpr char kBatchPrefix[] = "mr batch";
 const char kPlanUsage[] =
     "mr batch plan (--jobs FILE | --workload NAME [--count N] [--seed S] | --profiles NAMES --state DIR)\n"
     "              --workers N\n"
-    "              [--map-slots M] [--reduce-slots R] [--order NAMES] [--out PLAN]\n\n"
+    "              [--map-slots M] [--reduce-slots R] [--order NAMES] [--out PLAN]\n"
+    "              [--pools-by maps|work] [--pool-search crossing|paper] [--slow-start F]\n\n"
     "  Johnson's order, BalancedPools' two pools and their simulated makespans for a batch of\n"
     "  jobs all there at once, beside reverse Johnson's and arrival order's (docs/makespan.md).";
 
@@ -77,6 +78,29 @@ Result<std::vector<int>> ParseNodes(const std::string& text) {
 
 int BadFlag(const Status& s) { return Fail(kBatchPrefix, s, kExitUsage); }
 
+// The BalancedPools variants' flags, shared by plan and sweep (docs/makespan.md, "Departures
+// from the paper"); the paper's behaviour is every default.
+struct VariantFlags {
+  std::string pools_by, search;
+  double slow_start = 1;
+  void Add(po::options_description& desc) {
+    desc.add_options()
+        ("pools-by", po::value(&pools_by)->default_value("maps"),
+         "BalancedPools ranks jobs by: maps (the paper: map tasks) or work (slot-seconds)")
+        ("pool-search", po::value(&search)->default_value("crossing"),
+         "BalancedPools' size search: crossing (ours) or paper (the pseudocode's loop, made to end)")
+        ("slow-start", po::value(&slow_start)->default_value(1.0),
+         "reduces take a slot once this fraction of their job's maps ended (1: mrlab; Hadoop's 0.05)");
+  }
+  Status Apply(model::PoolsOptions& pools) const {
+    if (!(slow_start > 0 && slow_start <= 1)) {
+      return Status::InvalidArgument("--slow-start must be in (0, 1]");
+    }
+    pools.sim.reduce_slow_start = slow_start;
+    return model::ParsePoolsVariants(pools_by, search, pools);
+  }
+};
+
 }  // namespace
 
 int BatchPlanMain(const Args& args) {
@@ -98,8 +122,11 @@ int BatchPlanMain(const Args& args) {
       ("reduce-slots", po::value(&reduce_slots), "reduce slots in all (default: one per worker)")
       ("order", po::value(&order), "job names, comma-separated: an order to simulate beside the plan's")
       ("out", po::value(&o.out), "write the plan file here (docs/makespan.md, \"Plan file\")");
+  VariantFlags variants;
+  variants.Add(desc);
   po::variables_map vm;
   if (auto rc = ParseFlags(args, desc, vm, UsageLine(kPlanUsage))) return *rc;
+  if (Status st = variants.Apply(o.pools); !st.ok()) return BadFlag(st);
   if (vm.count("jobs") + vm.count("workload") + vm.count("profiles") != 1) {
     return BadFlag(Status::InvalidArgument("give one of --jobs, --workload and --profiles"));
   }
@@ -125,32 +152,21 @@ int BatchPlanMain(const Args& args) {
 int BatchSweepMain(const Args& args) {
   po::options_description desc("batch sweep options");
   model::BatchSweepOptions o;
-  std::string nodes, pools_by, search;
+  std::string nodes;
+  VariantFlags variants;
   desc.add_options()
       ("workload", po::value(&o.workload.name)->required(), WorkloadHelp().c_str())
       ("count", po::value(&o.workload.jobs)->default_value(0), "jobs (0: the paper's 100)")
-      ("pools-by", po::value(&pools_by)->default_value("maps"),
-       "BalancedPools ranks jobs by: maps (the paper: map tasks) or work (slot-seconds)")
-      ("pool-search", po::value(&search)->default_value("crossing"),
-       "BalancedPools' size search: crossing (ours) or paper (the pseudocode's loop, made to end)")
       ("seed", po::value(&o.workload.seed)->default_value(1), "the generator's seed")
       ("nodes", po::value(&nodes)->required(), "cluster sizes: 10,20,40 or FROM:TO:STEP")
-      ("csv", po::bool_switch(&o.csv), "CSV instead of a table")
-      ("slow-start", po::value(&o.pools.sim.reduce_slow_start)->default_value(1.0),
-       "reduces take a slot once this fraction of their job's maps ended (1: mrlab; Hadoop's 0.05)");
+      ("csv", po::bool_switch(&o.csv), "CSV instead of a table");
+  variants.Add(desc);
   po::variables_map vm;
   if (auto rc = ParseFlags(args, desc, vm, UsageLine(kSweepUsage))) return *rc;
   Result<std::vector<int>> sizes = ParseNodes(nodes);
   if (!sizes.ok()) return BadFlag(sizes.status());
   o.nodes = *sizes;
-  if (pools_by != "maps" && pools_by != "work") {
-    return BadFlag(Status::InvalidArgument("--pools-by: '" + pools_by + "' is not maps or work"));
-  }
-  o.pools.key = pools_by == "work" ? model::PoolSplitKey::kWork : model::PoolSplitKey::kMapTasks;
-  if (search != "crossing" && search != "paper") {
-    return BadFlag(Status::InvalidArgument("--pool-search: '" + search + "' is not crossing or paper"));
-  }
-  o.pools.search = search == "paper" ? model::PoolSearch::kPaper : model::PoolSearch::kCrossing;
+  if (Status st = variants.Apply(o.pools); !st.ok()) return BadFlag(st);
   const Status st = model::RunBatchSweep(o, std::cout);
   return st.ok() ? kExitOk : Fail(kBatchPrefix, st);
 }

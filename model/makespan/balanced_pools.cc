@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <numeric>
 
@@ -149,6 +150,31 @@ Result<PoolsResult> BalancedPools(std::span<const BatchJob> jobs, SlotShape clus
     }
   }
   return r;
+}
+
+std::string DescribePoolsVariants(const PoolsOptions& options) {
+  std::string out;
+  auto add = [&](const std::string& v) { out += (out.empty() ? "" : ", ") + v; };
+  if (options.key == PoolSplitKey::kWork) add("pools-by work");
+  if (options.search == PoolSearch::kPaper) add("pool-search paper");
+  if (options.sim.reduce_slow_start != BatchSimOptions{}.reduce_slow_start) {
+    char text[64];
+    std::snprintf(text, sizeof text, "slow-start %g", options.sim.reduce_slow_start);
+    add(text);
+  }
+  return out;
+}
+
+Status ParsePoolsVariants(const std::string& pools_by, const std::string& search, PoolsOptions& options) {
+  if (pools_by != "maps" && pools_by != "work") {
+    return Status::InvalidArgument("--pools-by: '" + pools_by + "' is not maps or work");
+  }
+  if (search != "crossing" && search != "paper") {
+    return Status::InvalidArgument("--pool-search: '" + search + "' is not crossing or paper");
+  }
+  options.key = pools_by == "work" ? PoolSplitKey::kWork : PoolSplitKey::kMapTasks;
+  options.search = search == "paper" ? PoolSearch::kPaper : PoolSearch::kCrossing;
+  return Status::Ok();
 }
 
 }  // namespace mr::model

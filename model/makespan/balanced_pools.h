@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "common/status.h"
@@ -70,6 +71,14 @@ struct PoolsOptions {
   PoolSplitKey key = PoolSplitKey::kMapTasks;
   PoolSearch search = PoolSearch::kCrossing;
 };
+
+// The variants `options` names, as the flags that select them ("pools-by work, slow-start
+// 0.05"); empty for the paper's defaults.
+std::string DescribePoolsVariants(const PoolsOptions& options);
+
+// Sets `options` from the flags' values: `pools_by` maps|work, `search` crossing|paper.
+// InvalidArgument "--pools-by: 'x' is not maps or work" (or --pool-search's) otherwise.
+Status ParsePoolsVariants(const std::string& pools_by, const std::string& search, PoolsOptions& options);
 
 Result<PoolsResult> BalancedPools(std::span<const BatchJob> jobs, SlotShape cluster, const PoolsOptions& options = {});
 

@@ -22,9 +22,9 @@ bool operator==(const BatchCluster& a, const BatchCluster& b) {
 namespace {
 
 PlannedOrder Planned(std::span<const BatchJob> jobs, std::span<const StagePair> pairs, std::vector<int> order,
-                     SlotShape slots) {
+                     SlotShape slots, const BatchSimOptions& sim) {
   PlannedOrder p;
-  p.makespan = SimulateValidBatch(jobs, order, slots).makespan;
+  p.makespan = SimulateValidBatch(jobs, order, slots, sim).makespan;
   p.two_stage = TwoStageMakespan(pairs, order);
   p.order = std::move(order);
   return p;
@@ -40,7 +40,8 @@ double Below(double value, double reference) { return reference > 0 ? 100 * (1 -
 
 }  // namespace
 
-Result<BatchPlan> MakeBatchPlan(std::span<const BatchJob> jobs, const BatchCluster& cluster) {
+Result<BatchPlan> MakeBatchPlan(std::span<const BatchJob> jobs, const BatchCluster& cluster,
+                                const PoolsOptions& pools_options) {
   if (jobs.empty()) return Status::InvalidArgument("batch plan: no jobs");
   if (cluster.workers < 1 || cluster.map_slots < 1 || cluster.reduce_slots < 1) {
     return Status::InvalidArgument("batch plan: the cluster needs workers, map and reduce slots >= 1");
@@ -67,10 +68,12 @@ Result<BatchPlan> MakeBatchPlan(std::span<const BatchJob> jobs, const BatchClust
   }
   const int n = static_cast<int>(jobs.size());
   std::vector<int> johnson = JohnsonOrder(pairs);
-  plan.reverse_johnson = Planned(jobs, pairs, Reversed(johnson), slots);
-  plan.johnson = Planned(jobs, pairs, std::move(johnson), slots);
-  plan.fifo = Planned(jobs, pairs, ArrivalOrder(n), slots);
-  MR_ASSIGN_OR_RETURN(PoolsResult pools, BalancedPools(jobs, slots));
+  const BatchSimOptions& sim = pools_options.sim;
+  plan.reverse_johnson = Planned(jobs, pairs, Reversed(johnson), slots, sim);
+  plan.johnson = Planned(jobs, pairs, std::move(johnson), slots, sim);
+  plan.fifo = Planned(jobs, pairs, ArrivalOrder(n), slots, sim);
+  MR_ASSIGN_OR_RETURN(PoolsResult pools, BalancedPools(jobs, slots, pools_options));
+  plan.variants = DescribePoolsVariants(pools_options);
   plan.pools = std::move(pools.pools);
   plan.pool_names = plan.pools.size() == 1 ? std::vector<std::string>{"all"}
                                            : std::vector<std::string>{"small", "large"};
@@ -88,6 +91,7 @@ void PrintBatchPlan(const BatchPlan& plan, std::ostream& out) {
   out << "# batch plan: " << plan.jobs.size() << " jobs on " << plan.cluster.Describe() << "\n";
   out << "# stages: ARIA estimates (average of the bounds) on the whole cluster; makespans: task-level "
          "simulation, two-stage: the (m, r) abstraction\n";
+  out << "# variants: " << (plan.variants.empty() ? "none (the paper's)" : plan.variants) << "\n";
   std::snprintf(line, sizeof line, "%-16s %7s %7s %12s %14s %s\n", "job", "maps", "reduces", "map_stage_s",
                 "reduce_stage_s", "pool");
   out << line;
@@ -130,7 +134,7 @@ void PrintBatchPlan(const BatchPlan& plan, std::ostream& out) {
 }
 
 Result<PlannedOrder> PlanGivenOrder(std::span<const BatchJob> jobs, const BatchCluster& cluster,
-                                    std::span<const std::string> order) {
+                                    std::span<const std::string> order, const BatchSimOptions& sim) {
   std::vector<int> indices;
   std::vector<bool> seen(jobs.size(), false);
   for (const std::string& name : order) {
@@ -149,7 +153,7 @@ Result<PlannedOrder> PlanGivenOrder(std::span<const BatchJob> jobs, const BatchC
     MR_RETURN_IF_ERROR(ValidateBatchJob(j));
     profiles.push_back(ProfileOf(j));
   }
-  return Planned(jobs, StagePairs(profiles, cluster.slots()), std::move(indices), cluster.slots());
+  return Planned(jobs, StagePairs(profiles, cluster.slots()), std::move(indices), cluster.slots(), sim);
 }
 
 namespace {
@@ -180,10 +184,10 @@ Result<std::vector<BatchJob>> BatchOf(const BatchPlanOptions& o) {
 
 Status RunBatchPlan(const BatchPlanOptions& o, std::ostream& out) {
   MR_ASSIGN_OR_RETURN(std::vector<BatchJob> jobs, BatchOf(o));
-  MR_ASSIGN_OR_RETURN(BatchPlan plan, MakeBatchPlan(jobs, o.cluster));
+  MR_ASSIGN_OR_RETURN(BatchPlan plan, MakeBatchPlan(jobs, o.cluster, o.pools));
   PrintBatchPlan(plan, out);
   if (!o.order.empty()) {
-    MR_ASSIGN_OR_RETURN(PlannedOrder given, PlanGivenOrder(jobs, o.cluster, o.order));
+    MR_ASSIGN_OR_RETURN(PlannedOrder given, PlanGivenOrder(jobs, o.cluster, o.order, o.pools.sim));
     char line[128];
     std::snprintf(line, sizeof line, "%-16s %12.3f %12.3f  ", "given order", given.makespan, given.two_stage);
     out << line << Names(plan, given.order) << "\n";

@@ -61,10 +61,14 @@ struct BatchPlan {
   double predicted_makespan = 0;  // BalancedPools' (never above Johnson's)
   int split = 0;
   int64_t simulations = 0;
+  // The variants it was planned with (DescribePoolsVariants; "" for the paper's defaults).
+  std::string variants;
 };
 
-// InvalidArgument for no jobs, an invalid job or a cluster with workers or slots < 1.
-Result<BatchPlan> MakeBatchPlan(std::span<const BatchJob> jobs, const BatchCluster& cluster);
+// InvalidArgument for no jobs, an invalid job or a cluster with workers or slots < 1. Every
+// schedule is simulated with `pools.sim`, and BalancedPools runs with `pools`' variants.
+Result<BatchPlan> MakeBatchPlan(std::span<const BatchJob> jobs, const BatchCluster& cluster,
+                                const PoolsOptions& pools = {});
 
 // The plan as text: the jobs' stage estimates, each schedule's makespan and order, the pools.
 void PrintBatchPlan(const BatchPlan& plan, std::ostream& out);
@@ -82,10 +86,11 @@ Status CheckPlanCluster(const BatchPlan& plan, const BatchCluster& actual, const
 // The makespan of `order` (job names, every job once) simulated on the whole cluster, and
 // in the two-stage abstraction. InvalidArgument naming an unknown, repeated or missing job.
 Result<PlannedOrder> PlanGivenOrder(std::span<const BatchJob> jobs, const BatchCluster& cluster,
-                                    std::span<const std::string> order);
+                                    std::span<const std::string> order, const BatchSimOptions& sim = {});
 
 // `mr batch plan (--jobs FILE | --workload NAME) --workers N [--map-slots M --reduce-slots R]
-// [--order NAMES] [--out PLAN]`.
+// [--order NAMES] [--out PLAN] [--pools-by maps|work] [--pool-search crossing|paper]
+// [--slow-start F]`.
 struct BatchPlanOptions {
   std::string jobs_file;  // the jobs file; empty: the generated `workload`
   MakespanWorkloadOptions workload;
@@ -96,6 +101,7 @@ struct BatchPlanOptions {
   BatchCluster cluster;
   std::vector<std::string> order;  // an order to simulate beside the plan's; empty: none
   std::string out;                 // the plan file; empty: none written
+  PoolsOptions pools;              // the variants (docs/makespan.md, "Departures from the paper")
 };
 // Loads or generates the jobs, plans, prints the plan (and the given order's makespans)
 // and writes the plan file. Errors: the jobs file's (NotFound, IoError, InvalidArgument),

@@ -161,6 +161,7 @@ std::string BatchPlanToJson(const BatchPlan& plan) {
             {{"makespan", plan.predicted_makespan},
              {"split", plan.split},
              {"simulations", plan.simulations},
+             {"variants", plan.variants},
              {"pools", pools}}}};
   return doc.dump(1) + "\n";
 }
@@ -196,6 +197,10 @@ Result<BatchPlan> ParseBatchPlan(std::string_view text, const std::string& sourc
   MR_ASSIGN_OR_RETURN(int64_t split, JsonInteger(bp, "split", 0, kMaxSlots, where));
   MR_ASSIGN_OR_RETURN(plan.simulations, JsonInteger(bp, "simulations", 0, INT64_MAX, where));
   plan.split = static_cast<int>(split);
+  if (auto v = bp.find("variants"); v != bp.end()) {  // absent in plans written before it existed
+    if (!v->is_string()) return Status::InvalidArgument(where + ": 'variants' must be a string");
+    plan.variants = v->get<std::string>();
+  }
   MR_RETURN_IF_ERROR(ReadPools(bp, index, where, plan));
   return plan;
 }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "model/makespan/balanced_pools.h"
+#include "model/makespan/batch_plan.h"
 #include "model/makespan/batch_sim.h"
 
 namespace mr::model {
@@ -113,6 +114,35 @@ TEST(BalancedPoolsVariantsTest, ThePseudocodesSearchTakenLiterallyMissesScenario
   EXPECT_DOUBLE_EQ(r->pools[0].makespan, 40);
   EXPECT_DOUBLE_EQ(r->pools[1].makespan, 46);
   EXPECT_DOUBLE_EQ(BalancedPools(ScenarioTwo(), {30, 30})->makespan, 40);
+}
+
+TEST(BalancedPoolsVariantsTest, ThePlannerTakesTheVariantsAndItsPlanFileNamesThem) {
+  // `mr batch plan --pool-search paper` on Scenario 2: the literal loop's 46 (above), named in
+  // the printed plan and the plan file; the default plan keeps the paper's 40 and names none.
+  PoolsOptions paper;
+  ASSERT_TRUE(ParsePoolsVariants("maps", "paper", paper).ok());
+  Result<BatchPlan> plan = MakeBatchPlan(ScenarioTwo(), {30, 30, 30}, paper);
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  EXPECT_DOUBLE_EQ(plan->predicted_makespan, 46);
+  EXPECT_EQ(plan->variants, "pool-search paper");
+  Result<BatchPlan> back = ParseBatchPlan(BatchPlanToJson(*plan), "plan.json");
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ(back->variants, "pool-search paper");
+  Result<BatchPlan> standard = MakeBatchPlan(ScenarioTwo(), {30, 30, 30});
+  ASSERT_TRUE(standard.ok());
+  EXPECT_DOUBLE_EQ(standard->predicted_makespan, 40);
+  EXPECT_EQ(standard->variants, "");
+  // By work, on X and the Ys: the small pool is the Ys (split 4), X alone in the large one.
+  PoolsOptions by_work;
+  ASSERT_TRUE(ParsePoolsVariants("work", "crossing", by_work).ok());
+  by_work.sim.reduce_slow_start = 0.05;
+  plan = MakeBatchPlan(HeavyAndLight(), {4, 4, 4}, by_work);
+  ASSERT_TRUE(plan.ok());
+  EXPECT_EQ(plan->split, 4);
+  EXPECT_EQ(plan->variants, "pools-by work, slow-start 0.05");
+  EXPECT_EQ(ParsePoolsVariants("tasks", "crossing", by_work).message(), "--pools-by: 'tasks' is not maps or work");
+  EXPECT_EQ(ParsePoolsVariants("maps", "binary", by_work).message(),
+            "--pool-search: 'binary' is not crossing or paper");
 }
 
 }  // namespace
