@@ -89,10 +89,41 @@ Result<PlannedBatch> PlanPools(const JobList& jobs, const std::vector<model::Bat
   return plan;
 }
 
+// Every job alone, one after the other: the sum of each one's makespan on the whole cluster.
+Result<PlannedBatch> PlanAlone(const JobList& jobs, const std::vector<model::BatchJob>& batch,
+                               model::SlotShape slots) {
+  PlannedBatch plan;
+  plan.jobs = jobs;
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    plan.jobs[i].arrival = static_cast<double>(i) * kBatchOrderStagger;
+    const int one[] = {static_cast<int>(i)};
+    MR_ASSIGN_OR_RETURN(model::BatchSimResult sim, model::SimulateBatch(batch, one, slots));
+    plan.planner_makespan += sim.makespan;
+  }
+  std::vector<model::JobProfile> profiles;
+  for (const model::BatchJob& b : batch) profiles.push_back(model::ProfileOf(b));
+  const std::vector<int> johnson =
+      model::JohnsonOrderOn(profiles, model::ArrivalOrder(static_cast<int>(jobs.size())), slots);
+  MR_ASSIGN_OR_RETURN(model::BatchSimResult js, model::SimulateBatch(batch, johnson, slots));
+  plan.johnson_makespan = js.makespan;
+  plan.pools = "one pool";
+  return plan;
+}
+
 }  // namespace
 
 bool IsBatchOrder(std::string_view name) {
-  return name == "johnson" || name == "reverse-johnson" || name == "balancedpools";
+  return name == "johnson" || name == "reverse-johnson" || name == "balancedpools" || name == "alone";
+}
+
+JobList ChainedArrivals(const JobList& jobs, const std::vector<double>& responses) {
+  JobList out = jobs;
+  double at = 0;
+  for (size_t i = 0; i < out.size(); ++i) {
+    out[i].arrival = at;
+    at += responses[i];
+  }
+  return out;
 }
 
 Result<std::vector<int>> BatchOrder(const JobList& jobs, const ClusterShape& shape, const std::string& order) {
@@ -118,11 +149,13 @@ Result<JobList> OrderedBatch(const JobList& jobs, const ClusterShape& shape, con
 Result<PlannedBatch> PlanBatch(const JobList& jobs, const ClusterShape& shape, const std::string& order) {
   if (order.empty()) return PlannedBatch{jobs, "", 0, 0, ""};
   if (!IsBatchOrder(order)) {
-    return Status::InvalidArgument("unknown batch order '" + order + "' (known: johnson, reverse-johnson, balancedpools)");
+    return Status::InvalidArgument("unknown batch order '" + order +
+                                   "' (known: johnson, reverse-johnson, balancedpools, alone)");
   }
   MR_ASSIGN_OR_RETURN(model::SlotShape slots, SlotsOf(shape));
   MR_ASSIGN_OR_RETURN(std::vector<model::BatchJob> batch, BatchJobs(jobs, order));
   if (order == "balancedpools") return PlanPools(jobs, batch, slots);
+  if (order == "alone") return PlanAlone(jobs, batch, slots);
   PlannedBatch plan;
   MR_ASSIGN_OR_RETURN(plan.jobs, OrderedBatch(jobs, shape, order));
   MR_ASSIGN_OR_RETURN(std::vector<int> positions, BatchOrder(jobs, shape, order));

@@ -2,7 +2,9 @@
 // an experiment's `johnson` and `reverse-johnson` runs play the batch under fifo with the
 // jobs submitted in the makespan planner's order; its `balancedpools` run plays BalancedPools'
 // plan on the capacity policy, each pool a queue with the plan's slots and each job submitted
-// to its pool's queue in the pool's Johnson order. Pure; thread-safe.
+// to its pool's queue in the pool's Johnson order; its `alone` runs submit the jobs one at a
+// time, each once the one before has ended (every job alone on the cluster: ARIA's own
+// setting for its stage estimates). Pure; thread-safe.
 #pragma once
 
 #include <string>
@@ -19,7 +21,7 @@ namespace mr::experiment {
 // order, nothing next to a job's seconds.
 inline constexpr double kBatchOrderStagger = 0.001;
 
-// johnson, reverse-johnson, balancedpools.
+// johnson, reverse-johnson, balancedpools, alone.
 bool IsBatchOrder(std::string_view name);
 
 // The positions of `jobs` in `order` ("johnson" or "reverse-johnson"): Johnson's rule on
@@ -51,8 +53,15 @@ struct PlannedBatch {
   std::string pools;  // "small 5+5 slots: 3,1; large 11+11 slots: 0,2" (job indices) or "one pool"
 };
 
-// `order` is "", johnson, reverse-johnson or balancedpools; "" returns `jobs` unchanged with
-// no prediction. InvalidArgument as BatchOrder.
+// `jobs` (in the workload's order) with each arrival set where the one before is predicted to
+// end: the sum of the `responses` before it. For `alone`, so that the prediction and the
+// makespan read the run as it is played (PlayMode::kOneAtATime). REQUIRES: sizes equal.
+JobList ChainedArrivals(const JobList& jobs, const std::vector<double>& responses);
+
+// `order` is "", johnson, reverse-johnson, balancedpools or alone; "" returns `jobs` unchanged
+// with no prediction. alone: the jobs in the workload's order, their arrivals staggered, the
+// planner's makespan the sum of each job's alone on the whole cluster. InvalidArgument as
+// BatchOrder.
 Result<PlannedBatch> PlanBatch(const JobList& jobs, const ClusterShape& shape, const std::string& order);
 
 // A plan's prediction as the lines "planner_makespan=..", "johnson_makespan=..", "pools=.."

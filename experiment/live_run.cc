@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <map>
 #include <mutex>
 #include <numeric>
+#include <set>
 #include <thread>
 
 #include "common/clock.h"
@@ -21,30 +23,39 @@ double WallNow() {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
-// What the submitter thread hands to the waiting one.
+// What the submitter thread and the waiting one share.
 struct Submissions {
   std::mutex mu;
+  std::condition_variable changed;  // `ended` grew or the run stops (PlayMode::kOneAtATime)
   std::map<int, std::pair<uint64_t, double>> submitted;  // job index -> (id, offset)
+  std::set<uint64_t> ended;  // ids the waiting thread has seen end
+  double last_submit = 0;    // offset of the latest submit
   Status status;
   bool finished = false;
 };
 
-void SubmitAll(LiveCluster& cluster, const JobList& jobs, const std::string& prefix,
+void SubmitAll(LiveCluster& cluster, const JobList& jobs, const std::string& prefix, PlayMode mode,
                std::chrono::steady_clock::time_point start, const std::atomic<bool>& stop, Submissions* out) {
   std::vector<int> order(jobs.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return jobs[a].arrival < jobs[b].arrival; });
   for (int i : order) {
     if (stop.load()) break;
-    std::this_thread::sleep_until(start + std::chrono::duration<double>(jobs[i].arrival));  // the arrival process
+    if (mode == PlayMode::kArrivals) {
+      std::this_thread::sleep_until(start + std::chrono::duration<double>(jobs[i].arrival));  // the arrival process
+    }
     Result<uint64_t> id = cluster.Submit(jobs[i], prefix + "-" + std::to_string(i));
     double offset = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::lock_guard<std::mutex> lock(out->mu);
+    std::unique_lock<std::mutex> lock(out->mu);
     if (!id.ok()) {
       out->status = Status(id.status().code(), "submit of job " + std::to_string(i) + ": " + id.status().message());
       break;
     }
     out->submitted[i] = {*id, offset};
+    out->last_submit = offset;
+    if (mode == PlayMode::kOneAtATime) {
+      out->changed.wait(lock, [&] { return stop.load() || out->ended.count(*id) > 0; });
+    }
   }
   std::lock_guard<std::mutex> lock(out->mu);
   out->finished = true;
@@ -53,7 +64,7 @@ void SubmitAll(LiveCluster& cluster, const JobList& jobs, const std::string& pre
 }  // namespace
 
 Result<std::vector<MeasuredJob>> PlayJobs(LiveCluster& cluster, const JobList& jobs, const std::string& prefix,
-                                          double timeout, const ProgressFn& progress) {
+                                          double timeout, const ProgressFn& progress, PlayMode mode) {
   double last_arrival = 0;
   for (const auto& j : jobs) last_arrival = std::max(last_arrival, j.arrival);
   const double start_wall = WallNow();
@@ -61,19 +72,21 @@ Result<std::vector<MeasuredJob>> PlayJobs(LiveCluster& cluster, const JobList& j
   const double start_mono = MonotonicSeconds();
   Submissions subs;
   std::atomic<bool> stop{false};
-  std::thread submitter(SubmitAll, std::ref(cluster), std::cref(jobs), std::cref(prefix), start, std::cref(stop),
-                        &subs);
+  std::thread submitter(SubmitAll, std::ref(cluster), std::cref(jobs), std::cref(prefix), mode, start,
+                        std::cref(stop), &subs);
   std::map<uint64_t, LiveJobState> states;
   Status outcome = Status::Ok();
   for (;;) {
     std::this_thread::sleep_for(std::chrono::milliseconds(200));  // poll interval
     bool all_submitted = false;
     std::map<int, std::pair<uint64_t, double>> submitted;
+    double last_submit = 0;
     {
       std::lock_guard<std::mutex> lock(subs.mu);
       if (!subs.status.ok()) outcome = subs.status;
       all_submitted = subs.finished && subs.submitted.size() == jobs.size();
       submitted = subs.submitted;
+      last_submit = subs.last_submit;
     }
     if (!outcome.ok()) break;
     Result<std::vector<LiveJobState>> polled = cluster.Poll();
@@ -82,19 +95,32 @@ Result<std::vector<MeasuredJob>> PlayJobs(LiveCluster& cluster, const JobList& j
       break;
     }
     for (const LiveJobState& s : *polled) states[s.id] = s;
+    {
+      std::lock_guard<std::mutex> lock(subs.mu);
+      for (const LiveJobState& s : *polled) {
+        if (s.ended) subs.ended.insert(s.id);
+      }
+    }
+    subs.changed.notify_all();
     int done = 0;
     for (const auto& [index, sub] : submitted) done += states.count(sub.first) && states[sub.first].ended;
     const double elapsed = MonotonicSeconds() - start_mono;
     if (progress) progress(done, static_cast<int>(jobs.size()), elapsed);
     if (all_submitted && done == static_cast<int>(jobs.size())) break;
-    if (elapsed > last_arrival + timeout) {
+    const double since = mode == PlayMode::kOneAtATime ? std::max(last_arrival, last_submit) : last_arrival;
+    if (elapsed > since + timeout) {
       outcome = Status::Unavailable(std::to_string(jobs.size() - done) + " of " + std::to_string(jobs.size()) +
                                          " jobs not done " + std::to_string(static_cast<int>(timeout)) +
-                                         " s after the last arrival");
+                                         (mode == PlayMode::kOneAtATime ? " s after the last submit"
+                                                                         : " s after the last arrival"));
       break;
     }
   }
-  stop.store(true);
+  {
+    std::lock_guard<std::mutex> lock(subs.mu);
+    stop.store(true);
+  }
+  subs.changed.notify_all();
   submitter.join();
   MR_RETURN_IF_ERROR(outcome);
   std::vector<MeasuredJob> out;

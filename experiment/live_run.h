@@ -29,11 +29,21 @@ struct MeasuredJob {
 // Called about every poll with (jobs ended, jobs total, seconds since the run's start).
 using ProgressFn = std::function<void(int done, int total, double elapsed)>;
 
+// How the jobs are submitted.
+enum class PlayMode {
+  kArrivals,   // each at its planned arrival
+  // In arrival order, each once the one before it has ended, whatever the planned arrivals
+  // (the batch order `alone`: every job alone on the cluster, ARIA's own setting).
+  kOneAtATime,
+};
+
 // Plays `jobs` on `cluster`, names each "<prefix>-<index>". Unavailable when a job has
-// not ended within `timeout` seconds of the last arrival; a failed job is kept as
-// succeeded = false (the caller decides). REQUIRES: an idle cluster.
+// not ended within `timeout` seconds of the last arrival (kOneAtATime: of the later of the
+// last arrival and the last submit); a failed job is kept as succeeded = false (the caller
+// decides). REQUIRES: an idle cluster.
 Result<std::vector<MeasuredJob>> PlayJobs(LiveCluster& cluster, const JobList& jobs, const std::string& prefix,
-                                          double timeout, const ProgressFn& progress);
+                                          double timeout, const ProgressFn& progress,
+                                          PlayMode mode = PlayMode::kArrivals);
 
 // measured.csv: job,id,submitted,response,since_planned,ok.
 std::string MeasuredCsv(const std::vector<MeasuredJob>& jobs);

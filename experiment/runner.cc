@@ -69,7 +69,9 @@ Status RunOnce(const ClusterShape& shape, const PolicyRun& policy, const JobList
   Status outcome;
   {
     MR_ASSIGN_OR_RETURN(std::unique_ptr<LiveCluster> cluster, o.factory(shape, policy, cluster_dir));
-    Result<std::vector<MeasuredJob>> measured = PlayJobs(*cluster, jobs, label, o.timeout, MakeProgress(o, label));
+    const PlayMode mode = policy.batch_order == "alone" ? PlayMode::kOneAtATime : PlayMode::kArrivals;
+    Result<std::vector<MeasuredJob>> measured =
+        PlayJobs(*cluster, jobs, label, o.timeout, MakeProgress(o, label), mode);
     outcome = measured.status();
     if (measured.ok()) {
       outcome = CopyTraces(*cluster, *measured, JoinPath(run_dir, "traces"));
@@ -198,18 +200,30 @@ Result<Calibration> CalibrateOnce(LiveCluster& cluster, const ClusterShape& shap
 
 // Each policy's jobs as it runs them, and the policy with the options the plan adds: a batch
 // order's or plan's arrivals and queues; for balancedpools with two pools the capacity queues
-// file DIR/plans/LABEL.queues as its `queues` option. The planner's prediction goes to
+// file DIR/plans/LABEL.queues as its `queues` option; for alone, each job's arrival where the
+// one before is predicted to end (ChainedArrivals). The planner's prediction goes to
 // DIR/plans/LABEL.plan (the report's "Batch plans"; batch_plan_report.h).
 struct PlannedRun {
   PolicyRun policy;
   JobList jobs;
 };
 
-Result<PlannedRun> PlanRun(const Experiment& e, size_t p, const JobList& jobs, const std::string& dir) {
+Result<PlannedRun> PlanRun(const Experiment& e, size_t p, const JobList& jobs, const Calibration& calib,
+                           const std::string& dir) {
   PlannedRun run{e.policies[p], {}};
   MR_ASSIGN_OR_RETURN(PlannedBatch plan, PlanBatch(jobs, e.cluster, run.policy.batch_order));
   run.jobs = std::move(plan.jobs);
   if (run.policy.batch_order.empty()) return run;
+  if (run.policy.batch_order == "alone") {
+    std::vector<double> alone;
+    for (const model::TaskJob& j : run.jobs) {
+      model::TaskJob single = j;
+      single.arrival = 0;
+      MR_ASSIGN_OR_RETURN(std::vector<double> r, PredictResponses({single}, e.cluster, calib, run.policy));
+      alone.push_back(r.at(0));
+    }
+    run.jobs = ChainedArrivals(run.jobs, alone);
+  }
   const std::string plans = JoinPath(dir, "plans");
   MR_RETURN_IF_ERROR(MakeDirs(plans));
   const std::string label = PolicyLabel(e, p);
@@ -277,7 +291,7 @@ Status RunExperiment(const Experiment& e, const JobList& jobs, const RunnerOptio
   MR_RETURN_IF_ERROR(WriteFileAtomically(JoinPath(dir, "calibration.json"), CalibrationJson(calib)));
   std::vector<PlannedRun> planned;
   for (size_t p = 0; p < e.policies.size(); ++p) {
-    MR_ASSIGN_OR_RETURN(PlannedRun run, PlanRun(e, p, jobs, dir));
+    MR_ASSIGN_OR_RETURN(PlannedRun run, PlanRun(e, p, jobs, calib, dir));
     planned.push_back(std::move(run));
   }
   Status first_error;

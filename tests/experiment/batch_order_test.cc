@@ -138,5 +138,40 @@ TEST(BatchOrderTest, OrdersCarryThePlannersPrediction) {
   EXPECT_EQ(PlanBatch(ScenarioTwo(), ThirtyNodes(), "shortest").status().code(), StatusCode::kInvalidArgument);
 }
 
+TEST(BatchOrderTest, AloneIsTheSumOfEachJobAlone) {
+  // Each job alone on 30 + 30 slots is one wave of maps, then one of reduces: J1 4 + 5, J2
+  // 1 + 4, J3 30 + 4, J4 6 + 30, J5 2 + 3; one after the other, 89.
+  auto alone = PlanBatch(ScenarioTwo(), ThirtyNodes(), "alone");
+  ASSERT_TRUE(alone.ok()) << alone.status().ToString();
+  EXPECT_DOUBLE_EQ(alone->planner_makespan, 9 + 5 + 34 + 36 + 5);
+  EXPECT_DOUBLE_EQ(alone->johnson_makespan, 47);
+  EXPECT_EQ(alone->queues, "");
+  for (size_t i = 0; i < alone->jobs.size(); ++i) {  // the workload's order
+    EXPECT_DOUBLE_EQ(alone->jobs[i].arrival, static_cast<double>(i) * kBatchOrderStagger) << i;
+  }
+  // The runner then places each arrival where the one before is predicted to end.
+  const JobList chained = ChainedArrivals(alone->jobs, {9, 5, 34, 36, 5});
+  EXPECT_DOUBLE_EQ(chained[0].arrival, 0);
+  EXPECT_DOUBLE_EQ(chained[2].arrival, 14);
+  EXPECT_DOUBLE_EQ(chained[4].arrival, 84);
+  EXPECT_EQ(chained[3].maps, 20);
+}
+
+TEST(BatchOrderTest, AloneIsAFifoRunInExperimentFiles) {
+  const char* text = R"(name: a
+cluster:
+  workers: [{count: 2, map_slots: 1, reduce_slots: 1}]
+workload:
+  generator: makespan
+  params: {jobs: 4}
+policies: [alone, johnson]
+)";
+  auto e = ParseExperiment(text, "a.yaml");
+  ASSERT_TRUE(e.ok()) << e.status().ToString();
+  EXPECT_EQ(e->policies[0].policy, "fifo");
+  EXPECT_EQ(e->policies[0].batch_order, "alone");
+  EXPECT_EQ(e->policies[0].label, "alone");
+}
+
 }  // namespace
 }  // namespace mr::experiment
