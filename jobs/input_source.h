@@ -4,8 +4,8 @@
 // assumes they sit on the local disk. LocalInputs() is the shared-file-system behaviour
 // every process had before (docs/jobs.md, "Inputs"); tests use FakeInputSource
 // (jobs/fake_input_source.h), whose files live in memory. A split names the host that holds
-// its bytes (empty: any process can open the path), so locality can later reach placement and
-// the trace; nothing reads it yet. Implementations are thread-safe. The daemons take their
+// its bytes (empty: any process can open the path): map placement prefers a worker on that host
+// and each map attempt counts its read as local or remote (docs/multi-host.md, "Locality"). Implementations are thread-safe. The daemons take their
 // source from their options (TrackerOptions, AttemptContext), never from a global.
 #pragma once
 

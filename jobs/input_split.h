@@ -19,7 +19,8 @@ struct Split {
   uint64_t offset = 0;
   uint64_t length = 0;
   // The host that holds the split's bytes (InputFile::host); "" = any process can read them.
-  // Carried to the worker's MapTaskSpec and kept in the store; nothing decides by it yet.
+  // Carried to the worker's MapTaskSpec and kept in the store; map placement prefers a worker
+  // on this host (sched::MapLocality, docs/multi-host.md "Locality").
   std::string host;
   // The byte range the split was cut as before its ends moved to line starts (Hadoop's
   // FileSplit start and length, which a streaming task sees as mapreduce_map_input_start and

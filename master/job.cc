@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "common/units.h"
 #include "scheduler/util/job_sizes.h"
 
 namespace mr::master {
@@ -116,6 +117,26 @@ PhaseProgress JobRecord::Progress() const {
 }
 
 // Sizes as in docs/policies.md ("Size units"): x in slot-seconds, y in bytes (sched::EstimateSize).
+const std::shared_ptr<const sched::MapLocality>& JobRecord::Locality() const {
+  if (locality_built) return locality;
+  locality_built = true;
+  auto loc = std::make_shared<sched::MapLocality>();
+  loc->host_of_map.assign(maps.size(), -1);
+  bool any = false;
+  for (size_t i = 0; i < maps.size(); ++i) {
+    const std::string& server = maps[i].split.host;
+    if (server.empty()) continue;  // a shared path: every host alike
+    auto hp = ParseHostPort(server);
+    const std::string host = hp.ok() ? hp->host : server;
+    auto it = std::find(loc->hosts.begin(), loc->hosts.end(), host);
+    if (it == loc->hosts.end()) it = loc->hosts.insert(loc->hosts.end(), host);
+    loc->host_of_map[i] = static_cast<int>(it - loc->hosts.begin());
+    any = true;
+  }
+  if (any) locality = std::move(loc);
+  return locality;
+}
+
 sched::SizeEstimate JobRecord::Estimate(double now) const {
   sched::EstimateInputs in;
   in.maps_total = static_cast<int>(maps.size());

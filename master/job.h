@@ -197,6 +197,8 @@ struct JobRecord {
   // The sum over committed attempts only (a done map's, a committed reduce's): a map
   // re-executed after its output was lost takes its counters back out, so retries and
   // kills never inflate map.records_in. Plus the job.* attempt counts above.
+  mutable std::shared_ptr<const sched::MapLocality> locality;  // Locality()'s cache
+  mutable bool locality_built = false;
   std::map<std::string, int64_t> counters;
   std::map<WorkerId, int> worker_failures;            // blacklisting per job
   std::unique_ptr<TraceWriter> trace;
@@ -260,6 +262,11 @@ struct JobRecord {
   PhaseProgress Progress() const;
   // Size estimate (docs/policies.md, "Size estimates"): online once sched::kOnlineAfterMaps maps have
   // finished (or all have), else the user's hint, else the job-name profile.
+  // Where the maps' splits live, for placement (sched::JobView::locality): each split's
+  // host is the address of the data server that holds it (Split::host without its port),
+  // none for a shared path. Built from the splits on first use (they never change) and
+  // shared by every snapshot; null when no split names a host.
+  const std::shared_ptr<const sched::MapLocality>& Locality() const;
   sched::SizeEstimate Estimate(double now) const;
   // Bytes/s sent for this job over the last kShuffleRateWindow seconds before now (each
   // report's bytes spread over its interval), and fetched over the whole shuffle so far.

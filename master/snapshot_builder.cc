@@ -43,6 +43,7 @@ sched::Snapshot SnapshotBuilder::Build(WorkerId only_free, bool every_worker_fre
     v.map_task_rate = w.map_rate.Rate();
     v.reduce_task_rate = w.reduce_rate.Rate();
     v.labels = w.labels;  // shared, not copied (common/worker_labels.h)
+    v.host = w.info.host();
     if (v.shuffle_bandwidth > 0) s.shuffle_capacity += v.shuffle_bandwidth;
     else unlimited = true;
     s.workers.push_back(v);
@@ -59,6 +60,7 @@ sched::Snapshot SnapshotBuilder::Build(WorkerId only_free, bool every_worker_fre
     v.maps_total = static_cast<int>(job->maps.size());
     v.maps_running = job->maps_running;
     v.maps_done = job->maps_done;
+    v.locality = job->Locality();  // shared, not copied
     // Where possible a task is retried on another worker, and a worker that keeps failing
     // a job gets none of its maps; neither rule ever leaves a map without a worker.
     bool avoid = registry_.Blacklisted(*job, only_free, TaskKindFilter::kMap);

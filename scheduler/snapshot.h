@@ -7,6 +7,7 @@
 
 #include <boost/container/flat_map.hpp>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,9 @@ struct WorkerView {
   // the speculator's estimate of a fresh reduce attempt here.
   double reduce_task_rate = 0;
   int queued_maps = 0;     // maps queued at this worker (Decision::queue), all jobs
+  // The address it registered with (`mr worker --host`): the host a split's bytes are local
+  // to when the split names it (MapLocality). "" in simulators, where every map is alike.
+  std::string host;
   // Its labels (mr worker --label, an experiment's worker group, WorkerSpec::labels): sorted
   // by key, shared on copy (common/worker_labels.h).
   WorkerLabels labels;
@@ -95,6 +99,14 @@ struct QueuedMap {
   WorkerId worker = 0;
 };
 
+// Where a job's map inputs live (Hadoop's split locations; docs/multi-host.md, "Locality"):
+// a split names the host that holds its bytes, the data server's, or none when the path is
+// shared (every host reads it alike). Built once per job and shared by every snapshot.
+struct MapLocality {
+  std::vector<std::string> hosts;  // distinct addresses, as WorkerView::host names them
+  std::vector<int> host_of_map;    // per map index: its position in `hosts`; -1 = every host
+};
+
 struct JobView {
   JobId id = 0;
   std::string name;
@@ -107,6 +119,10 @@ struct JobView {
   int maps_done = 0;
   // Map indices waiting for a slot and queued at no worker: any worker may run them.
   std::vector<int> pending_maps;
+  // Where its maps' splits live; null = every map is as near to every worker. The shared
+  // map-picking helpers (SlotFiller, TaskPlacer, through scheduler/util/map_locality.h)
+  // place a map on a worker of its split's host first when one has a free slot.
+  std::shared_ptr<const MapLocality> locality;
   std::vector<QueuedMap> queued_maps;       // waiting in one worker's queue
   std::vector<RunningAttempt> running;      // every running map and reduce attempt
   int reduces_total = 0;

@@ -7,7 +7,7 @@
 namespace mr::sched {
 
 SlotFiller::SlotFiller(const Snapshot& snap, Decision* out, SlotFillerBuffers* buffers)
-    : snap_(snap), out_(out), buf_(buffers != nullptr ? *buffers : own_) {
+    : snap_(snap), out_(out), buf_(buffers != nullptr ? *buffers : own_), local_(snap) {
   buf_.maps_taken.assign(snap.jobs.size(), 0);
   buf_.free.clear();
   buf_.active.clear();
@@ -123,18 +123,24 @@ int SlotFiller::AssignMaps(int j, int n, std::span<const WorkerId> avoid) {
   const JobView& job = snap_.jobs[j];
   std::vector<int>& active = buf_.active;
   auto avoided = [&](int w) { return std::find(avoid.begin(), avoid.end(), snap_.workers[w].id) != avoid.end(); };
+  auto usable = [&](int w) { return buf_.free[w].map + buf_.free[w].unified > 0 && !avoided(w); };
   int done = 0;
   while (done < n && free_maps_ > 0 && pending_maps(j) > 0) {
     if (cursor_ >= active.size()) cursor_ = 0;
-    if (!avoid.empty()) {
-      size_t tried = 0;
-      while (tried < active.size() && avoided(active[cursor_])) {
-        cursor_ = cursor_ + 1 < active.size() ? cursor_ + 1 : 0;
-        ++tried;
+    // Node-local first: a worker on the host of one of the job's pending splits.
+    int w = local_.LocalWorker(j, usable);
+    const bool local = w >= 0;
+    if (!local) {
+      if (!avoid.empty()) {
+        size_t tried = 0;
+        while (tried < active.size() && avoided(active[cursor_])) {
+          cursor_ = cursor_ + 1 < active.size() ? cursor_ + 1 : 0;
+          ++tried;
+        }
+        if (tried == active.size()) break;  // every free slot is on an avoided worker
       }
-      if (tried == active.size()) break;  // every free slot is on an avoided worker
+      w = active[cursor_];
     }
-    int w = active[cursor_];
     SlotFillerBuffers::Free& f = buf_.free[w];
     SlotKind kind = SlotKind::kMap;
     if (f.map > 0) {
@@ -143,13 +149,17 @@ int SlotFiller::AssignMaps(int j, int n, std::span<const WorkerId> avoid) {
       --f.unified;
       kind = SlotKind::kUnified;
     }
-    int index = job.pending_maps[buf_.maps_taken[j]++];
+    int index = local_.Take(j, w, &buf_.maps_taken[j]);
     out_->assignments.push_back({job.id, TaskKind::kMap, index, snap_.workers[w].id, kind});
     --free_maps_;
     ++done;
     if (f.map + f.unified == 0) {
-      active.erase(active.begin() + static_cast<std::ptrdiff_t>(cursor_));
-    } else {
+      // The round robin's pick sits at the cursor; a local pick may sit anywhere.
+      const size_t at = local ? static_cast<size_t>(std::find(active.begin(), active.end(), w) - active.begin())
+                              : cursor_;
+      active.erase(active.begin() + static_cast<std::ptrdiff_t>(at));
+      if (at < cursor_) --cursor_;
+    } else if (!local) {
       ++cursor_;
     }
   }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "scheduler/snapshot.h"
+#include "scheduler/util/map_locality.h"
 
 namespace mr::sched {
 
@@ -69,9 +70,10 @@ class SlotFiller {
   }
   // Maps of job `j` running plus those assigned in this decision.
   int running_maps(int j) const { return snap_.jobs[j].maps_running + buf_.maps_taken[j]; }
-  // Assigns up to `n` pending maps of job `j`, spreading them round-robin over
-  // the workers (fastest first), never on a worker listed in `avoid`. Returns
-  // how many were assigned.
+  // Assigns up to `n` pending maps of job `j`, each on a worker of its split's host when
+  // one has a free slot (node-local first, scheduler/util/map_locality.h), the rest
+  // spread round-robin over the workers (fastest first); never on a worker listed in
+  // `avoid`. Returns how many were assigned.
   int AssignMaps(int j, int n, std::span<const WorkerId> avoid = {});
   // Each job in `order` takes every free slot it can use before the next one.
   void FillInOrder(std::span<const int> order);
@@ -95,6 +97,7 @@ class SlotFiller {
   Decision* out_;
   SlotFillerBuffers own_;    // used when the caller passes no buffers
   SlotFillerBuffers& buf_;   // own_ or the caller's
+  LocalMaps local_;          // which map goes where, for jobs whose splits name hosts
   size_t cursor_ = 0;
   int free_maps_ = 0;
   int free_reduces_ = 0;

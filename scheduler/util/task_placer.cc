@@ -4,7 +4,7 @@
 
 namespace mr::sched {
 
-TaskPlacer::TaskPlacer(const Snapshot& snap, Decision* out) : snap_(snap), out_(out) {
+TaskPlacer::TaskPlacer(const Snapshot& snap, Decision* out) : snap_(snap), out_(out), local_(snap) {
   const size_t n = snap.workers.size();
   for (auto& f : free_) f.reserve(n);
   order_.reserve(n);
@@ -55,18 +55,19 @@ void TaskPlacer::Take(int w, SlotKind kind) {
 bool TaskPlacer::PlaceMap(int j, SlotKind kind) {
   const int k = Kind(kind);
   if (kind == SlotKind::kReduce || free_total_[k] == 0 || pending_maps(j) == 0) return false;
-  // Some worker has a free slot of this kind: the round robin finds it within one lap.
+  // Node-local first: a worker on the host of one of the job's pending splits.
+  int w = local_.LocalWorker(j, [&](int p) { return free_[k][p] > 0; });
+  // Else some worker has a free slot of this kind: the round robin finds it within one lap.
   size_t& cursor = cursor_[k];
-  while (true) {
+  while (w < 0) {
     if (cursor >= order_.size()) cursor = 0;
-    const int w = order_[cursor++];
-    if (free_[k][w] == 0) continue;
-    Take(w, kind);
-    const JobView& job = snap_.jobs[j];
-    out_->assignments.push_back(
-        {job.id, TaskKind::kMap, job.pending_maps[maps_taken_[j]++], snap_.workers[w].id, kind});
-    return true;
+    const int c = order_[cursor++];
+    if (free_[k][c] > 0) w = c;
   }
+  Take(w, kind);
+  const JobView& job = snap_.jobs[j];
+  out_->assignments.push_back({job.id, TaskKind::kMap, local_.Take(j, w, &maps_taken_[j]), snap_.workers[w].id, kind});
+  return true;
 }
 
 bool TaskPlacer::PlaceReduce(int j, SlotKind kind) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "scheduler/snapshot.h"
+#include "scheduler/util/map_locality.h"
 
 namespace mr::sched {
 
@@ -33,8 +34,9 @@ class TaskPlacer {
     return static_cast<int>(snap_.jobs[j].ready_reduces.size()) - reduces_taken_[j];
   }
 
-  // Places the next pending map of job `j` on a free slot of `kind` (kMap or kUnified),
-  // taking the workers round-robin, fastest first. False when the job has no pending map
+  // Places a pending map of job `j` on a free slot of `kind` (kMap or kUnified): on a
+  // worker of its split's host when one has such a slot (node-local first,
+  // scheduler/util/map_locality.h), else taking the workers round-robin, fastest first. False when the job has no pending map
   // left or no such slot is free.
   bool PlaceMap(int j, SlotKind kind);
   // Places one ready reduce of job `j` whose worker has a free slot of `kind` (kReduce or
@@ -58,6 +60,7 @@ class TaskPlacer {
   std::vector<uint32_t> reduce_offset_;  // per job: first bit of its ready reduces in used_
   std::vector<bool> used_;         // per ready reduce (all jobs): placed
   std::vector<int> pos_by_id_;     // worker id -> position, -1 = none (dense ids)
+  LocalMaps local_;                // which map goes where, for jobs whose splits name hosts
 };
 
 }  // namespace mr::sched

@@ -89,7 +89,13 @@ class NetnsClusterTest : public ::testing::Test {
                                             " --token-file " + token_ + " --addr-file " + dir_ + "/c/ds.addr",
           dir_ + "/c/data-server.log");
     Spawn(env_["MRN_MASTER_NS"], true, std::string("master --listen ") + kMaster + " --state " + dir_ +
-                                           "/m/state --token-file " + token_, dir_ + "/m/master.log");
+                                           "/m/state --token-file " + token_ + master_flags_, dir_ + "/m/master.log");
+    if (local_worker_) {  // a worker on the data server's host: it sees the inputs
+      Spawn(Client(), false,
+            std::string("worker --master ") + kMaster + " --host 10.29.0.2 --work-dir " + dir_ +
+                "/c/work --map-slots 4 --reduce-slots 1 --token-file " + token_,
+            dir_ + "/c/worker.log");
+    }
     for (size_t i = 0; i < workers_.size(); ++i) {
       const std::string w = dir_ + "/w" + std::to_string(i + 1);
       Spawn(workers_[i].first, true,
@@ -97,12 +103,12 @@ class NetnsClusterTest : public ::testing::Test {
                 "/work --map-slots 2 --reduce-slots 2 --token-file " + token_,
             w + "/worker.log");
     }
-    // Every test starts on a whole cluster: the data server bound, the three workers registered.
+    // Every test starts on a whole cluster: the data server bound, the workers registered.
     const bool ready = WaitUntil(
         [] {
           if (!PathExists(dir_ + "/c/ds.addr")) return false;
           auto st = Sh(InNs(Client(), false, Mr(std::string("status --master ") + kMaster + " --token-file " + token_)));
-          return st.out.find("3 workers") != std::string::npos;
+          return st.out.find(local_worker_ ? "4 workers" : "3 workers") != std::string::npos;
         },
         60, 0.2);
     if (!ready) error_ = "the namespace cluster did not come up" + ReadLogs();
@@ -174,6 +180,10 @@ class NetnsClusterTest : public ::testing::Test {
   }
 
   static inline std::string skip_, error_, dir_, token_;
+  // NetnsLocalityTest: a fourth worker on the client's (the data server's) host, and the
+  // master's extra flags.
+  static inline bool local_worker_ = false;
+  static inline std::string master_flags_;
   static inline std::map<std::string, std::string> env_;
   static inline std::vector<std::pair<std::string, std::string>> workers_;  // namespace, address
   static inline std::vector<int> pids_;
@@ -279,6 +289,50 @@ TEST_F(NetnsFaultTest, WorkerPartitionedFromTheMasterOnlyEndsExact) {
   const std::string mend = "ip -n " + w1 + " route del blackhole 10.29.0.1/32 && ip -n " + m +
                            " route del blackhole " + w1_ip + "/32";
   RunThrough("partition", cut, mend);
+}
+
+// Locality as an input to placement: a fourth worker runs on the data server's host (10.29.0.2,
+// where the inputs are), with four map slots. A policy that sees the whole cluster each round
+// (flex) places every map of a four-map job there (node-local first), and each reads its split
+// from the disk, not through the data server: none of the input is read remotely.
+class NetnsLocalityTest : public NetnsClusterTest {
+ protected:
+  static void SetUpTestSuite() {
+    local_worker_ = true;
+    master_flags_ = " --policy flex";
+    NetnsClusterTest::SetUpTestSuite();
+  }
+  static void TearDownTestSuite() {
+    NetnsClusterTest::TearDownTestSuite();
+    local_worker_ = false;
+    master_flags_.clear();
+  }
+};
+
+TEST_F(NetnsLocalityTest, MapsRunOnTheDataHostAndReadLocally) {
+  const std::string corpus = Data() + "/corpus-a.txt";  // 3 MiB: four splits of 1 MiB or less
+  std::string job;
+  const std::string out = dir_ + "/out/local";
+  auto r = Sh(InNs(Client(), false,
+                   Mr("run wordcount --input " + corpus + " --input-server " + kDataServer + " --master " + kMaster +
+                      " --token-file " + token_ + " --output " + out + " --reducers 2 --split-size 1MiB")));
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err << ReadLogs();
+  job = r.out.substr(0, r.out.find(' '));
+  EXPECT_EQ(SortedOutput(out), Sh("cat " + corpus + " | tr -cs 'A-Za-z' '\\n' | LC_ALL=C sort | uniq -c | "
+                                  "awk '$2 != \"\" {print $2 \"\\t\" $1}' | LC_ALL=C sort")
+                                   .out);
+  auto st = Sh(InNs(Client(), false, Mr("status " + job + " --master " + kMaster + " --token-file " + token_)));
+  ASSERT_EQ(st.exit_code, 0) << st.err;
+  EXPECT_NE(st.out.find("map.input_local_bytes"), std::string::npos) << st.out;
+  EXPECT_EQ(st.out.find("map.input_remote_bytes"), std::string::npos) << st.out;
+  const size_t share = st.out.find("input read remotely:");
+  ASSERT_NE(share, std::string::npos) << st.out;
+  const std::string line = st.out.substr(share, st.out.find('\n', share) - share);
+  EXPECT_NE(line.find(" 0% ("), std::string::npos) << line;
+  // The trace: each map attempt's end carries its local read.
+  const std::string trace = ReadFile(out + "/_trace.jsonl");
+  EXPECT_NE(trace.find("\"map.input_local_bytes\""), std::string::npos);
+  EXPECT_EQ(trace.find("\"map.input_remote_bytes\""), std::string::npos);
 }
 
 TEST_F(NetnsClusterTest, NoTokenGetsNothingFromTheDataServerOrAShufflePort) {

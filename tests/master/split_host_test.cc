@@ -1,8 +1,8 @@
 // A split names the host that holds its bytes (jobs::Split::host, from InputFile::host): it
 // travels from the master's InputSource through the job's splits, the map assignment and the
 // store (a restarted master assigns it again) to the worker's MapTaskSpec, whose map then
-// reads the split through the worker's source. Nothing decides by the host yet; this checks
-// it arrives unchanged where locality will be read.
+// reads the split through the worker's source; and placement reads it: a heartbeating worker
+// is given a map whose split is on its own host before one that is not.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -86,6 +86,31 @@ TEST(SplitHostTest, TheSourcesHostReachesTheWorkersMapSpecAndSurvivesARestart) {
   const uint32_t w = h.AddWorker(3, 1);
   h.Beat(w);
   EXPECT_EQ(AssignedHosts(h, w), want);
+}
+
+// Hadoop's node-local first, through the live tracker: the harness's workers register as
+// 127.0.0.1; the first pending split is on another host, the second on the worker's own, and
+// the worker's one free slot gets the second.
+TEST(SplitHostTest, AHeartbeatingWorkerGetsTheMapWhoseSplitIsOnItsHost) {
+  TempDir dir("mr-split-local");
+  jobs::FakeInputSource fake;
+  fake.AddFile("/mrlab-fake/logs/a", "alpha beta\n", "laptop-b:7072");
+  fake.AddFile("/mrlab-fake/logs/b", "gamma\n", "127.0.0.1:7072");
+  TrackerOptions options = TrackerHarness::DefaultOptions();
+  options.input_source = &fake;
+  TrackerHarness h(dir.path(), Fifo(), nullptr, options);
+  proto::JobSpec spec;
+  spec.set_job("wordcount");
+  spec.add_inputs("/mrlab-fake/logs");
+  spec.set_reducers(1);
+  spec.set_split_bytes(1 << 20);
+  spec.set_slow_start(1);
+  spec.set_output(JoinPath(dir.path(), "out"));
+  const uint32_t w = h.AddWorker(1, 1);
+  h.Submit(spec);
+  h.Beat(w);
+  ASSERT_EQ(h.worker(w).maps.size(), 1u);
+  EXPECT_EQ(h.worker(w).maps[0].split().path(), "/mrlab-fake/logs/b");
 }
 
 }  // namespace
