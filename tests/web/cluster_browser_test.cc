@@ -85,7 +85,7 @@ TEST(ClusterBrowserTest, LiveJobPageShowsOverlappingLanes) {
     auto j = nlohmann::json::parse(Sh(MrBin() + " status --json" + master).out, nullptr, false);
     return !j.is_discarded() && j.value("workers", 0) == 3;
   }, 30, 0.05));
-  const int third = ReadPidFile(d + "/cluster/worker-2.pid");
+  const int third = ReadPidFile(d + "/cluster/worker-3.pid");
   ASSERT_GT(third, 0);
   Frozen frozen(third);
   auto submit = Sh(MrBin() + " submit wordcount --input " + d + "/in.txt --output " + d +
@@ -277,7 +277,7 @@ TEST_F(FourJobs, PagesShowStatePhaseProgressShareAndTimesOfTheApi) {
     }
   }
   // The cluster's shuffle card: the measured rate once bytes have flowed, never
-  // "measuring…"; each worker as "w1 worker-0", its id and its name as /api/workers has them.
+  // "measuring…"; each worker as "w1 worker-1", its id and its name as /api/workers has them.
   const nlohmann::json c = ApiPath("/api/cluster");
   ASSERT_GT(c.at("shuffle_bytes_sent").get<double>(), 0) << c.dump();
   const std::string rate = ById(front, "shuffle-rate");
@@ -286,7 +286,7 @@ TEST_F(FourJobs, PagesShowStatePhaseProgressShareAndTimesOfTheApi) {
   for (const auto& w : ApiPath("/api/workers")) {
     const std::string cell = ">w" + std::to_string(w.at("id").get<int>()) + " " + w.at("name").get<std::string>() + "<";
     EXPECT_NE(front.find(cell), std::string::npos) << cell;
-    EXPECT_EQ(w.at("name").get<std::string>().rfind("worker-", 0), 0u) << w.dump();
+    EXPECT_EQ(w.at("name").get<std::string>(), "worker-" + std::to_string(w.at("id").get<int>())) << w.dump();
   }
   Shot("/", "four-jobs-cluster.png");
   Sh(MrBin() + " kill job-000004" + master);  // stop the burn before the cluster goes
