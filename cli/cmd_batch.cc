@@ -19,7 +19,6 @@
 namespace mr::cli {
 namespace {
 
-constexpr char kBatchPrefix[] = "mr batch";
 
 const char kPlanUsage[] =
     "mr batch plan (--jobs FILE | --workload NAME [--count N] [--seed S] | --profiles NAMES --state DIR)\n"
@@ -76,7 +75,7 @@ Result<std::vector<int>> ParseNodes(const std::string& text) {
   return out;
 }
 
-int BadFlag(const Status& s) { return Fail(kBatchPrefix, s, kExitUsage); }
+int BadFlag(const Args& args, const Status& s) { return Fail(ErrorPrefix(args), s, kExitUsage); }
 
 // The BalancedPools variants' flags, shared by plan and sweep (docs/makespan.md, "Departures
 // from the paper"); the paper's behaviour is every default.
@@ -126,27 +125,27 @@ int BatchPlanMain(const Args& args) {
   variants.Add(desc);
   po::variables_map vm;
   if (auto rc = ParseFlags(args, desc, vm, UsageLine(kPlanUsage))) return *rc;
-  if (Status st = variants.Apply(o.pools); !st.ok()) return BadFlag(st);
+  if (Status st = variants.Apply(o.pools); !st.ok()) return BadFlag(args, st);
   if (vm.count("jobs") + vm.count("workload") + vm.count("profiles") != 1) {
-    return BadFlag(Status::InvalidArgument("give one of --jobs, --workload and --profiles"));
+    return BadFlag(args, Status::InvalidArgument("give one of --jobs, --workload and --profiles"));
   }
   if (!vm.count("workload") && (!vm["count"].defaulted() || !vm["seed"].defaulted() || o.mean_tasks)) {
-    return BadFlag(Status::InvalidArgument("--count, --seed and --mean-tasks go with --workload"));
+    return BadFlag(args, Status::InvalidArgument("--count, --seed and --mean-tasks go with --workload"));
   }
   if (vm.count("profiles") != vm.count("state")) {
-    return BadFlag(Status::InvalidArgument("--profiles and --state go together"));
+    return BadFlag(args, Status::InvalidArgument("--profiles and --state go together"));
   }
   if (vm.count("profiles")) {
     Result<std::vector<model::JobProfile>> loaded = master::LoadNewestProfiles(state, SplitCommaList(profiles));
-    if (!loaded.ok()) return Fail(kBatchPrefix, loaded.status());
-    if (loaded->empty()) return BadFlag(Status::InvalidArgument("--profiles: no name"));
+    if (!loaded.ok()) return Fail(ErrorPrefix(args), loaded.status());
+    if (loaded->empty()) return BadFlag(args, Status::InvalidArgument("--profiles: no name"));
     o.profiles = std::move(*loaded);
   }
   o.cluster.map_slots = vm.count("map-slots") ? map_slots : o.cluster.workers;
   o.cluster.reduce_slots = vm.count("reduce-slots") ? reduce_slots : o.cluster.workers;
   o.order = SplitCommaList(order);
   const Status st = model::RunBatchPlan(o, std::cout);
-  return st.ok() ? kExitOk : Fail(kBatchPrefix, st);
+  return st.ok() ? kExitOk : Fail(ErrorPrefix(args), st);
 }
 
 int BatchSweepMain(const Args& args) {
@@ -164,11 +163,11 @@ int BatchSweepMain(const Args& args) {
   po::variables_map vm;
   if (auto rc = ParseFlags(args, desc, vm, UsageLine(kSweepUsage))) return *rc;
   Result<std::vector<int>> sizes = ParseNodes(nodes);
-  if (!sizes.ok()) return BadFlag(sizes.status());
+  if (!sizes.ok()) return BadFlag(args, sizes.status());
   o.nodes = *sizes;
-  if (Status st = variants.Apply(o.pools); !st.ok()) return BadFlag(st);
+  if (Status st = variants.Apply(o.pools); !st.ok()) return BadFlag(args, st);
   const Status st = model::RunBatchSweep(o, std::cout);
-  return st.ok() ? kExitOk : Fail(kBatchPrefix, st);
+  return st.ok() ? kExitOk : Fail(ErrorPrefix(args), st);
 }
 
 int BatchRunMain(const Args& args) {
@@ -189,13 +188,13 @@ int BatchRunMain(const Args& args) {
   pos.add("plan", 1);
   po::variables_map vm;
   if (auto rc = ParseFlags(args, desc, vm, UsageLine(kRunUsage, &pos))) return *rc;
-  if (work != "burn" && work != "sleep") return BadFlag(Status::InvalidArgument("--work must be burn or sleep"));
+  if (work != "burn" && work != "sleep") return BadFlag(args, Status::InvalidArgument("--work must be burn or sleep"));
   o.work = work == "burn" ? experiment::WorkMode::kBurn : experiment::WorkMode::kSleep;
   o.output_dir = AbsolutePath(output);
   auto client = ConnectClient(vm);
   if (!client.ok()) return ClientError(client.status());
   const Status st = RunBatchPlanLive(o, **client, std::cout);
-  return st.ok() ? kExitOk : Fail(kBatchPrefix, st);
+  return st.ok() ? kExitOk : Fail(ErrorPrefix(args), st);
 }
 
 }  // namespace mr::cli

@@ -87,7 +87,8 @@ std::optional<int> EarlierState(const po::variables_map& vm, const std::string& 
 }
 
 // Each worker's `name` label (common/worker_labels.h): worker-I, as its log file, pid file
-// and work directory are called, so `mr status`, the pages and the files use one name.
+// and work directory are called (WorkerFileName), so `mr status`, the pages, `mr logs` and
+// the files use one name; in a fresh cluster I is also the master's id for it (wI).
 // None when the user's --label gives a name, or already the most labels a worker takes.
 void NameWorkers(const po::variables_map& vm, int workers, LocalClusterOptions* co) {
   if (vm.count("label")) {
@@ -99,7 +100,7 @@ void NameWorkers(const po::variables_map& vm, int workers, LocalClusterOptions* 
   }
   co->per_worker_args.resize(static_cast<size_t>(workers));
   for (int i = 0; i < workers; ++i) {
-    co->per_worker_args[static_cast<size_t>(i)] = {"--label", std::string(kNameLabel) + "=worker-" + std::to_string(i)};
+    co->per_worker_args[static_cast<size_t>(i)] = {"--label", std::string(kNameLabel) + "=" + WorkerFileName(i)};
   }
 }
 

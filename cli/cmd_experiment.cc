@@ -64,18 +64,17 @@ int ExperimentRunMain(const Args& args) {
   po::variables_map vm;
   if (auto rc = ParseFlags(args, desc, vm, UsageLine(kRunUsage, &pos))) return *rc;
   auto exp = experiment::LoadExperimentFile(vm["file"].as<std::string>());
-  if (!exp.ok()) return UsageError("experiment: " + exp.status().message());
+  if (!exp.ok()) return Fail(ErrorPrefix(args), exp.status(), kExitUsage);
   experiment::ImportSummary summary;
   auto jobs = experiment::MakeJobs(exp->workload, exp->cluster, &summary);
-  if (!jobs.ok()) return UsageError("experiment: " + jobs.status().message());
+  if (!jobs.ok()) return Fail(ErrorPrefix(args), jobs.status(), kExitUsage);
   std::cerr << "experiment " << exp->name << ": " << jobs->size() << " jobs, " << summary.clipped << " clipped"
             << (summary.notes.empty() ? "" : "; " + summary.notes) << "\n";
   experiment::RunnerOptions o = BaseOptions(vm);
   if (vm.count("only")) o.only_policy = vm["only"].as<std::string>();
   Status s = experiment::RunExperiment(*exp, *jobs, o);
   if (!s.ok()) {
-    std::cerr << "mr: experiment: " << s.message() << "\n";
-    return s.code() == StatusCode::kInvalidArgument ? kExitUsage : kExitJobFailed;
+    return Fail(ErrorPrefix(args), s, s.code() == StatusCode::kInvalidArgument ? kExitUsage : kExitJobFailed);
   }
   std::cout << JoinPath(o.results_root, exp->name) << "\n";
   return kExitOk;
@@ -91,9 +90,9 @@ int ExperimentReportMain(const Args& args) {
   const std::string dir = vm["dir"].as<std::string>();
   // The settings `run` stored (title, SRPT bound, the file's report:), else the defaults.
   auto settings = experiment::LoadReportSettings(dir);
-  if (!settings.ok()) return UsageError("experiment report: " + settings.status().message());
+  if (!settings.ok()) return Fail(ErrorPrefix(args), settings.status(), kExitUsage);
   Status s = experiment::BuildReport(dir, *settings);
-  if (!s.ok()) return UsageError("experiment report: " + s.message());
+  if (!s.ok()) return Fail(ErrorPrefix(args), s, kExitUsage);
   return kExitOk;
 }
 
@@ -105,20 +104,19 @@ int ExperimentCalibrateMain(const Args& args) {
   po::variables_map vm;
   if (auto rc = ParseFlags(args, desc, vm, UsageLine(kCalibrateUsage))) return *rc;
   auto exp = experiment::LoadExperimentFile(vm["cluster-from"].as<std::string>());
-  if (!exp.ok()) return UsageError("experiment calibrate: " + exp.status().message());
+  if (!exp.ok()) return Fail(ErrorPrefix(args), exp.status(), kExitUsage);
   experiment::RunnerOptions o = BaseOptions(vm);
   std::string out = vm.count("out") ? vm["out"].as<std::string>()
                                     : experiment::DefaultCalibrationPath(o.results_root, exp->cluster);
   auto c = experiment::Calibrate(exp->cluster, o, JoinPath(o.results_root, "calibration-scratch"));
   (void)RemoveAll(JoinPath(o.results_root, "calibration-scratch"));
   if (!c.ok()) {
-    std::cerr << "mr: experiment calibrate: " << c.status().message() << "\n";
-    return kExitJobFailed;
+    return Fail(ErrorPrefix(args), c.status(), kExitJobFailed);
   }
   std::string parent = out.find('/') == std::string::npos ? "" : out.substr(0, out.find_last_of('/'));
   Status s = parent.empty() ? Status::Ok() : MakeDirs(parent);
   if (s.ok()) s = WriteFileAtomically(out, experiment::CalibrationJson(*c));
-  if (!s.ok()) return UsageError("experiment calibrate: " + s.message());
+  if (!s.ok()) return Fail(ErrorPrefix(args), s, kExitUsage);
   std::cout << experiment::CalibrationJson(*c);
   std::cerr << "stored in " << out << "\n";
   return kExitOk;

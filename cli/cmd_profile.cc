@@ -11,8 +11,6 @@
 namespace mr::cli {
 namespace {
 
-constexpr char kProfilePrefix[] = "mr profile";
-
 int RunReport(const Args& args, master::ProfileReportOptions::What what, const char* usage) {
   po::options_description desc("profile options");
   master::ProfileReportOptions o;
@@ -31,7 +29,7 @@ int RunReport(const Args& args, master::ProfileReportOptions::What what, const c
   po::variables_map vm;
   if (auto rc = ParseFlags(args, desc, vm, UsageLine(usage, &pos))) return *rc;
   const Status st = master::RunProfileReport(o, std::cout);
-  return st.ok() ? kExitOk : Fail(kProfilePrefix, st);
+  return st.ok() ? kExitOk : Fail(ErrorPrefix(args), st);
 }
 
 }  // namespace

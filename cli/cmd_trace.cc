@@ -46,18 +46,18 @@ int TraceRenderMain(const Args& args) {
   if (auto rc = ParseFlags(args, desc, vm, UsageLine(kTraceUsage, &pos))) return *rc;
   std::string out = vm["out"].as<std::string>();
   bool png = EndsWith(out, ".png");
-  if (!png && !EndsWith(out, ".svg")) return UsageError("trace render: --out must end in .svg or .png");
+  if (!png && !EndsWith(out, ".svg")) return Fail(ErrorPrefix(args), Status::InvalidArgument("--out must end in .svg or .png"), kExitUsage);
   int width = vm["width"].as<int>();
-  if (width < 300 || width > 20000) return UsageError("trace render: --width must be in 300..20000");
+  if (width < 300 || width > 20000) return Fail(ErrorPrefix(args), Status::InvalidArgument("--width must be in 300..20000"), kExitUsage);
 
   auto events = trace::ReadTraceFile(vm["trace"].as<std::string>());
-  if (!events.ok()) return UsageError("trace render: " + events.status().message());
-  if (events->empty()) return UsageError("trace render: '" + vm["trace"].as<std::string>() + "' has no events");
+  if (!events.ok()) return Fail(ErrorPrefix(args), Status::InvalidArgument(events.status().message()), kExitUsage);
+  if (events->empty()) return Fail(ErrorPrefix(args), Status::InvalidArgument("'" + vm["trace"].as<std::string>() + "' has no events"), kExitUsage);
   web::SvgOptions opt;
   opt.width = width;
   std::string svg = web::RenderSvgChart(web::BuildChartLayout(*events), opt);
   Status st = png ? web::SvgToPng(svg, out) : WriteFile(out, svg);
-  if (!st.ok()) return UsageError("trace render: " + st.message());
+  if (!st.ok()) return Fail(ErrorPrefix(args), Status::InvalidArgument(st.message()), kExitUsage);
   return kExitOk;
 }
 

@@ -86,7 +86,7 @@ int Explain(std::span<const Command> table, const std::string& path, int n, char
   if (IsGroup(*c)) return Explain(c->subcommands, sub, n - 1, words + 1);
   char help[] = "--help";
   std::vector<char*> argv = {words[0], help};
-  return c->run(Args{static_cast<int>(argv.size()), argv.data()}) == kExitOk ? kExitOk : kExitUsage;
+  return c->run(Args{static_cast<int>(argv.size()), argv.data(), sub}) == kExitOk ? kExitOk : kExitUsage;
 }
 
 // Runs WORDS (the command line after the group named by path) against the group's table.
@@ -104,7 +104,7 @@ int Dispatch(std::span<const Command> table, const std::string& path, int n, cha
   const std::string sub = Join(path, words[0]);
   if (c == nullptr) return UnknownCommand(table, path, words[0]);
   if (IsGroup(*c)) return Dispatch(c->subcommands, sub, n - 1, words + 1);
-  return c->run(Args{n, words});
+  return c->run(Args{n, words, sub});
 }
 
 }  // namespace

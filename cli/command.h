@@ -14,14 +14,18 @@
 #pragma once
 
 #include <span>
+#include <string_view>
 
 namespace mr::cli {
 
 // The words of one command's command line: argv[0] is the command's own name as the user
-// typed it ("run", "sweep"), the rest are its flags. Not owned; valid for the call.
+// typed it ("run", "sweep"), the rest are its flags. path: the command's whole name as the
+// table dispatched it ("run", "model tasksim"; empty when not dispatched by the table),
+// which its errors start with (ErrorPrefix, cli/options.h). Not owned; valid for the call.
 struct Args {
   int argc = 0;
   char** argv = nullptr;
+  std::string_view path = {};
 };
 
 struct Command {

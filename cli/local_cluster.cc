@@ -208,22 +208,39 @@ Status LocalCluster::StartDaemons(double timeout_seconds) {
     http_address_ = *http;
     while (!http_address_.empty() && (http_address_.back() == '\n' || http_address_.back() == ' ')) http_address_.pop_back();
   }
+  const double workers_deadline = MonotonicSeconds() + timeout_seconds;
   for (int i = 0; i < options_.workers; ++i) {
-    std::string wdir = JoinPath(d, "worker-" + std::to_string(i));
-    std::vector<std::string> wargs = {"worker", "--master", address_, "--work-dir", wdir};
+    const std::string name = WorkerFileName(i);
+    std::vector<std::string> wargs = {"worker", "--master", address_, "--work-dir", JoinPath(d, name)};
     wargs.insert(wargs.end(), options_.worker_args.begin(), options_.worker_args.end());
     if (static_cast<size_t>(i) < options_.per_worker_args.size()) {
       const auto& own = options_.per_worker_args[i];
       wargs.insert(wargs.end(), own.begin(), own.end());
     }
-    MR_ASSIGN_OR_RETURN(pid_t wpid, Spawn(wargs, JoinPath(d, "worker-" + std::to_string(i) + ".log")));
+    const std::string log = JoinPath(d, name + ".log");
+    const auto earlier = ReadFileToString(log);  // a resumed cluster appends to its logs
+    MR_ASSIGN_OR_RETURN(pid_t wpid, Spawn(wargs, log));
     pids_.push_back(wpid);
     if (options_.detached) {
-      MR_RETURN_IF_ERROR(
-          WriteFileAtomically(JoinPath(d, "worker-" + std::to_string(i) + ".pid"), std::to_string(wpid) + "\n"));
+      MR_RETURN_IF_ERROR(WriteFileAtomically(JoinPath(d, name + ".pid"), std::to_string(wpid) + "\n"));
     }
+    WaitForRegistration(wpid, log, earlier.ok() ? earlier->size() : 0, workers_deadline);
   }
   return Status::Ok();
+}
+
+std::string WorkerFileName(int i) { return "worker-" + std::to_string(i + 1); }
+
+// The master numbers workers as they register: waiting for each before starting the next
+// makes a fresh cluster's worker-I the master's worker I (its log says "as worker I").
+// Best effort: a worker that exits or has not registered by the deadline is waited for no
+// longer (it retries on its own; `mr status` shows who registered).
+void LocalCluster::WaitForRegistration(pid_t pid, const std::string& log, size_t from, double deadline) {
+  while (MonotonicSeconds() < deadline && Alive(pid)) {
+    auto text = ReadFileToString(log);
+    if (text.ok() && text->size() > from && text->find("registered with master", from) != std::string::npos) return;
+    SleepSeconds(0.005);
+  }
 }
 
 void LocalCluster::Stop() {

@@ -23,6 +23,10 @@ struct LocalClusterOptions {
   bool detached = false;
 };
 
+// Worker i's (0-based) log, pid file and work directory in the cluster's directory, and the
+// name `mr cluster start` gives it: "worker-1" for i = 0, as the master numbers it (w1).
+std::string WorkerFileName(int i);
+
 // The reason in a daemon's log when it exits at start: its last "mr: " line, else its last line.
 std::string StartupError(const std::string& log);
 
@@ -53,6 +57,9 @@ class LocalCluster {
  private:
   Status StartDaemons(double timeout_seconds);
   Result<pid_t> Spawn(const std::vector<std::string>& args, const std::string& log_path);
+  // Returns once the worker's log (past byte `from`) says it registered, it exited, or the
+  // deadline passed.
+  void WaitForRegistration(pid_t pid, const std::string& log, size_t from, double deadline);
 
   LocalClusterOptions options_;
   std::string address_;

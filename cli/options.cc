@@ -187,10 +187,15 @@ std::string DidYouMean(const std::vector<std::string>& flags) {
   return " (did you mean " + list + "?)";
 }
 
+std::string ErrorPrefix(const Args& args) {
+  if (args.path.empty()) return "mr: " + std::string(args.argc > 0 ? args.argv[0] : "");
+  return (args.path.find(' ') == std::string_view::npos ? "mr: " : "mr ") + std::string(args.path);
+}
+
 std::optional<int> ParseFlags(const Args& args, po::options_description& desc, po::variables_map& vm,
                               const FlagUsage& how) {
   if (desc.find_nothrow("help", false) == nullptr) desc.add_options()("help,h", "show this help");
-  const std::string prefix = how.error_prefix.empty() ? "mr: " + std::string(args.argv[0]) : how.error_prefix;
+  const std::string prefix = how.error_prefix.empty() ? ErrorPrefix(args) : how.error_prefix;
   try {
     po::command_line_parser parser(args.argc, args.argv);
     parser.options(desc);
@@ -208,9 +213,10 @@ std::optional<int> ParseFlags(const Args& args, po::options_description& desc, p
     po::notify(vm);
   } catch (const po::unknown_option& e) {
     std::vector<std::string> known = KnownFlags(desc);
-    std::erase_if(known, [&](const std::string& f) {
-      return std::find(how.not_suggested.begin(), how.not_suggested.end(), f) != how.not_suggested.end();
-    });
+    // A positional argument is registered as an option only to be parsed: it is no flag.
+    std::vector<std::string> hidden = how.not_suggested;
+    for (const std::string& name : PositionalOptions(how.positional)) hidden.push_back("--" + name);
+    std::erase_if(known, [&](const std::string& f) { return std::find(hidden.begin(), hidden.end(), f) != hidden.end(); });
     std::cerr << prefix << ": unknown flag " << e.get_option_name()
               << DidYouMean(NearestFlags(e.get_option_name(), known)) << "\n";
     return kExitUsage;

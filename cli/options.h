@@ -26,7 +26,7 @@ struct FlagUsage {
   // (the top-level commands). Empty: the options alone, whose caption is the usage line
   // (`mr model` commands).
   std::string usage;
-  // A bad flag prints "PREFIX: <what>"; empty: "mr: NAME" (NAME = argv[0]).
+  // A bad flag prints "PREFIX: <what>"; empty: ErrorPrefix(args).
   std::string error_prefix;
   const po::positional_options_description* positional = nullptr;
   // Flags of desc that do not apply to this command line and are never suggested for a
@@ -34,7 +34,11 @@ struct FlagUsage {
   std::vector<std::string> not_suggested;
 };
 
-// --help prints "usage: USAGE", a blank line and the options; a bad flag "mr: NAME: <what>".
+// How a command's errors start: "mr: run" for a top-level command, "mr model tasksim" for
+// one inside a group (its whole name, as typed), "mr: NAME" (argv[0]) when args.path is empty.
+std::string ErrorPrefix(const Args& args);
+
+// --help prints "usage: USAGE", a blank line and the options; a bad flag "ErrorPrefix: <what>".
 inline FlagUsage UsageLine(std::string usage, const po::positional_options_description* positional = nullptr) {
   return FlagUsage{std::move(usage), "", positional, {}};
 }
@@ -45,8 +49,9 @@ inline FlagUsage CaptionedOptions(std::string error_prefix) { return FlagUsage{"
 // adding --help/-h unless desc has --help. A flag must be spelled whole: no prefix is taken
 // for the flag it begins (Boost's allow_guessing is off), so adding a flag never changes
 // what an existing command line means. An unknown flag's error names the nearest known
-// flags of desc (NearestFlags; not those in how.not_suggested): "unknown flag --inptu (did
-// you mean --input?)". --help prints the positional arguments under "arguments:" by their
+// flags of desc (NearestFlags; not those in how.not_suggested, nor the positional
+// arguments' internal names: `mr cat OUTPUT` has no flag --output): "unknown flag --inptu
+// (did you mean --input?)". --help prints the positional arguments under "arguments:" by their
 // upper-case names (JOB), not as "--job arg". Returns kExitOk after printing the help on
 // stdout, kExitUsage after printing a bad, unknown or missing flag on stderr (one line),
 // nullopt to go on (vm notified).

@@ -73,12 +73,12 @@ int ModelFlexMain(const Args& args) {
   po::variables_map vm;
   if (auto rc = ParseModelFlags(args, desc, vm)) return *rc;
   Result<flex::Metric> m = flex::ParseMetric(metric);
-  if (!m.ok()) return BadModelFlag(m.status().WithContext("--metric"));
+  if (!m.ok()) return BadModelFlag(args, m.status().WithContext("--metric"));
   w.metric = *m;
-  if (Status st = ParseOptimum(optimum, &o.optimum); !st.ok()) return BadModelFlag(st);
-  if (Status st = ParseStepSolver(step, &o.flex.step_solver); !st.ok()) return BadModelFlag(st);
+  if (Status st = ParseOptimum(optimum, &o.optimum); !st.ok()) return BadModelFlag(args, st);
+  if (Status st = ParseStepSolver(step, &o.flex.step_solver); !st.ok()) return BadModelFlag(args, st);
   // Options RunFlexSim refuses (J, S, shares out of range) exit 2 as any bad flag.
-  return ModelExit(model::RunFlexSim(o, std::cout));
+  return ModelExit(args, model::RunFlexSim(o, std::cout));
 }
 
 }  // namespace mr::cli

@@ -69,11 +69,11 @@ int ModelTandemMain(const Args& args) {
     cluster.map_slots = vm["map-slots"].as<int>();
     cluster.unified_slots = vm["unified-slots"].as<int>();
     Result<double> rate = ParseRate(vm["shuffle-bandwidth"].as<std::string>());
-    if (!rate.ok()) return BadModelFlag(rate.status().WithContext("--shuffle-bandwidth"));
+    if (!rate.ok()) return BadModelFlag(args, rate.status().WithContext("--shuffle-bandwidth"));
     cluster.shuffle_bandwidth = *rate;
     o.cluster = cluster;
   }
-  return ModelExit(model::RunTandemCommand(o, std::cout));
+  return ModelExit(args, model::RunTandemCommand(o, std::cout));
 }
 
 int ModelGenMain(const Args& args) {
@@ -88,7 +88,7 @@ int ModelGenMain(const Args& args) {
       ("out", po::value(&o.out)->required(), "output CSV file");
   po::variables_map vm;
   if (auto rc = ParseModelFlags(args, desc, vm)) return *rc;
-  return ModelExit(model::RunGenCommand(o, std::cout));
+  return ModelExit(args, model::RunGenCommand(o, std::cout));
 }
 
 int ModelSweepMain(const Args& args) {
@@ -106,8 +106,8 @@ int ModelSweepMain(const Args& args) {
       ("csv", po::bool_switch(&o.csv), "CSV instead of a table");
   po::variables_map vm;
   if (auto rc = ParseModelFlags(args, desc, vm)) return *rc;
-  if (Status st = ParseSweepLists(loads, policies, variants, o.lists); !st.ok()) return BadModelFlag(st);
-  return ModelExit(model::RunSweepCommand(o, std::cout));
+  if (Status st = ParseSweepLists(loads, policies, variants, o.lists); !st.ok()) return BadModelFlag(args, st);
+  return ModelExit(args, model::RunSweepCommand(o, std::cout));
 }
 
 int ModelSlowdownMain(const Args& args) {
@@ -123,8 +123,8 @@ int ModelSlowdownMain(const Args& args) {
       ("k", po::value(&o.k)->default_value(100), "k of klps");
   po::variables_map vm;
   if (auto rc = ParseModelFlags(args, desc, vm)) return *rc;
-  if (Status st = ParseSweepLists("0.5", policies, "original", o.lists); !st.ok()) return BadModelFlag(st);
-  return ModelExit(model::RunSlowdownCommand(o, std::cout));
+  if (Status st = ParseSweepLists("0.5", policies, "original", o.lists); !st.ok()) return BadModelFlag(args, st);
+  return ModelExit(args, model::RunSlowdownCommand(o, std::cout));
 }
 
 }  // namespace mr::cli

@@ -97,17 +97,17 @@ int ModelMstMain(const Args& args) {
   po::variables_map vm;
   if (auto rc = ParseModelFlags(args, desc, vm)) return *rc;
   Result<std::vector<double>> mus = ParseRateList(mu, "--mu");
-  if (!mus.ok()) return BadModelFlag(mus.status());
+  if (!mus.ok()) return BadModelFlag(args, mus.status());
   o.mu = *mus;
   Result<std::vector<double>> lambdas = ParseSweep(lambda, "--lambda");
-  if (!lambdas.ok()) return BadModelFlag(lambdas.status());
+  if (!lambdas.ok()) return BadModelFlag(args, lambdas.status());
   o.lambdas = *lambdas;
   if (idle != "count" && idle != "drop") {
-    return BadModelFlag(Status::InvalidArgument("--idle-nodes '" + idle + "': expected count or drop"));
+    return BadModelFlag(args, Status::InvalidArgument("--idle-nodes '" + idle + "': expected count or drop"));
   }
   o.idle = idle == "count" ? model::IdleNodes::kCount : model::IdleNodes::kDrop;
   Result<model::ArrivalLaw> law = model::ParseArrivalLaw(arrivals);
-  if (!law.ok()) return BadModelFlag(law.status().WithContext("--arrivals"));
+  if (!law.ok()) return BadModelFlag(args, law.status().WithContext("--arrivals"));
   o.arrivals = *law;
   for (const std::string& name : SplitCommaList(placements)) {
     if (name == "opt" || name == "opt-idle" || name == "gm1") {
@@ -115,18 +115,18 @@ int ModelMstMain(const Args& args) {
       continue;
     }
     Result<model::Placement> p = model::ParsePlacement(name);
-    if (!p.ok()) return BadModelFlag(p.status().WithContext("--placement"));
+    if (!p.ok()) return BadModelFlag(args, p.status().WithContext("--placement"));
     o.placements.push_back(*p);
   }
   Result<model::MeanResponseModel> model = model::ParseMeanResponseModel(variant);
-  if (!model.ok()) return BadModelFlag(model.status().WithContext("--variant"));
+  if (!model.ok()) return BadModelFlag(args, model.status().WithContext("--variant"));
   o.mep.model = *model;
   if (vm.count("cs2")) {
     Result<std::vector<double>> list = ParseRateList(cs2, "--cs2");
-    if (!list.ok()) return BadModelFlag(list.status());
+    if (!list.ok()) return BadModelFlag(args, list.status());
     o.mep.service_scv = *list;
   }
-  return ModelExit(model::RunMstReport(o, std::cout));
+  return ModelExit(args, model::RunMstReport(o, std::cout));
 }
 
 int ModelMstOptimalMain(const Args& args) {
@@ -152,30 +152,30 @@ int ModelMstOptimalMain(const Args& args) {
   po::variables_map vm;
   if (auto rc = ParseModelFlags(args, desc, vm)) return *rc;
   Result<std::vector<double>> lambdas = ParseSweep(lambda, "--lambda");
-  if (!lambdas.ok()) return BadModelFlag(lambdas.status());
+  if (!lambdas.ok()) return BadModelFlag(args, lambdas.status());
   const bool homogeneous = vm.count("mu") > 0, mixed = vm.count("types") > 0;
   if (homogeneous == mixed || mixed != (vm.count("budget") > 0)) {
-    return BadModelFlag(Status::InvalidArgument("give --mu, or --types with --budget"));
+    return BadModelFlag(args, Status::InvalidArgument("give --mu, or --types with --budget"));
   }
   o.lambdas = *lambdas;
   Result<model::KneeModel> model = model::ParseKneeModel(knee);
-  if (!model.ok()) return BadModelFlag(model.status().WithContext("--model"));
+  if (!model.ok()) return BadModelFlag(args, model.status().WithContext("--model"));
   o.knee = *model;
   if (rule != "equal" && rule != "at-most") {
-    return BadModelFlag(Status::InvalidArgument("--budget-rule '" + rule + "': expected equal or at-most"));
+    return BadModelFlag(args, Status::InvalidArgument("--budget-rule '" + rule + "': expected equal or at-most"));
   }
   o.budget_rule = rule == "equal" ? model::BudgetRule::kEqual : model::BudgetRule::kAtMost;
   if (homogeneous) {
     o.mu = mu;
-    return ModelExit(model::RunMstOptimalCommand(o, std::cout));
+    return ModelExit(args, model::RunMstOptimalCommand(o, std::cout));
   }
   Result<std::vector<model::NodeType>> parsed = model::ParseNodeTypes(types);
-  if (!parsed.ok()) return BadModelFlag(parsed.status().WithContext("--types"));
+  if (!parsed.ok()) return BadModelFlag(args, parsed.status().WithContext("--types"));
   o.types = *parsed;
   Result<std::vector<double>> budgets = ParseSweep(budget, "--budget");
-  if (!budgets.ok()) return BadModelFlag(budgets.status());
+  if (!budgets.ok()) return BadModelFlag(args, budgets.status());
   o.budgets = *budgets;
-  return ModelExit(model::RunMstOptimalCommand(o, std::cout));
+  return ModelExit(args, model::RunMstOptimalCommand(o, std::cout));
 }
 
 }  // namespace mr::cli

@@ -34,7 +34,7 @@ int ModelSlottedMain(const Args& args) {
   if (auto rc = ParseModelFlags(args, desc, vm)) return *rc;
   o.policies = SplitCommaList(policies);
   o.policy_flags = GivenPolicyFlags(vm);
-  return ModelExit(model::RunSlottedReport(o, std::cout));
+  return ModelExit(args, model::RunSlottedReport(o, std::cout));
 }
 
 int ModelSlottedGenMain(const Args& args) {
@@ -61,27 +61,27 @@ int ModelSlottedGenMain(const Args& args) {
   po::variables_map vm;
   if (auto rc = ParseModelFlags(args, desc, vm)) return *rc;
   if (reduce_tasks != "uniform" && reduce_tasks != "most") {
-    return BadModelFlag(Status::InvalidArgument("--reduce-tasks '" + reduce_tasks + "': expected uniform or most"));
+    return BadModelFlag(args, Status::InvalidArgument("--reduce-tasks '" + reduce_tasks + "': expected uniform or most"));
   }
   o.most_reduce_tasks = reduce_tasks == "most";
   const bool by_name = !name.empty(), by_dists = !map.empty() || !reduce.empty();
   if (by_name == by_dists || (by_dists && (map.empty() || reduce.empty()))) {
-    return BadModelFlag(Status::InvalidArgument("give --workload NAME, or both --map and --reduce"));
+    return BadModelFlag(args, Status::InvalidArgument("give --workload NAME, or both --map and --reduce"));
   }
   if (!name.empty()) {
     Result<model::SlottedGenOptions> paper = model::PaperWorkload(name, o);
-    if (!paper.ok()) return BadModelFlag(paper.status());
+    if (!paper.ok()) return BadModelFlag(args, paper.status());
     o = *paper;
   } else {
     Result<model::UnitDist> m = model::ParseUnitDist(map), r = model::ParseUnitDist(reduce);
-    if (!m.ok()) return BadModelFlag(m.status().WithContext("--map"));
-    if (!r.ok()) return BadModelFlag(r.status().WithContext("--reduce"));
+    if (!m.ok()) return BadModelFlag(args, m.status().WithContext("--map"));
+    if (!r.ok()) return BadModelFlag(args, r.status().WithContext("--reduce"));
     o.map = *m;
     o.reduce = *r;
     name = "custom";
   }
   c.name = name;
-  return ModelExit(model::RunSlottedGenCommand(c, std::cout));
+  return ModelExit(args, model::RunSlottedGenCommand(c, std::cout));
 }
 
 }  // namespace mr::cli

@@ -144,8 +144,8 @@ int ModelTaskSimMain(const Args& args) {
   po::options_description desc = TaskSimFlags(o, t);
   po::variables_map vm;
   if (auto rc = ParseModelFlags(args, desc, vm)) return *rc;
-  if (Status st = ApplyTaskSimFlags(vm, t, o); !st.ok()) return BadModelFlag(st);
-  return ModelExit(model::RunTaskSimCommand(o, std::cout));
+  if (Status st = ApplyTaskSimFlags(vm, t, o); !st.ok()) return BadModelFlag(args, st);
+  return ModelExit(args, model::RunTaskSimCommand(o, std::cout));
 }
 
 }  // namespace mr::cli

@@ -144,6 +144,42 @@ TEST(CommandTableTest, UnknownFlagOfAnyLeafIsOneLineAndExitTwo) {
   }
 }
 
+// A command's errors name it whole, as the user typed it: "mr: cat: ..." at the top level,
+// "mr model tasksim: ..." inside a group (not "mr model: ..." nor "mr: tasksim: ..."), for
+// a bad flag and for a bad value alike.
+std::string ErrorPrefixOf(const std::string& path) {
+  return (path.find(' ') == std::string::npos ? "mr: " : "mr ") + path + ": ";
+}
+
+TEST(CommandTableTest, ErrorsNameTheWholeCommand) {
+  for (const Row& r : AllRows()) {
+    if (r.command->run == nullptr) continue;
+    SCOPED_TRACE(r.path);
+    auto bad = Sh(MrBin() + " " + r.path + " --no-such-flag");
+    // `mr hadoop` reads Hadoop's command line, whose first word is a command, not a flag.
+    const std::string want = r.path == "hadoop" ? "mr: hadoop --no-such-flag is not supported"
+                                                : ErrorPrefixOf(r.path) + "unknown flag --no-such-flag";
+    EXPECT_EQ(bad.err.rfind(want, 0), 0u) << bad.err;
+  }
+  const std::string sim = " --workload no-such.json --policy fifo --workers 1 --map-slots 1 --reduce-slots 1";
+  for (const auto& [path, rest] : std::vector<std::pair<std::string, std::string>>{
+           {"model tasksim", sim},
+           {"model tasksim", sim + " --shuffle-bandwidth fast"},
+           {"model slotted-gen", " --out x.json"},
+           {"experiment run", " no-such.yaml"},
+           {"experiment report", " no-such-dir"},
+           {"trace render", " no-such.jsonl --out x.svg"},
+           {"trace render", " no-such.jsonl --out x.gif"},
+           {"batch plan", " --out x.json"},
+           {"profile list", " --state no-such-dir"}}) {
+    SCOPED_TRACE(path + rest);
+    auto bad = Sh(MrBin() + " " + path + rest);
+    EXPECT_EQ(bad.exit_code, 2);
+    EXPECT_EQ(Lines(bad.err), 1u) << bad.err;
+    EXPECT_EQ(bad.err.rfind(ErrorPrefixOf(path), 0), 0u) << bad.err;
+  }
+}
+
 // The long flags (without "--") a leaf's --help lists, "help" excepted.
 std::vector<std::string> HelpFlags(const std::string& path) {
   auto help = Sh(MrBin() + " " + path + " --help");
@@ -198,6 +234,34 @@ TEST(CommandTableTest, ATypoInAnyFlagOfAnyLeafGetsASuggestion) {
     }
   }
   EXPECT_GT(tried, 100u);  // every leaf's flags, not a few
+}
+
+// A positional argument is parsed as an option of its own name (`mr cat OUTPUT` as
+// "output"), but it is no flag: a typo near that name suggests real flags only.
+TEST(CommandTableTest, APositionalArgumentIsNeverSuggestedAsAFlag) {
+  size_t tried = 0;
+  static const std::regex kArgument(R"(\n  ([A-Z][A-Z_]*) )");
+  for (const Row& r : AllRows()) {
+    if (r.command->run == nullptr) continue;
+    auto help = Sh(MrBin() + " " + r.path + " --help");
+    const size_t at = help.out.find("arguments:");
+    if (at == std::string::npos) continue;
+    const std::string section = help.out.substr(at, help.out.find("\n\n", at) - at);
+    for (std::sregex_iterator it(section.begin(), section.end(), kArgument), end; it != end; ++it) {
+      std::string option = (*it)[1];
+      for (char& c : option) c = c == '_' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      const std::string typo = option.size() < 4 ? option + "x" : Typo(option);
+      SCOPED_TRACE(r.path + " --" + typo);
+      auto bad = Sh(MrBin() + " " + r.path + " --" + typo);
+      ++tried;
+      EXPECT_EQ(bad.exit_code, 2);
+      EXPECT_NE(bad.err.find("unknown flag --" + typo), std::string::npos) << bad.err;
+      EXPECT_FALSE(Suggested(bad.err, option)) << bad.err;
+    }
+  }
+  EXPECT_GE(tried, 10u);  // run, cluster, status, kill, logs (two), cat, trace render, ...
+  auto cat = Sh(MrBin() + " cat --outptu /tmp/x");
+  EXPECT_EQ(cat.err, "mr: cat: unknown flag --outptu\n");
 }
 
 TEST(CommandTableTest, NoPrefixOfAFlagIsTakenForIt) {

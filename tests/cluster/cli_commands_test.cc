@@ -56,7 +56,7 @@ TEST(ClusterCommandTest, StartPassesOptionsOnAndStopEndsEveryProcess) {
     ~StopOnExit() { Sh(MrBin() + " cluster stop --dir " + ShellQuote(dir)); }
   } guard{dir};
   int master = ReadPidFile(dir + "/master.pid");
-  std::vector<int> workers = {ReadPidFile(dir + "/worker-0.pid"), ReadPidFile(dir + "/worker-1.pid")};
+  std::vector<int> workers = {ReadPidFile(dir + "/worker-1.pid"), ReadPidFile(dir + "/worker-2.pid")};
   ASSERT_TRUE(ProcessRunning(master));
   auto margs = ProcessArgs(master);
   EXPECT_TRUE(HasArgs(margs, "--policy", "fair")) << Joined(margs);
@@ -119,7 +119,7 @@ TEST(ClusterCommandTest, StartPassesOptionsOnAndStopEndsEveryProcess) {
   EXPECT_FALSE(ProcessRunning(master));
   for (int w : workers) EXPECT_FALSE(ProcessRunning(w)) << "worker " << w << " still runs";
   EXPECT_TRUE(ProcessesMentioning(dir).empty());
-  for (const char* f : {"master.pid", "worker-0.pid", "worker-1.pid", "master.addr"}) {
+  for (const char* f : {"master.pid", "worker-1.pid", "worker-2.pid", "master.addr"}) {
     EXPECT_FALSE(PathExists(dir + "/" + f)) << f << " left behind";
   }
 

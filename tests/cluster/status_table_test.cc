@@ -111,10 +111,10 @@ TEST(StatusTableTest, TableAndJsonShowTheMeasuredShuffleRate) {
   // queued (none: pull).
   EXPECT_TRUE(std::regex_search(table.out, std::regex(
       R"(\nWORKER +NAME +HOST +MAP +REDUCE +UNIFIED +SPEED +MAP RATE +QUEUED\n)"
-      R"(w1 +worker-[01] +127\.0\.0\.1 +0/1 +0/1 +0/0 +1 +([0-9.]+ maps/s/slot|-) +0\n)"
-      R"(w2 +worker-[01] +127\.0\.0\.1 +0/1 +0/1 +0/0 +1 +([0-9.]+ maps/s/slot|-) +0\n)")))
+      R"(w1 +worker-1 +127\.0\.0\.1 +0/1 +0/1 +0/0 +1 +([0-9.]+ maps/s/slot|-) +0\n)"
+      R"(w2 +worker-2 +127\.0\.0\.1 +0/1 +0/1 +0/0 +1 +([0-9.]+ maps/s/slot|-) +0\n)")))
       << table.out;
-  EXPECT_TRUE(std::regex_search(table.out, std::regex(R"(\nw[12] +worker-[01] +127\.0\.0\.1 .* [0-9.]+ maps/s/slot +0\n)")))
+  EXPECT_TRUE(std::regex_search(table.out, std::regex(R"(\nw[12] +worker-[12] +127\.0\.0\.1 .* [0-9.]+ maps/s/slot +0\n)")))
       << table.out;
   EXPECT_TRUE(std::regex_search(table.out, std::regex(
       R"(\nJOB +NAME +STATE +MAP +SHUFFLE +REDUCE +SHUFFLED +SHARE +RATE +ESTIMATE \(x, y\) +TIME\n)")))

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <regex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -110,10 +111,49 @@ TEST(WorkerLabelsClusterTest, ClusterStartLabelsEveryWorker) {
   // ... and names each after its log file and work directory (worker-I).
   for (const auto& w : j["worker_rows"]) {
     const std::string name = w["labels"].value("name", "");
-    EXPECT_TRUE(name == "worker-0" || name == "worker-1") << j;
+    EXPECT_TRUE(name == "worker-1" || name == "worker-2") << j;
     EXPECT_EQ(w["name"], name) << j;
     EXPECT_EQ(w["labels"], json({{"class", "small"}, {"gen", "2"}, {"name", name}})) << j;
   }
+}
+
+// One name per worker everywhere: in a fresh `mr cluster start`, the worker whose files are
+// worker-I.log/.pid/ is the master's worker I, named worker-I, and every view says so —
+// its log ("as worker I"), `mr status` ("wI worker-I"), /api/workers and `mr logs` ("on wI
+// (worker-I)"). It said "w2 (worker-1)" when the files counted from 0 and the master from 1.
+TEST(WorkerLabelsClusterTest, AFreshClustersWorkerIIsWorkerIEverywhere) {
+  TempDir tmp("mr-names-agree");
+  const std::string d = tmp.path() + "/c";
+  ClusterProcess cluster(d, 3);
+  ASSERT_TRUE(cluster.ok()) << cluster.start_error();
+  const std::string master = " --master " + cluster.address();
+  CommandResult r;
+  json j;
+  ASSERT_TRUE(WaitUntil([&] {
+    r = Sh(MrBin() + " status --json" + master);
+    j = json::parse(r.out, nullptr, false);
+    return r.exit_code == 0 && !j.is_discarded() && j["worker_rows"].size() == 3;
+  }, 30, 0.1)) << r.out << r.err;
+  for (const auto& w : j["worker_rows"]) {
+    const std::string id = std::to_string(w["id"].get<int>());
+    EXPECT_EQ(w["name"], "worker-" + id) << j;
+    EXPECT_NE(ReadFile(d + "/worker-" + id + ".log").find("as worker " + id + " "), std::string::npos) << id;
+  }
+  const std::string table = Sh(MrBin() + " status" + master).out;
+  for (const char* id : {"1", "2", "3"}) {
+    EXPECT_TRUE(std::regex_search(table, std::regex(std::string("\nw") + id + " +worker-" + id + " "))) << table;
+  }
+  auto run = Sh(MrBin() + " run synthetic --quiet --maps 3 --map-seconds 0.05 --map-bytes 1KB --reducers 1 --output " +
+                tmp.path() + "/out" + master);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  auto logs = Sh(MrBin() + " logs job-000001" + master);
+  ASSERT_EQ(logs.exit_code, 0) << logs.err;
+  size_t headers = 0;
+  std::regex header(R"(==> job-000001 [mr]-[0-9]+ attempt [0-9]+ \(SUCCEEDED\) on w([0-9]+) \((\S+)\) <==)");
+  for (std::sregex_iterator it(logs.out.begin(), logs.out.end(), header), end; it != end; ++it, ++headers) {
+    EXPECT_EQ((*it)[2].str(), "worker-" + (*it)[1].str()) << (*it)[0];
+  }
+  EXPECT_GE(headers, 4u) << logs.out;  // 3 maps and a reduce (a speculative copy adds one)
 }
 
 TEST(WorkerLabelsClusterTest, ABadLabelIsAOneLineUsageError) {

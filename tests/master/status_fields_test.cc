@@ -6,7 +6,8 @@
 //     the share applies to; the views show "-" for the share when it is 0);
 //   - map_progress: 100% only once every map is done;
 //   - worker rows' and failed attempts' name: the worker's name label, else its host;
-//   - the cluster's shuffle_rate in /api/cluster and the StatusReply.
+//   - the job's and the cluster's measured shuffle_rate in /api/jobs/ID, /api/cluster and
+//     the StatusReply.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -124,6 +125,45 @@ TEST_P(StatusFieldsTest, TimesSojournAndShareMeanTheSameUnderEveryPolicy) {
   EXPECT_DOUBLE_EQ(j.at("end_time").get<double>(), st.end_time());
   EXPECT_DOUBLE_EQ(j.at("sojourn_time").get<double>(), st.sojourn_time());
   EXPECT_DOUBLE_EQ(j.at("share").get<double>(), st.share());
+}
+
+// The measured shuffle rates: a job's is the bytes the workers' shuffle servers reported
+// sending for it over the last 2 s (over the shuffle's own age while it is younger), the
+// cluster's the sum over its jobs; the StatusReply, /api/jobs/ID and /api/cluster say the
+// same, whatever the policy shares.
+TEST_P(StatusFieldsTest, ShuffleRatesAreTheBytesServedOverTheLastTwoSeconds) {
+  const uint32_t w = h_->AddWorker(1, 1);
+  const uint64_t job = h_->Submit(h_->SyntheticSpec(2, 1, /*slow_start=*/0.0));
+  h_->Beat(w);
+  h_->FinishMaps(w);  // one map's output waits for the reducer
+  EXPECT_EQ(h_->Status(job).shuffle_rate(), 0) << "nothing served yet";
+  const double t = h_->clock().Now();
+  h_->clock().Advance(1);
+  proto::Heartbeat served;  // the worker sent 1 MB for the job over the last second
+  served.set_served_since(t);
+  served.set_served_until(t + 1);
+  served.set_shuffle_bytes_sent(1e6);
+  proto::ServedBytes* e = served.add_served();
+  e->set_job_id(job);
+  e->set_bytes(1000000);
+  h_->Beat(w, {}, served);
+  EXPECT_NEAR(h_->Status(job).shuffle_rate(), 1e6, 1) << "1 MB over the shuffle's 1 s of age";
+  auto conn = h_->Connect("client");
+  proto::Envelope in;
+  in.mutable_status();
+  EXPECT_NEAR(h_->handler().Handle(*conn, in).reply.status_reply().shuffle_rate(), 1e6, 1);
+  auto api = h_->tracker().ApiGet("/api/jobs/" + JobIdString(job));
+  ASSERT_TRUE(api.ok());
+  EXPECT_NEAR(nlohmann::json::parse(*api).at("shuffle_rate").get<double>(), 1e6, 1);
+  auto cluster = h_->tracker().ApiGet("/api/cluster");
+  ASSERT_TRUE(cluster.ok());
+  EXPECT_NEAR(nlohmann::json::parse(*cluster).at("shuffle_rate").get<double>(), 1e6, 1);
+  h_->clock().Advance(1);
+  EXPECT_NEAR(h_->Status(job).shuffle_rate(), 5e5, 1) << "the same 1 MB over the 2 s window";
+  h_->clock().Advance(2);
+  EXPECT_EQ(h_->Status(job).shuffle_rate(), 0) << "nothing served in the last 2 s";
+  cluster = h_->tracker().ApiGet("/api/cluster");
+  EXPECT_EQ(nlohmann::json::parse(*cluster).at("shuffle_rate").get<double>(), 0);
 }
 
 INSTANTIATE_TEST_SUITE_P(FifoAndSrpt, StatusFieldsTest, ::testing::Values("fifo", "maxsrpt"));

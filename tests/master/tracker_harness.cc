@@ -99,9 +99,14 @@ proto::JobStatus TrackerHarness::Status(uint64_t job) {
 }
 
 proto::HeartbeatReply TrackerHarness::Beat(uint32_t id, std::vector<proto::TaskReport> reports) {
+  return Beat(id, std::move(reports), proto::Heartbeat());
+}
+
+proto::HeartbeatReply TrackerHarness::Beat(uint32_t id, std::vector<proto::TaskReport> reports, proto::Heartbeat base) {
   FakeWorker& w = workers_.at(id);
   proto::Envelope in;
   proto::Heartbeat* hb = in.mutable_heartbeat();
+  *hb = std::move(base);
   hb->set_worker_id(id);
   for (auto& r : reports) *hb->add_reports() = std::move(r);
   HandlerOutcome out = handler_->Handle(*w.conn, in);

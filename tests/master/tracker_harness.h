@@ -60,6 +60,8 @@ class TrackerHarness {
   // One heartbeat of w carrying reports; what the reply assigns, places, locates or kills
   // is recorded in worker(w).
   proto::HeartbeatReply Beat(uint32_t w, std::vector<proto::TaskReport> reports = {});
+  // The same, from a heartbeat that already carries other fields (served bytes, fetches).
+  proto::HeartbeatReply Beat(uint32_t w, std::vector<proto::TaskReport> reports, proto::Heartbeat base);
   // One heartbeat reporting every map w runs as succeeded (and forgetting them).
   proto::HeartbeatReply FinishMaps(uint32_t w);
   // Reports every reducer placed on w READY (all maps fetched), then runs and commits

@@ -1,5 +1,9 @@
 #include "tests/web/chromium.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
 #include <cstdio>
 
 namespace mr::webtest {
@@ -21,9 +25,19 @@ std::string FindChromium() {
   return "";
 }
 
-// Runs chromium headless with `args`; returns its stdout. Bounded by `timeout`.
+// Runs chromium headless with `args`; returns its stdout. Bounded by `timeout`. Chromium
+// binds a socket under $TMPDIR, whose path must fit a sockaddr_un (108 bytes): the test's
+// scratch directory of a checkout in a long path does not, and chromium then prints
+// nothing. So its TMPDIR is a short symlink in /tmp to a directory beside the profile
+// (what chromium writes stays in the scratch directory), removed after the run.
 std::string RunChromium(const std::string& chromium, const std::string& profile, const std::string& args) {
-  std::string cmd = "timeout 90 " + chromium +
+  static std::atomic<int> runs{0};
+  const std::string tmp = profile + "-tmp";
+  ::mkdir(tmp.c_str(), 0700);
+  const std::string link = "/tmp/mr-chromium-" + std::to_string(::getpid()) + "-" + std::to_string(runs++);
+  ::unlink(link.c_str());
+  const bool linked = ::symlink(tmp.c_str(), link.c_str()) == 0;
+  std::string cmd = (linked ? "TMPDIR=" + link + " " : std::string()) + "timeout 90 " + chromium +
                     " --headless --no-sandbox --disable-gpu --disable-quic --no-first-run"
                     " --disable-background-networking --disable-component-update --disable-sync"
                     " --disable-dev-shm-usage --user-data-dir=" + profile + " " + args + " 2>/dev/null";
@@ -33,6 +47,7 @@ std::string RunChromium(const std::string& chromium, const std::string& profile,
   char buf[8192];
   for (size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
   ::pclose(p);
+  if (linked) ::unlink(link.c_str());
   return out;
 }
 
