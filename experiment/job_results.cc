@@ -163,6 +163,7 @@ std::vector<PolicySummary> Summarize(const std::vector<JobResult>& rows, double 
     // measured and predicted response times, the last replayed completion, and whether
     // every job of the run was replayed (1) or not (0).
     std::map<int, std::array<double, 7>> runs;
+    std::map<int, int> run_jobs;
     for (const JobResult* r : by_policy[policy]) {
       if (s.work.find(r->work) == std::string::npos) s.work += (s.work.empty() ? "" : "+") + r->work;
       measured.push_back(r->measured);
@@ -174,6 +175,7 @@ std::vector<PolicySummary> Summarize(const std::vector<JobResult>& rows, double 
       run[1] = std::max(run[1], r->arrival + r->since_planned);
       run[2] = std::max(run[2], r->arrival + r->predicted);
       run[3] += r->measured;
+      ++run_jobs[r->rep];
       run[4] += r->predicted;
       if (r->replayed) {
         replayed.push_back(*r->replayed);
@@ -199,6 +201,11 @@ std::vector<PolicySummary> Summarize(const std::vector<JobResult>& rows, double 
       mk_predicted.push_back(run[2] - run[0]);
       flow_measured.push_back(run[3]);
       flow_predicted.push_back(run[4]);
+    }
+    for (const auto& [rep, run] : runs) s.run_means.push_back(run[3] / run_jobs[rep]);
+    if (s.run_means.size() > 1) {
+      const auto [lo, hi] = std::minmax_element(s.run_means.begin(), s.run_means.end());
+      s.run_spread = (*hi - *lo) / Mean(s.run_means);
     }
     s.measured_total_flow = Mean(flow_measured);
     s.predicted_total_flow = Mean(flow_predicted);
@@ -259,6 +266,15 @@ std::string SummaryMarkdown(const std::vector<PolicySummary>& summaries, std::st
        << (s.replayed_jobs > 0 ? Percent(s.replay_error_median) : "-") << " | "
        << (s.replayed_jobs > 0 ? Percent(s.replay_error_tail) : "-") << " | "
        << (s.replayed_makespan > 0 ? Percent(s.replay_makespan_error) : "-") << " |\n";
+  }
+  if (std::any_of(summaries.begin(), summaries.end(), [](const PolicySummary& s) { return s.runs > 1; })) {
+    md << "\nRepetitions: each run's measured mean response time (s), and the spread between runs,\n"
+       << "(max - min) / mean of those means.\n\n| policy | runs | mean per run | spread |\n|---|---:|---|---:|\n";
+    for (const PolicySummary& s : summaries) {
+      std::string means;
+      for (double m : s.run_means) means += (means.empty() ? "" : " / ") + Fixed(m, 2);
+      md << "| " << s.policy << " | " << s.runs << " | " << means << " | " << Percent(s.run_spread) << " |\n";
+    }
   }
   if (std::none_of(summaries.begin(), summaries.end(), [](const PolicySummary& s) { return s.srpt_bound > 0; })) {
     return md.str();

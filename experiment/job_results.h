@@ -66,6 +66,10 @@ struct PolicySummary {
   // Total flow time: the sum of the run's response times, averaged over runs (the ASRPT
   // paper's objective). The predicted one sums the simulator's responses of the same jobs.
   double measured_total_flow = 0, predicted_total_flow = 0;
+  // Each run's measured mean response time, by repetition number, and their spread:
+  // (max - min) / mean of those means (0 with one run). How far one run can be trusted.
+  std::vector<double> run_means;
+  double run_spread = 0;
   std::string work;  // the work modes of its rows, "+"-joined in order of appearance
   // The SRPT lower bound on the work its runs measured (srpt_bound.h), mean over runs, in
   // seconds of total flow time; 0 = not computed (Summarize leaves it; the report sets it).
@@ -82,7 +86,7 @@ struct PolicySummary {
 // One summary per policy, in order of first appearance in `rows`; tail in (0.5, 1).
 std::vector<PolicySummary> Summarize(const std::vector<JobResult>& rows, double tail = 0.9);
 // The summary as Markdown: the prediction table with a one-paragraph legend, the replay
-// table, and when some policy has an srpt_bound, a table of total flow time against it.
+// table, when some policy ran more than once a table of each run's mean and their spread, and when some policy has an srpt_bound, a table of total flow time against it.
 std::string SummaryMarkdown(const std::vector<PolicySummary>& summaries, std::string_view title);
 
 }  // namespace mr::experiment

@@ -256,10 +256,12 @@ void DecisionApplier::UpdateShares(const sched::Decision& d) {
 void DecisionApplier::RecordAllocations(const sched::Decision& d) {
   if (d.allocations.empty()) return;
   const double now = state_.Now();
+  std::vector<JobRecord*> replanned;  // resumed jobs whose first plan after a restart this is
   for (const sched::JobAllocation& a : d.allocations) {
     JobRecord* job = state_.FindJob(a.job);
     if (job == nullptr || job->finished()) continue;
     const int pool = static_cast<int>(a.slot);
+    if (job->allocation_after_restart) replanned.push_back(job);
     job->allocation[pool] = a;
     job->allocation_time[pool] = now;
     Trace(*job, trace::Allocation{.t = now,
@@ -272,8 +274,11 @@ void DecisionApplier::RecordAllocations(const sched::Decision& d) {
                                   .order = a.order,
                                   .metric = a.metric,
                                   .predicted = a.predicted,
-                                  .completion = a.completion});
+                                  .completion = a.completion,
+                                  .reason = job->allocation_after_restart ? std::optional<std::string>("restart")
+                                                                          : std::nullopt});
   }
+  for (JobRecord* job : replanned) job->allocation_after_restart = false;
 }
 
 }  // namespace mr::master

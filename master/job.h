@@ -241,10 +241,14 @@ struct JobRecord {
   // status JOB` and the page; persisted with the job.
   std::optional<proto::FailedAttempt> last_failed_attempt;
   // An allocating policy's (flex) latest allocation per pool (index: sched::SlotKind), and
-  // when it was computed; for `mr status JOB` and the page. Not persisted: the next epoch
-  // after a restart sets it again.
+  // when it was computed; for `mr status JOB` and the page. Not persisted: the policy's
+  // inputs are (the spec's parameters, the submit time), and a restarted master's policy
+  // recomputes the plan from them at its first round with slots.
   std::optional<sched::JobAllocation> allocation[3];
   double allocation_time[3] = {0, 0, 0};
+  // Set by Recovery for a resumed job: its next allocations are the first ones this master
+  // computed, which the trace marks (reason "restart"); cleared once they are recorded.
+  bool allocation_after_restart = false;
 
   bool finished() const { return state != JobState::kRunning; }
   // A reduce starts only once every map of its job is done, even when its reducer already

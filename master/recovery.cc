@@ -113,6 +113,7 @@ Status Recovery::Recover() {
     state_.jobs[rec->id] = std::move(rec);
     if (j.finished()) continue;
     resumed++;
+    j.allocation_after_restart = true;
     // Maps done before the restart wait (as running, no slot) for the worker that served
     // their output to register again and offer it; those not offered in time run again.
     // Not once every reduce has committed: nobody needs their output then.

@@ -260,6 +260,10 @@ struct Allocation {
   std::optional<std::string> order{}, metric{};
   std::optional<double> predicted{};   // the pool's predicted objective
   std::optional<double> completion{};  // the job's predicted completion of the phase (epoch seconds)
+  // "restart": the first plan a restarted master computed for a resumed job, from the job's
+  // stored inputs (its spec) - the old master's plan is not carried over. Absent: the
+  // policy's own epoch or a change of the pool's jobs.
+  std::optional<std::string> reason{};
 };
 
 // Alternatives in EventType order: Event::index() is the EventType.

@@ -101,7 +101,7 @@ template <Is<JobEnd> S, class V> void Fields(S& e, V& v) {
 template <Is<Allocation> S, class V> void Fields(S& e, V& v) {
   v("policy", e.policy); v("slot", e.slot); v("slots", e.slots); v("min_slots", e.min_slots);
   v("max_slots", e.max_slots); v("rank", e.rank); v("order", e.order); v("metric", e.metric);
-  v("predicted", e.predicted); v("completion", e.completion);
+  v("predicted", e.predicted); v("completion", e.completion); v("reason", e.reason);
 }
 
 }  // namespace mr::trace::internal

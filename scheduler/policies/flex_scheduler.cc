@@ -115,13 +115,15 @@ std::vector<FlexScheduler::Member> FlexScheduler::Members(const Snapshot& snap, 
       m.running = Running(j, TaskKind::kMap, kind);
       m.tasks = MapsToDo(j);
       m.work = MapWork(j) + (kind == SlotKind::kUnified ? ReduceWork(j) : 0);
-      m.measured = j.maps_done > 0;
+      m.measured = j.maps_done > 0 || (live_.new_phase == FlexLiveOptions::NewPhase::kUnestimated &&
+                                       j.estimate.source != EstimateSource::kNone);
     } else {
       if (kind == SlotKind::kReduce ? !reduce_phase : !reduces_left) continue;
       m.running = Running(j, TaskKind::kReduce, kind);
       m.tasks = ReducesToDo(j);
       m.work = ReduceWork(j);
-      m.measured = j.reduces_done > 0;
+      m.measured = j.reduces_done > 0 || (live_.new_phase == FlexLiveOptions::NewPhase::kUnestimated &&
+                                          j.estimate.reduce_source != EstimateSource::kNone);
     }
     out.push_back(m);
   }
@@ -286,10 +288,11 @@ Decision FlexScheduler::Schedule(const Snapshot& snap) {
   for (SlotKind kind : {SlotKind::kMap, SlotKind::kReduce, SlotKind::kUnified}) {
     std::vector<Member>& ms = members[Idx(kind)];
     ms = Members(snap, kind);
-    // Recompute at an epoch, or when a job or phase entered or left the pool.
+    // Recompute at an epoch, or (kMembership) when a job or phase entered or left the pool.
     bool same = ms.size() == plans_[Idx(kind)].jobs.size();
     for (size_t k = 0; same && k < ms.size(); ++k) same = Find(kind, snap.jobs[ms[k].job].id) != nullptr;
-    if (new_epoch || !same) Replan(snap, kind, ms, PoolSlots(snap, kind), &d);
+    const bool membership = live_.replan == FlexLiveOptions::Replan::kMembership && !same;
+    if (new_epoch || membership) Replan(snap, kind, ms, PoolSlots(snap, kind), &d);
   }
   {
     TaskPlacer placer(snap, &d);

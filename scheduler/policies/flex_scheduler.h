@@ -34,12 +34,25 @@
 
 namespace mr::sched {
 
+// The live layer's choices where the paper leaves room (docs/policies.md, "flex",
+// "Departures"); the defaults are the paper's.
+struct FlexLiveOptions {
+  // When a pool is recomputed: kEpoch only at epochs (the paper); kMembership also at once
+  // when a job or a job's phase enters or leaves the pool (option flex-replan membership).
+  enum class Replan { kEpoch, kMembership } replan = Replan::kEpoch;
+  // Which new phase (no task finished) gets at least 1 slot: kAlways every one (the paper,
+  // so that its first task measures it); kUnestimated only one the master has no estimate
+  // for (a hint or a profile makes the measurement moot; option flex-new-phase unestimated).
+  enum class NewPhase { kAlways, kUnestimated } new_phase = NewPhase::kAlways;
+};
+
 class FlexScheduler final : public Scheduler {
  public:
   // name: the policy table row's; must outlive the object. REQUIRES: epoch_seconds > 0.
   FlexScheduler(std::string_view name, double epoch_seconds, flex::Metric metric, PoolTable pools = PoolTable(),
-                flex::FlexOptions options = {})
-      : name_(name), epoch_(epoch_seconds), metric_(metric), pools_(std::move(pools)), options_(options) {}
+                flex::FlexOptions options = {}, FlexLiveOptions live = {})
+      : name_(name), epoch_(epoch_seconds), metric_(metric), pools_(std::move(pools)), options_(options),
+        live_(live) {}
   std::string_view name() const override { return name_; }
   SnapshotScope scope() const override { return SnapshotScope::kCluster; }
   Decision Schedule(const Snapshot& snap) override;
@@ -65,7 +78,7 @@ class FlexScheduler final : public Scheduler {
     int running = 0;   // its attempts on slots of this kind
     int tasks = 0;     // tasks of the phase not done (the natural maximum)
     double work = 0;   // remaining slot-seconds
-    bool measured = false;  // the phase has a finished task or an estimate
+    bool measured = false;  // exempt from the new-phase slot (FlexLiveOptions::new_phase)
   };
 
   // Per member: its maximum (cap: tasks left, --max-slots, its share of its pool's maximum),
@@ -88,6 +101,7 @@ class FlexScheduler final : public Scheduler {
   flex::Metric metric_;
   PoolTable pools_;
   flex::FlexOptions options_;
+  FlexLiveOptions live_;
   bool started_ = false;
   double epoch_start_ = 0;
   uint64_t epochs_ = 0;

@@ -97,13 +97,20 @@ Result<std::unique_ptr<Scheduler>> MakeAsrpt(std::string_view name, const Policy
 
 constexpr OptionSpec kFlexOptions[] = {
     {"flex-epoch", OptionType::kDuration, "1s",
-     "FLEX's epoch: the allocations are recomputed once per epoch (and when a job or phase starts or ends)",
+     "FLEX's epoch: the allocations are recomputed once per epoch (also at job or phase changes under "
+     "flex-replan membership)",
      1e-3, 86400},
     {"flex-metric", OptionType::kString, "response-time",
      "the metric of jobs that name none (--metric): response-time, weighted-response-time, stretch, makespan, "
      "max-stretch, tardy-jobs, weighted-tardy-jobs, tardiness, max-tardiness, lateness, max-lateness, sla"},
     {"flex-pools", OptionType::kPath, nullptr,
      "pools file: minimum and maximum slots per pool (min_maps, max_maps, min_reduces, max_reduces)"},
+    {"flex-replan", OptionType::kString, "epoch",
+     "when the allocations are recomputed: epoch (at each epoch, the paper) or membership (also at once when a "
+     "job or phase enters or leaves a pool)"},
+    {"flex-new-phase", OptionType::kString, "always",
+     "which new phase gets at least 1 slot to be measured: always (the paper) or unestimated (only one without "
+     "an estimate: no hint or profile)"},
 };
 
 Result<std::unique_ptr<Scheduler>> MakeFlex(std::string_view name, const PolicyOptions& o) {
@@ -115,7 +122,20 @@ Result<std::unique_ptr<Scheduler>> MakeFlex(std::string_view name, const PolicyO
     if (!loaded.ok()) return loaded.status().WithContext("pools file");
     pools = std::move(*loaded);
   }
-  return Make<FlexScheduler>(name, o.Double(kFlexOptions[0].name), *metric, std::move(pools));
+  FlexLiveOptions live;
+  const std::string replan = o.String(kFlexOptions[3].name);
+  if (replan != "epoch" && replan != "membership") {
+    return Status::InvalidArgument("--flex-replan '" + replan + "': expected epoch or membership");
+  }
+  live.replan = replan == "epoch" ? FlexLiveOptions::Replan::kEpoch : FlexLiveOptions::Replan::kMembership;
+  const std::string new_phase = o.String(kFlexOptions[4].name);
+  if (new_phase != "always" && new_phase != "unestimated") {
+    return Status::InvalidArgument("--flex-new-phase '" + new_phase + "': expected always or unestimated");
+  }
+  live.new_phase =
+      new_phase == "always" ? FlexLiveOptions::NewPhase::kAlways : FlexLiveOptions::NewPhase::kUnestimated;
+  return Make<FlexScheduler>(name, o.Double(kFlexOptions[0].name), *metric, std::move(pools), flex::FlexOptions{},
+                             live);
 }
 
 constexpr OptionSpec kCapacityOptions[] = {

@@ -173,6 +173,74 @@ TEST(MasterRestartTest, CommittedReducesSurviveMasterKill) {
   EXPECT_EQ(job.at("reduces_done"), kReduces);
 }
 
+// flex (docs/policies.md): a restarted master does not carry the old master's plan over; it
+// recomputes the allocations at its first round from the job's stored inputs (metric,
+// deadline, minimum and maximum slots, submit time), and the trace marks that plan
+// (allocation events with reason "restart"). The deadline (+1 s, passed by the restart)
+// must survive for the plan to predict a positive tardiness: a job without it is never late.
+TEST(MasterRestartTest, FlexRecomputesItsPlanFromTheStoredInputs) {
+  TempDir tmp("mr-restart-flex");
+  const std::string d = tmp.path();
+  DirectCluster c(d);
+  std::vector<std::string> flags = kMasterFlags;
+  for (const char* f : {"--policy", "flex", "--flex-epoch", "200ms"}) flags.emplace_back(f);
+  ASSERT_TRUE(c.StartMaster(flags)) << c.MasterLogs();
+  for (int i = 0; i < 2; ++i) c.StartWorker({"--master-timeout", "60", "--map-slots", "2"});
+  auto run = std::async(std::launch::async, [&] {
+    return c.Mr("run synthetic --quiet --maps 16 --map-seconds 0.3 --map-bytes 64KB --reducers 2 --reduce-seconds 0.2"
+                " --slow-start 1 --metric tardiness --deadline +1s --min-slots 1 --max-slots 2 --output " + d + "/out");
+  });
+  ASSERT_TRUE(WaitForStatus(c.addr(), "job-000001", [](const nlohmann::json& j) {
+    return j.at("maps_done").get<int>() >= 4;
+  }, 60)) << c.MasterLogs();
+  c.FreezeWorkers();  // the job cannot finish between the check and the kill
+  ASSERT_EQ(c.JobState("job-000001"), "RUNNING") << "the job ended before the kill: nothing to test";
+  c.KillMaster();
+  c.ThawWorkers();
+  ASSERT_TRUE(c.StartMaster(flags)) << c.MasterLogs();
+
+  auto r = run.get();
+  ASSERT_EQ(r.exit_code, 0) << r.err << "\nmaster logs:\n" << c.MasterLogs();
+  const auto trace = ReadTrace(d + "/out/_trace.jsonl");
+  // Events after the master_restart line are the new master's (it writes that line first).
+  auto restart = std::find_if(trace.begin(), trace.end(), [](const auto& e) { return e.at("event") == "master_restart"; });
+  ASSERT_NE(restart, trace.end()) << "no master_restart in the trace";
+  auto submit_event = std::find_if(trace.begin(), trace.end(), [](const auto& e) { return e.at("event") == "job_submit"; });
+  ASSERT_NE(submit_event, trace.end());
+  const double submit = submit_event->at("t").get<double>();
+  int before = 0, after = 0, marked = 0;
+  bool first_after = true;
+  for (auto it = trace.begin(); it != trace.end(); ++it) {
+    const nlohmann::json& e = *it;
+    if (e.at("event") != "allocation") continue;
+    if (it < restart) {
+      ++before;
+      EXPECT_FALSE(e.contains("reason")) << "a plan of the first master is marked: " << e.dump();
+      continue;
+    }
+    ++after;
+    if (first_after) {
+      EXPECT_EQ(e.value("reason", ""), "restart") << "the new master's first plan is not marked: " << e.dump();
+      first_after = false;
+    }
+    if (e.value("reason", "") != "restart") continue;
+    ++marked;
+    // The stored inputs, as the new master's policy read them.
+    EXPECT_EQ(e.at("policy"), "flex");
+    EXPECT_EQ(e.at("metric"), "tardiness") << e.dump();
+    EXPECT_LE(e.at("max_slots").get<int>(), 2) << e.dump();
+    EXPECT_GE(e.at("min_slots").get<int>(), 1) << e.dump();
+    EXPECT_FALSE(e.at("order").get<std::string>().empty());
+    // Tardiness = completion - (submit + 1 s) > 0: the deadline came back from the store.
+    const double completion = e.at("completion").get<double>();
+    EXPECT_GT(completion, restart->at("t").get<double>()) << e.dump();
+    EXPECT_NEAR(e.at("predicted").get<double>(), completion - (submit + 1), 0.05) << e.dump();
+  }
+  EXPECT_GT(before, 0) << "the first master never planned: the test proves nothing";
+  EXPECT_GT(after, 0) << "the new master never planned";
+  EXPECT_GE(marked, 1);
+}
+
 // A worker that dies with the master cannot offer its outputs again: the new master waits
 // worker_timeout for it, then runs those maps again; the survivors' maps are adopted.
 TEST(MasterRestartTest, DoneMapsOfAWorkerThatDiedRunAgain) {

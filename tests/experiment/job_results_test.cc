@@ -55,6 +55,22 @@ TEST(JobResultsTest, TotalFlowIsTheMeanOverRunsOfEachRunsSum) {
   EXPECT_DOUBLE_EQ(s[0].predicted_total_flow, 6);
   EXPECT_EQ(s[0].work, "sleep");
   EXPECT_NE(SummaryMarkdown(s, "t").find("| p | sleep | 2 | 4 |"), std::string::npos) << SummaryMarkdown(s, "t");
+  // Each run's mean, run 1 (2 + 4) / 2 = 3 and run 2 (6 + 8) / 2 = 7, and their spread,
+  // (7 - 3) / 5 = 80%: one repetition alone would have hidden it.
+  ASSERT_EQ(s[0].run_means.size(), 2u);
+  EXPECT_DOUBLE_EQ(s[0].run_means[0], 3);
+  EXPECT_DOUBLE_EQ(s[0].run_means[1], 7);
+  EXPECT_DOUBLE_EQ(s[0].run_spread, 0.8);
+  EXPECT_NE(SummaryMarkdown(s, "t").find("| p | 2 | 3.00 / 7.00 | 80.0% |"), std::string::npos)
+      << SummaryMarkdown(s, "t");
+}
+
+TEST(JobResultsTest, OneRunHasNoRepetitionTable) {
+  std::vector<JobResult> rows = {{"p", 1, 0, 0, 1, 1, 0, 1, 2, 3, 2, "sleep", std::nullopt}};
+  std::vector<PolicySummary> s = Summarize(rows);
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_EQ(s[0].run_spread, 0);
+  EXPECT_EQ(SummaryMarkdown(s, "t").find("Repetitions:"), std::string::npos);
 }
 
 TEST(JobResultsTest, ReplaySummarizedApartFromThePrediction) {

@@ -293,8 +293,11 @@ const std::map<std::string, std::string> kDecisionGolden = {
     // k = 2 binds (issue 24): k-LPS proper, not processor sharing.
     {"klps:klps-k=2", "011254d8469e0280"},
     {"asrpt:asrpt-virtual=present", "ef55707c5c12c021"},
-    // Issue 25: recorded when flex was added.
-    {"flex", "377394f9d0bba656"},
+    // Issue 25: recorded when flex was added; re-recorded when the paper's epoch-only
+    // re-planning became the default. The old default, flex-replan=membership, keeps the
+    // digest recorded first.
+    {"flex", "ec0a7eed67897e5f"},
+    {"flex:flex-replan=membership", "377394f9d0bba656"},
     // Issue 26: without a queues file, one queue ("default") holds every slot and FIFO runs
     // inside it, so capacity decides exactly as fifo.
     {"capacity", "a986f53615d4b087"},
@@ -340,8 +343,9 @@ const std::map<std::string, std::string> kTaskSimGolden = {
     // lrpt re-recorded when the simulator started filling reduce estimates (the workload's
     // true reduce totals as hints): lrpt is the only policy here that reads them.
     {"lrpt", "be4cbfe7f797c1ce"},
-    // Issue 25: recorded when flex was added.
-    {"flex", "73880f377feadbb9"},
+    // Issue 25: recorded when flex was added; re-recorded as above.
+    {"flex", "a4137c48481cb2ae"},
+    {"flex:flex-replan=membership", "73880f377feadbb9"},
     // Issue 26: one default queue, so fifo's runs (see kDecisionGolden).
     {"capacity", "fcd0897a4a7c3ce4"},
 };

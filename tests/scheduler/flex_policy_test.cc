@@ -74,6 +74,13 @@ TEST(FlexPolicyTest, RegisteredWithItsOptions) {
   ASSERT_TRUE(defaults.ok());
   EXPECT_EQ(defaults->Double("flex-epoch"), 1.0);
   EXPECT_EQ(defaults->String("flex-metric"), "response-time");
+  EXPECT_EQ(defaults->String("flex-replan"), "epoch") << "the paper's";
+  EXPECT_EQ(defaults->String("flex-new-phase"), "always") << "the paper's";
+  for (const char* option : {"flex-replan", "flex-new-phase"}) {
+    PolicyOptions wrong;
+    wrong.SetValue(option, std::string("sometimes"));
+    EXPECT_EQ(CreateScheduler("flex", wrong).status().code(), StatusCode::kInvalidArgument) << option;
+  }
   PolicyOptions bad;
   bad.SetValue("flex-metric", std::string("speed"));
   Status st = CreateScheduler("flex", bad).status();
@@ -189,6 +196,14 @@ TEST(FlexPolicyTest, ANewPhaseGetsASlot) {
   snap.jobs[2].estimate.source = EstimateSource::kHint;
   snap.jobs[2].estimate.map_seconds_remaining = 5000;
   EXPECT_EQ(Decide(*Flex(), snap), (std::map<JobId, int>{{1, 1}, {2, 10}, {3, 1}}));
+  // flex-new-phase unestimated: the hint is its estimate, so no measuring slot; last in the
+  // order (the largest), it gets what A and B leave: nothing.
+  EXPECT_EQ(Decide(*Flex({{"flex-new-phase", "unestimated"}}), snap), (std::map<JobId, int>{{1, 2}, {2, 10}}));
+  snap.jobs[2].estimate.source = EstimateSource::kNone;  // no estimate: the same slot under both
+  const std::map<JobId, int> unknown = Decide(*Flex(), snap);
+  EXPECT_GE(unknown.count(3) ? unknown.at(3) : 0, 1);
+  EXPECT_EQ(Decide(*Flex({{"flex-new-phase", "unestimated"}}), snap), unknown);
+  snap.jobs[2].estimate.source = EstimateSource::kHint;
   snap.jobs[2].maps_done = 1;  // measured: last in the order, no slot left for it
   snap.jobs[2].pending_maps.pop_back();
   EXPECT_EQ(Decide(*Flex(), snap), (std::map<JobId, int>{{1, 2}, {2, 10}}));
@@ -215,14 +230,20 @@ TEST(FlexPolicyTest, AllocationsAreRecomputedEachEpoch) {
       EXPECT_EQ(second.allocations[0].rank, 0) << "A now first";
     }
   }
-  // A job arriving inside an epoch is planned at once.
-  auto s = Flex();
-  Snapshot snap = TwoJobs(12);
-  snap.workers[0].free_map = 0;
-  (void)s->Schedule(snap);
-  snap.now = 0.1;
-  snap.jobs.push_back(Job(3, 4, 4));
-  EXPECT_EQ(s->Schedule(snap).allocations.size(), 3u);
+  // A job arriving inside an epoch waits for the next epoch (the paper recomputes at epochs
+  // only); under flex-replan membership it is planned at once.
+  for (const char* replan : {"epoch", "membership"}) {
+    SCOPED_TRACE(replan);
+    auto s = Flex({{"flex-replan", replan}});
+    Snapshot snap = TwoJobs(12);
+    snap.workers[0].free_map = 0;
+    (void)s->Schedule(snap);
+    snap.now = 0.1;
+    snap.jobs.push_back(Job(3, 4, 4));
+    EXPECT_EQ(s->Schedule(snap).allocations.size(), std::string(replan) == "epoch" ? 0u : 3u);
+    snap.now = 1.0;  // the next epoch plans all three either way
+    EXPECT_EQ(s->Schedule(snap).allocations.size(), 3u);
+  }
 }
 
 // Map and reduce slots are allocated separately; unified slots as one pool.

@@ -49,7 +49,8 @@ std::vector<Event> EveryEventFull() {
       JobEnd{.t = 10, .job = j, .status = "ok", .error = "", .response_time = 8.5, .sojourn = 7.5,
              .counters = Counters{}},
       Allocation{.t = 10, .job = j, .policy = "flex", .slot = "map", .slots = 4, .min_slots = 1, .max_slots = 6,
-                 .rank = 0, .order = "generic-rap", .metric = "tardiness", .predicted = 12.0, .completion = 20.5},
+                 .rank = 0, .order = "generic-rap", .metric = "tardiness", .predicted = 12.0, .completion = 20.5,
+                 .reason = "restart"},
   };
 }
 
