@@ -52,6 +52,8 @@ Result<model::ClusterSpec> ResolveCluster(const PredictOptions& o, const Recorde
 
 Status RunPredictCommand(const PredictOptions& o, std::ostream& out) {
   MR_ASSIGN_OR_RETURN(RecordedRun run, ReadRecordedRun(o.traces));
+  if (!(o.jitter >= 0)) return Status::InvalidArgument("--jitter must be >= 0 seconds");
+  JitterDurations(o.jitter, o.jitter_seed, &run);
   MR_ASSIGN_OR_RETURN(model::ClusterSpec cluster, ResolveCluster(o, run));
   MR_ASSIGN_OR_RETURN(Prediction prediction, PredictRun(run, o.policy, o.policy_options, cluster, o.placement));
   WritePrediction(run, prediction, out);

@@ -31,6 +31,10 @@ struct PredictOptions {
   // when measured_bandwidth; neither with cluster_from: the file's caps.
   std::optional<double> shuffle_bandwidth;
   bool measured_bandwidth = false;
+  // Every recorded task duration moved by a draw on (-jitter, jitter) from jitter_seed
+  // (JitterDurations, trace_replay.h); 0 = as recorded.
+  double jitter = 0;
+  uint64_t jitter_seed = 1;
 };
 
 // Reads the traces, resolves the cluster and prints WritePrediction's CSV (and, for a

@@ -102,6 +102,9 @@ void WritePrediction(const RecordedRun& run, const Prediction& p, std::ostream& 
   out << Format("# reduce_bound_wait=%.1f (s, ready reduces waiting for their own worker while another had a "
                 "slot free)\n",
                 p.sim.reduce_bound_wait);
+  out << Format("# reduce_full_wait=%.1f reduce_own_free_wait=%.1f (s, ready reduces waiting while no worker had a "
+                "slot free; while their own worker had one)\n",
+                p.sim.reduce_full_wait, p.sim.reduce_own_free_wait);
   int failed = 0, killed = 0, lost = 0;
   for (const RecordedJob& m : run.measured) {
     failed += m.failed_attempts;

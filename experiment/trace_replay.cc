@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "common/file_util.h"
+#include "common/rng.h"
 #include "common/job_id.h"
 #include "common/stats.h"
 #include "trace/attempts.h"
@@ -329,6 +330,18 @@ void AttachJobParams(const std::map<uint64_t, sched::JobParams>& by_id, Recorded
     params.hint_reduce_seconds = traced.hint_reduce_seconds;
     if (!traced.queue.empty()) params.queue = traced.queue;  // a batch plan's queue is in the trace
     run->jobs[i].params = std::move(params);
+  }
+}
+
+void JitterDurations(double seconds, uint64_t seed, RecordedRun* run) {
+  if (!(seconds > 0)) return;
+  Rng rng(seed);
+  auto move = [&](std::vector<double>& durations) {
+    for (double& d : durations) d = std::max(0.0, d + seconds * (2 * rng.Uniform() - 1));
+  };
+  for (model::TaskJob& j : run->jobs) {
+    move(j.map_durations);
+    move(j.reduce_durations);
   }
 }
 

@@ -66,6 +66,13 @@ struct RecordedRun {
 // deadline.
 void AttachJobParams(const std::map<uint64_t, sched::JobParams>& by_id, RecordedRun* run);
 
+// Moves every recorded task duration of `run` by a draw uniform on (-seconds, seconds) (at
+// least 0 after it), from Rng(seed), jobs in order, maps before reduces: `mr model predict
+// --jitter`. A replay's own sensitivity to timing far below a live run's noise (equal tasks
+// ending within milliseconds decide what runs next): bench/asrpt/replay_band.py replays a
+// run under several seeds. REQUIRES: seconds >= 0; 0 leaves the run as it is.
+void JitterDurations(double seconds, uint64_t seed, RecordedRun* run);
+
 // Builds a run from parsed traces, one event list per job (trace::ParseTraceLines).
 // InvalidArgument for a trace without job_submit, two traces of one job, an attempt with a
 // bad task id, or an event missing a field the replay needs (naming the job and event:

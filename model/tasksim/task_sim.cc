@@ -49,8 +49,11 @@ class TaskSimulator {
   // When the master's periodic round is next due (ClusterSpec::refresh_rounds); kNever when
   // off, before the first round or with no active job.
   double RefreshDue() const;
-  // Ready reduces whose worker has no slot for them while another worker has one.
-  int BoundReduces() const;
+  // Ready reduces waiting now, by where the free slots are (TaskSimResult::reduce_*_wait).
+  struct ReduceWaits {
+    int bound = 0, full = 0, own_free = 0;
+  };
+  ReduceWaits WaitingReduces() const;
   bool ProcessEventsAt();
   Status Decide();
   bool HasAssignableWork(int w) const;
@@ -111,7 +114,10 @@ Result<TaskSimResult> TaskSimulator::Run() {
                  "running, no data it lets move, no arrival left",
                  std::string(scheduler_.name()).c_str(), state_.now, jobs.size() - tasks_.finished()));
     }
-    result_.reduce_bound_wait += BoundReduces() * (next - state_.now);
+    const ReduceWaits waits = WaitingReduces();
+    result_.reduce_bound_wait += waits.bound * (next - state_.now);
+    result_.reduce_full_wait += waits.full * (next - state_.now);
+    result_.reduce_own_free_wait += waits.own_free * (next - state_.now);
     result_.max_link_load =
         std::max(result_.max_link_load, links_.Advance(state_, next - state_.now));
     size_t before = tasks_.finished();
@@ -171,16 +177,20 @@ double TaskSimulator::RefreshDue() const {
   return last_round_ + cluster_.refresh_rounds;
 }
 
-int TaskSimulator::BoundReduces() const {
+TaskSimulator::ReduceWaits TaskSimulator::WaitingReduces() const {
   int free_workers = 0;
   for (const SimWorker& w : state_.workers) free_workers += w.CanRunReduce();
-  if (free_workers == 0) return 0;
-  int n = 0;
+  ReduceWaits n;
   for (size_t j : state_.active) {
     for (const ReduceTask& r : state_.jobs[j].reduces) {
       if (r.state != ReduceState::kReady || r.worker < 0) continue;
-      const bool own_free = state_.workers[r.worker].CanRunReduce();
-      n += !own_free;  // free_workers > 0 and not its own: another worker has a slot
+      if (state_.workers[r.worker].CanRunReduce()) {
+        ++n.own_free;
+      } else if (free_workers > 0) {
+        ++n.bound;  // not its own worker: another one has a slot
+      } else {
+        ++n.full;
+      }
     }
   }
   return n;

@@ -169,10 +169,14 @@ struct TaskSimResult {
   int64_t failed_attempts = 0;
   int64_t backups = 0;       // backup attempts started
   int64_t kills = 0;         // attempts killed: by a Kill, or the loser of a backup race
-  // Seconds, summed over reduces, that a ready reduce waited for a slot on its own worker
-  // while another worker had a reduce-capable slot free (bench/asrpt/reduce_waits.py reads
-  // the same quantity from a live run's traces): the cost of binding reducers to workers.
+  // Seconds, summed over reduces, that a ready reduce waited for a slot, split by where the
+  // slots were (bench/asrpt/reduce_waits.py reads the same three from a live run's traces):
+  // bound: its own worker had no reduce-capable slot free while another worker had one (the
+  // cost of binding reducers to workers); full: no worker had one; own_free: its own worker
+  // had one and the policy left the reduce waiting (another job's turn, or its allocation).
   double reduce_bound_wait = 0;
+  double reduce_full_wait = 0;
+  double reduce_own_free_wait = 0;
   // Per worker (in ResolveWorkers' order), its successful map attempts: the straggling-mappers
   // paper's per-node statistics (its simulated Figs. 5, 7, 9, 12). Over a span S, the node's
   // throughput is maps / S, its utilisation busy_seconds / (S x its map slots), its mean

@@ -3,6 +3,7 @@
 // policy on a cluster where the hand-computed schedule is the only one possible.
 #include "experiment/trace_replay.h"
 
+#include <cmath>
 #include <sstream>
 
 #include <gtest/gtest.h>
@@ -285,6 +286,40 @@ TEST(ReplayPredictionTest, TheFirstRoundIsTheRunsFirstAssignment) {
   EXPECT_NEAR(p->sim.response[0], 4.12, 1e-9);
   EXPECT_NEAR(p->sim.response[1], 1.11, 1e-9);
   EXPECT_NEAR(p->abs_error_p90, 0, 1e-9);
+}
+
+// --jitter: every recorded duration moves by less than the jitter, the same seed moves them
+// the same way, another seed another way, and 0 leaves the run as recorded.
+TEST(TraceReplayTest, JitterMovesEveryDurationWithinItsBoundBySeed) {
+  const RecordedRun run = HandRun();
+  std::vector<double> recorded;
+  for (const model::TaskJob& j : run.jobs) {
+    recorded.insert(recorded.end(), j.map_durations.begin(), j.map_durations.end());
+    recorded.insert(recorded.end(), j.reduce_durations.begin(), j.reduce_durations.end());
+  }
+  ASSERT_GE(recorded.size(), 3u);
+  auto jittered = [&](double seconds, uint64_t seed) {
+    RecordedRun r = run;
+    JitterDurations(seconds, seed, &r);
+    std::vector<double> out;
+    for (const model::TaskJob& j : r.jobs) {
+      out.insert(out.end(), j.map_durations.begin(), j.map_durations.end());
+      out.insert(out.end(), j.reduce_durations.begin(), j.reduce_durations.end());
+    }
+    return out;
+  };
+  EXPECT_EQ(jittered(0, 1), recorded);
+  const std::vector<double> a = jittered(0.001, 1);
+  ASSERT_EQ(a.size(), recorded.size());
+  int moved = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_LT(std::abs(a[i] - recorded[i]), 0.001) << i;
+    EXPECT_GE(a[i], 0.0);
+    moved += a[i] != recorded[i];
+  }
+  EXPECT_GT(moved, 0);
+  EXPECT_EQ(jittered(0.001, 1), a);
+  EXPECT_NE(jittered(0.001, 2), a);
 }
 
 }  // namespace

@@ -150,5 +150,38 @@ TEST(TaskSimRoundsTest, ANegativeOrInfiniteRefreshPeriodIsRefused) {
   }
 }
 
+// The ready reduces' wait split by where the free slots are (TaskSimResult::reduce_*_wait;
+// bench/asrpt/reduce_waits.py reads the same split from a live run). Two workers of one map
+// and one reduce slot, fifo, rounds 0.5 s after each event (decision_latency), slow start 1.
+// One job at 0: one 1-s map, three reducers of 10, 4 and 10 s, no bytes. The map starts at
+// 0.5 on worker 1 and ends at 1.5; its reducers are placed then (fewest of the job's, ties to
+// the map's worker 1): r0 on 1, r1 on 2, r2 on 1, all ready at once. Round at 2.0: r0 on
+// worker 1, r1 on worker 2. Waits, hand-worked:
+//   own_free: r0, r1, r2 each 0.5 s over [1.5, 2.0] (their workers idle), and r2 0.5 s over
+//             [12.0, 12.5] (r0 ended, the round is 0.5 s later): 2.0 s;
+//   full:     r2 over [2.0, 6.0] (both reduce slots busy): 4.0 s;
+//   bound:    r2 over [6.0, 12.0] (worker 2 free since r1 ended, worker 1 busy): 6.0 s.
+// r2 runs [12.5, 22.5].
+TEST(TaskSimRounds, ReduceWaitsAreSplitByWhereTheFreeSlotsAre) {
+  TaskJob job;
+  job.maps = 1;
+  job.map_seconds = 1;
+  job.reducers = 3;
+  job.map_durations = {1};
+  job.reduce_durations = {10, 4, 10};
+  job.params.hint_map_seconds = 1;
+  ClusterSpec c = ClusterOf({Worker(1, 1, 0, 1), Worker(1, 1, 0, 1)});
+  c.slow_start = 1;
+  c.decision_latency = 0.5;
+  auto fifo = testing::LivePolicy("fifo");
+  const std::vector<TaskJob> jobs = {job};
+  const TaskSimResult r = MustRun(jobs, c, *fifo);
+  ASSERT_EQ(r.completion.size(), 1u);
+  EXPECT_NEAR(r.completion[0], 22.5, 1e-9);
+  EXPECT_NEAR(r.reduce_own_free_wait, 2.0, 1e-9);
+  EXPECT_NEAR(r.reduce_full_wait, 4.0, 1e-9);
+  EXPECT_NEAR(r.reduce_bound_wait, 6.0, 1e-9);
+}
+
 }  // namespace
 }  // namespace mr::model
