@@ -13,6 +13,7 @@
 #include "master/job_tracker.h"
 #include "master/request_handler.h"
 #include "master/status_provider.h"
+#include "master/status_view.h"
 #include "mr.pb.h"
 #include "scheduler/stages/placed_scheduler.h"
 #include "shuffle/net/input_client.h"
@@ -22,6 +23,13 @@ namespace mr::master {
 namespace {
 
 class Session;
+
+// The thread that reads finished jobs' traces (master/job_seal.h), and the event loop their
+// results go back to (set by the server before the tracker recovers).
+struct SealThread {
+  asio::thread_pool pool{1};
+  asio::io_context* home = nullptr;
+};
 
 // Per-server state every Session reads; lives on the state thread with the sessions.
 struct SessionContext {
@@ -134,6 +142,10 @@ class Session : public std::enable_shared_from_this<Session> {
         ParkUntilJobEnds(out.park_job, out.park_timeout_ms);  // EndWait answers
         return;
       }
+      if (out.deferred) {
+        out.deferred([self](proto::Envelope reply) { self->Send(reply, /*keep_open=*/true); });
+        return;
+      }
       Send(out.reply, !out.close);
     });
   }
@@ -202,11 +214,13 @@ class Session : public std::enable_shared_from_this<Session> {
 
 class MasterServerImpl final : public MasterServer, public StatusProvider {
  public:
-  MasterServerImpl(const MasterOptions& o, std::unique_ptr<JobTracker> tracker)
+  MasterServerImpl(const MasterOptions& o, std::unique_ptr<JobTracker> tracker, std::shared_ptr<SealThread> seal)
       : options_(o),
+        seal_(std::move(seal)),
         tracker_(std::move(tracker)),
         handler_(tracker_.get(), RequestHandlerOptions{o.heartbeat_ms, o.max_heartbeats_per_second, o.token}),
         acceptor_(io_), signals_(io_, SIGINT, SIGTERM), tick_(io_) {
+    seal_->home = &io_;
     context_.handler = &handler_;
     context_.handshake_timeout_seconds = options_.handshake_timeout_seconds;
     context_.max_pending = static_cast<size_t>(std::max(1, options_.max_pending_handshakes));
@@ -221,11 +235,19 @@ class MasterServerImpl final : public MasterServer, public StatusProvider {
   Result<std::string> Get(std::string_view api_path) override {
     auto promise = std::make_shared<std::promise<Result<std::string>>>();
     auto future = promise->get_future();
-    asio::post(io_, [this, promise, path = std::string(api_path)] { promise->set_value(tracker_->ApiGet(path)); });
+    // A trace's path from the state thread, its file read here (status_view.h).
+    auto trace = std::make_shared<std::optional<Result<std::string>>>();
+    asio::post(io_, [this, promise, trace, path = std::string(api_path)] {
+      *trace = tracker_->ApiTracePath(path);
+      promise->set_value(trace->has_value() ? Result<std::string>("") : tracker_->ApiGet(path));
+    });
     if (future.wait_for(std::chrono::seconds(5)) != std::future_status::ready) {
       return Status::Unavailable("master busy");
     }
-    return future.get();
+    Result<std::string> answer = future.get();
+    if (!trace->has_value()) return answer;
+    if (!(*trace)->ok()) return (*trace)->status();
+    return TraceFileJson(***trace);
   }
 
   Status Bind() {
@@ -271,6 +293,12 @@ class MasterServerImpl final : public MasterServer, public StatusProvider {
 
   void Stop() override { io_.stop(); }
 
+  // A seal still running posts its result to io_: it must be done before io_ goes.
+  ~MasterServerImpl() override {
+    seal_->pool.stop();
+    seal_->pool.join();
+  }
+
  private:
   // Periodic housekeeping on the state thread: lost workers, trace flushes.
   void Tick() {
@@ -294,6 +322,7 @@ class MasterServerImpl final : public MasterServer, public StatusProvider {
   }
 
   MasterOptions options_;
+  std::shared_ptr<SealThread> seal_;
   std::unique_ptr<JobTracker> tracker_;
   RequestHandler handler_;
   SessionContext context_;  // before io_: sessions destroyed with io_ still use it
@@ -323,10 +352,20 @@ Result<std::unique_ptr<MasterServer>> MasterServer::Create(const MasterOptions& 
       return static_cast<const jobs::InputSource*>(source);
     };
   }
+  auto seal = std::make_shared<SealThread>();
+  tracker_options.offload = [seal](std::function<void()> work, std::function<void()> done) {
+    // Not the shared_ptr: the pool's own thread must never be the one that destroys it.
+    asio::post(seal->pool, [s = seal.get(), work = std::move(work), done = std::move(done)]() mutable {
+      work();
+      asio::post(*s->home, std::move(done));
+    });
+  };
   auto tracker = std::make_unique<JobTracker>(SystemClock::Get(), std::move(scheduler), options.policy,
                                               AbsolutePath(options.state_dir), std::move(store), tracker_options);
-  MR_RETURN_IF_ERROR(tracker->Recover());
-  auto server = std::make_unique<MasterServerImpl>(options, std::move(tracker));
+  JobTracker* recovering = tracker.get();
+  auto server = std::make_unique<MasterServerImpl>(options, std::move(tracker), seal);
+  // After the server exists: a job the recovery ends is sealed back onto its event loop.
+  MR_RETURN_IF_ERROR(recovering->Recover());
   MR_RETURN_IF_ERROR(server->Bind());
   MR_RETURN_IF_ERROR(server->StartHttp());
   // The page's address first: whoever waits for addr_file may then read it.
