@@ -1,6 +1,8 @@
 #include "master/master_server.h"
 
+#include <functional>
 #include <future>
+#include <iterator>
 #include <list>
 #include <map>
 
@@ -37,11 +39,16 @@ struct SessionContext {
   double handshake_timeout_seconds = 10;
   // Admission (docs/reliability.md): sessions that have not completed the handshake, oldest
   // first, at most max_pending of them. Every local peer shares 127.0.0.1, so the pool is
-  // per server, not per address; when it is full a new connection drops the oldest, so a
-  // peer that connects and speaks at once always gets its turn. Ready sessions (registered
+  // per server, not per address; when it is full a new connection drops the oldest silent
+  // one, so a peer that connects and speaks at once always gets its turn. When every
+  // pending peer has spoken (a restarted master's thousands of workers, their Hellos queued
+  // behind the state thread), none is dropped: accepting pauses, newcomers wait in the
+  // listen backlog, and it resumes once the pool has room. Ready sessions (registered
   // workers, authenticated clients) are not in it and never refused for load.
   std::list<std::weak_ptr<Session>> pending;
   size_t max_pending = 256;
+  bool accept_paused = false;
+  std::function<void()> resume_accept;  // the server's; unset while it shuts down
   // Sessions parked on a WaitJobRequest, by job; expired or woken entries are skipped.
   std::multimap<uint64_t, std::weak_ptr<Session>> job_waiters;
 };
@@ -63,12 +70,19 @@ class Session : public std::enable_shared_from_this<Session> {
       : socket_(std::move(socket)), ctx_(ctx), deadline_(socket_.get_executor()), conn_(PeerName(socket_)) {}
   ~Session() { LeavePending(); }
 
-  // Admits a new connection: drops the oldest unauthenticated sessions while the pool is full.
-  static void MakeRoom(SessionContext* ctx) {
-    while (!ctx->pending.empty() && ctx->pending.size() >= ctx->max_pending) {
-      auto oldest = ctx->pending.front().lock();
+  // Admits a new connection: while the pool is full, drops the oldest pending session that
+  // has not spoken. False if the pool stays full (every pending peer has spoken): the
+  // caller pauses accepting.
+  static bool MakeRoom(SessionContext* ctx) {
+    for (auto it = ctx->pending.begin(); it != ctx->pending.end() && ctx->pending.size() >= ctx->max_pending;) {
+      auto oldest = it->lock();
+      if (oldest && oldest->Spoken()) {
+        ++it;
+        continue;
+      }
+      ++it;  // LeavePending erases the entry
       if (!oldest) {
-        ctx->pending.pop_front();
+        ctx->pending.erase(std::prev(it));
         continue;
       }
       MR_LOG_WARN("closing connection from {}: no handshake yet, and {} newer connections are waiting",
@@ -77,6 +91,22 @@ class Session : public std::enable_shared_from_this<Session> {
       asio::error_code ec;
       oldest->socket_.close(ec);
     }
+    return ctx->pending.size() < ctx->max_pending;
+  }
+
+  // Whether a pending session has not spoken: one a newcomer may push out.
+  static bool AnySilent(SessionContext* ctx) {
+    for (const auto& weak : ctx->pending) {
+      auto s = weak.lock();
+      if (!s || !s->Spoken()) return true;
+    }
+    return false;
+  }
+
+  // Has sent something: a whole frame, or bytes not read yet.
+  bool Spoken() const {
+    asio::error_code ec;
+    return spoken_ || socket_.available(ec) > 0;
   }
 
   // The job ended: answers a session parked on it. Runs on the state thread.
@@ -111,6 +141,7 @@ class Session : public std::enable_shared_from_this<Session> {
     auto self = shared_from_this();
     asio::async_read(socket_, asio::buffer(header_), [this, self](asio::error_code ec, size_t) {
       if (ec) return;
+      spoken_ = true;
       uint32_t len = DecodeFrameLength(header_.data());
       uint32_t max = conn_.max_frame_bytes();
       if (len > max) {
@@ -199,6 +230,10 @@ class Session : public std::enable_shared_from_this<Session> {
     if (!pending_it_) return;
     ctx_->pending.erase(*pending_it_);
     pending_it_.reset();
+    if (ctx_->accept_paused && ctx_->pending.size() < ctx_->max_pending && ctx_->resume_accept) {
+      ctx_->accept_paused = false;
+      ctx_->resume_accept();
+    }
   }
 
   asio::ip::tcp::socket socket_;
@@ -206,6 +241,7 @@ class Session : public std::enable_shared_from_this<Session> {
   asio::steady_timer deadline_;
   PeerConnection conn_;
   uint64_t waiting_job_ = 0;        // parked on a WaitJobRequest for this job (0: not)
+  bool spoken_ = false;             // a whole frame header has arrived
   std::optional<std::list<std::weak_ptr<Session>>::iterator> pending_it_;  // in ctx_->pending
   std::array<unsigned char, kFrameHeaderBytes> header_{};
   std::string body_;
@@ -224,6 +260,7 @@ class MasterServerImpl final : public MasterServer, public StatusProvider {
     context_.handler = &handler_;
     context_.handshake_timeout_seconds = options_.handshake_timeout_seconds;
     context_.max_pending = static_cast<size_t>(std::max(1, options_.max_pending_handshakes));
+    context_.resume_accept = [this] { asio::post(io_, [this] { Accept(); }); };
     // Posted, not called: the tracker is mid-request when a job ends, and the reply must
     // see the finished state (and the trace flushed) once that request is done.
     tracker_->SetJobEndListener([this](uint64_t job_id) {
@@ -295,6 +332,7 @@ class MasterServerImpl final : public MasterServer, public StatusProvider {
 
   // A seal still running posts its result to io_: it must be done before io_ goes.
   ~MasterServerImpl() override {
+    context_.resume_accept = nullptr;  // sessions closing with io_ must not re-arm the acceptor
     seal_->pool.stop();
     seal_->pool.join();
   }
@@ -314,8 +352,15 @@ class MasterServerImpl final : public MasterServer, public StatusProvider {
     acceptor_.async_accept([this](asio::error_code ec, asio::ip::tcp::socket socket) {
       if (!ec) {
         socket.set_option(asio::ip::tcp::no_delay(true), ec);
-        Session::MakeRoom(&context_);
+        Session::MakeRoom(&context_);  // full of peers that spoke: this one joins, then a pause
         std::make_shared<Session>(std::move(socket), &context_)->Start();
+      }
+      // Past the bound (a newcomer joined a pool of speakers), or full with no one to push
+      // out: no more until there is room.
+      if (context_.pending.size() > context_.max_pending ||
+          (context_.pending.size() >= context_.max_pending && !Session::AnySilent(&context_))) {
+        context_.accept_paused = true;  // LeavePending resumes
+        return;
       }
       if (acceptor_.is_open()) Accept();
     });
