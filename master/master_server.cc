@@ -8,6 +8,7 @@
 
 #include <asio.hpp>
 
+#include "common/clock.h"
 #include "common/file_util.h"
 #include "common/framing.h"
 #include "common/log.h"
@@ -45,6 +46,9 @@ struct SessionContext {
   // behind the state thread), none is dropped: accepting pauses, newcomers wait in the
   // listen backlog, and it resumes once the pool has room. Ready sessions (registered
   // workers, authenticated clients) are not in it and never refused for load.
+  // A pending peer is pushed out only once it has been silent this long: a restarted
+  // master's workers connect faster than they (and it) get to their Hellos.
+  static constexpr double kSilentGraceSeconds = 1.0;
   std::list<std::weak_ptr<Session>> pending;
   size_t max_pending = 256;
   bool accept_paused = false;
@@ -71,12 +75,12 @@ class Session : public std::enable_shared_from_this<Session> {
   ~Session() { LeavePending(); }
 
   // Admits a new connection: while the pool is full, drops the oldest pending session that
-  // has not spoken. False if the pool stays full (every pending peer has spoken): the
-  // caller pauses accepting.
+  // has been silent past the grace. False if the pool stays full (every pending peer has
+  // spoken or is new): the caller pauses accepting.
   static bool MakeRoom(SessionContext* ctx) {
     for (auto it = ctx->pending.begin(); it != ctx->pending.end() && ctx->pending.size() >= ctx->max_pending;) {
       auto oldest = it->lock();
-      if (oldest && oldest->Spoken()) {
+      if (oldest && !oldest->MayPushOut()) {
         ++it;
         continue;
       }
@@ -94,19 +98,20 @@ class Session : public std::enable_shared_from_this<Session> {
     return ctx->pending.size() < ctx->max_pending;
   }
 
-  // Whether a pending session has not spoken: one a newcomer may push out.
+  // Whether some pending session is one a newcomer may push out.
   static bool AnySilent(SessionContext* ctx) {
     for (const auto& weak : ctx->pending) {
       auto s = weak.lock();
-      if (!s || !s->Spoken()) return true;
+      if (!s || s->MayPushOut()) return true;
     }
     return false;
   }
 
-  // Has sent something: a whole frame, or bytes not read yet.
-  bool Spoken() const {
+  // Has sent nothing (no whole frame, no bytes waiting) for kSilentGraceSeconds.
+  bool MayPushOut() const {
     asio::error_code ec;
-    return spoken_ || socket_.available(ec) > 0;
+    if (spoken_ || socket_.available(ec) > 0) return false;
+    return MonotonicSeconds() - started_ >= SessionContext::kSilentGraceSeconds;
   }
 
   // The job ended: answers a session parked on it. Runs on the state thread.
@@ -123,6 +128,7 @@ class Session : public std::enable_shared_from_this<Session> {
   // REQUIRES: MakeRoom(ctx) just ran, on this state thread.
   void Start() {
     pending_it_ = ctx_->pending.insert(ctx_->pending.end(), weak_from_this());
+    started_ = MonotonicSeconds();
     std::weak_ptr<Session> weak = shared_from_this();
     deadline_.expires_after(std::chrono::duration_cast<std::chrono::steady_clock::duration>(
         std::chrono::duration<double>(ctx_->handshake_timeout_seconds)));
@@ -242,6 +248,7 @@ class Session : public std::enable_shared_from_this<Session> {
   PeerConnection conn_;
   uint64_t waiting_job_ = 0;        // parked on a WaitJobRequest for this job (0: not)
   bool spoken_ = false;             // a whole frame header has arrived
+  double started_ = 0;              // MonotonicSeconds() when admitted
   std::optional<std::list<std::weak_ptr<Session>>::iterator> pending_it_;  // in ctx_->pending
   std::array<unsigned char, kFrameHeaderBytes> header_{};
   std::string body_;
@@ -255,7 +262,7 @@ class MasterServerImpl final : public MasterServer, public StatusProvider {
         seal_(std::move(seal)),
         tracker_(std::move(tracker)),
         handler_(tracker_.get(), RequestHandlerOptions{o.heartbeat_ms, o.max_heartbeats_per_second, o.token}),
-        acceptor_(io_), signals_(io_, SIGINT, SIGTERM), tick_(io_) {
+        acceptor_(io_), signals_(io_, SIGINT, SIGTERM), tick_(io_), pause_timer_(io_) {
     seal_->home = &io_;
     context_.handler = &handler_;
     context_.handshake_timeout_seconds = options_.handshake_timeout_seconds;
@@ -359,7 +366,15 @@ class MasterServerImpl final : public MasterServer, public StatusProvider {
       // out: no more until there is room.
       if (context_.pending.size() > context_.max_pending ||
           (context_.pending.size() >= context_.max_pending && !Session::AnySilent(&context_))) {
-        context_.accept_paused = true;  // LeavePending resumes
+        // LeavePending resumes; so does the grace's end, when a silent peer may go.
+        context_.accept_paused = true;
+        pause_timer_.expires_after(std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+            std::chrono::duration<double>(SessionContext::kSilentGraceSeconds)));
+        pause_timer_.async_wait([this](asio::error_code e) {
+          if (e || !context_.accept_paused) return;
+          context_.accept_paused = false;
+          Accept();
+        });
         return;
       }
       if (acceptor_.is_open()) Accept();
@@ -375,6 +390,7 @@ class MasterServerImpl final : public MasterServer, public StatusProvider {
   asio::ip::tcp::acceptor acceptor_;
   asio::signal_set signals_;
   asio::steady_timer tick_;
+  asio::steady_timer pause_timer_;  // admission paused: try again when the grace ends
   HostPort address_;
   std::unique_ptr<HttpServer> http_;
 };
