@@ -13,8 +13,10 @@
 #          [--concurrent-jobs 2] [--maps 2000] [--reducers 100] [--task-seconds 0.05]
 #          [--map-slots 1] [--reduce-slots 1] [--idle 5] [--heartbeat-ms 20]
 #          [--max-heartbeat-rate 500] [--worker-timeout 10] [--policy fifo]
-#          [--no-restart] [--restart-map-seconds 2] [--restart-maps N] [--dir D] [--keep]
-#          [-- MASTER_FLAGS...]
+#          [--no-restart] [--restart-map-seconds 2] [--restart-maps N] [--runs 1] [--dir D]
+#          [--keep] [-- MASTER_FLAGS...]
+# --runs N repeats every worker count N times, alternating the counts (1000, 5000, 1000, ...),
+# each run on a fresh master, for a spread.
 set -euo pipefail
 
 MR=build/cli/mr
@@ -37,6 +39,7 @@ RESTART_MAP_SECONDS=2
 RESTART_MAPS=0  # 0: three waves of the cluster's map slots
 DIR=""
 KEEP=0
+RUNS=1
 EXTRA=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -58,14 +61,16 @@ while [[ $# -gt 0 ]]; do
     --no-restart) RESTART=0; shift ;;
     --restart-map-seconds) RESTART_MAP_SECONDS=$2; shift 2 ;;
     --restart-maps) RESTART_MAPS=$2; shift 2 ;;
+    --runs) RUNS=$2; shift 2 ;;
     --dir) DIR=$2; shift 2 ;;
     --keep) KEEP=1; shift ;;
     --) shift; EXTRA=("$@"); break ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     *) echo "master_load.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
 [[ -x $MR ]] || { echo "master_load.sh: no mr binary at $MR (build it, or pass --mr)" >&2; exit 2; }
+[[ $RUNS =~ ^[1-9][0-9]*$ ]] || { echo "master_load.sh: --runs must be a positive integer" >&2; exit 2; }
 MR=$(realpath "$MR")
 MADE_DIR=0
 if [[ -z $DIR ]]; then DIR=$(mktemp -d /tmp/mr-master-load.XXXXXX); MADE_DIR=1; fi
@@ -110,8 +115,9 @@ start_master() {
   echo "master did not start:" >&2; cat "$run/master-$n.log" >&2; return 1
 }
 
+for ((R = 1; R <= RUNS; R++)); do
 for WORKERS in $WORKER_COUNTS; do
-  RUN=$DIR/w$WORKERS
+  RUN=$DIR/w$WORKERS-r$R
   rm -rf "$RUN"; mkdir -p "$RUN/out"
   start_master "$RUN" 127.0.0.1:0 127.0.0.1:0
   ADDR=$(cat "$RUN/addr"); HTTP=$(cat "$RUN/http")
@@ -136,11 +142,13 @@ for WORKERS in $WORKER_COUNTS; do
   fi
   rc=0; wait "$LOADGEN_PID" || rc=$?
   LOADGEN_PID=""
-  echo "== $WORKERS simulated workers; master --policy $POLICY --heartbeat-ms $HEARTBEAT_MS" \
+  echo "== run $R/$RUNS: $WORKERS simulated workers; master --policy $POLICY --heartbeat-ms $HEARTBEAT_MS" \
        "--max-heartbeat-rate $MAX_RATE --worker-timeout $WORKER_TIMEOUT ${EXTRA[*]}; $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
   grep -v 'restart the master now' "$RUN/loadgen.log" || true
   lost=$(cat "$RUN"/master-*.log | grep -c ' lost: ' || true)
   echo "workers the master declared lost: $lost"
   stop_pid "$MASTER_PID"; MASTER_PID=""
   [[ $rc == 0 ]] || { echo "mr loadgen failed (exit $rc); logs in $RUN" >&2; KEEP=1; exit "$rc"; }
+  [[ $KEEP == 1 ]] || rm -rf "$RUN"  # read: each run's state and traces go at once
+done
 done

@@ -90,6 +90,7 @@ void Dispatch(const proto::Envelope& in, JobTracker& tracker, Fuzzed& f) {
   }
   HandlerOutcome out = f.handler.Handle(*f.conn, msg);
   if (out.park_job != 0) (void)f.handler.JobStatusReply(out.park_job);  // the deferred answer
+  if (out.deferred) out.deferred([](const proto::Envelope&) {});  // a later answer, here at once
   if (out.close) f.closed = true;
   if (f.conn->ready() && in.has_status()) (void)tracker.ApiGet("/api/jobs");
 }

@@ -181,6 +181,9 @@ struct JobRecord {
   uint64_t id = 0;
   proto::JobSpec spec;
   JobState state = JobState::kRunning;
+  // Ended, its trace handed to the seal (master/job_seal.h) and not yet back: status shows
+  // it RUNNING in phase "sealing", waiters stay parked, retention keeps it.
+  bool sealing = false;
   std::string error;
   double submit_time = 0;
   double start_time = 0;   // first task assigned

@@ -1,6 +1,7 @@
 #include "master/job_lifecycle.h"
 
 #include <algorithm>
+#include <memory>
 #include <vector>
 
 #include "common/file_util.h"
@@ -151,28 +152,53 @@ void JobLifecycle::FinishJob(JobRecord& job, JobState state, const std::string& 
   if (job.maps_done_time > 0) end.sojourn = job.maps_done_time - job.submit_time;
   Trace(job, std::move(end));
   Status flushed = job.trace->Flush();
-  Result<std::string> trace = Status::NotFound("no trace");
-  if (state == JobState::kSucceeded) {
-    Status s = WriteStringToFile(JoinPath(job.spec.output(), "_SUCCESS"), "");
-    trace = ReadFileToString(job.trace_path);
-    if (s.ok() && trace.ok()) s = WriteStringToFile(JoinPath(job.spec.output(), "_trace.jsonl"), *trace);
-    Status rm = RemoveAll(JoinPath(job.spec.output(), "_temporary"));
-    if (!s.ok() || !rm.ok()) MR_LOG_WARN("{}: finishing output: {} {}", JobIdString(job.id), s.ToString(), rm.ToString());
-    MR_LOG_INFO("{} succeeded in {:.3f}s", JobIdString(job.id), job.end_time - job.submit_time);
-  } else {
+  if (!flushed.ok()) MR_LOG_WARN("trace: {}", flushed.ToString());
+  if (state != JobState::kSucceeded) {
     // No partial output: the job created the directory (Submit refuses an existing one),
     // so it removes all of it.
     Status rm = RemoveAll(job.spec.output());
     if (!rm.ok()) MR_LOG_WARN("{}: removing output: {}", JobIdString(job.id), rm.ToString());
     MR_LOG_WARN("{} {}: {}", JobIdString(job.id), state == JobState::kKilled ? "killed" : "failed", error);
   }
-  if (!flushed.ok()) MR_LOG_WARN("trace: {}", flushed.ToString());
-  persistence_.PersistJob(job, /*sync=*/true);
-  if (state == JobState::kSucceeded) {
-    persistence_.UpdateProfile(job);
-    if (trace.ok()) persistence_.StoreAriaProfile(job, *trace);
+  // The rest reads the whole trace: off the state thread (job_seal.h), back through Sealed.
+  job.sealing = true;
+  SealWork work{.job_id = job.id,
+                .name = job.spec.name(),
+                .trace_path = job.trace_path,
+                .output = job.spec.output(),
+                .succeeded = state == JobState::kSucceeded};
+  auto result = std::make_shared<SealResult>();
+  auto seal = [work = std::move(work), result] { *result = SealJobTrace(work); };
+  auto sealed = [this, result] { Sealed(*result); };
+  if (state_.options.offload) {
+    state_.options.offload(std::move(seal), std::move(sealed));
+  } else {
+    seal();
+    sealed();
   }
-  if (state_.on_job_end) state_.on_job_end(job.id);
+}
+
+void JobLifecycle::Sealed(const SealResult& r) {
+  JobRecord* job = state_.FindJob(r.job_id);
+  if (job == nullptr || !job->sealing) return;
+  job->sealing = false;
+  const bool succeeded = job->state == JobState::kSucceeded;
+  if (succeeded) {
+    if (!r.output.ok()) MR_LOG_WARN("{}: finishing output: {}", JobIdString(job->id), r.output.ToString());
+    MR_LOG_INFO("{} succeeded in {:.3f}s", JobIdString(job->id), job->end_time - job->submit_time);
+  }
+  // Stored once the output is whole, as before the seal moved off the state thread: a
+  // master that dies sealing finds the job running with every task done and ends it again.
+  persistence_.PersistJob(*job, /*sync=*/true);
+  if (succeeded) {
+    persistence_.UpdateProfile(*job);
+    if (r.aria_profile) {
+      persistence_.StoreAriaProfile(*job, *r.aria_profile);
+    } else {
+      MR_LOG_WARN("{}: no ARIA profile: {}", JobIdString(job->id), r.profile.ToString());
+    }
+  }
+  if (state_.on_job_end) state_.on_job_end(job->id);
 }
 
 void JobLifecycle::CompleteMap(JobRecord& job, MapTask& m, const proto::MapDone& done,
@@ -364,7 +390,7 @@ void JobLifecycle::EnforceRetention() {
   const double expired_before = o.history_max_age > 0 ? state_.Now() - o.history_max_age : -1.0;
   for (auto it = state_.jobs.begin(); it != state_.jobs.end();) {
     const JobRecord& job = *it->second;
-    if (!job.finished() || (finished <= o.history_jobs && job.end_time >= expired_before)) {
+    if (!job.finished() || job.sealing || (finished <= o.history_jobs && job.end_time >= expired_before)) {
       ++it;
       continue;
     }

@@ -29,9 +29,12 @@ class JobLifecycle {
   // Ends a running job as KILLED (kKilledByUser). Errors: NotFound, FailedPrecondition
   // (already ended).
   Status Kill(uint64_t job_id);
-  // Ends job: slots released, workers told, trace and store written, output committed
-  // (kSucceeded) or removed, then state.on_job_end. No-op on a finished job.
+  // Ends job: slots released, workers told, trace flushed, output removed (not kSucceeded),
+  // then the seal (job_seal.h) through TrackerOptions::offload. No-op on a finished job.
   void FinishJob(JobRecord& job, JobState state, const std::string& error);
+  // The seal's result, on the state thread: the job stored (and its name's profiles), then
+  // state.on_job_end. Ignored for a job no longer sealing.
+  void Sealed(const SealResult& r);
 
   // A map's successful attempt is accepted: its output, sizes and counters join the job's.
   void CompleteMap(JobRecord& job, MapTask& m, const proto::MapDone& done,

@@ -2,8 +2,6 @@
 
 #include "common/log.h"
 #include "master/task_assignment.h"
-#include "model/makespan/profile_extract.h"
-#include "trace/reader.h"
 
 namespace mr::master {
 
@@ -124,17 +122,9 @@ void JobPersistence::UpdateProfile(const JobRecord& job) {
   if (!s.ok()) MR_LOG_WARN("{}", s.ToString());
 }
 
-void JobPersistence::StoreAriaProfile(const JobRecord& job, const std::string& trace_text) {
+void JobPersistence::StoreAriaProfile(const JobRecord& job, const std::string& profile_json) {
   if (!store_) return;
-  Result<std::vector<trace::Event>> events = trace::ParseTraceLines(trace_text);
-  Result<model::JobProfile> profile =
-      events.ok() ? model::ExtractProfile(*events) : Result<model::JobProfile>(events.status());
-  if (!profile.ok()) {
-    MR_LOG_WARN("{}: no ARIA profile: {}", JobIdString(job.id), profile.status().ToString());
-    return;
-  }
-  profile->name = job.spec.name();
-  Status s = store_->PutAriaProfile(job.spec.name(), job.id, model::ProfileToJson(*profile), kAriaProfileRuns);
+  Status s = store_->PutAriaProfile(job.spec.name(), job.id, profile_json, kAriaProfileRuns);
   if (!s.ok()) MR_LOG_WARN("{}", s.ToString());
 }
 

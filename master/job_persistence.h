@@ -36,10 +36,10 @@ class JobPersistence {
   std::optional<proto::JobProfile> LoadProfile(const std::string& name) const;
   // Folds a succeeded job's run into its name's profile (running mean over runs).
   void UpdateProfile(const JobRecord& job);
-  // A succeeded job's ARIA profile (model/makespan/profile_extract.h), measured from its
-  // trace's text, stored under its name beside the newest runs of that name
-  // (kAriaProfileRuns in all). A trace the extraction refuses is logged and skipped.
-  void StoreAriaProfile(const JobRecord& job, const std::string& trace_text);
+  // A succeeded job's ARIA profile (model::ProfileToJson, measured from its trace by the
+  // seal, job_seal.h), stored under its name beside the newest runs of that name
+  // (kAriaProfileRuns in all).
+  void StoreAriaProfile(const JobRecord& job, const std::string& profile_json);
   void DeleteJob(uint64_t id);
 
  private:

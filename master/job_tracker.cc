@@ -229,13 +229,29 @@ Result<proto::StatusReply> JobTracker::GetJobStatus(uint64_t job_id) const { ret
 
 Result<proto::JobStatus> JobTracker::Kill(uint64_t job_id) {
   MR_RETURN_IF_ERROR(lifecycle_.Kill(job_id));
-  return status_.MakeStatus(*state_.FindJob(job_id));
+  proto::JobStatus st = status_.MakeStatus(*state_.FindJob(job_id));
+  st.set_state(JobStateName(JobState::kKilled));  // killed, though its seal may still run
+  st.set_phase("");
+  return st;
 }
 
 Result<std::string> JobTracker::ApiGet(std::string_view path) const { return status_.ApiGet(path); }
 
-Result<proto::TaskAttemptsReply> JobTracker::TaskAttempts(uint64_t job_id, const std::string& task) const {
-  return master::TaskAttempts(state_, job_id, task);
+void JobTracker::TaskAttempts(uint64_t job_id, const std::string& task,
+                              std::function<void(Result<proto::TaskAttemptsReply>)> answer) {
+  Result<AttemptsQuery> query = MakeAttemptsQuery(state_, job_id, task);
+  if (!query.ok()) return answer(query.status());
+  auto result = std::make_shared<Result<proto::TaskAttemptsReply>>(Status::Internal("not collected"));
+  auto work = [q = std::move(query).value(), result] { *result = CollectTaskAttempts(q); };
+  auto done = [this, result, answer = std::move(answer)] {
+    if (result->ok()) NameAttemptWorkers(state_, **result);
+    answer(std::move(*result));
+  };
+  if (!state_.options.offload) {
+    work();
+    return done();
+  }
+  state_.options.offload(std::move(work), std::move(done));
 }
 
 void JobTracker::Tick() {

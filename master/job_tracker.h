@@ -71,14 +71,20 @@ class JobTracker {
   Result<proto::JobStatus> Kill(uint64_t job_id);
   // JSON for the status page's /api paths (docs/web.md); NotFound otherwise.
   Result<std::string> ApiGet(std::string_view path) const;
-  // `mr logs`: where the job's attempts (or one task's) ran (master/task_attempts.h).
-  Result<proto::TaskAttemptsReply> TaskAttempts(uint64_t job_id, const std::string& task) const;
+  // For /api/jobs/ID/trace, the trace file to read off the state thread (TraceFileJson).
+  std::optional<Result<std::string>> ApiTracePath(std::string_view path) const { return status_.ApiTracePath(path); }
+  // `mr logs`: where the job's attempts (or one task's) ran (master/task_attempts.h). The
+  // trace is parsed through TrackerOptions::offload; `answer` runs on the state thread
+  // (at once, for a refused request or with no offload).
+  void TaskAttempts(uint64_t job_id, const std::string& task,
+                    std::function<void(Result<proto::TaskAttemptsReply>)> answer);
   // Periodic housekeeping: declares silent workers lost, fails the jobs of a policy that
   // needs unified slots when no live worker has had one for the grace (UnifiedSlotsGuard).
   void Tick();
   // Called with the job's id once it has ended (output committed or removed, store
-  // written), from inside the call that ended it: a listener must not re-enter the tracker
-  // synchronously (the server posts to its state thread).
+  // written): from inside the call that ended it or that handed back its seal
+  // (job_seal.h); a listener must not re-enter the tracker synchronously (the server posts
+  // to its state thread).
   void SetJobEndListener(std::function<void(uint64_t job_id)> listener) { state_.on_job_end = std::move(listener); }
 
   const std::string& policy() const { return state_.policy; }

@@ -1,11 +1,14 @@
 #include "master/master_server.h"
 
+#include <functional>
 #include <future>
+#include <iterator>
 #include <list>
 #include <map>
 
 #include <asio.hpp>
 
+#include "common/clock.h"
 #include "common/file_util.h"
 #include "common/framing.h"
 #include "common/log.h"
@@ -13,6 +16,7 @@
 #include "master/job_tracker.h"
 #include "master/request_handler.h"
 #include "master/status_provider.h"
+#include "master/status_view.h"
 #include "mr.pb.h"
 #include "scheduler/stages/placed_scheduler.h"
 #include "shuffle/net/input_client.h"
@@ -23,17 +27,32 @@ namespace {
 
 class Session;
 
+// The thread that reads finished jobs' traces (master/job_seal.h), and the event loop their
+// results go back to (set by the server before the tracker recovers).
+struct SealThread {
+  asio::thread_pool pool{1};
+  asio::io_context* home = nullptr;
+};
+
 // Per-server state every Session reads; lives on the state thread with the sessions.
 struct SessionContext {
   RequestHandler* handler = nullptr;
   double handshake_timeout_seconds = 10;
   // Admission (docs/reliability.md): sessions that have not completed the handshake, oldest
   // first, at most max_pending of them. Every local peer shares 127.0.0.1, so the pool is
-  // per server, not per address; when it is full a new connection drops the oldest, so a
-  // peer that connects and speaks at once always gets its turn. Ready sessions (registered
+  // per server, not per address; when it is full a new connection drops the oldest silent
+  // one, so a peer that connects and speaks at once always gets its turn. When every
+  // pending peer has spoken (a restarted master's thousands of workers, their Hellos queued
+  // behind the state thread), none is dropped: accepting pauses, newcomers wait in the
+  // listen backlog, and it resumes once the pool has room. Ready sessions (registered
   // workers, authenticated clients) are not in it and never refused for load.
+  // A pending peer is pushed out only once it has been silent this long: a restarted
+  // master's workers connect faster than they (and it) get to their Hellos.
+  static constexpr double kSilentGraceSeconds = 1.0;
   std::list<std::weak_ptr<Session>> pending;
   size_t max_pending = 256;
+  bool accept_paused = false;
+  std::function<void()> resume_accept;  // the server's; unset while it shuts down
   // Sessions parked on a WaitJobRequest, by job; expired or woken entries are skipped.
   std::multimap<uint64_t, std::weak_ptr<Session>> job_waiters;
 };
@@ -55,12 +74,19 @@ class Session : public std::enable_shared_from_this<Session> {
       : socket_(std::move(socket)), ctx_(ctx), deadline_(socket_.get_executor()), conn_(PeerName(socket_)) {}
   ~Session() { LeavePending(); }
 
-  // Admits a new connection: drops the oldest unauthenticated sessions while the pool is full.
-  static void MakeRoom(SessionContext* ctx) {
-    while (!ctx->pending.empty() && ctx->pending.size() >= ctx->max_pending) {
-      auto oldest = ctx->pending.front().lock();
+  // Admits a new connection: while the pool is full, drops the oldest pending session that
+  // has been silent past the grace. False if the pool stays full (every pending peer has
+  // spoken or is new): the caller pauses accepting.
+  static bool MakeRoom(SessionContext* ctx) {
+    for (auto it = ctx->pending.begin(); it != ctx->pending.end() && ctx->pending.size() >= ctx->max_pending;) {
+      auto oldest = it->lock();
+      if (oldest && !oldest->MayPushOut()) {
+        ++it;
+        continue;
+      }
+      ++it;  // LeavePending erases the entry
       if (!oldest) {
-        ctx->pending.pop_front();
+        ctx->pending.erase(std::prev(it));
         continue;
       }
       MR_LOG_WARN("closing connection from {}: no handshake yet, and {} newer connections are waiting",
@@ -69,6 +95,23 @@ class Session : public std::enable_shared_from_this<Session> {
       asio::error_code ec;
       oldest->socket_.close(ec);
     }
+    return ctx->pending.size() < ctx->max_pending;
+  }
+
+  // Whether some pending session is one a newcomer may push out.
+  static bool AnySilent(SessionContext* ctx) {
+    for (const auto& weak : ctx->pending) {
+      auto s = weak.lock();
+      if (!s || s->MayPushOut()) return true;
+    }
+    return false;
+  }
+
+  // Has sent nothing (no whole frame, no bytes waiting) for kSilentGraceSeconds.
+  bool MayPushOut() const {
+    asio::error_code ec;
+    if (spoken_ || socket_.available(ec) > 0) return false;
+    return MonotonicSeconds() - started_ >= SessionContext::kSilentGraceSeconds;
   }
 
   // The job ended: answers a session parked on it. Runs on the state thread.
@@ -85,6 +128,7 @@ class Session : public std::enable_shared_from_this<Session> {
   // REQUIRES: MakeRoom(ctx) just ran, on this state thread.
   void Start() {
     pending_it_ = ctx_->pending.insert(ctx_->pending.end(), weak_from_this());
+    started_ = MonotonicSeconds();
     std::weak_ptr<Session> weak = shared_from_this();
     deadline_.expires_after(std::chrono::duration_cast<std::chrono::steady_clock::duration>(
         std::chrono::duration<double>(ctx_->handshake_timeout_seconds)));
@@ -103,6 +147,7 @@ class Session : public std::enable_shared_from_this<Session> {
     auto self = shared_from_this();
     asio::async_read(socket_, asio::buffer(header_), [this, self](asio::error_code ec, size_t) {
       if (ec) return;
+      spoken_ = true;
       uint32_t len = DecodeFrameLength(header_.data());
       uint32_t max = conn_.max_frame_bytes();
       if (len > max) {
@@ -132,6 +177,10 @@ class Session : public std::enable_shared_from_this<Session> {
       if (!was_ready && conn_.ready()) BecomeReady();
       if (out.park_job != 0) {
         ParkUntilJobEnds(out.park_job, out.park_timeout_ms);  // EndWait answers
+        return;
+      }
+      if (out.deferred) {
+        out.deferred([self](proto::Envelope reply) { self->Send(reply, /*keep_open=*/true); });
         return;
       }
       Send(out.reply, !out.close);
@@ -187,6 +236,10 @@ class Session : public std::enable_shared_from_this<Session> {
     if (!pending_it_) return;
     ctx_->pending.erase(*pending_it_);
     pending_it_.reset();
+    if (ctx_->accept_paused && ctx_->pending.size() < ctx_->max_pending && ctx_->resume_accept) {
+      ctx_->accept_paused = false;
+      ctx_->resume_accept();
+    }
   }
 
   asio::ip::tcp::socket socket_;
@@ -194,6 +247,8 @@ class Session : public std::enable_shared_from_this<Session> {
   asio::steady_timer deadline_;
   PeerConnection conn_;
   uint64_t waiting_job_ = 0;        // parked on a WaitJobRequest for this job (0: not)
+  bool spoken_ = false;             // a whole frame header has arrived
+  double started_ = 0;              // MonotonicSeconds() when admitted
   std::optional<std::list<std::weak_ptr<Session>>::iterator> pending_it_;  // in ctx_->pending
   std::array<unsigned char, kFrameHeaderBytes> header_{};
   std::string body_;
@@ -202,14 +257,17 @@ class Session : public std::enable_shared_from_this<Session> {
 
 class MasterServerImpl final : public MasterServer, public StatusProvider {
  public:
-  MasterServerImpl(const MasterOptions& o, std::unique_ptr<JobTracker> tracker)
+  MasterServerImpl(const MasterOptions& o, std::unique_ptr<JobTracker> tracker, std::shared_ptr<SealThread> seal)
       : options_(o),
+        seal_(std::move(seal)),
         tracker_(std::move(tracker)),
         handler_(tracker_.get(), RequestHandlerOptions{o.heartbeat_ms, o.max_heartbeats_per_second, o.token}),
-        acceptor_(io_), signals_(io_, SIGINT, SIGTERM), tick_(io_) {
+        acceptor_(io_), signals_(io_, SIGINT, SIGTERM), tick_(io_), pause_timer_(io_) {
+    seal_->home = &io_;
     context_.handler = &handler_;
     context_.handshake_timeout_seconds = options_.handshake_timeout_seconds;
     context_.max_pending = static_cast<size_t>(std::max(1, options_.max_pending_handshakes));
+    context_.resume_accept = [this] { asio::post(io_, [this] { Accept(); }); };
     // Posted, not called: the tracker is mid-request when a job ends, and the reply must
     // see the finished state (and the trace flushed) once that request is done.
     tracker_->SetJobEndListener([this](uint64_t job_id) {
@@ -221,11 +279,19 @@ class MasterServerImpl final : public MasterServer, public StatusProvider {
   Result<std::string> Get(std::string_view api_path) override {
     auto promise = std::make_shared<std::promise<Result<std::string>>>();
     auto future = promise->get_future();
-    asio::post(io_, [this, promise, path = std::string(api_path)] { promise->set_value(tracker_->ApiGet(path)); });
+    // A trace's path from the state thread, its file read here (status_view.h).
+    auto trace = std::make_shared<std::optional<Result<std::string>>>();
+    asio::post(io_, [this, promise, trace, path = std::string(api_path)] {
+      *trace = tracker_->ApiTracePath(path);
+      promise->set_value(trace->has_value() ? Result<std::string>("") : tracker_->ApiGet(path));
+    });
     if (future.wait_for(std::chrono::seconds(5)) != std::future_status::ready) {
       return Status::Unavailable("master busy");
     }
-    return future.get();
+    Result<std::string> answer = future.get();
+    if (!trace->has_value()) return answer;
+    if (!(*trace)->ok()) return (*trace)->status();
+    return TraceFileJson(***trace);
   }
 
   Status Bind() {
@@ -271,6 +337,13 @@ class MasterServerImpl final : public MasterServer, public StatusProvider {
 
   void Stop() override { io_.stop(); }
 
+  // A seal still running posts its result to io_: it must be done before io_ goes.
+  ~MasterServerImpl() override {
+    context_.resume_accept = nullptr;  // sessions closing with io_ must not re-arm the acceptor
+    seal_->pool.stop();
+    seal_->pool.join();
+  }
+
  private:
   // Periodic housekeeping on the state thread: lost workers, trace flushes.
   void Tick() {
@@ -286,14 +359,30 @@ class MasterServerImpl final : public MasterServer, public StatusProvider {
     acceptor_.async_accept([this](asio::error_code ec, asio::ip::tcp::socket socket) {
       if (!ec) {
         socket.set_option(asio::ip::tcp::no_delay(true), ec);
-        Session::MakeRoom(&context_);
+        Session::MakeRoom(&context_);  // full of peers that spoke: this one joins, then a pause
         std::make_shared<Session>(std::move(socket), &context_)->Start();
+      }
+      // Past the bound (a newcomer joined a pool of speakers), or full with no one to push
+      // out: no more until there is room.
+      if (context_.pending.size() > context_.max_pending ||
+          (context_.pending.size() >= context_.max_pending && !Session::AnySilent(&context_))) {
+        // LeavePending resumes; so does the grace's end, when a silent peer may go.
+        context_.accept_paused = true;
+        pause_timer_.expires_after(std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+            std::chrono::duration<double>(SessionContext::kSilentGraceSeconds)));
+        pause_timer_.async_wait([this](asio::error_code e) {
+          if (e || !context_.accept_paused) return;
+          context_.accept_paused = false;
+          Accept();
+        });
+        return;
       }
       if (acceptor_.is_open()) Accept();
     });
   }
 
   MasterOptions options_;
+  std::shared_ptr<SealThread> seal_;
   std::unique_ptr<JobTracker> tracker_;
   RequestHandler handler_;
   SessionContext context_;  // before io_: sessions destroyed with io_ still use it
@@ -301,6 +390,7 @@ class MasterServerImpl final : public MasterServer, public StatusProvider {
   asio::ip::tcp::acceptor acceptor_;
   asio::signal_set signals_;
   asio::steady_timer tick_;
+  asio::steady_timer pause_timer_;  // admission paused: try again when the grace ends
   HostPort address_;
   std::unique_ptr<HttpServer> http_;
 };
@@ -323,10 +413,20 @@ Result<std::unique_ptr<MasterServer>> MasterServer::Create(const MasterOptions& 
       return static_cast<const jobs::InputSource*>(source);
     };
   }
+  auto seal = std::make_shared<SealThread>();
+  tracker_options.offload = [seal](std::function<void()> work, std::function<void()> done) {
+    // Not the shared_ptr: the pool's own thread must never be the one that destroys it.
+    asio::post(seal->pool, [s = seal.get(), work = std::move(work), done = std::move(done)]() mutable {
+      work();
+      asio::post(*s->home, std::move(done));
+    });
+  };
   auto tracker = std::make_unique<JobTracker>(SystemClock::Get(), std::move(scheduler), options.policy,
                                               AbsolutePath(options.state_dir), std::move(store), tracker_options);
-  MR_RETURN_IF_ERROR(tracker->Recover());
-  auto server = std::make_unique<MasterServerImpl>(options, std::move(tracker));
+  JobTracker* recovering = tracker.get();
+  auto server = std::make_unique<MasterServerImpl>(options, std::move(tracker), seal);
+  // After the server exists: a job the recovery ends is sealed back onto its event loop.
+  MR_RETURN_IF_ERROR(recovering->Recover());
   MR_RETURN_IF_ERROR(server->Bind());
   MR_RETURN_IF_ERROR(server->StartHttp());
   // The page's address first: whoever waits for addr_file may then read it.

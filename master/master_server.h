@@ -33,8 +33,9 @@ struct MasterOptions {
   TrackerOptions tracker;
   auth::ClusterToken token;            // none: every peer is accepted (docs/reliability.md)
   double handshake_timeout_seconds = 10;  // a peer not authenticated by then is dropped
-  // Connections not yet through the handshake; beyond this the oldest is closed to admit a
-  // new one (docs/reliability.md, "Admission"). Ready peers do not count.
+  // Connections not yet through the handshake; beyond this the oldest one silent for a
+  // second is closed to admit a new one, and with none such accepting pauses
+  // (docs/reliability.md, "Admission"). Ready peers do not count.
   int max_pending_handshakes = 256;
 };
 

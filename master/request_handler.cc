@@ -172,10 +172,17 @@ HandlerOutcome RequestHandler::HandleRequest(PeerConnection& conn, const proto::
       return Reply(std::move(out));
     }
     case proto::Envelope::kTaskAttempts: {
-      auto r = tracker_->TaskAttempts(in.task_attempts().job_id(), in.task_attempts().task());
-      if (!r.ok()) return Reply(ErrorReply(r.status()));
-      *out.mutable_task_attempts_reply() = std::move(r).value();
-      return Reply(std::move(out));
+      HandlerOutcome later;
+      later.deferred = [tracker = tracker_, job = in.task_attempts().job_id(),
+                        task = in.task_attempts().task()](std::function<void(proto::Envelope)> send) {
+        tracker->TaskAttempts(job, task, [send = std::move(send)](Result<proto::TaskAttemptsReply> r) {
+          if (!r.ok()) return send(ErrorReply(r.status()));
+          proto::Envelope reply;
+          *reply.mutable_task_attempts_reply() = std::move(r).value();
+          send(std::move(reply));
+        });
+      };
+      return later;
     }
     default:  // kStatus: the gate lets nothing else through
       return Reply(JobStatusReply(in.status().job_id()));

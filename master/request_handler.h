@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -48,6 +49,10 @@ struct HandlerOutcome {
   // or park_timeout_ms passes, whichever is first.
   uint64_t park_job = 0;
   uint32_t park_timeout_ms = 0;
+  // Set for a request answered later (its work runs off the state thread): no reply now.
+  // The transport calls it once, on the state thread, with what sends the answer (which
+  // also runs on the state thread, maybe before `deferred` returns).
+  std::function<void(std::function<void(proto::Envelope)> send)> deferred;
 };
 
 struct RequestHandlerOptions {

@@ -45,8 +45,9 @@ proto::JobStatus StatusView::MakeStatus(const JobRecord& job) const {
   st.set_job_id(job.id);
   st.set_name(job.spec.name());
   st.set_job(job.spec.job());
-  st.set_state(JobStateName(job.state));
-  st.set_phase(job.phase());
+  // A sealing job is not ended for its clients yet: its output and profile are being written.
+  st.set_state(JobStateName(job.sealing ? JobState::kRunning : job.state));
+  st.set_phase(job.sealing ? "sealing" : job.phase());
   st.set_maps_total(static_cast<uint32_t>(job.maps.size()));
   st.set_maps_done(static_cast<uint32_t>(job.maps_done));
   st.set_maps_running(static_cast<uint32_t>(job.maps_running));
@@ -263,23 +264,34 @@ Result<std::string> StatusView::ApiGet(std::string_view path) const {
   constexpr std::string_view kJobs = "/api/jobs/";
   if (path.rfind(kJobs, 0) != 0) return mr::Status::NotFound("no such API path");
   std::string_view rest = path.substr(kJobs.size());
-  bool trace = false;
-  if (auto slash = rest.find('/'); slash != std::string_view::npos) {
-    if (rest.substr(slash) != "/trace") return mr::Status::NotFound("no such API path");
-    trace = true;
-    rest = rest.substr(0, slash);
-  }
+  if (rest.find('/') != std::string_view::npos) return mr::Status::NotFound("no such API path");
   auto it = state_.jobs.find(ParseJobId(rest).value_or(0));
   if (it == state_.jobs.end()) return mr::Status::NotFound("no job " + std::string(rest));
-  if (!trace) return JobStatusToJson(MakeStatus(*it->second)).dump();
-  auto text = ReadFileToString(it->second->trace_path);
+  return JobStatusToJson(MakeStatus(*it->second)).dump();
+}
+
+std::optional<Result<std::string>> StatusView::ApiTracePath(std::string_view path) const {
+  constexpr std::string_view kJobs = "/api/jobs/", kTrace = "/trace";
+  if (path.rfind(kJobs, 0) != 0 || !path.ends_with(kTrace)) return std::nullopt;
+  std::string_view id = path.substr(kJobs.size(), path.size() - kJobs.size() - kTrace.size());
+  if (id.empty() || id.find('/') != std::string_view::npos) return std::nullopt;
+  auto it = state_.jobs.find(ParseJobId(id).value_or(0));
+  if (it == state_.jobs.end()) return Result<std::string>(mr::Status::NotFound("no job " + std::string(id)));
+  return Result<std::string>(it->second->trace_path);
+}
+
+std::string TraceFileJson(const std::string& trace_path) {
+  auto text = ReadFileToString(trace_path);
   json arr = json::array();
   if (text.ok()) {
     size_t pos = 0;
     while (pos < text->size()) {
       size_t nl = text->find('\n', pos);
-      if (nl == std::string::npos) nl = text->size();
-      if (nl > pos) arr.push_back(json::parse(text->substr(pos, nl - pos), nullptr, /*allow_exceptions=*/false));
+      if (nl == std::string::npos) break;  // being written
+      if (nl > pos) {
+        json e = json::parse(text->substr(pos, nl - pos), nullptr, /*allow_exceptions=*/false);
+        if (!e.is_discarded()) arr.push_back(std::move(e));
+      }
       pos = nl + 1;
     }
   }

@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,8 +32,12 @@ class StatusView {
   // The same for one job without the worker rows: what a WaitJobRequest is answered with,
   // in time independent of the cluster's size (each `mr run` polls it).
   Result<proto::StatusReply> GetJobStatus(uint64_t job_id) const;
-  // JSON for /api/cluster, /api/workers, /api/jobs, /api/jobs/ID[/trace]; NotFound otherwise.
+  // JSON for /api/cluster, /api/workers, /api/jobs, /api/jobs/ID; NotFound otherwise. The
+  // trace (/api/jobs/ID/trace) is not read here: ApiTracePath, then TraceFileJson.
   Result<std::string> ApiGet(std::string_view path) const;
+  // For /api/jobs/ID/trace, the job's trace file; nullopt for any other path. NotFound for
+  // an unknown job.
+  std::optional<Result<std::string>> ApiTracePath(std::string_view path) const;
 
  private:
   // The worker's name (WorkerName: its name label, else its host); "" for an unknown id.
@@ -47,5 +52,9 @@ class StatusView {
   const TrackerState& state_;
   QueueSource queues_;
 };
+
+// /api/jobs/ID/trace's JSON: the trace file's events as one array (a line not yet whole is
+// left out). Reads the file: any thread but the state thread's.
+std::string TraceFileJson(const std::string& trace_path);
 
 }  // namespace mr::master

@@ -24,15 +24,20 @@ std::string StateOf(const trace::Attempt& a) {
 
 }  // namespace
 
-Result<proto::TaskAttemptsReply> TaskAttempts(const TrackerState& state, uint64_t job_id, const std::string& task) {
+Result<AttemptsQuery> MakeAttemptsQuery(const TrackerState& state, uint64_t job_id, const std::string& task) {
   auto it = state.jobs.find(job_id);
   if (it == state.jobs.end()) return Status::NotFound("no job " + JobIdString(job_id));
-  std::optional<trace::TaskRef> only;
+  AttemptsQuery q{.job_id = job_id, .task = task, .only = std::nullopt, .trace_path = it->second->trace_path};
   if (!task.empty()) {
-    only = trace::ParseTaskId(task);
-    if (!only) return Status::InvalidArgument("bad task '" + task + "' (a map is m-00003, a reduce r-00001)");
+    q.only = trace::ParseTaskId(task);
+    if (!q.only) return Status::InvalidArgument("bad task '" + task + "' (a map is m-00003, a reduce r-00001)");
   }
-  MR_ASSIGN_OR_RETURN(std::vector<trace::Event> events, trace::ReadTraceFile(it->second->trace_path));
+  return q;
+}
+
+Result<proto::TaskAttemptsReply> CollectTaskAttempts(const AttemptsQuery& q) {
+  MR_ASSIGN_OR_RETURN(std::vector<trace::Event> events, trace::ReadTraceFile(q.trace_path));
+  const std::optional<trace::TaskRef>& only = q.only;
   proto::TaskAttemptsReply reply;
   for (const trace::Attempt& a : trace::CollectAttempts(events)) {
     if (!a.ref || (only && (only->kind != a.ref->kind || only->index != a.ref->index))) continue;
@@ -45,24 +50,29 @@ Result<proto::TaskAttemptsReply> TaskAttempts(const TrackerState& state, uint64_
     out->set_attempt(static_cast<uint32_t>(a.attempt));
     const int64_t worker = a.ended && a.ended->worker ? *a.ended->worker : a.started ? a.started->worker.value_or(0) : 0;
     out->set_worker(static_cast<uint32_t>(worker));
-    if (auto w = state.workers.find(static_cast<WorkerId>(worker)); w != state.workers.end()) {
-      out->set_worker_name(WorkerName(w->second.labels, w->second.info.host()));
-      out->set_host(w->second.info.host());
-      out->set_port(w->second.info.shuffle_port());
-    }
     out->set_state(StateOf(a));
     out->set_start_time(a.ended && a.ended->start ? *a.ended->start : a.started ? a.started->t : 0);
     out->set_end_time(a.ended ? a.ended->t : 0);
     if (reply.attempts_size() >= kMaxTaskAttempts) break;
   }
   if (only && reply.attempts_size() == 0) {
-    return Status::NotFound("no attempt of " + task + " in " + JobIdString(job_id) + " yet");
+    return Status::NotFound("no attempt of " + q.task + " in " + JobIdString(q.job_id) + " yet");
   }
   auto* list = reply.mutable_attempts();
   std::sort(list->begin(), list->end(), [](const proto::TaskAttempt& a, const proto::TaskAttempt& b) {
     return std::make_tuple(a.kind(), a.index(), a.attempt()) < std::make_tuple(b.kind(), b.index(), b.attempt());
   });
   return reply;
+}
+
+void NameAttemptWorkers(const TrackerState& state, proto::TaskAttemptsReply& reply) {
+  for (proto::TaskAttempt& out : *reply.mutable_attempts()) {
+    if (auto w = state.workers.find(static_cast<WorkerId>(out.worker())); w != state.workers.end()) {
+      out.set_worker_name(WorkerName(w->second.labels, w->second.info.host()));
+      out.set_host(w->second.info.host());
+      out.set_port(w->second.info.shuffle_port());
+    }
+  }
 }
 
 }  // namespace mr::master

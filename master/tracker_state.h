@@ -17,6 +17,7 @@
 #include "common/log_histogram.h"
 #include "jobs/input_source.h"
 #include "master/job.h"
+#include "master/job_seal.h"
 #include "mr.pb.h"
 #include "scheduler/util/map_rate.h"
 #include "scheduler/snapshot.h"
@@ -82,6 +83,9 @@ struct TrackerOptions {
   // The source of a job whose JobSpec names a data server (input_server, "HOST:PORT"); the
   // master's server sets it (shuffle::RemoteInputsCache). Unset: such a job is refused.
   std::function<Result<const jobs::InputSource*>(const std::string& server)> remote_inputs;
+  // Where work that reads a job's trace runs (master/job_seal.h): the server's worker
+  // thread. Unset: inline, at once.
+  Offload offload;
 };
 
 struct TrackerState {

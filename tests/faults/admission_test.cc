@@ -8,14 +8,19 @@
 #include <poll.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <thread>
 
 #include <gtest/gtest.h>
 
 #include "common/clock.h"
 #include "common/file_util.h"
+#include "common/framing.h"
+#include "common/version.h"
+#include "mr.pb.h"
 #include "tests/cluster/cluster_fixture.h"
 
 namespace mr::testing {
@@ -87,6 +92,85 @@ TEST(AdmissionTest, SilentConnectionsDoNotLockOutClientsOrWorkers) {
   EXPECT_LT(MonotonicSeconds() - start, 60.0);
   EXPECT_TRUE(held.front()->Closed()) << "the oldest silent connection was not the one dropped";
   EXPECT_FALSE(held.back()->Closed()) << "the newest silent connection was dropped first";
+}
+
+// A connection that sends a client's Hello at once; with a cluster token the master answers
+// it and waits for the Auth, so it stays pending, having spoken.
+class HelloConnection {
+ public:
+  explicit HelloConnection(uint16_t port) {
+    fd_ = ConnectLoopback(port, &connected_);
+    proto::Envelope hello;
+    hello.mutable_hello()->set_protocol_version(kProtocolVersion);
+    hello.mutable_hello()->set_role("client");
+    const std::string frame = EncodeFrame(hello.SerializeAsString());
+    if (connected_) sent_ = ::send(fd_, frame.data(), frame.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(frame.size());
+  }
+  ~HelloConnection() { Close(); }
+  bool ok() const { return connected_ && sent_; }
+  void Close() {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+  }
+  // Whether the master answered (bytes wait), now.
+  bool Answered() const {
+    char c;
+    return ::recv(fd_, &c, 1, MSG_DONTWAIT | MSG_PEEK) > 0;
+  }
+  // Reads what was sent (the HelloReply) to see past it to an EOF or reset.
+  bool Closed() const {
+    char buf[4096];
+    for (;;) {
+      ssize_t n = ::recv(fd_, buf, sizeof buf, MSG_DONTWAIT);
+      if (n > 0) continue;
+      return n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK);
+    }
+  }
+
+ private:
+  int fd_ = -1;
+  bool connected_ = false;
+  bool sent_ = false;
+};
+
+// Issue 29: a restarted master's thousands of workers all speak at once while the state
+// thread is busy. Peers that have spoken are not pushed out of a full pool: the newcomer
+// waits (in the listen backlog) until one leaves. Failed before the fix: the 17th and 18th
+// connections closed the 1st and 2nd.
+TEST(AdmissionTest, PeersThatSpokeAreNotPushedOutTheNewcomerWaits) {
+  constexpr int kSmallPool = 16;
+  TempDir tmp("mr-admission-test");
+  const std::string token = tmp.path() + "/token";
+  ASSERT_TRUE(WriteStringToFile(token, "admission-test-secret\n").ok());
+  ::chmod(token.c_str(), 0600);
+  DirectCluster c(tmp.path());
+  ASSERT_TRUE(c.StartMaster({"--token-file", token, "--handshake-timeout", "120", "--max-pending-handshakes",
+                             std::to_string(kSmallPool)}));
+  uint16_t port = static_cast<uint16_t>(std::stoi(c.addr().substr(c.addr().rfind(':') + 1)));
+  std::vector<std::unique_ptr<HelloConnection>> held;
+  for (int i = 0; i < kSmallPool; ++i) {
+    held.push_back(std::make_unique<HelloConnection>(port));
+    ASSERT_TRUE(held.back()->ok()) << "connection " << i;
+  }
+  // Each is answered (HelloReply with its challenge) and waits in the pool for its Auth.
+  EXPECT_TRUE(WaitUntil([&] {
+    for (const auto& h : held) {
+      if (!h->Answered()) return false;
+    }
+    return true;
+  }, 60, 0.05));
+  // Two newcomers wait (the pool is full of speakers: accepting paused). Two others leave,
+  // not the oldest: both newcomers are let in and answered.
+  held.push_back(std::make_unique<HelloConnection>(port));
+  held.push_back(std::make_unique<HelloConnection>(port));
+  ASSERT_TRUE(held[kSmallPool]->ok() && held[kSmallPool + 1]->ok());
+  held[5]->Close();
+  held[6]->Close();
+  EXPECT_TRUE(WaitUntil([&] { return held[kSmallPool]->Answered() && held[kSmallPool + 1]->Answered(); }, 60, 0.05))
+      << "a newcomer was never admitted";
+  for (int i : {0, 1, 2, 3, 4, 7, kSmallPool - 1}) {
+    EXPECT_FALSE(held[i]->Closed()) << "connection " << i << ", which had spoken, was pushed out";
+  }
 }
 
 }  // namespace
