@@ -21,7 +21,21 @@ struct LocalClusterOptions {
   // and speed (`mr experiment`); shorter than `workers` = none for the rest.
   std::vector<std::vector<std::string>> per_worker_args;
   bool detached = false;
+  // Hosts as network namespaces (`ip netns` names; the experiment's kind: netns,
+  // cli/experiment_netns.h): the master runs in master_netns listening on master_listen,
+  // worker i in worker_netns[i]. Empty: the caller's namespace, on loopback.
+  std::string master_netns;
+  std::string master_listen = "127.0.0.1:0";
+  std::vector<std::string> worker_netns;
 };
+
+// Moves the calling thread into the network namespace `name` (/run/netns/NAME, as `ip
+// netns` makes them). Sockets it opens from then on live there, also after it moves back.
+// Errors: NotFound (no such namespace), PermissionDenied (needs CAP_SYS_ADMIN).
+Status EnterNetns(const std::string& name);
+// The calling thread's network namespace, as an fd to pass back to EnterNetnsFd (-1 on error).
+int CurrentNetnsFd();
+Status EnterNetnsFd(int fd);
 
 // The reason in a daemon's log when it exits at start: its last "mr: " line, else its last line.
 std::string StartupError(const std::string& log);
@@ -52,7 +66,8 @@ class LocalCluster {
 
  private:
   Status StartDaemons(double timeout_seconds);
-  Result<pid_t> Spawn(const std::vector<std::string>& args, const std::string& log_path);
+  Result<pid_t> Spawn(const std::vector<std::string>& args, const std::string& log_path,
+                      const std::string& netns = "");
 
   LocalClusterOptions options_;
   std::string address_;
