@@ -39,14 +39,7 @@ std::string Quote(const std::string& s) {
 
 // A new cluster token, as `mr token new` writes it (hex, mode 0600).
 Status WriteToken(const std::string& path) {
-  MR_ASSIGN_OR_RETURN(std::string secret, auth::RandomBytes(32));
-  static const char kHex[] = "0123456789abcdef";
-  std::string text;
-  for (unsigned char c : secret) {
-    text += kHex[c >> 4];
-    text += kHex[c & 15];
-  }
-  text += "\n";
+  MR_ASSIGN_OR_RETURN(std::string text, auth::NewTokenText());
   const mode_t old = ::umask(077);
   Status s = WriteFileAtomically(path, text);
   ::umask(old);
