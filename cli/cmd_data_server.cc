@@ -85,17 +85,10 @@ int TokenNewMain(const Args& args) {
   if (auto rc = ParseFlags(args, desc, vm, UsageLine("mr token new FILE", &pos))) return *rc;
   const std::string path = vm["file"].as<std::string>();
   if (PathExists(path)) return UsageError("token file " + path + " already exists (a token is replaced on purpose: remove it first)");
-  auto secret = auth::RandomBytes(32);
-  if (!secret.ok()) return UsageError(secret.status().message());
-  static const char kHex[] = "0123456789abcdef";
-  std::string text;
-  for (unsigned char c : *secret) {
-    text += kHex[c >> 4];
-    text += kHex[c & 15];
-  }
-  text += "\n";
+  auto text = auth::NewTokenText();
+  if (!text.ok()) return UsageError(text.status().message());
   const mode_t old = ::umask(077);
-  Status s = WriteFileAtomically(path, text);
+  Status s = WriteFileAtomically(path, *text);
   ::umask(old);
   if (!s.ok()) return UsageError(s.message());
   std::cout << "wrote a new cluster token to " << path

@@ -1,12 +1,17 @@
 #include "cli/experiment_cluster.h"
 
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdio>
 #include <mutex>
+#include <optional>
 #include <thread>
 
+#include "cli/experiment_netns.h"
 #include "cli/local_cluster.h"
 #include "client/master_client.h"
+#include "common/auth.h"
 #include "common/clock.h"
 #include "common/file_util.h"
 #include "common/process_cpu.h"
@@ -48,8 +53,15 @@ namespace {
 
 class ExperimentCluster final : public experiment::LiveCluster {
  public:
-  ExperimentCluster(LocalClusterOptions o, double slow_start, experiment::WorkMode work, bool speculative)
-      : dir_(o.dir), slow_start_(slow_start), work_(work), speculative_(speculative), cluster_(std::move(o)) {}
+  // hosts: a kind: netns cluster's (its run is removed with this object); nullopt: local.
+  ExperimentCluster(LocalClusterOptions o, double slow_start, experiment::WorkMode work, bool speculative,
+                    std::optional<NetnsHosts> hosts = std::nullopt)
+      : dir_(o.dir), slow_start_(slow_start), work_(work), speculative_(speculative), hosts_(std::move(hosts)),
+        cluster_(std::move(o)) {}
+  ~ExperimentCluster() override {
+    cluster_.Stop();
+    if (hosts_) NetnsDown(*hosts_);
+  }
 
   // Starts the daemons and returns once every worker has registered with the master: a run
   // whose first jobs met half the workers would measure another cluster than the one the
@@ -57,9 +69,37 @@ class ExperimentCluster final : public experiment::LiveCluster {
   Status Start(int workers) {
     MR_RETURN_IF_ERROR(cluster_.Start());
     MR_ASSIGN_OR_RETURN(HostPort address, ParseHostPort(cluster_.master_address()));
-    MR_ASSIGN_OR_RETURN(submitter_, client::MasterClient::Connect(address, "client"));
-    MR_ASSIGN_OR_RETURN(poller_, client::MasterClient::Connect(address, "client"));
+    if (hosts_) {
+      MR_RETURN_IF_ERROR(ConnectFromClientHost(address));
+    } else {
+      MR_ASSIGN_OR_RETURN(submitter_, client::MasterClient::Connect(address, "client"));
+      MR_ASSIGN_OR_RETURN(poller_, client::MasterClient::Connect(address, "client"));
+    }
     return WaitForWorkers(workers);
+  }
+
+  // kind: netns: the experiment talks to the master as a client on the client's host
+  // would, over its shaped link, with the cluster token. The sockets are opened with this
+  // thread inside the client's namespace, and keep it after the thread moves back.
+  Status ConnectFromClientHost(const HostPort& address) {
+    std::string warning;
+    MR_ASSIGN_OR_RETURN(auth::ClusterToken token, auth::ClusterToken::FromFile(hosts_->token_file, &warning));
+    const int home = CurrentNetnsFd();
+    if (home < 0) return Status::Internal("cannot open this thread's network namespace");
+    Status s = EnterNetns(hosts_->client_ns);
+    if (s.ok()) {
+      auto a = client::MasterClient::Connect(address, "client", token);
+      auto b = a.ok() ? client::MasterClient::Connect(address, "client", token) : a.status();
+      s = !a.ok() ? a.status() : b.status();
+      if (s.ok()) {
+        submitter_ = std::move(*a);
+        poller_ = std::move(*b);
+      }
+    }
+    Status back = EnterNetnsFd(home);
+    ::close(home);
+    MR_RETURN_IF_ERROR(back.WithContext("returning to the experiment's network namespace"));
+    return s;
   }
 
   Status WaitForWorkers(int workers) {
@@ -129,12 +169,26 @@ class ExperimentCluster final : public experiment::LiveCluster {
   double slow_start_;
   experiment::WorkMode work_;
   bool speculative_;  // every job's --speculative
+  std::optional<NetnsHosts> hosts_;  // kind: netns
   LocalCluster cluster_;  // embedded: stops with this object
   std::mutex submit_mu_;  // guards submitter_
   std::unique_ptr<client::MasterClient> submitter_;
   std::mutex poll_mu_;    // guards poller_
   std::unique_ptr<client::MasterClient> poller_;
 };
+
+// kind: netns: the master on its host's address, worker i on host i (its shuffle server on
+// that host's address), everyone with the run's token (they listen beyond loopback).
+void PlaceOnHosts(const NetnsHosts& hosts, LocalClusterOptions* o) {
+  o->master_netns = hosts.master_ns;
+  o->master_listen = hosts.master_ip + ":0";
+  o->master_args.insert(o->master_args.end(), {"--token-file", hosts.token_file});
+  o->worker_netns = hosts.worker_ns;
+  for (size_t i = 0; i < o->per_worker_args.size(); ++i) {
+    o->per_worker_args[i].insert(o->per_worker_args[i].end(),
+                                 {"--host", hosts.worker_ips[i], "--token-file", hosts.token_file});
+  }
+}
 
 }  // namespace
 
@@ -183,7 +237,13 @@ Result<std::unique_ptr<experiment::LiveCluster>> StartExperimentCluster(const ex
   }
   if (o.workers == 0) return Status::InvalidArgument("the cluster has no workers");
   const int workers = static_cast<int>(o.per_worker_args.size());
-  auto cluster = std::make_unique<ExperimentCluster>(std::move(o), shape.slow_start, shape.work, policy.speculative);
+  std::optional<NetnsHosts> hosts;
+  if (shape.kind == experiment::ClusterKind::kNetns) {
+    MR_ASSIGN_OR_RETURN(hosts, NetnsUp(workers, shape.link_rate, o.dir));
+    PlaceOnHosts(*hosts, &o);
+  }
+  auto cluster =
+      std::make_unique<ExperimentCluster>(std::move(o), shape.slow_start, shape.work, policy.speculative, std::move(hosts));
   MR_RETURN_IF_ERROR(cluster->Start(workers));
   return std::unique_ptr<experiment::LiveCluster>(std::move(cluster));
 }

@@ -1,6 +1,7 @@
 #include "cli/local_cluster.h"
 
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -84,19 +85,47 @@ std::string StartupError(const std::string& log) {
   return lines.empty() ? std::string("(empty log)") : lines.back();
 }
 
+Status EnterNetnsFd(int fd) {
+  if (::setns(fd, CLONE_NEWNET) != 0) {
+    return Status(errno == EPERM ? StatusCode::kPermissionDenied : StatusCode::kInternal,
+                  std::string("setns: ") + std::strerror(errno));
+  }
+  return Status::Ok();
+}
+
+Status EnterNetns(const std::string& name) {
+  const std::string path = "/run/netns/" + name;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return Status::NotFound("no network namespace " + name + " (" + path + ": " + std::strerror(errno) + ")");
+  Status s = EnterNetnsFd(fd);
+  ::close(fd);
+  return s.ok() ? s : s.WithContext("network namespace " + name);
+}
+
+int CurrentNetnsFd() { return ::open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC); }
+
 LocalCluster::~LocalCluster() {
   if (!options_.detached) Stop();
 }
 
-Result<pid_t> LocalCluster::Spawn(const std::vector<std::string>& args, const std::string& log_path) {
+Result<pid_t> LocalCluster::Spawn(const std::vector<std::string>& args, const std::string& log_path,
+                                  const std::string& netns) {
   std::string exe = SelfExe();
   std::vector<char*> argv;
   argv.push_back(exe.data());
   std::vector<std::string> copy = args;
   for (auto& a : copy) argv.push_back(a.data());
   argv.push_back(nullptr);
+  // The host's namespace is opened before the fork: the child only calls setns.
+  int netns_fd = -1;
+  if (!netns.empty()) {
+    const std::string path = "/run/netns/" + netns;
+    netns_fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (netns_fd < 0) return Status::NotFound("no network namespace " + netns + " (" + path + ": " + std::strerror(errno) + ")");
+  }
   pid_t parent = getpid();
   pid_t pid = fork();
+  if (pid != 0 && netns_fd >= 0) ::close(netns_fd);
   if (pid < 0) return Status::Internal(std::string("fork failed: ") + std::strerror(errno));
   if (pid == 0) {
     if (!options_.detached) {
@@ -113,6 +142,11 @@ Result<pid_t> LocalCluster::Spawn(const std::vector<std::string>& args, const st
       dup2(fd, STDERR_FILENO);
     }
     if (devnull >= 0) dup2(devnull, STDIN_FILENO);
+    if (netns_fd >= 0 && ::setns(netns_fd, CLONE_NEWNET) != 0) {  // no allocation after fork
+      static const char kMessage[] = "mr: cannot enter the host's network namespace (setns)\n";
+      (void)!::write(STDERR_FILENO, kMessage, sizeof kMessage - 1);
+      _exit(126);
+    }
     execv(exe.c_str(), argv.data());
     _exit(127);
   }
@@ -178,10 +212,10 @@ Status LocalCluster::StartDaemons(double timeout_seconds) {
   (void)RemoveAll(addr_file);
   const std::string http_file = JoinPath(d, "http.addr");
   (void)RemoveAll(http_file);
-  std::vector<std::string> margs = {"master", "--listen", "127.0.0.1:0", "--state", JoinPath(d, "state"),
+  std::vector<std::string> margs = {"master", "--listen", options_.master_listen, "--state", JoinPath(d, "state"),
                                     "--addr-file", addr_file, "--http-addr-file", http_file};
   margs.insert(margs.end(), options_.master_args.begin(), options_.master_args.end());
-  MR_ASSIGN_OR_RETURN(pid_t mpid, Spawn(margs, JoinPath(d, "master.log")));
+  MR_ASSIGN_OR_RETURN(pid_t mpid, Spawn(margs, JoinPath(d, "master.log"), options_.master_netns));
   pids_.push_back(mpid);
   if (options_.detached) MR_RETURN_IF_ERROR(WriteFileAtomically(JoinPath(d, "master.pid"), std::to_string(mpid) + "\n"));
   double deadline = MonotonicSeconds() + timeout_seconds;
@@ -219,7 +253,8 @@ Status LocalCluster::StartDaemons(double timeout_seconds) {
     }
     const std::string log = JoinPath(d, name + ".log");
     const auto earlier = ReadFileToString(log);  // a resumed cluster appends to its logs
-    MR_ASSIGN_OR_RETURN(pid_t wpid, Spawn(wargs, log));
+    const std::string netns = static_cast<size_t>(i) < options_.worker_netns.size() ? options_.worker_netns[i] : "";
+    MR_ASSIGN_OR_RETURN(pid_t wpid, Spawn(wargs, log, netns));
     pids_.push_back(wpid);
     if (options_.detached) {
       MR_RETURN_IF_ERROR(WriteFileAtomically(JoinPath(d, name + ".pid"), std::to_string(wpid) + "\n"));

@@ -21,11 +21,25 @@ struct LocalClusterOptions {
   // and speed (`mr experiment`); shorter than `workers` = none for the rest.
   std::vector<std::vector<std::string>> per_worker_args;
   bool detached = false;
+  // Hosts as network namespaces (`ip netns` names; the experiment's kind: netns,
+  // cli/experiment_netns.h): the master runs in master_netns listening on master_listen,
+  // worker i in worker_netns[i]. Empty: the caller's namespace, on loopback.
+  std::string master_netns;
+  std::string master_listen = "127.0.0.1:0";
+  std::vector<std::string> worker_netns;
 };
 
 // Worker i's (0-based) log, pid file and work directory in the cluster's directory, and the
 // name `mr cluster start` gives it: "worker-1" for i = 0, as the master numbers it (w1).
 std::string WorkerFileName(int i);
+
+// Moves the calling thread into the network namespace `name` (/run/netns/NAME, as `ip
+// netns` makes them). Sockets it opens from then on live there, also after it moves back.
+// Errors: NotFound (no such namespace), PermissionDenied (needs CAP_SYS_ADMIN).
+Status EnterNetns(const std::string& name);
+// The calling thread's network namespace, as an fd to pass back to EnterNetnsFd (-1 on error).
+int CurrentNetnsFd();
+Status EnterNetnsFd(int fd);
 
 // The reason in a daemon's log when it exits at start: its last "mr: " line, else its last line.
 std::string StartupError(const std::string& log);
@@ -56,7 +70,8 @@ class LocalCluster {
 
  private:
   Status StartDaemons(double timeout_seconds);
-  Result<pid_t> Spawn(const std::vector<std::string>& args, const std::string& log_path);
+  Result<pid_t> Spawn(const std::vector<std::string>& args, const std::string& log_path,
+                      const std::string& netns = "");
   // Returns once the worker's log (past byte `from`) says it registered, it exited, or the
   // deadline passed.
   void WaitForRegistration(pid_t pid, const std::string& log, size_t from, double deadline);

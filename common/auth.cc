@@ -78,6 +78,17 @@ Result<std::string> RandomBytes(size_t n) {
   return out;
 }
 
+Result<std::string> NewTokenText() {
+  MR_ASSIGN_OR_RETURN(std::string secret, RandomBytes(32));
+  static const char kHex[] = "0123456789abcdef";
+  std::string text;
+  for (unsigned char c : secret) {
+    text += kHex[c >> 4];
+    text += kHex[c & 15];
+  }
+  return text + "\n";
+}
+
 Result<ClusterToken> ClusterToken::FromString(std::string_view contents) {
   if (contents.size() > kMaxTokenFileBytes) {
     return Status::InvalidArgument("cluster token is longer than " +

@@ -34,6 +34,8 @@ std::string HmacSha256(std::string_view key, std::string_view data);
 bool ConstantTimeEqual(std::string_view a, std::string_view b);
 // n bytes from getrandom(2). Internal error only if the kernel cannot supply them.
 Result<std::string> RandomBytes(size_t n);
+// A new token file's contents: 32 random bytes as 64 hex digits and a newline (`mr token new`).
+Result<std::string> NewTokenText();
 
 // The cluster secret. A default-constructed token is "none": authentication is off.
 // Copyable; never logs or prints the secret.

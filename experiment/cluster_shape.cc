@@ -1,5 +1,6 @@
 #include "experiment/cluster_shape.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -87,8 +88,25 @@ Result<WorkerGroup> ParseGroup(const YamlNode& node) {
 }  // namespace
 
 Result<ClusterShape> ParseClusterShape(const YamlNode& node) {
-  MR_RETURN_IF_ERROR(node.CheckMap({"workers", "heartbeat_ms", "slow_start", "work"}));
+  MR_RETURN_IF_ERROR(node.CheckMap({"kind", "link", "workers", "heartbeat_ms", "slow_start", "work"}));
   ClusterShape c;
+  if (auto v = node.Get("kind")) {
+    MR_ASSIGN_OR_RETURN(std::string kind, v->Text());
+    if (kind == ClusterKindName(ClusterKind::kLocal)) {
+      c.kind = ClusterKind::kLocal;
+    } else if (kind == ClusterKindName(ClusterKind::kNetns)) {
+      c.kind = ClusterKind::kNetns;
+    } else {
+      return v->Error("must be local or netns, got '" + kind + "'");
+    }
+  }
+  if (auto v = node.Get("link")) {
+    if (c.kind != ClusterKind::kNetns) return v->Error("link applies to kind: netns only (a local cluster has no links)");
+    MR_ASSIGN_OR_RETURN(c.link_rate, v->Rate());
+    if (!(c.link_rate > 0)) return v->Error("link must be a positive rate, e.g. 20MB/s");
+  } else if (c.kind == ClusterKind::kNetns) {
+    return node.Error("kind: netns needs link: RATE (every host's link, e.g. 20MB/s)");
+  }
   MR_ASSIGN_OR_RETURN(YamlNode workers, node.Require("workers"));
   MR_ASSIGN_OR_RETURN(std::vector<YamlNode> groups, workers.Items());
   if (groups.empty()) return workers.Error("needs at least one worker group");
@@ -125,11 +143,20 @@ Result<ClusterShape> ParseClusterShape(const YamlNode& node) {
 
 const char* WorkModeName(WorkMode mode) { return mode == WorkMode::kSleep ? "sleep" : "burn"; }
 
+const char* ClusterKindName(ClusterKind kind) { return kind == ClusterKind::kNetns ? "netns" : "local"; }
+
+double SimulatedShuffleBandwidth(const ClusterShape& shape, const WorkerGroup& group) {
+  const double cap = group.shuffle_bandwidth, link = shape.link_rate;
+  if (cap > 0 && link > 0) return std::min(cap, link);
+  return cap > 0 ? cap : link;
+}
+
 Result<model::ClusterSpec> ToClusterSpec(const ClusterShape& shape) {
   model::ClusterSpec spec;
   for (size_t g = 0; g < shape.groups.size(); ++g) {
     const WorkerGroup& group = shape.groups[g];
-    if (!(group.shuffle_bandwidth > 0)) {
+    const double bandwidth = SimulatedShuffleBandwidth(shape, group);
+    if (!(bandwidth > 0)) {
       return Status::InvalidArgument("worker group " + std::to_string(g + 1) +
                                      " has no shuffle cap: the simulator needs a finite link rate");
     }
@@ -138,7 +165,7 @@ Result<model::ClusterSpec> ToClusterSpec(const ClusterShape& shape) {
     w.reduce_slots = group.reduce_slots;
     w.unified_slots = group.unified_slots;
     w.speed = group.speed;
-    w.shuffle_bandwidth = group.shuffle_bandwidth;
+    w.shuffle_bandwidth = bandwidth;
     w.labels = group.labels;
     for (int i = 0; i < group.count; ++i) {
       w.straggler = group.straggler;

@@ -38,7 +38,19 @@ enum class WorkMode {
 // "burn" / "sleep".
 const char* WorkModeName(WorkMode mode);
 
+// Where the live runs happen (the file's `cluster: kind:`; docs/experiments.md).
+enum class ClusterKind {
+  kLocal,  // the embedded local cluster of `mr run`: every daemon on loopback
+  kNetns,  // scripts/netns-cluster.sh: master and each worker on a host (network namespace)
+           // of its own, every link shaped to link_rate with tc tbf (docs/multi-host.md)
+};
+
 struct ClusterShape {
+  ClusterKind kind = ClusterKind::kLocal;
+  // kNetns: every host's link rate, bytes/s, shaped both ways (the host's egress and its
+  // ingress at the switch). The simulator's shuffle bandwidth of a worker without a
+  // software cap (ToClusterSpec).
+  double link_rate = 0;
   std::vector<WorkerGroup> groups;
   uint32_t heartbeat_ms = 20;    // mr master --heartbeat-ms
   double slow_start = 0.05;      // every job's --slow-start

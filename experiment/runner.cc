@@ -104,7 +104,7 @@ Result<std::map<uint64_t, double>> ReplayRun(const ClusterShape& shape, const Po
   AttachJobParams(params, &run);
   ClusterShape replay_shape = shape;
   for (WorkerGroup& g : replay_shape.groups) {
-    if (!(g.shuffle_bandwidth > 0)) g.shuffle_bandwidth = MeasuredShuffleRate(run);
+    if (!(SimulatedShuffleBandwidth(shape, g) > 0)) g.shuffle_bandwidth = MeasuredShuffleRate(run);
   }
   MR_ASSIGN_OR_RETURN(model::ClusterSpec cluster, ToClusterSpec(replay_shape));
   MR_ASSIGN_OR_RETURN(sched::PolicyOptions options, OptionsOf(policy));

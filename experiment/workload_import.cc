@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "experiment/cluster_shape.h"
 #include "experiment/workload_params.h"
 #include "experiment/workload_sources.h"
 
@@ -50,8 +51,9 @@ double MapCapacity(const ClusterShape& cluster) {
 double ShuffleCapacity(const ClusterShape& cluster) {
   double c = 0;
   for (const WorkerGroup& g : cluster.groups) {
-    if (!(g.shuffle_bandwidth > 0)) return 0;
-    c += g.count * g.shuffle_bandwidth;
+    const double bandwidth = SimulatedShuffleBandwidth(cluster, g);  // a netns cluster's link
+    if (!(bandwidth > 0)) return 0;
+    c += g.count * bandwidth;
   }
   return c;
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A multi-host test cluster on one Linux machine, made of network namespaces (issue 29).
 #
-#   scripts/netns-cluster.sh up N [--link RATE] [--delay D] [--loss P] [--dir DIR] [--owner PID]
+#   scripts/netns-cluster.sh up N [--link RATE] [--queue BYTES] [--delay D] [--loss P] [--dir DIR] [--owner PID]
 #   scripts/netns-cluster.sh down [RUN]      # RUN's namespaces; no RUN: every stale run
 #   scripts/netns-cluster.sh list
 #
@@ -18,10 +18,16 @@
 # e.g. 160mbit = 20 MB/s), on the host's eth0 (egress)
 # and on its switch port (the host's ingress). --delay and --loss need the netem qdisc: where
 # the kernel lacks it they print that and are skipped (the cluster is still made).
+# --queue BYTES (with --link; tc's size syntax, e.g. 16kb) gives each tbf a queue of that
+# many bytes instead of 100 ms worth: a packet that finds it full is dropped. That is the
+# stand-in for loss where netem is missing, and a named approximation only: tail drops of
+# an overflowing queue (congestion loss, bunched while a link is busy), not netem's random
+# loss at a rate P (docs/multi-host.md, "Packet loss").
 #
 # `up` prints shell assignments (eval them): MRN_RUN, MRN_DIR, MRN_MASTER_NS, MRN_MASTER_IP,
 # MRN_CLIENT_NS, MRN_CLIENT_IP, MRN_WORKERS (namespaces, space-separated), MRN_WORKER_IPS,
-# MRN_SHAPED (1 if --link was applied), MRN_NETEM (1 if delay/loss were applied).
+# MRN_SHAPED (1 if --link was applied), MRN_NETEM (1 if delay/loss were applied), MRN_QUEUE
+# (the --queue size, or empty).
 # Everything `up` creates is removed (processes still running in its namespaces are killed): by `down RUN`, by the exit trap when `up` fails half
 # way, and, after a crash of the caller, by any later `down` (a run whose owner pid is gone
 # is stale and swept). --owner PID names the process whose life the run belongs to (default:
@@ -85,7 +91,11 @@ netem_available() {  # probe in a throwaway namespace: the module may load on de
 shape() {  # NS DEV : the link's rate, then delay/loss where netem exists
   local ns=$1 dev=$2
   if [[ -n "$link" ]]; then
-    tc -n "$ns" qdisc add dev "$dev" root handle 1: tbf rate "$link" burst 64kb latency 100ms
+    if [[ -n "$queue" ]]; then
+      tc -n "$ns" qdisc add dev "$dev" root handle 1: tbf rate "$link" burst 64kb limit "$queue"
+    else
+      tc -n "$ns" qdisc add dev "$dev" root handle 1: tbf rate "$link" burst 64kb latency 100ms
+    fi
   fi
   if [[ $netem -eq 1 ]]; then
     local parent="root"
@@ -99,10 +109,11 @@ cmd_up() {
   [[ $# -ge 1 ]] || die "usage: up N [--link RATE] [--delay D] [--loss P] [--dir DIR] [--owner PID]"
   local n=$1; shift
   [[ "$n" =~ ^[0-9]+$ && $n -ge 1 && $n -le 200 ]] || die "N must be 1..200, got '$n'"
-  link="" delay="" loss="" dir="" owner=$PPID
+  link="" queue="" delay="" loss="" dir="" owner=$PPID
   while [[ $# -gt 0 ]]; do
     case $1 in
       --link) link=${2:?--link needs a rate}; shift 2 ;;
+      --queue) queue=${2:?--queue needs a size}; shift 2 ;;
       --delay) delay=${2:?--delay needs a time}; shift 2 ;;
       --loss) loss=${2:?--loss needs a percentage}; shift 2 ;;
       --dir) dir=${2:?--dir needs a directory}; shift 2 ;;
@@ -110,13 +121,15 @@ cmd_up() {
       *) die "unknown option '$1'" ;;
     esac
   done
+  [[ -z "$queue" || -n "$link" ]] || die "--queue needs --link (it is the token bucket's queue)"
   [[ $EUID -eq 0 ]] || die "needs root (network namespaces)"
   [[ "$owner" =~ ^[0-9]+$ ]] || die "--owner must be a pid"
   cmd_down  # sweep runs whose owners died before anything new is made
   netem=0
   if [[ -n "$delay$loss" ]]; then
     if netem_available; then netem=1; else
-      note "netem is not available in this kernel: --delay/--loss skipped (links are not delayed or lossy)"
+      note "netem is not available in this kernel: --delay/--loss skipped (links are not delayed or lossy;" \
+        "--queue BYTES drops what overflows a small queue instead, an approximation of loss)"
     fi
   fi
   local run="mrn${owner}x$(od -An -N3 -tx1 /dev/urandom | tr -d ' \n')"
@@ -161,6 +174,7 @@ MRN_WORKERS="${workers% }"
 MRN_WORKER_IPS="${ips% }"
 MRN_SHAPED=$([[ -n "$link" ]] && echo 1 || echo 0)
 MRN_NETEM=$netem
+MRN_QUEUE=$queue
 EOF
 }
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Soak the network-fault cases of the namespace cluster test (issue 29: "the netfault and
-# partition tests pass 10/10"): runs netns_cluster_test's NetnsFaultTest cases (the link cut
-# and the worker partitioned from the master; MR_SOAK_FILTER picks others) N times, each
+# partition tests pass 10/10"): runs netns_cluster_test's NetnsFaultTest cases (the link cut,
+# the worker partitioned from the master, and the reverse, the worker cut from its peers
+# only; MR_SOAK_FILTER picks others) N times, each
 # run on a fresh namespace cluster. Needs root. Prints the pass count; exits non-zero if any run failed.
 #   scripts/soak-netns.sh [RUNS=10]
 set -euo pipefail

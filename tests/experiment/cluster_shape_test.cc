@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "experiment/experiment_file.h"
+
 namespace mr::experiment {
 namespace {
 
@@ -77,6 +79,53 @@ TEST(ClusterShapeTest, RefusesWhatCannotBeSimulated) {
   auto r = ToClusterSpec(uncapped);
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("shuffle cap"), std::string::npos);
+}
+
+// kind: netns (issue 29): the link rate is the simulator's shuffle bandwidth of a worker
+// with no software cap; with both, the smaller one limits.
+TEST(ClusterShapeTest, ANetnsClustersLinkIsTheSimulatorsShuffleBandwidth) {
+  ClusterShape shape;
+  shape.kind = ClusterKind::kNetns;
+  shape.link_rate = 20e6;
+  shape.groups.push_back({2, 1, 1, 1.0, 0});
+  shape.groups.push_back({1, 1, 1, 1.0, 5e6});
+  shape.groups.push_back({1, 1, 1, 1.0, 50e6});
+  auto spec = ToClusterSpec(shape);
+  ASSERT_TRUE(spec.ok()) << spec.status().ToString();
+  ASSERT_EQ(spec->worker_specs.size(), 4u);
+  EXPECT_EQ(spec->worker_specs[0].shuffle_bandwidth, 20e6);
+  EXPECT_EQ(spec->worker_specs[1].shuffle_bandwidth, 20e6);
+  EXPECT_EQ(spec->worker_specs[2].shuffle_bandwidth, 5e6);
+  EXPECT_EQ(spec->worker_specs[3].shuffle_bandwidth, 20e6);
+}
+
+Result<Experiment> Parse(const std::string& cluster) {
+  return ParseExperiment("name: t\ncluster:\n" + cluster +
+                             "workload: {generator: synthetic, params: {jobs: 2}}\npolicies: [fifo]\n",
+                         "t.yaml");
+}
+
+TEST(ClusterShapeTest, ParsesTheNetnsKindAndItsLink) {
+  auto e = Parse("  kind: netns\n  link: 20MB/s\n  workers: [{count: 3}]\n");
+  ASSERT_TRUE(e.ok()) << e.status().ToString();
+  EXPECT_EQ(e->cluster.kind, ClusterKind::kNetns);
+  EXPECT_EQ(e->cluster.link_rate, 20e6);
+  EXPECT_EQ(e->cluster.groups[0].shuffle_bandwidth, 0);  // no software cap
+  auto local = Parse("  workers: [{count: 1, shuffle_bandwidth: 20MB/s}]\n");
+  ASSERT_TRUE(local.ok()) << local.status().ToString();
+  EXPECT_EQ(local->cluster.kind, ClusterKind::kLocal);
+}
+
+TEST(ClusterShapeTest, RefusesANetnsClusterWithoutALinkAndALinkWithoutOne) {
+  auto no_link = Parse("  kind: netns\n  workers: [{count: 3}]\n");
+  ASSERT_FALSE(no_link.ok());
+  EXPECT_NE(no_link.status().message().find("needs link"), std::string::npos) << no_link.status().message();
+  auto local_link = Parse("  link: 20MB/s\n  workers: [{count: 3, shuffle_bandwidth: 1MB/s}]\n");
+  ASSERT_FALSE(local_link.ok());
+  EXPECT_NE(local_link.status().message().find("kind: netns only"), std::string::npos);
+  auto unknown = Parse("  kind: cloud\n  link: 20MB/s\n  workers: [{count: 3}]\n");
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.status().message().find("local or netns"), std::string::npos);
 }
 
 }  // namespace

@@ -53,6 +53,20 @@ TEST(HmacTest, Rfc4231TestCase1) {
             "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7");
 }
 
+// `mr token new` and the netns experiment's token: 32 random bytes as hex, which FromString
+// reads back as a usable token.
+TEST(TokenTextTest, IsSixtyFourHexDigitsAndFresh) {
+  auto a = auth::NewTokenText(), b = auth::NewTokenText();
+  ASSERT_TRUE(a.ok() && b.ok());
+  ASSERT_EQ(a->size(), 65u);
+  EXPECT_EQ(a->back(), '\n');
+  EXPECT_EQ(a->find_first_not_of("0123456789abcdef"), 64u);
+  EXPECT_NE(*a, *b);
+  auto token = auth::ClusterToken::FromString(*a);
+  ASSERT_TRUE(token.ok());
+  EXPECT_TRUE(token->enabled());
+}
+
 TEST(HmacTest, Rfc4231TestCase2) {
   EXPECT_EQ(Hex(auth::HmacSha256("Jefe", "what do ya want for nothing?")),
             "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
