@@ -35,7 +35,9 @@ int MasterMain(const Args& args) {
       ("state", po::value<std::string>()->required(), "state directory (traces, job store)")
       ("addr-file", po::value<std::string>(), "write the bound host:port to this file")
       ("http-addr-file", po::value<std::string>(), "with --http: write the status page's bound host:port to this file")
-      ("token-file", po::value<std::string>(), "cluster token: peers must prove they hold the same secret");
+      ("token-file", po::value<std::string>(), "cluster token: peers must prove they hold the same secret")
+      ("state-in-memory", "keep the job store in memory (no file, no fsync): nothing survives the master, so a "
+                          "restart recovers nothing (what `mr run`'s embedded cluster uses)");
   desc.add(SchedulerOptionGroup()).add(MasterOptionGroup());
   po::variables_map vm;
   if (auto rc = ParseFlags(args, desc, vm, UsageLine("mr master --state DIR [options]"))) return *rc;
@@ -44,6 +46,7 @@ int MasterMain(const Args& args) {
   if (!listen.ok()) return UsageError(listen.status().message());
   o.listen = *listen;
   o.state_dir = vm["state"].as<std::string>();
+  o.state_in_memory = vm.count("state-in-memory") > 0;
   if (vm.count("addr-file")) o.addr_file = vm["addr-file"].as<std::string>();
   if (vm.count("http-addr-file")) o.http_addr_file = vm["http-addr-file"].as<std::string>();
   if (Status s = ApplySchedulerOptions(vm, &o); !s.ok()) return UsageError(s.message());

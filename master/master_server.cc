@@ -313,7 +313,9 @@ Result<std::unique_ptr<MasterServer>> MasterServer::Create(const MasterOptions& 
   MR_ASSIGN_OR_RETURN(auto policy, sched::CreateScheduler(options.policy, options.scheduler));
   MR_ASSIGN_OR_RETURN(auto scheduler, sched::WithPlacement(std::move(policy), options.placement));
   MR_RETURN_IF_ERROR(MakeDirs(JoinPath(options.state_dir, "traces")));
-  MR_ASSIGN_OR_RETURN(auto store, StateStore::Open(JoinPath(options.state_dir, "db")));
+  MR_ASSIGN_OR_RETURN(auto store, StateStore::Open(JoinPath(options.state_dir, "db"),
+                                                   options.state_in_memory ? StateStore::Medium::kMemory
+                                                                           : StateStore::Medium::kDisk));
   TrackerOptions tracker_options = options.tracker;
   tracker_options.placement = std::string(sched::PlacementModeName(options.placement.mode));
   if (!tracker_options.remote_inputs) {  // jobs whose inputs sit behind a data server
