@@ -4,8 +4,10 @@
 #include "cli/command.h"
 #include "cli/commands.h"
 #include "cli/daemon_options.h"
+#include "cli/local_cluster.h"
 #include "cli/options.h"
 #include "common/auth.h"
+#include "common/file_util.h"
 #include "common/log.h"
 #include "master/master_server.h"
 #include "scheduler/scheduler.h"
@@ -63,6 +65,9 @@ int WorkerMain(const Args& args) {
   po::options_description desc("mr worker");
   desc.add_options()
       ("master", po::value<std::string>(), "master address HOST:PORT (default $MR_MASTER)")
+      ("master-addr-file", po::value<std::string>(),
+       "instead of --master: wait up to 30 s for the master to write its address to this file "
+       "(mr master --addr-file), so a worker can start beside its master")
       ("work-dir", po::value<std::string>()->required(), "local directory for map outputs and fetched partitions")
       ("host", po::value<std::string>()->default_value("127.0.0.1"), "address other workers fetch map output from")
       ("token-file", po::value<std::string>(), "cluster token shared with the master and the other workers");
@@ -70,9 +75,24 @@ int WorkerMain(const Args& args) {
   po::variables_map vm;
   if (auto rc = ParseFlags(args, desc, vm, UsageLine("mr worker --master ADDR --work-dir DIR [options]"))) return *rc;
   worker::WorkerOptions o;
-  auto master = MasterAddress(vm);
-  if (!master.ok()) return UsageError(master.status().message());
-  o.master = *master;
+  if (vm.count("master-addr-file")) {
+    if (vm.count("master")) return UsageError("give --master or --master-addr-file, not both");
+    const std::string file = vm["master-addr-file"].as<std::string>();
+    if (!WaitForPath(file, 30)) {
+      std::cerr << "mr: no master address in " << file << " after 30 s\n";
+      return kExitUnavailable;
+    }
+    auto text = ReadFileToString(file);
+    if (!text.ok()) return UsageError(text.status().message());
+    while (!text->empty() && (text->back() == '\n' || text->back() == ' ')) text->pop_back();
+    auto master = ParseHostPort(*text);
+    if (!master.ok()) return UsageError(file + ": " + master.status().message());
+    o.master = *master;
+  } else {
+    auto master = MasterAddress(vm);
+    if (!master.ok()) return UsageError(master.status().message());
+    o.master = *master;
+  }
   o.work_dir = vm["work-dir"].as<std::string>();
   o.host = vm["host"].as<std::string>();
   if (Status s = ApplyWorkerSlotOptions(vm, &o); !s.ok()) return UsageError(s.message());

@@ -92,6 +92,34 @@ std::vector<pid_t> Terminate(const std::vector<pid_t>& pids) {
 }
 }  // namespace
 
+bool WaitForPath(const std::string& path, double timeout_seconds, int exit_fd) {
+  const double deadline = MonotonicSeconds() + timeout_seconds;
+  const size_t slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+  int watch = ::inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+  if (watch >= 0 && ::inotify_add_watch(watch, dir.c_str(), IN_MOVED_TO | IN_CREATE) < 0) {
+    ::close(watch);
+    watch = -1;
+  }
+  bool exists = PathExists(path);  // after the watch is set: no rename slips between
+  while (!exists) {
+    const double left = deadline - MonotonicSeconds();
+    if (left <= 0) break;
+    struct pollfd p[2] = {{watch, POLLIN, 0}, {exit_fd, POLLIN, 0}};
+    const int ms = static_cast<int>(std::ceil(left * 1000));
+    ::poll(p, 2, watch < 0 ? std::min(ms, 20) : ms);
+    if (exit_fd >= 0 && (p[1].revents & (POLLIN | POLLHUP | POLLERR)) != 0) break;
+    if (watch >= 0) {
+      char events[4096];
+      while (::read(watch, events, sizeof events) > 0) {
+      }
+    }
+    exists = PathExists(path);
+  }
+  if (watch >= 0) ::close(watch);
+  return exists;
+}
+
 std::string SelfExe() {
   char buf[PATH_MAX];
   ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
@@ -216,52 +244,12 @@ Status LocalCluster::StartDaemons(double timeout_seconds) {
   MR_ASSIGN_OR_RETURN(pid_t mpid, Spawn(margs, JoinPath(d, "master.log")));
   pids_.push_back(mpid);
   if (options_.detached) MR_RETURN_IF_ERROR(WriteFileAtomically(JoinPath(d, "master.pid"), std::to_string(mpid) + "\n"));
-  double deadline = MonotonicSeconds() + timeout_seconds;
-  // Woken when the master renames its address file into d (inotify) or exits (pidfd);
-  // either missing, a 20 ms poll.
-  const int master_exit = ExitFd(mpid);
-  int dir_watch = ::inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
-  if (dir_watch >= 0 && ::inotify_add_watch(dir_watch, d.c_str(), IN_MOVED_TO | IN_CREATE) < 0) {
-    ::close(dir_watch);
-    dir_watch = -1;
-  }
-  struct Closer {
-    int a, b;
-    ~Closer() {
-      if (a >= 0) ::close(a);
-      if (b >= 0) ::close(b);
-    }
-  } closer{master_exit, dir_watch};
-  while (!PathExists(addr_file)) {
-    int status = 0;
-    if (waitpid(mpid, &status, WNOHANG) == mpid) {
-      pids_.clear();
-      (void)RemoveAll(JoinPath(d, "master.pid"));  // no stale pid for a later `cluster stop`
-      auto log = ReadFileToString(JoinPath(d, "master.log"));
-      return Status::Internal("the master exited at start: " + (log.ok() ? StartupError(*log) : std::string("(no log)")));
-    }
-    if (MonotonicSeconds() > deadline) {
-      Terminate({mpid});
-      pids_.clear();
-      (void)RemoveAll(JoinPath(d, "master.pid"));
-      return Status::Unavailable("master did not start within the timeout (log: " + JoinPath(d, "master.log") + ")");
-    }
-    if (WaitReadable(master_exit, dir_watch, std::min(0.02, deadline - MonotonicSeconds())) && dir_watch >= 0) {
-      char events[4096];
-      while (::read(dir_watch, events, sizeof events) > 0) {
-      }
-    }
-  }
-  MR_ASSIGN_OR_RETURN(std::string addr, ReadFileToString(addr_file));
-  while (!addr.empty() && (addr.back() == '\n' || addr.back() == ' ')) addr.pop_back();
-  address_ = addr;
-  if (auto http = ReadFileToString(http_file); http.ok()) {
-    http_address_ = *http;
-    while (!http_address_.empty() && (http_address_.back() == '\n' || http_address_.back() == ' ')) http_address_.pop_back();
-  }
+  // The workers start beside the master (their process start overlaps its own) and wait
+  // for its address file themselves (mr worker --master-addr-file).
+  std::vector<pid_t> workers;
   for (int i = 0; i < options_.workers; ++i) {
     std::string wdir = JoinPath(d, "worker-" + std::to_string(i));
-    std::vector<std::string> wargs = {"worker", "--master", address_, "--work-dir", wdir};
+    std::vector<std::string> wargs = {"worker", "--master-addr-file", addr_file, "--work-dir", wdir};
     wargs.insert(wargs.end(), options_.worker_args.begin(), options_.worker_args.end());
     if (static_cast<size_t>(i) < options_.per_worker_args.size()) {
       const auto& own = options_.per_worker_args[i];
@@ -269,10 +257,44 @@ Status LocalCluster::StartDaemons(double timeout_seconds) {
     }
     MR_ASSIGN_OR_RETURN(pid_t wpid, Spawn(wargs, JoinPath(d, "worker-" + std::to_string(i) + ".log")));
     pids_.push_back(wpid);
+    workers.push_back(wpid);
     if (options_.detached) {
       MR_RETURN_IF_ERROR(
           WriteFileAtomically(JoinPath(d, "worker-" + std::to_string(i) + ".pid"), std::to_string(wpid) + "\n"));
     }
+  }
+  // A master that fails at start takes its waiting workers with it.
+  auto fail = [&](Status why) {
+    Terminate(workers);
+    for (int i = 0; i < options_.workers; ++i) (void)RemoveAll(JoinPath(d, "worker-" + std::to_string(i) + ".pid"));
+    pids_.clear();
+    (void)RemoveAll(JoinPath(d, "master.pid"));  // no stale pid for a later `cluster stop`
+    return why;
+  };
+  const double deadline = MonotonicSeconds() + timeout_seconds;
+  const int master_exit = ExitFd(mpid);
+  // Without a pidfd, a 20 ms wait at a time, so a master that died is seen.
+  auto left = [&] { return std::max(0.0, std::min(deadline - MonotonicSeconds(), master_exit >= 0 ? 1e9 : 0.02)); };
+  while (!WaitForPath(addr_file, left(), master_exit)) {
+    int status = 0;
+    if (waitpid(mpid, &status, WNOHANG) == mpid) {
+      if (master_exit >= 0) ::close(master_exit);
+      auto log = ReadFileToString(JoinPath(d, "master.log"));
+      return fail(Status::Internal("the master exited at start: " + (log.ok() ? StartupError(*log) : std::string("(no log)"))));
+    }
+    if (MonotonicSeconds() > deadline) {
+      if (master_exit >= 0) ::close(master_exit);
+      Terminate({mpid});
+      return fail(Status::Unavailable("master did not start within the timeout (log: " + JoinPath(d, "master.log") + ")"));
+    }
+  }
+  if (master_exit >= 0) ::close(master_exit);
+  MR_ASSIGN_OR_RETURN(std::string addr, ReadFileToString(addr_file));
+  while (!addr.empty() && (addr.back() == '\n' || addr.back() == ' ')) addr.pop_back();
+  address_ = addr;
+  if (auto http = ReadFileToString(http_file); http.ok()) {
+    http_address_ = *http;
+    while (!http_address_.empty() && (http_address_.back() == '\n' || http_address_.back() == ' ')) http_address_.pop_back();
   }
   return Status::Ok();
 }

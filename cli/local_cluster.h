@@ -60,6 +60,11 @@ class LocalCluster {
   std::string http_address_;
 };
 
+// Waits until `path` exists: woken by inotify on its directory (a 20 ms poll where that is
+// unavailable), or early when exit_fd (if >= 0; e.g. a pidfd) becomes readable, or at the
+// timeout. True if the path exists.
+bool WaitForPath(const std::string& path, double timeout_seconds, int exit_fd = -1);
+
 // Path of the running executable (/proc/self/exe).
 std::string SelfExe();
 
