@@ -331,12 +331,13 @@ Result<std::unique_ptr<MasterServer>> MasterServer::Create(const MasterOptions& 
   auto server = std::make_unique<MasterServerImpl>(options, std::move(tracker));
   MR_RETURN_IF_ERROR(server->Bind());
   MR_RETURN_IF_ERROR(server->StartHttp());
-  // The page's address first: whoever waits for addr_file may then read it.
+  // The page's address first: whoever waits for addr_file may then read it. Not synced: an
+  // address is void once this process is gone, so a power cut has nothing to lose.
   if (!options.http_addr_file.empty() && server->http_address()) {
-    MR_RETURN_IF_ERROR(WriteFileAtomically(options.http_addr_file, server->http_address()->ToString() + "\n"));
+    MR_RETURN_IF_ERROR(WriteFileAtomicallyUnsynced(options.http_addr_file, server->http_address()->ToString() + "\n"));
   }
   if (!options.addr_file.empty()) {
-    MR_RETURN_IF_ERROR(WriteFileAtomically(options.addr_file, server->address().ToString() + "\n"));
+    MR_RETURN_IF_ERROR(WriteFileAtomicallyUnsynced(options.addr_file, server->address().ToString() + "\n"));
   }
   return std::unique_ptr<MasterServer>(std::move(server));
 }
