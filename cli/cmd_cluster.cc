@@ -129,6 +129,7 @@ int Start(const po::variables_map& vm, const ClusterFlags& f, const std::string&
   co.dir = dir;
   co.workers = workers;
   co.detached = true;
+  co.ordered_workers = true;
   co.master_args = ExplicitArgs(vm, f.sched_group);
   for (auto& a : ExplicitArgs(vm, f.master_group)) co.master_args.push_back(std::move(a));
   co.worker_args = ExplicitArgs(vm, f.slot_group);

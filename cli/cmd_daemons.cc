@@ -4,8 +4,10 @@
 #include "cli/command.h"
 #include "cli/commands.h"
 #include "cli/daemon_options.h"
+#include "cli/local_cluster.h"
 #include "cli/options.h"
 #include "common/auth.h"
+#include "common/file_util.h"
 #include "common/log.h"
 #include "master/master_server.h"
 #include "scheduler/scheduler.h"
@@ -35,7 +37,9 @@ int MasterMain(const Args& args) {
       ("state", po::value<std::string>()->required(), "state directory (traces, job store)")
       ("addr-file", po::value<std::string>(), "write the bound host:port to this file")
       ("http-addr-file", po::value<std::string>(), "with --http: write the status page's bound host:port to this file")
-      ("token-file", po::value<std::string>(), "cluster token: peers must prove they hold the same secret");
+      ("token-file", po::value<std::string>(), "cluster token: peers must prove they hold the same secret")
+      ("state-in-memory", "keep the job store in memory (no file, no fsync): nothing survives the master, so a "
+                          "restart recovers nothing (what `mr run`'s embedded cluster uses)");
   desc.add(SchedulerOptionGroup()).add(MasterOptionGroup());
   po::variables_map vm;
   if (auto rc = ParseFlags(args, desc, vm, UsageLine("mr master --state DIR [options]"))) return *rc;
@@ -44,6 +48,7 @@ int MasterMain(const Args& args) {
   if (!listen.ok()) return UsageError(listen.status().message());
   o.listen = *listen;
   o.state_dir = vm["state"].as<std::string>();
+  o.state_in_memory = vm.count("state-in-memory") > 0;
   if (vm.count("addr-file")) o.addr_file = vm["addr-file"].as<std::string>();
   if (vm.count("http-addr-file")) o.http_addr_file = vm["http-addr-file"].as<std::string>();
   if (Status s = ApplySchedulerOptions(vm, &o); !s.ok()) return UsageError(s.message());
@@ -60,6 +65,9 @@ int WorkerMain(const Args& args) {
   po::options_description desc("mr worker");
   desc.add_options()
       ("master", po::value<std::string>(), "master address HOST:PORT (default $MR_MASTER)")
+      ("master-addr-file", po::value<std::string>(),
+       "instead of --master: wait up to 30 s for the master to write its address to this file "
+       "(mr master --addr-file), so a worker can start beside its master")
       ("work-dir", po::value<std::string>()->required(), "local directory for map outputs and fetched partitions")
       ("host", po::value<std::string>()->default_value("127.0.0.1"), "address other workers fetch map output from")
       ("token-file", po::value<std::string>(), "cluster token shared with the master and the other workers");
@@ -67,9 +75,24 @@ int WorkerMain(const Args& args) {
   po::variables_map vm;
   if (auto rc = ParseFlags(args, desc, vm, UsageLine("mr worker --master ADDR --work-dir DIR [options]"))) return *rc;
   worker::WorkerOptions o;
-  auto master = MasterAddress(vm);
-  if (!master.ok()) return UsageError(master.status().message());
-  o.master = *master;
+  if (vm.count("master-addr-file")) {
+    if (vm.count("master")) return UsageError("give --master or --master-addr-file, not both");
+    const std::string file = vm["master-addr-file"].as<std::string>();
+    if (!WaitForPath(file, 30)) {
+      std::cerr << "mr: no master address in " << file << " after 30 s\n";
+      return kExitUnavailable;
+    }
+    auto text = ReadFileToString(file);
+    if (!text.ok()) return UsageError(text.status().message());
+    while (!text->empty() && (text->back() == '\n' || text->back() == ' ')) text->pop_back();
+    auto master = ParseHostPort(*text);
+    if (!master.ok()) return UsageError(file + ": " + master.status().message());
+    o.master = *master;
+  } else {
+    auto master = MasterAddress(vm);
+    if (!master.ok()) return UsageError(master.status().message());
+    o.master = *master;
+  }
   o.work_dir = vm["work-dir"].as<std::string>();
   o.host = vm["host"].as<std::string>();
   if (Status s = ApplyWorkerSlotOptions(vm, &o); !s.ok()) return UsageError(s.message());

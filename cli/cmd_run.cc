@@ -129,6 +129,10 @@ Result<HostPort> StartEmbedded(const po::variables_map& vm, const RunFlags& f, c
   co.dir = dir;
   co.workers = vm["workers"].as<int>();
   co.master_args = ExplicitArgs(vm, f.sched_group);
+  // The embedded master dies with this command and is never restarted on its state, so its
+  // job store stays in memory: no RocksDB files and no fsync at start, submit, commit or end
+  // (docs/performance.md, "The fixed cost of mr run"). `mr master` keeps its store on disk.
+  co.master_args.push_back("--state-in-memory");
   if (vm.count("http")) co.master_args.insert(co.master_args.end(), {"--http", vm["http"].as<std::string>()});
   co.worker_args = ExplicitArgs(vm, f.slot_group);
   PassTokenFile(vm, &co);

@@ -1,13 +1,18 @@
 #include "cli/local_cluster.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/inotify.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <climits>
+#include <cmath>
 #include <cstring>
 #include <map>
 #include <string>
@@ -34,16 +39,43 @@ bool Alive(pid_t pid) {
   return paren == std::string::npos || paren + 2 >= stat->size() || (*stat)[paren + 2] != 'Z';
 }
 
-// Waits for pid to exit (reaping it if it is our child). True if it exited.
+// An fd that becomes readable when pid exits (a pidfd), or -1 where there is none (an
+// old kernel, a pid already gone): the waits below then poll every 20 ms.
+// (The system call directly: glibc 2.36's <sys/pidfd.h> lacks C linkage for C++.)
+int ExitFd(pid_t pid) { return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)); }
+
+// Waits up to `seconds` for exit_fd to become readable (or, without one, 20 ms at most).
+// True if it did: the caller checks what it waits for at once instead of at a timer.
+bool WaitReadable(int exit_fd, int other_fd, double seconds) {
+  if (exit_fd < 0 && other_fd < 0) {
+    SleepSeconds(std::min(seconds, 0.02));
+    return false;
+  }
+  struct pollfd p[2] = {{exit_fd, POLLIN, 0}, {other_fd, POLLIN, 0}};
+  const int ms = static_cast<int>(std::ceil(std::max(0.0, seconds) * 1000));
+  return ::poll(p, 2, exit_fd < 0 ? std::min(ms, 20) : ms) > 0;
+}
+
+// Waits for pid to exit (reaping it if it is our child). True if it exited. Woken by the
+// exit itself (pidfd), not by a timer.
 bool WaitExit(pid_t pid, double timeout) {
   double deadline = MonotonicSeconds() + timeout;
-  while (MonotonicSeconds() < deadline) {
+  int fd = ExitFd(pid);
+  bool exited = false;
+  while (!exited && MonotonicSeconds() < deadline) {
     int status = 0;
     pid_t r = waitpid(pid, &status, WNOHANG);
-    if (r == pid || (r < 0 && !Alive(pid))) return true;
-    SleepSeconds(0.02);
+    exited = r == pid || (r < 0 && !Alive(pid));
+    if (exited) break;
+    // Readable yet not seen as exited (a detached process not yet a zombie for /proc):
+    // from now on a short poll.
+    if (WaitReadable(fd, -1, deadline - MonotonicSeconds()) && fd >= 0) {
+      ::close(fd);
+      fd = -1;
+    }
   }
-  return false;
+  if (fd >= 0) ::close(fd);
+  return exited;
 }
 
 // SIGTERM, and SIGKILL for those still running 5 s later. Returns those that had not
@@ -60,6 +92,34 @@ std::vector<pid_t> Terminate(const std::vector<pid_t>& pids) {
   return alive;
 }
 }  // namespace
+
+bool WaitForPath(const std::string& path, double timeout_seconds, int exit_fd) {
+  const double deadline = MonotonicSeconds() + timeout_seconds;
+  const size_t slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+  int watch = ::inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+  if (watch >= 0 && ::inotify_add_watch(watch, dir.c_str(), IN_MOVED_TO | IN_CREATE) < 0) {
+    ::close(watch);
+    watch = -1;
+  }
+  bool exists = PathExists(path);  // after the watch is set: no rename slips between
+  while (!exists) {
+    const double left = deadline - MonotonicSeconds();
+    if (left <= 0) break;
+    struct pollfd p[2] = {{watch, POLLIN, 0}, {exit_fd, POLLIN, 0}};
+    const int ms = static_cast<int>(std::ceil(left * 1000));
+    ::poll(p, 2, watch < 0 ? std::min(ms, 20) : ms);
+    if (exit_fd >= 0 && (p[1].revents & (POLLIN | POLLHUP | POLLERR)) != 0) break;
+    if (watch >= 0) {
+      char events[4096];
+      while (::read(watch, events, sizeof events) > 0) {
+      }
+    }
+    exists = PathExists(path);
+  }
+  if (watch >= 0) ::close(watch);
+  return exists;
+}
 
 std::string SelfExe() {
   char buf[PATH_MAX];
@@ -218,34 +278,13 @@ Status LocalCluster::StartDaemons(double timeout_seconds) {
   MR_ASSIGN_OR_RETURN(pid_t mpid, Spawn(margs, JoinPath(d, "master.log"), options_.master_netns));
   pids_.push_back(mpid);
   if (options_.detached) MR_RETURN_IF_ERROR(WriteFileAtomically(JoinPath(d, "master.pid"), std::to_string(mpid) + "\n"));
-  double deadline = MonotonicSeconds() + timeout_seconds;
-  while (!PathExists(addr_file)) {
-    int status = 0;
-    if (waitpid(mpid, &status, WNOHANG) == mpid) {
-      pids_.clear();
-      (void)RemoveAll(JoinPath(d, "master.pid"));  // no stale pid for a later `cluster stop`
-      auto log = ReadFileToString(JoinPath(d, "master.log"));
-      return Status::Internal("the master exited at start: " + (log.ok() ? StartupError(*log) : std::string("(no log)")));
-    }
-    if (MonotonicSeconds() > deadline) {
-      Terminate({mpid});
-      pids_.clear();
-      (void)RemoveAll(JoinPath(d, "master.pid"));
-      return Status::Unavailable("master did not start within the timeout (log: " + JoinPath(d, "master.log") + ")");
-    }
-    SleepSeconds(0.01);
-  }
-  MR_ASSIGN_OR_RETURN(std::string addr, ReadFileToString(addr_file));
-  while (!addr.empty() && (addr.back() == '\n' || addr.back() == ' ')) addr.pop_back();
-  address_ = addr;
-  if (auto http = ReadFileToString(http_file); http.ok()) {
-    http_address_ = *http;
-    while (!http_address_.empty() && (http_address_.back() == '\n' || http_address_.back() == ' ')) http_address_.pop_back();
-  }
-  const double workers_deadline = MonotonicSeconds() + timeout_seconds;
-  for (int i = 0; i < options_.workers; ++i) {
+  // Worker i, its files named WorkerFileName(i), started with `head` (how it finds the master).
+  // With ordered_workers each is waited for until it registered, so worker-I is the master's wI.
+  std::vector<pid_t> workers;
+  double workers_deadline = 0;
+  auto spawn_worker = [&](int i, std::vector<std::string> wargs) -> Status {
     const std::string name = WorkerFileName(i);
-    std::vector<std::string> wargs = {"worker", "--master", address_, "--work-dir", JoinPath(d, name)};
+    wargs.insert(wargs.end(), {"--work-dir", JoinPath(d, name)});
     wargs.insert(wargs.end(), options_.worker_args.begin(), options_.worker_args.end());
     if (static_cast<size_t>(i) < options_.per_worker_args.size()) {
       const auto& own = options_.per_worker_args[i];
@@ -256,10 +295,56 @@ Status LocalCluster::StartDaemons(double timeout_seconds) {
     const std::string netns = static_cast<size_t>(i) < options_.worker_netns.size() ? options_.worker_netns[i] : "";
     MR_ASSIGN_OR_RETURN(pid_t wpid, Spawn(wargs, log, netns));
     pids_.push_back(wpid);
+    workers.push_back(wpid);
     if (options_.detached) {
       MR_RETURN_IF_ERROR(WriteFileAtomically(JoinPath(d, name + ".pid"), std::to_string(wpid) + "\n"));
     }
-    WaitForRegistration(wpid, log, earlier.ok() ? earlier->size() : 0, workers_deadline);
+    if (options_.ordered_workers) WaitForRegistration(wpid, log, earlier.ok() ? earlier->size() : 0, workers_deadline);
+    return Status::Ok();
+  };
+  // Unordered, the workers start beside the master (their process start overlaps its own) and
+  // wait for its address file themselves (mr worker --master-addr-file).
+  if (!options_.ordered_workers) {
+    for (int i = 0; i < options_.workers; ++i) {
+      MR_RETURN_IF_ERROR(spawn_worker(i, {"worker", "--master-addr-file", addr_file}));
+    }
+  }
+  // A master that fails at start takes its waiting workers with it.
+  auto fail = [&](Status why) {
+    Terminate(workers);
+    for (int i = 0; i < options_.workers; ++i) (void)RemoveAll(JoinPath(d, WorkerFileName(i) + ".pid"));
+    pids_.clear();
+    (void)RemoveAll(JoinPath(d, "master.pid"));  // no stale pid for a later `cluster stop`
+    return why;
+  };
+  const double deadline = MonotonicSeconds() + timeout_seconds;
+  const int master_exit = ExitFd(mpid);
+  // Without a pidfd, a 20 ms wait at a time, so a master that died is seen.
+  auto left = [&] { return std::max(0.0, std::min(deadline - MonotonicSeconds(), master_exit >= 0 ? 1e9 : 0.02)); };
+  while (!WaitForPath(addr_file, left(), master_exit)) {
+    int status = 0;
+    if (waitpid(mpid, &status, WNOHANG) == mpid) {
+      if (master_exit >= 0) ::close(master_exit);
+      auto log = ReadFileToString(JoinPath(d, "master.log"));
+      return fail(Status::Internal("the master exited at start: " + (log.ok() ? StartupError(*log) : std::string("(no log)"))));
+    }
+    if (MonotonicSeconds() > deadline) {
+      if (master_exit >= 0) ::close(master_exit);
+      Terminate({mpid});
+      return fail(Status::Unavailable("master did not start within the timeout (log: " + JoinPath(d, "master.log") + ")"));
+    }
+  }
+  if (master_exit >= 0) ::close(master_exit);
+  MR_ASSIGN_OR_RETURN(std::string addr, ReadFileToString(addr_file));
+  while (!addr.empty() && (addr.back() == '\n' || addr.back() == ' ')) addr.pop_back();
+  address_ = addr;
+  if (auto http = ReadFileToString(http_file); http.ok()) {
+    http_address_ = *http;
+    while (!http_address_.empty() && (http_address_.back() == '\n' || http_address_.back() == ' ')) http_address_.pop_back();
+  }
+  if (options_.ordered_workers) {
+    workers_deadline = MonotonicSeconds() + timeout_seconds;
+    for (int i = 0; i < options_.workers; ++i) MR_RETURN_IF_ERROR(spawn_worker(i, {"worker", "--master", address_}));
   }
   return Status::Ok();
 }

@@ -21,6 +21,11 @@ struct LocalClusterOptions {
   // and speed (`mr experiment`); shorter than `workers` = none for the rest.
   std::vector<std::vector<std::string>> per_worker_args;
   bool detached = false;
+  // Start each worker once the one before has registered, so that worker-I (its files, its
+  // name label) is the master's wI in a fresh cluster (`mr cluster start`, which users read).
+  // Off: the workers start beside the master and find its address themselves — the embedded
+  // cluster of `mr run` and experiments, where the start's fixed cost matters more.
+  bool ordered_workers = false;
   // Hosts as network namespaces (`ip netns` names; the experiment's kind: netns,
   // cli/experiment_netns.h): the master runs in master_netns listening on master_listen,
   // worker i in worker_netns[i]. Empty: the caller's namespace, on loopback.
@@ -81,6 +86,11 @@ class LocalCluster {
   std::vector<pid_t> pids_;
   std::string http_address_;
 };
+
+// Waits until `path` exists: woken by inotify on its directory (a 20 ms poll where that is
+// unavailable), or early when exit_fd (if >= 0; e.g. a pidfd) becomes readable, or at the
+// timeout. True if the path exists.
+bool WaitForPath(const std::string& path, double timeout_seconds, int exit_fd = -1);
 
 // Path of the running executable (/proc/self/exe).
 std::string SelfExe();

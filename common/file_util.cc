@@ -70,16 +70,24 @@ Status WriteStringToFile(const std::string& path, std::string_view data) {
   return s;
 }
 
-Status WriteFileAtomically(const std::string& path, std::string_view data) {
+namespace {
+Status WriteAndRename(const std::string& path, std::string_view data, bool sync) {
   std::string tmp = path + ".tmp";
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return Errno("cannot create", tmp);
   Status s = WriteAllToFd(fd, data, tmp);
-  if (s.ok() && ::fsync(fd) != 0) s = Errno("cannot sync", tmp);
+  if (s.ok() && sync && ::fsync(fd) != 0) s = Errno("cannot sync", tmp);
   if (::close(fd) != 0 && s.ok()) s = Errno("cannot close", tmp);
   if (s.ok() && ::rename(tmp.c_str(), path.c_str()) != 0) s = Errno("cannot rename", tmp);
   if (!s.ok()) ::unlink(tmp.c_str());
   return s;
+}
+}  // namespace
+
+Status WriteFileAtomically(const std::string& path, std::string_view data) { return WriteAndRename(path, data, true); }
+
+Status WriteFileAtomicallyUnsynced(const std::string& path, std::string_view data) {
+  return WriteAndRename(path, data, false);
 }
 
 Status AppendToFile(const std::string& path, std::string_view data) {

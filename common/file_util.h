@@ -18,6 +18,9 @@ Status WriteStringToFile(const std::string& path, std::string_view data);
 Status WriteAllToFd(int fd, std::string_view data, const std::string& path);
 // Writes to path + ".tmp", fsyncs, renames over path.
 Status WriteFileAtomically(const std::string& path, std::string_view data);
+// The same without the fsync: readers never see a partial file, but a crash of the machine
+// may lose it. For what is void once its writer is gone (a running daemon's address).
+Status WriteFileAtomicallyUnsynced(const std::string& path, std::string_view data);
 Status AppendToFile(const std::string& path, std::string_view data);
 Status MakeDirs(const std::string& path);
 Status RemoveAll(const std::string& path);

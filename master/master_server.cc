@@ -403,7 +403,9 @@ Result<std::unique_ptr<MasterServer>> MasterServer::Create(const MasterOptions& 
   MR_ASSIGN_OR_RETURN(auto policy, sched::CreateScheduler(options.policy, options.scheduler));
   MR_ASSIGN_OR_RETURN(auto scheduler, sched::WithPlacement(std::move(policy), options.placement));
   MR_RETURN_IF_ERROR(MakeDirs(JoinPath(options.state_dir, "traces")));
-  MR_ASSIGN_OR_RETURN(auto store, StateStore::Open(JoinPath(options.state_dir, "db")));
+  MR_ASSIGN_OR_RETURN(auto store, StateStore::Open(JoinPath(options.state_dir, "db"),
+                                                   options.state_in_memory ? StateStore::Medium::kMemory
+                                                                           : StateStore::Medium::kDisk));
   TrackerOptions tracker_options = options.tracker;
   tracker_options.placement = std::string(sched::PlacementModeName(options.placement.mode));
   if (!tracker_options.remote_inputs) {  // jobs whose inputs sit behind a data server
@@ -429,12 +431,13 @@ Result<std::unique_ptr<MasterServer>> MasterServer::Create(const MasterOptions& 
   MR_RETURN_IF_ERROR(recovering->Recover());
   MR_RETURN_IF_ERROR(server->Bind());
   MR_RETURN_IF_ERROR(server->StartHttp());
-  // The page's address first: whoever waits for addr_file may then read it.
+  // The page's address first: whoever waits for addr_file may then read it. Not synced: an
+  // address is void once this process is gone, so a power cut has nothing to lose.
   if (!options.http_addr_file.empty() && server->http_address()) {
-    MR_RETURN_IF_ERROR(WriteFileAtomically(options.http_addr_file, server->http_address()->ToString() + "\n"));
+    MR_RETURN_IF_ERROR(WriteFileAtomicallyUnsynced(options.http_addr_file, server->http_address()->ToString() + "\n"));
   }
   if (!options.addr_file.empty()) {
-    MR_RETURN_IF_ERROR(WriteFileAtomically(options.addr_file, server->address().ToString() + "\n"));
+    MR_RETURN_IF_ERROR(WriteFileAtomicallyUnsynced(options.addr_file, server->address().ToString() + "\n"));
   }
   return std::unique_ptr<MasterServer>(std::move(server));
 }

@@ -19,6 +19,10 @@ namespace mr::master {
 struct MasterOptions {
   HostPort listen{"127.0.0.1", 7070};
   std::string state_dir;        // traces, later the RocksDB store
+  // The job store in memory (StateStore::Medium::kMemory): no file and no fsync, nothing
+  // to recover after a restart. Only for a master nothing ever restarts (`mr run`'s
+  // embedded cluster); traces still go to state_dir.
+  bool state_in_memory = false;
   std::string policy{sched::DefaultPolicy()};
   sched::PolicyOptions scheduler;  // the policy's options (scheduler/policy_table.h)
   sched::PlacementConfig placement;  // --placement and its parameters (scheduler/map_placement.h)

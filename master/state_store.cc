@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include <rocksdb/db.h>
+#include <rocksdb/env.h>
 #include <rocksdb/write_batch.h>
 
 namespace mr::master {
@@ -44,18 +45,26 @@ Status FromRocks(const rocksdb::Status& s, const char* what) {
 }
 }  // namespace
 
-StateStore::StateStore(std::unique_ptr<rocksdb::DB> db) : db_(std::move(db)) {}
-StateStore::~StateStore() = default;
+StateStore::StateStore(std::unique_ptr<rocksdb::Env> env, std::unique_ptr<rocksdb::DB> db)
+    : env_(std::move(env)), db_(std::move(db)) {}
+StateStore::~StateStore() { db_.reset(); }  // before the Env it lives in
 
-Result<std::unique_ptr<StateStore>> StateStore::Open(const std::string& dir) {
+Result<std::unique_ptr<StateStore>> StateStore::Open(const std::string& dir, Medium medium) {
   rocksdb::Options options;
   options.create_if_missing = true;
   options.max_open_files = 64;
   options.keep_log_file_num = 2;
+  std::unique_ptr<rocksdb::Env> env;
+  if (medium == Medium::kMemory) {
+    env.reset(rocksdb::NewMemEnv(rocksdb::Env::Default()));
+    options.env = env.get();
+    // A new database in memory has no table files to open: no thread pool for that.
+    options.max_file_opening_threads = 1;
+  }
   rocksdb::DB* raw = nullptr;
   rocksdb::Status s = rocksdb::DB::Open(options, dir, &raw);
   if (!s.ok()) return Status::IoError("cannot open state store " + dir + ": " + s.ToString());
-  return std::unique_ptr<StateStore>(new StateStore(std::unique_ptr<rocksdb::DB>(raw)));
+  return std::unique_ptr<StateStore>(new StateStore(std::move(env), std::unique_ptr<rocksdb::DB>(raw)));
 }
 
 Result<std::unique_ptr<StateStore>> StateStore::OpenReadOnly(const std::string& dir) {
@@ -64,7 +73,7 @@ Result<std::unique_ptr<StateStore>> StateStore::OpenReadOnly(const std::string& 
   rocksdb::DB* raw = nullptr;
   rocksdb::Status s = rocksdb::DB::OpenForReadOnly(options, dir, &raw);
   if (!s.ok()) return Status::IoError("cannot open state store " + dir + ": " + s.ToString());
-  return std::unique_ptr<StateStore>(new StateStore(std::unique_ptr<rocksdb::DB>(raw)));
+  return std::unique_ptr<StateStore>(new StateStore(nullptr, std::unique_ptr<rocksdb::DB>(raw)));
 }
 
 Status StateStore::PutJob(const proto::StoredJob& job, bool sync) {

@@ -17,6 +17,7 @@
 
 namespace rocksdb {
 class DB;
+class Env;
 }
 
 namespace mr::master {
@@ -29,9 +30,15 @@ struct LoadedJob {
 
 class StateStore {
  public:
+  // Where the store keeps its data. kDisk: RocksDB files under dir, synced as above.
+  // kMemory: RocksDB over an in-memory file system (dir names it, nothing is written): no
+  // file I/O and no fsync, and everything is gone when the process exits. Only for a master
+  // that can never be restarted on its state (`mr run`'s embedded cluster, which dies with
+  // the command): with it a master has nothing to recover from.
+  enum class Medium { kDisk, kMemory };
   // Opens or creates the database at dir. IoError if RocksDB refuses (e.g. the
   // directory is locked by another master).
-  static Result<std::unique_ptr<StateStore>> Open(const std::string& dir);
+  static Result<std::unique_ptr<StateStore>> Open(const std::string& dir, Medium medium = Medium::kDisk);
   // The same database read-only, for `mr profile --state DIR` beside a running master (it
   // takes no lock and sees the database as it was when opened). IoError if there is none.
   static Result<std::unique_ptr<StateStore>> OpenReadOnly(const std::string& dir);
@@ -58,7 +65,8 @@ class StateStore {
   Status DeleteJob(uint64_t job);
 
  private:
-  explicit StateStore(std::unique_ptr<rocksdb::DB> db);
+  StateStore(std::unique_ptr<rocksdb::Env> env, std::unique_ptr<rocksdb::DB> db);
+  std::unique_ptr<rocksdb::Env> env_;  // kMemory: the file system db_ lives in (outlives it)
   std::unique_ptr<rocksdb::DB> db_;
 };
 

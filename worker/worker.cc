@@ -1,11 +1,16 @@
 #include "worker/worker.h"
 
 #include <signal.h>
+#include <poll.h>
+#include <sys/eventfd.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
+#include <cstdint>
 #include <memory>
 #include <set>
+#include <thread>
 
 #include "common/clock.h"
 #include "common/file_util.h"
@@ -26,7 +31,15 @@ namespace mr::worker {
 namespace {
 
 std::atomic<bool> g_signalled{false};
-void OnSignal(int) { g_signalled.store(true); }
+// Written by OnSignal (write(2) is async-signal-safe), so a SIGTERM stops the heartbeat
+// thread at once instead of when its current wait between heartbeats runs out.
+std::atomic<int> g_signal_fd{-1};
+void OnSignal(int) {
+  g_signalled.store(true);
+  const int fd = g_signal_fd.load();
+  const uint64_t one = 1;
+  if (fd >= 0) (void)!::write(fd, &one, sizeof one);
+}
 
 // A fetch that makes no progress this long fails (Hadoop's
 // mapreduce.reduce.shuffle.read.timeout). Long, because a share-0 job's fetch
@@ -144,7 +157,27 @@ class WorkerImpl final : public Worker, private MasterLink::Handler {
     sa.sa_handler = OnSignal;
     sigaction(SIGTERM, &sa, nullptr);
     sigaction(SIGINT, &sa, nullptr);
+    // A thread that turns a signal into link_->Stop() (which wakes the heartbeat thread).
+    // The eventfd is the process's for good: a late signal never writes to a reused fd.
+    static const int fd = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    std::thread waker;
+    if (fd >= 0) {
+      g_signal_fd.store(fd);
+      waker = std::thread([this] {
+        struct pollfd p{fd, POLLIN, 0};
+        while (::poll(&p, 1, -1) < 0 && errno == EINTR) {
+        }
+        uint64_t n = 0;
+        (void)!::read(fd, &n, sizeof n);  // drained for the next Run
+        if (g_signalled.load()) link_->Stop();
+      });
+    }
     Status s = link_->Run([this] { return stopping(); });
+    if (fd >= 0) {
+      const uint64_t one = 1;
+      (void)!::write(fd, &one, sizeof one);  // ends the waker if no signal did
+      waker.join();
+    }
     Shutdown();
     return s;
   }

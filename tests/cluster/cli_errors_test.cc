@@ -57,6 +57,16 @@ TEST_F(CliErrorsTest, ExistingOutputIsLeftUntouched) {
   EXPECT_FALSE(PathExists(existing + "/_temporary"));
 }
 
+// A worker told where the master is twice is refused, and an address file that holds no
+// address is named (mr worker --master-addr-file, issue 30).
+TEST_F(CliErrorsTest, WorkerMasterAddrFile) {
+  const std::string file = tmp_.path() + "/master.addr";
+  ASSERT_TRUE(WriteStringToFile(file, "not an address\n").ok());
+  ExpectUsageError("worker --master 127.0.0.1:1 --master-addr-file " + file + " --work-dir " + tmp_.path() + "/w",
+                   "not both");
+  ExpectUsageError("worker --master-addr-file " + file + " --work-dir " + tmp_.path() + "/w", "master.addr");
+}
+
 TEST_F(CliErrorsTest, UnknownJob) {
   ExpectUsageError("run frobnicate --input " + in_ + " --output " + out_, "unknown job 'frobnicate'");
 }
