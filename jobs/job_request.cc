@@ -3,6 +3,7 @@
 #include "common/file_util.h"
 #include "jobs/job_spec_params.h"
 #include "jobs/job_table.h"
+#include "jobs/output_dir.h"
 
 namespace mr::jobs {
 namespace {
@@ -73,7 +74,7 @@ Result<proto::JobSpec> MakeJobSpec(const JobRequest& request, const InputSource&
   // `--output out/` names the directory out; the master takes only the slashless form.
   std::string out = AbsolutePath(request.output);
   while (out.size() > 1 && out.back() == '/') out.pop_back();
-  if (PathExists(out)) return Status::AlreadyExists("output directory " + out + " already exists");
+  if (OutputTaken(out)) return Status::AlreadyExists("output directory " + out + " already exists");
   spec.set_output(out);
   spec.set_reducers(request.reducers);
   spec.set_split_bytes(request.split_bytes);

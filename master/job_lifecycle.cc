@@ -8,6 +8,7 @@
 #include "common/log.h"
 #include "jobs/job.h"
 #include "jobs/job_request.h"
+#include "jobs/output_dir.h"
 #include "master/job_paths.h"
 #include "master/job_trace.h"
 
@@ -39,7 +40,10 @@ Result<uint64_t> JobLifecycle::Submit(const proto::JobSpec& spec_in) {
   jobs::Params params(spec.params().begin(), spec.params().end());
   MR_ASSIGN_OR_RETURN(std::unique_ptr<jobs::Job> job, jobs::CreateJob(spec.job(), params));
   if (PathExists(spec.output())) {
-    return Status::AlreadyExists("output directory " + spec.output() + " already exists");
+    // An unclaimed directory (jobs/output_dir.h) is taken over, unless a job of ours names it.
+    bool ours = !jobs::IsUnclaimedOutput(spec.output());
+    for (const auto& [id, j] : state_.jobs) ours = ours || (!j->finished() && j->spec.output() == spec.output());
+    if (ours) return Status::AlreadyExists("output directory " + spec.output() + " already exists");
   }
   const jobs::InputSource* from = state_.options.input_source;
   if (!spec.input_server().empty()) {  // the inputs are on one host, behind its data server

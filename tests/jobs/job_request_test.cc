@@ -1,6 +1,7 @@
 // JobRequest -> JobSpec (jobs/job_request.h) on an in-memory input source: resolved inputs,
 // defaults, and the messages `mr run` prints for bad requests.
 #include "jobs/job_request.h"
+#include "jobs/output_dir.h"
 
 #include <gtest/gtest.h>
 
@@ -120,6 +121,14 @@ TEST_F(JobRequestTest, BadRequestsGetTheMessagesMrRunPrints) {
   EXPECT_EQ(Error([](JobRequest& r) { r.output = ""; }), "missing --output DIR");
   const std::string exists = dir_.path();
   EXPECT_EQ(Error([&](JobRequest& r) { r.output = exists; }), "output directory " + exists + " already exists");
+  // A directory holding only an empty _temporary (a submit whose master died) is not taken;
+  // one whose _temporary holds anything is (jobs/output_dir.h).
+  const std::string unclaimed = JoinPath(dir_.path(), "unclaimed");
+  ASSERT_TRUE(MakeDirs(JoinPath(unclaimed, "_temporary")).ok());
+  EXPECT_TRUE(IsUnclaimedOutput(unclaimed));
+  EXPECT_FALSE(OutputTaken(unclaimed));
+  ASSERT_TRUE(MakeDirs(JoinPath(unclaimed, "_temporary/attempt-r-00000-1")).ok());
+  EXPECT_EQ(Error([&](JobRequest& r) { r.output = unclaimed; }), "output directory " + unclaimed + " already exists");
   EXPECT_EQ(Error([](JobRequest& r) { r.reducers = 0; }), "--reducers must be in 1..10000");
   EXPECT_EQ(Error([](JobRequest& r) { r.reducers = 10001; }), "--reducers must be in 1..10000");
   EXPECT_EQ(Error([](JobRequest& r) { r.split_bytes = 4095; }), "--split-size must be at least 4KiB (4096 bytes)");
