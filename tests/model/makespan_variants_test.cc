@@ -3,6 +3,7 @@
 // start, the lower bound every schedule obeys, and BalancedPools ranking jobs by work.
 #include <gtest/gtest.h>
 
+#include <string>
 #include <vector>
 
 #include "model/makespan/balanced_pools.h"
@@ -140,6 +141,12 @@ TEST(BalancedPoolsVariantsTest, ThePlannerTakesTheVariantsAndItsPlanFileNamesThe
   ASSERT_TRUE(plan.ok());
   EXPECT_EQ(plan->split, 4);
   EXPECT_EQ(plan->variants, "pools-by work, slow-start 0.05");
+  // --slow-start changes what the planner simulates, not only its name: the holding batch
+  // above, in the order A, B on 2 map and 1 reduce slot, 11 with reduces after their maps and
+  // 12 with Hadoop's 0.05 (BatchSimVariantsTest.SlowStartHoldsTheReduceSlotThroughTheMapStage).
+  const std::vector<std::string> order{"A", "B"};
+  EXPECT_DOUBLE_EQ(PlanGivenOrder(HoldingBatch(), {1, 2, 1}, order)->makespan, 11);
+  EXPECT_DOUBLE_EQ(PlanGivenOrder(HoldingBatch(), {1, 2, 1}, order, {.reduce_slow_start = 0.05})->makespan, 12);
   EXPECT_EQ(ParsePoolsVariants("tasks", "crossing", by_work).message(), "--pools-by: 'tasks' is not maps or work");
   EXPECT_EQ(ParsePoolsVariants("maps", "binary", by_work).message(),
             "--pool-search: 'binary' is not crossing or paper");
