@@ -23,9 +23,12 @@ int SubmitMain(const Args& args) {
   if (!spec.ok()) return UsageError(spec.status().message());
   auto master = ClientMasterAddress(vm);
   if (!master.ok()) return ClientError(master.status());
+  auto token = TokenOption(vm);
+  if (!token.ok()) return ClientError(token.status());
   auto client = ConnectClient(vm);
   if (!client.ok()) return ClientError(client.status());
-  auto id = Submit(**client, *spec, *master, true);
+  std::unique_ptr<client::MasterClient> connection = std::move(client).value();
+  auto id = Submit(connection, *spec, *master, *token, true);
   if (!id.ok()) return ClientError(id.status());
   std::printf("%s\n", JobIdString(*id).c_str());
   return kExitOk;

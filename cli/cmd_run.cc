@@ -150,9 +150,10 @@ int SubmitAndWait(const proto::JobSpec& spec, const RunTarget& target, bool quie
   }
   auto client = client::MasterClient::Connect(target.address, "client", target.token);
   if (!client.ok()) return ClientError(client.status());
-  auto id = Submit(**client, spec, target.address, !quiet);
+  std::unique_ptr<client::MasterClient> connection = std::move(client).value();
+  auto id = Submit(connection, spec, target.address, target.token, !quiet);
   if (!id.ok()) return ClientError(id.status());
-  auto st = WaitForJob(std::move(client).value(), target.address, target.token, *id, quiet);
+  auto st = WaitForJob(std::move(connection), target.address, target.token, *id, quiet);
   if (st.ok()) return Report(*st);
   if (st.status().code() != StatusCode::kAborted) {
     std::cerr << "mr: " << JobIdString(*id) << ": " << st.status().message() << "\n";

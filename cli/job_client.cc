@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <iostream>
 #include <optional>
+#include <random>
 #include <thread>
 
 #include "cli/commands.h"
@@ -206,19 +207,51 @@ int Report(const proto::JobStatus& st) {
   return kExitOk;
 }
 
-// Submits spec; prints its page's URL on stderr when the master serves a status page (and
-// print_page). Returns the job id.
-Result<uint64_t> Submit(client::MasterClient& client, const proto::JobSpec& spec, const HostPort& master,
-                        bool print_page) {
+// True if SIGINT or SIGTERM arrived while DeferInterrupts holds them back.
+bool InterruptPending() {
+  sigset_t pending;
+  sigpending(&pending);
+  return sigismember(&pending, SIGINT) == 1 || sigismember(&pending, SIGTERM) == 1;
+}
+
+// A random id for one submission: 128 bits, hex.
+std::string NewSubmissionId() {
+  std::random_device rd;
+  char buf[33];
+  std::snprintf(buf, sizeof buf, "%08x%08x%08x%08x", rd(), rd(), rd(), rd());
+  return buf;
+}
+
+Result<uint64_t> Submit(std::unique_ptr<client::MasterClient>& client, proto::JobSpec spec, const HostPort& master,
+                        const auth::ClusterToken& token, bool print_page, double reconnect_seconds) {
+  if (spec.submission_id().empty()) spec.set_submission_id(NewSubmissionId());
   proto::Envelope req;
   *req.mutable_submit()->mutable_spec() = spec;
-  proto::Envelope reply;
+  Result<proto::Envelope> reply = Status::NetworkError("not sent");
   {
     DeferInterrupts defer;  // the id must come back: an interrupt then kills the job
-    MR_ASSIGN_OR_RETURN(reply, client.Call(req));
+    reply = client->Call(req);
+    // Cut off before the reply (the master restarted): send the same submission again. Only
+    // to a master that answers a known submission id with its job; an older one would run it twice.
+    const double deadline = MonotonicSeconds() + reconnect_seconds;
+    while (!reply.ok() && reply.status().code() == StatusCode::kNetworkError &&
+           client->HasFeature(kFeatureSubmitRetry) && MonotonicSeconds() < deadline) {
+      if (InterruptPending()) {
+        return Status::Aborted("interrupted while the master was away; the job may have been submitted "
+                               "(mr status lists it)");
+      }
+      auto c = client::MasterClient::Connect(master, "client", token, 2.0);
+      if (!c.ok() || !(*c)->HasFeature(kFeatureSubmitRetry)) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(250));
+        continue;
+      }
+      client = std::move(c).value();
+      reply = client->Call(req);
+    }
   }
-  if (!reply.has_submit_reply()) return Status::ProtocolError("unexpected reply to submit");
-  const proto::SubmitReply& r = reply.submit_reply();
+  MR_RETURN_IF_ERROR(reply.status());
+  if (!reply->has_submit_reply()) return Status::ProtocolError("unexpected reply to submit");
+  const proto::SubmitReply& r = reply->submit_reply();
   std::string url = JobPageUrl(r.page_address(), master.host, r.job_id());
   if (print_page && !url.empty()) std::fprintf(stderr, "job page: %s\n", url.c_str());
   return r.job_id();

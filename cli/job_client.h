@@ -33,9 +33,13 @@ Result<uint64_t> ParseJobIdArg(const std::string& text);
 
 // Submits spec with interrupts held back (the id must come back: an interrupt then kills
 // the job); prints the job page's URL on stderr when the master serves one and print_page.
-// Returns the job id.
-Result<uint64_t> Submit(client::MasterClient& client, const proto::JobSpec& spec, const HostPort& master,
-                        bool print_page);
+// Returns the job id. The submission gets an id of its own (JobSpec.submission_id): if the
+// connection breaks before the reply and the master can take a retried submit
+// (kFeatureSubmitRetry), this reconnects with `token` for up to reconnect_seconds and sends
+// the same submission again, so a master restarted mid-submit neither loses the job nor runs
+// it twice; `client` is then the new connection.
+Result<uint64_t> Submit(std::unique_ptr<client::MasterClient>& client, proto::JobSpec spec, const HostPort& master,
+                        const auth::ClusterToken& token, bool print_page, double reconnect_seconds = 120);
 // Waits until job `id` ends, showing its progress on stderr unless quiet (ProgressDisplay:
 // a line in place on a terminal, plain lines otherwise). If the master goes away (a
 // restart), reconnects for up to reconnect_seconds and goes on waiting for the same job.

@@ -13,5 +13,8 @@ inline constexpr const char* kSoftwareVersion = "mrlab 0.1.0";
 inline constexpr const char* kFeatureWaitJob = "wait_job";
 inline constexpr const char* kFeatureKillJob = "kill_job";
 inline constexpr const char* kFeatureTaskAttempts = "task_attempts";
+// A submit may be sent again with the same JobSpec.submission_id: the master answers with the
+// job it already made for it.
+inline constexpr const char* kFeatureSubmitRetry = "submit_retry";
 
 }  // namespace mr

@@ -9,6 +9,8 @@
 
 #include <string>
 
+#include "common/status.h"
+
 namespace mr::jobs {
 
 // True for a directory whose only entry is an empty directory `_temporary`.
@@ -16,5 +18,12 @@ bool IsUnclaimedOutput(const std::string& dir);
 
 // The output directory is taken: it exists and is not unclaimed.
 bool OutputTaken(const std::string& dir);
+
+// Claims dir for a job by making dir/_temporary. The directory appears holding its empty
+// `_temporary` or not at all: both are made under a hidden sibling (".NAME.claim-RANDOM")
+// that is then renamed to dir, so a process killed half-way never leaves an empty dir
+// behind, which would be taken (found by scripts/fault-sweep.sh --mb 48). An unclaimed dir
+// is taken over as it is. Errors: AlreadyExists if dir is taken; IoError from the file system.
+Status ClaimOutput(const std::string& dir);
 
 }  // namespace mr::jobs

@@ -36,6 +36,11 @@ Status ValidateSpec(const proto::JobSpec& spec) {
 
 Result<uint64_t> JobLifecycle::Submit(const proto::JobSpec& spec_in) {
   proto::JobSpec spec = spec_in;
+  if (!spec.submission_id().empty()) {  // the same submission sent again: its job, not a new one
+    for (const auto& [id, j] : state_.jobs) {
+      if (j->spec.submission_id() == spec.submission_id()) return id;
+    }
+  }
   MR_RETURN_IF_ERROR(ValidateSpec(spec));
   jobs::Params params(spec.params().begin(), spec.params().end());
   MR_ASSIGN_OR_RETURN(std::unique_ptr<jobs::Job> job, jobs::CreateJob(spec.job(), params));
@@ -71,7 +76,7 @@ Result<uint64_t> JobLifecycle::Submit(const proto::JobSpec& spec_in) {
     rec->maps.resize(spec.num_maps());
   }
   for (auto& [k, v] : plan.extra_params) (*spec.mutable_params())[k] = v;
-  MR_RETURN_IF_ERROR(MakeDirs(JoinPath(spec.output(), "_temporary")));
+  MR_RETURN_IF_ERROR(jobs::ClaimOutput(spec.output()));  // appears with its _temporary, or not at all
 
   rec->id = state_.next_job_id++;
   if (spec.name().empty()) spec.set_name(spec.job());

@@ -24,7 +24,8 @@ class JobLifecycle {
   // Validates and plans the job (splits, sampling: through TrackerOptions::input_source),
   // creates OUTPUT/_temporary.
   // Errors: NotFound (unknown job, missing input), AlreadyExists (output
-  // exists), InvalidArgument (bad params). Nothing is created on error.
+  // exists), InvalidArgument (bad params). Nothing is created on error. A spec whose
+  // submission_id a held job already carries is that job's submit sent again: its id, nothing new.
   Result<uint64_t> Submit(const proto::JobSpec& spec);
   // Ends a running job as KILLED (kKilledByUser). Errors: NotFound, FailedPrecondition
   // (already ended).

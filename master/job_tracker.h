@@ -53,7 +53,8 @@ class JobTracker {
   Status Recover();
   // Validates and plans the job (splits, sampling), creates OUTPUT/_temporary.
   // Errors: NotFound (unknown job, missing input), AlreadyExists (output
-  // exists), InvalidArgument (bad params). Nothing is created on error.
+  // exists), InvalidArgument (bad params). Nothing is created on error. A spec whose
+  // submission_id a held job already carries is that job's submit sent again: its id, nothing new.
   Result<uint64_t> Submit(const proto::JobSpec& spec);
   Result<proto::RegisterReply> Register(const proto::RegisterWorker& req);
   // One scheduling round for the reporting worker (every worker's free slots when the

@@ -94,6 +94,7 @@ HandlerOutcome RequestHandler::HandleHello(PeerConnection& conn, const proto::En
   r->add_features(kFeatureWaitJob);
   r->add_features(kFeatureKillJob);
   r->add_features(kFeatureTaskAttempts);
+  r->add_features(kFeatureSubmitRetry);
   conn.gate_.emplace(hello.role());
   if (!options_.token.enabled()) {
     conn.phase_ = PeerConnection::Phase::kReady;

@@ -143,5 +143,29 @@ TEST_F(JobRequestTest, BadRequestsGetTheMessagesMrRunPrints) {
   EXPECT_FALSE(PathExists(JoinPath(dir_.path(), "out"))) << "a refused request created its output";
 }
 
+// A master killed between making OUTPUT and OUTPUT/_temporary left an empty OUTPUT, which is
+// taken, so the same command then failed for ever (scripts/fault-sweep.sh --mb 48, run 53).
+// ClaimOutput makes both under a hidden sibling and renames it into place: the directory
+// appears with its empty _temporary or not at all, and no claim is left beside it.
+TEST(ClaimOutputTest, TheDirectoryAppearsWithItsTemporaryAndNothingBesideIt) {
+  TempDir dir("mr-claim-output-test");
+  const std::string out = JoinPath(dir.path(), "nested/out");
+  ASSERT_TRUE(ClaimOutput(out + "/").ok());
+  EXPECT_TRUE(IsUnclaimedOutput(out)) << "OUTPUT holds exactly an empty _temporary";
+  auto siblings = ListDir(JoinPath(dir.path(), "nested"));
+  ASSERT_TRUE(siblings.ok());
+  EXPECT_EQ(*siblings, std::vector<std::string>{"out"}) << "the claim was renamed, not left beside it";
+  // Claimed and still empty: a second claim takes it over (a restarted master's submit).
+  EXPECT_TRUE(ClaimOutput(out).ok());
+  ASSERT_TRUE(WriteStringToFile(JoinPath(out, "part-r-00000"), "x\n").ok());
+  EXPECT_EQ(ClaimOutput(out).code(), StatusCode::kAlreadyExists);
+  const std::string empty = JoinPath(dir.path(), "empty");
+  ASSERT_TRUE(MakeDirs(empty).ok());
+  EXPECT_EQ(ClaimOutput(empty).code(), StatusCode::kAlreadyExists) << "an existing directory is taken, as in Hadoop";
+  siblings = ListDir(dir.path());
+  ASSERT_TRUE(siblings.ok());
+  EXPECT_EQ(siblings->size(), 2u) << "a refused claim leaves nothing";
+}
+
 }  // namespace
 }  // namespace mr::jobs

@@ -359,3 +359,44 @@ TEST(JobTrackerOutputTest, AnUnclaimedOutputIsTakenOverUnlessAJobOfOursNamesIt) 
 
 }  // namespace
 }  // namespace mr::master
+
+namespace mr::master {
+namespace {
+
+// A master killed while a client's submit was on the wire (scripts/fault-sweep.sh: 2-3 of 50
+// master kills) left `mr run` with "connection closed by peer", though the master may already
+// have stored the job. The client now sends the same submission again after reconnecting; the
+// master answers a submission id it holds, also after a restart, with that job, never a second.
+TEST(JobTrackerSubmitRetryTest, TheSameSubmissionSentAgainIsTheSameJobAlsoAfterARestart) {
+  TempDir dir("mr-tracker-retry-test");
+  const std::string db = JoinPath(dir.path(), "db");
+  proto::JobSpec spec;
+  uint64_t job = 0;
+  {
+    auto store = StateStore::Open(db);
+    ASSERT_TRUE(store.ok()) << store.status().ToString();
+    TrackerHarness h(dir.path(), Fifo(), std::move(store).value());
+    h.AddWorker(1, 1);
+    spec = h.SyntheticSpec(/*maps=*/2, /*reduces=*/1);
+    spec.set_submission_id("5ca1ab1e");
+    job = h.Submit(spec);
+    Result<uint64_t> again = h.tracker().Submit(spec);
+    ASSERT_TRUE(again.ok()) << again.status().ToString();
+    EXPECT_EQ(*again, job);
+    // Another submission with the same output is still refused: the id names a submission.
+    proto::JobSpec other = spec;
+    other.set_submission_id("0ther");
+    EXPECT_EQ(h.tracker().Submit(other).status().code(), StatusCode::kAlreadyExists);
+  }
+  auto store = StateStore::Open(db);
+  ASSERT_TRUE(store.ok()) << store.status().ToString();
+  TrackerHarness h(dir.path(), Fifo(), std::move(store).value());
+  ASSERT_TRUE(h.tracker().Recover().ok());
+  Result<uint64_t> after = h.tracker().Submit(spec);
+  ASSERT_TRUE(after.ok()) << after.status().ToString();
+  EXPECT_EQ(*after, job) << "the restarted master knows the submission from its store";
+  EXPECT_EQ(h.Status(job).state(), "RUNNING");
+}
+
+}  // namespace
+}  // namespace mr::master
