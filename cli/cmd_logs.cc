@@ -1,4 +1,4 @@
-// `mr logs JOB [TASK] [--attempt N] [--tail N]`: a job's task attempts' logs, from the
+// `mr logs JOB [TASK] [--attempt N] [--tail N] [--follow]`: a job's task attempts' logs, from the
 // workers that ran them (cli/task_logs.h).
 #include <cstdio>
 #include <iostream>
@@ -18,18 +18,21 @@ int LogsMain(const Args& args) {
       ("task", po::value<std::string>(), "one task: a map m-00003 or a reduce r-00000 (default: every task)")
       ("attempt", po::value<uint32_t>(), "only attempts with this number (as the headers show it)")
       ("tail", po::value<uint64_t>(), "only the last N lines of each log")
+      ("follow,f", po::bool_switch(), "keep printing a running attempt's log as it grows, until the attempt ends")
       ("master", po::value<std::string>(), kClientMasterHelp)
       ("token-file", po::value<std::string>(), kTokenFileHelp);
   po::variables_map vm;
   const char* usage =
-      "mr logs JOB [TASK] [--attempt N] [--tail N] [--master ADDR]\n\n"
+      "mr logs JOB [TASK] [--attempt N] [--tail N] [--follow] [--master ADDR]\n\n"
       "Prints the logs of a job's task attempts (all, or TASK's), each after a header line\n"
       "naming the attempt and its worker: what the task's programs wrote to stderr and the\n"
       "worker's own lines about the attempt, read from the worker that ran it. A worker keeps\n"
       "up to 1 MiB per attempt, for its 64 most recent jobs (256 MiB in all). Exit status 0\n"
       "when every log was printed; 2 for an unknown job or task; 3 when the master cannot be\n"
       "reached, or some log could not be read (its worker is gone or did not answer: a line\n"
-      "in place of that log says which)";
+      "in place of that log says which). --follow streams a running attempt's log as it\n"
+      "grows (as tail -f does) and returns when the attempt ends (or on Ctrl-C); attempts that\n"
+      "start later are not picked up";
   if (auto rc = ParseFlags(args, desc, vm, UsageLine(usage, &positional))) return *rc;
   if (!vm.count("job-id")) return UsageError("logs: which job? (mr logs job-000004 m-00000)");
   auto id = ParseJobIdArg(vm["job-id"].as<std::string>());
@@ -39,6 +42,7 @@ int LogsMain(const Args& args) {
   if (vm.count("task")) o.task = vm["task"].as<std::string>();
   if (vm.count("attempt")) o.attempt = vm["attempt"].as<uint32_t>();
   if (vm.count("tail")) o.tail = vm["tail"].as<uint64_t>();
+  o.follow = vm["follow"].as<bool>();
   auto token = TokenOption(vm);
   if (!token.ok()) return UsageError(token.status().message());
   o.token = *token;

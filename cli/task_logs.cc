@@ -1,7 +1,10 @@
 #include "cli/task_logs.h"
 
 #include <algorithm>
+#include <chrono>
 #include <deque>
+#include <memory>
+#include <thread>
 
 #include "common/job_id.h"
 #include "common/version.h"
@@ -72,36 +75,84 @@ class TailLines {
   std::deque<std::string> lines_;
 };
 
-// Streams one attempt's log to `out` (or through `tail`) in kTaskLogChunkBytes pieces up to
-// the size the server reports at the first piece (a running attempt's later lines wait for
-// the next `mr logs`). *line_start: whether what was written to `out` so far ends a line.
-Status StreamLog(const proto::TaskAttempt& a, const TaskLogsOptions& o, std::ostream& out, TailLines* tail,
-                 bool* line_start) {
-  MR_ASSIGN_OR_RETURN(auto client, shuffle::TaskLogClient::Connect(a.host(), static_cast<uint16_t>(a.port()), o.token,
-                                                                   o.timeout_seconds));
-  proto::TaskLogRequest req;
-  req.set_job_id(o.job);
-  req.set_kind(a.kind());
-  req.set_index(a.index());
-  req.set_attempt(a.attempt());
-  req.set_max_bytes(shuffle::kTaskLogChunkBytes);
-  uint64_t offset = 0;
-  std::optional<uint64_t> end;
-  while (!end || offset < *end) {
-    req.set_offset(offset);
-    MR_ASSIGN_OR_RETURN(shuffle::TaskLogPiece piece, client->Read(req));
-    if (!end) end = piece.log_size;
-    if (piece.bytes.empty()) break;
-    offset += piece.bytes.size();
-    if (tail != nullptr) {
-      tail->Add(piece.bytes);
-    } else {
-      out.write(piece.bytes.data(), static_cast<std::streamsize>(piece.bytes.size()));
-      out.flush();
-      *line_start = piece.bytes.back() == '\n';
-    }
+// One attempt's log, read on from where the last read stopped.
+class LogReader {
+ public:
+  LogReader(const proto::TaskAttempt& a, const TaskLogsOptions& o) : a_(a), o_(o) {
+    req_.set_job_id(o.job);
+    req_.set_kind(a.kind());
+    req_.set_index(a.index());
+    req_.set_attempt(a.attempt());
+    req_.set_max_bytes(shuffle::kTaskLogChunkBytes);
   }
-  return Status::Ok();
+
+  // Writes to `out` (or through `tail`) in kTaskLogChunkBytes pieces what the log holds past
+  // the last read, up to its size at the first piece of this call. *line_start: whether
+  // what was written to `out` so far ends a line. *grew: whether anything was read.
+  Status ReadOn(std::ostream& out, TailLines* tail, bool* line_start, bool* grew) {
+    *grew = false;
+    if (!client_) {
+      MR_ASSIGN_OR_RETURN(client_, shuffle::TaskLogClient::Connect(a_.host(), static_cast<uint16_t>(a_.port()),
+                                                                   o_.token, o_.timeout_seconds));
+    }
+    std::optional<uint64_t> end;
+    while (!end || offset_ < *end) {
+      req_.set_offset(offset_);
+      Result<shuffle::TaskLogPiece> piece = client_->Read(req_);
+      if (!piece.ok()) {
+        client_.reset();  // a follow's next poll connects again
+        return piece.status();
+      }
+      if (!end) end = piece->log_size;
+      if (piece->bytes.empty()) break;
+      offset_ += piece->bytes.size();
+      *grew = true;
+      if (tail != nullptr) {
+        tail->Add(piece->bytes);
+      } else {
+        out.write(piece->bytes.data(), static_cast<std::streamsize>(piece->bytes.size()));
+        out.flush();
+        *line_start = piece->bytes.back() == '\n';
+      }
+    }
+    return Status::Ok();
+  }
+
+ private:
+  const proto::TaskAttempt& a_;
+  const TaskLogsOptions& o_;
+  proto::TaskLogRequest req_;
+  std::unique_ptr<shuffle::TaskLogClient> client_;
+  uint64_t offset_ = 0;
+};
+
+// Whether the master still shows attempt `a` running.
+Result<bool> StillRunning(client::MasterClient& master, const TaskLogsOptions& o, const proto::TaskAttempt& a) {
+  TaskLogsOptions one = o;
+  one.task = a.task();
+  one.attempt = a.attempt();
+  MR_ASSIGN_OR_RETURN(proto::TaskAttemptsReply now, AskAttempts(master, one));
+  return now.attempts_size() > 0 && now.attempts(0).state() == "RUNNING";
+}
+
+// Streams one attempt's log: what it holds now (through `tail` if given, then written) and,
+// when following a RUNNING attempt, what it gains until the attempt ends.
+Status StreamLog(client::MasterClient& master, const proto::TaskAttempt& a, const TaskLogsOptions& o,
+                 std::ostream& out, std::optional<TailLines>& tail, bool* line_start) {
+  LogReader reader(a, o);
+  bool grew = false;
+  Status s = reader.ReadOn(out, tail ? &*tail : nullptr, line_start, &grew);
+  if (tail) *line_start = tail->WriteTo(out);
+  MR_RETURN_IF_ERROR(s);
+  if (!o.follow || a.state() != "RUNNING") return Status::Ok();
+  for (bool running = true; running;) {
+    MR_RETURN_IF_ERROR(reader.ReadOn(out, nullptr, line_start, &grew));
+    if (grew) continue;
+    MR_ASSIGN_OR_RETURN(running, StillRunning(master, o, a));
+    if (running) std::this_thread::sleep_for(std::chrono::duration<double>(o.poll_seconds));
+  }
+  // It ended: what it wrote last (the worker writes the log before it reports the end).
+  return reader.ReadOn(out, nullptr, line_start, &grew);
 }
 
 }  // namespace
@@ -121,8 +172,7 @@ Result<TaskLogsResult> PrintTaskLogs(client::MasterClient& master, const TaskLog
     std::optional<TailLines> tail;
     if (o.tail) tail.emplace(*o.tail);
     bool line_start = true;
-    Status streamed = StreamLog(a, o, out, tail ? &*tail : nullptr, &line_start);
-    if (tail) line_start = tail->WriteTo(out);
+    Status streamed = StreamLog(master, a, o, out, tail, &line_start);
     if (!line_start) out << '\n';  // the next header starts a line of its own
     if (!streamed.ok()) {
       ++result.unreadable;

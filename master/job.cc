@@ -98,7 +98,7 @@ PhaseProgress JobRecord::Progress() const {
   if (maps_all_done && out == 0) {
     p.shuffle = 1;  // nothing to fetch
   } else if (p.shuffle_bytes_expected > 0) {
-    p.shuffle = Fraction(static_cast<double>(shuffle_bytes_fetched), p.shuffle_bytes_expected);
+    p.shuffle = Fraction(static_cast<double>(ShuffleBytesReceived()), p.shuffle_bytes_expected);
   }
   if (maps_all_done && out > 0) {
     p.reduce = Fraction(p.reduce_bytes_merged, out);
@@ -178,6 +178,14 @@ sched::SizeEstimate JobRecord::Estimate(double now) const {
     return elapsed;
   };
   return sched::EstimateSize(in, map_elapsed, reduce_elapsed);
+}
+
+uint64_t JobRecord::ShuffleBytesReceived() const {
+  uint64_t bytes = shuffle_bytes_fetched;
+  for (const ReduceTask& r : reduces) {
+    if (r.state == ReduceTask::State::kFetching) bytes += r.shuffle_bytes_in_flight;
+  }
+  return bytes;
 }
 
 void JobRecord::RecordFetch(double start, double end, uint64_t bytes) {

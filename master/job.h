@@ -104,7 +104,8 @@ struct ReduceTask {
   std::string status_line;  // the latest attempt's reporter:status: (streaming), "" if none
   WorkerId last_failed_worker = 0;  // a re-placement goes elsewhere if it can
   uint32_t maps_fetched = 0;
-  uint64_t shuffle_bytes = 0;
+  uint64_t shuffle_bytes = 0;            // of its finished fetches (in JobRecord::shuffle_bytes_fetched)
+  uint64_t shuffle_bytes_in_flight = 0;  // received by its fetches in flight, while kFetching
   double start_time = 0;
   double end_time = 0;
   double progress = 0;  // of the running attempt, from its RUNNING reports ([0, 1])
@@ -221,7 +222,7 @@ struct JobRecord {
   std::optional<proto::JobProfile> profile;   // earlier runs of this job name
   sched::EstimateSource traced_source = sched::EstimateSource::kNone;
   uint64_t map_output_bytes = 0;   // sum over finished maps
-  uint64_t shuffle_bytes_fetched = 0;
+  uint64_t shuffle_bytes_fetched = 0;   // by finished fetches of the placed reducers
   std::string policy;              // the policy it runs (ran) under
   // Frozen at the end, so a finished job's status does not move with later profiles.
   std::optional<sched::SizeEstimate> final_estimate;
@@ -267,6 +268,10 @@ struct JobRecord {
   // "shuffle+reduce"); "" once the job has ended (docs/web.md, "State and phase").
   std::string phase() const;
   PhaseProgress Progress() const;
+  // Bytes the reducers have received: shuffle_bytes_fetched plus what the fetching reducers'
+  // fetches still in flight have received (their last reports), so "fetched" moves while
+  // bytes flow, as the measured rate does. What status shows as shuffle_bytes_fetched.
+  uint64_t ShuffleBytesReceived() const;
   // Size estimate (docs/policies.md, "Size estimates"): online once sched::kOnlineAfterMaps maps have
   // finished (or all have), else the user's hint, else the job-name profile.
   // Where the maps' splits live, for placement (sched::JobView::locality): each split's

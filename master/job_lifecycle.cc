@@ -294,6 +294,7 @@ void JobLifecycle::ResetReduce(JobRecord& job, int index) {
   t.state = ReduceTask::State::kUnplaced;
   t.maps_fetched = 0;
   t.shuffle_bytes = 0;
+  t.shuffle_bytes_in_flight = 0;
 }
 
 void JobLifecycle::LoseWorker(WorkerId id, const std::string& why) {

@@ -98,7 +98,8 @@ Status CheckReportNumbers(const proto::TaskReport& r) {
   MR_RETURN_IF_ERROR(CheckNumber("report start_time", r.start_time(), 0, kMaxTime));
   MR_RETURN_IF_ERROR(CheckNumber("report end_time", r.end_time(), 0, kMaxTime));
   for (uint64_t v :
-       {r.bytes_in(), r.bytes_out(), r.records_in(), r.records_out(), r.shuffle_bytes()}) {
+       {r.bytes_in(), r.bytes_out(), r.records_in(), r.records_out(), r.shuffle_bytes(),
+        r.shuffle_bytes_in_flight()}) {
     if (v > kMaxBytes) return Bad("report byte or record count out of range");
   }
   for (uint64_t v : r.partition_bytes()) {

@@ -59,6 +59,7 @@ void ReducePlacer::PlaceReduces(JobRecord& job, WorkerId prefer) {
     t.worker = w->id;
     t.maps_fetched = 0;
     t.shuffle_bytes = 0;
+    t.shuffle_bytes_in_flight = 0;
     job.locations_sent.try_emplace(w->id, std::vector<bool>(job.maps.size(), false));
     w->outbox_assignments.push_back(MakeReduceAssignment(job, static_cast<int>(i), /*place_only=*/true));
     Trace(job, trace::ReducePlace{.t = now,

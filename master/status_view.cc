@@ -72,7 +72,7 @@ proto::JobStatus StatusView::MakeStatus(const JobRecord& job) const {
   st.set_reduce_progress(
       Capped(p.reduce, job.state == JobState::kSucceeded || job.reduces_done == static_cast<int>(job.reduces.size())));
   st.set_shuffle_bytes_total(job.map_output_bytes);
-  st.set_shuffle_bytes_fetched(job.shuffle_bytes_fetched);
+  st.set_shuffle_bytes_fetched(job.ShuffleBytesReceived());
   st.set_submit_time(job.submit_time);
   st.set_start_time(job.start_time);
   st.set_end_time(job.end_time);

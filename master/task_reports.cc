@@ -127,6 +127,7 @@ void TaskReports::HandleReduceReport(WorkerRecord& w, JobRecord& job, const prot
     if (t.state != ReduceTask::State::kFetching) return;
     job.shuffle_bytes_fetched += r.shuffle_bytes() - std::min(r.shuffle_bytes(), t.shuffle_bytes);
     t.shuffle_bytes = std::max(t.shuffle_bytes, r.shuffle_bytes());
+    t.shuffle_bytes_in_flight = r.state() == proto::READY ? 0 : r.shuffle_bytes_in_flight();
     t.maps_fetched = r.maps_fetched();
     if (r.state() == proto::READY && t.maps_fetched == job.maps.size()) t.state = ReduceTask::State::kReady;
     return;

@@ -247,25 +247,47 @@ void LayoutBars(const std::vector<trace::Event>& events, double last_t, ChartLay
   for (auto& [key, g] : groups) AddLanes(g, out);
 }
 
-void FillRate(int buckets, ChartLayout& out) {
+// Bytes moved over [start, end] (relative to the origin).
+struct Moved {
+  double start = 0, end = 0;
+  double bytes = 0;
+};
+
+// The rate plot's input: the source servers' `served` reports when the trace has any (bytes
+// sent, in flight or not, the same reports the measured rate in status reads), else each
+// finished fetch's bytes over its span (a trace from before `served` existed).
+std::vector<Moved> MovedBytes(const std::vector<trace::Event>& events, const ChartLayout& out) {
+  std::vector<Moved> moved;
+  for (const auto& ev : events) {
+    const auto* s = std::get_if<trace::Served>(&ev);
+    if (s == nullptr || s->bytes.value_or(0) == 0) continue;
+    moved.push_back({s->start.value_or(s->t) - out.origin, s->t - out.origin, static_cast<double>(*s->bytes)});
+  }
+  if (!moved.empty()) return moved;
+  for (const Bar& b : out.bars) {
+    if (b.kind != BarKind::kFetch || b.running || b.bytes == 0) continue;
+    moved.push_back({b.start, b.end, static_cast<double>(b.bytes)});
+  }
+  return moved;
+}
+
+void FillRate(int buckets, const std::vector<Moved>& moved, ChartLayout& out) {
   buckets = std::max(buckets, 1);
   out.bucket_seconds = out.duration > 0 ? out.duration / buckets : 1.0 / buckets;
   out.rate_bytes.assign(buckets, 0.0);
   const double w = out.bucket_seconds;
   auto bucket_of = [&](double t) { return std::clamp(static_cast<int>(std::floor(t / w)), 0, buckets - 1); };
-  for (const Bar& b : out.bars) {
-    if (b.kind != BarKind::kFetch || b.running || b.bytes == 0) continue;
-    double s = std::max(b.start, 0.0), e = std::max(b.end, s);
-    double bytes = static_cast<double>(b.bytes);
+  for (const Moved& m : moved) {
+    double s = std::max(m.start, 0.0), e = std::max(m.end, s);
     if (e - s <= 0) {
-      out.rate_bytes[bucket_of(s)] += bytes;
+      out.rate_bytes[bucket_of(s)] += m.bytes;
       continue;
     }
     int first = bucket_of(s), last = bucket_of(e);
     for (int i = first; i <= last; ++i) {
       double lo = i == first ? s : i * w;
       double hi = i == last ? e : (i + 1) * w;
-      if (hi > lo) out.rate_bytes[i] += bytes * (hi - lo) / (e - s);
+      if (hi > lo) out.rate_bytes[i] += m.bytes * (hi - lo) / (e - s);
     }
   }
 }
@@ -356,7 +378,7 @@ ChartLayout BuildChartLayout(const std::vector<trace::Event>& events, int rate_b
   std::stable_sort(out.decisions.begin(), out.decisions.end(),
                    [](const Decision& a, const Decision& b) { return a.t < b.t; });
   LayoutBars(events, last_t, out);
-  FillRate(rate_buckets, out);
+  FillRate(rate_buckets, MovedBytes(events, out), out);
   return out;
 }
 

@@ -59,8 +59,10 @@ struct ChartLayout {
   double response_time = -1; // from job_end; -1 while running
   std::vector<Lane> lanes;
   std::vector<Bar> bars;
-  // Shuffle rate: bytes of each fetch spread uniformly over its [start, end],
-  // summed into buckets of width bucket_seconds covering [0, duration].
+  // Shuffle rate: the bytes of each `served` report (bytes a source sent for the job over
+  // [start, t], fetches in flight included) spread uniformly over its interval, summed into
+  // buckets of width bucket_seconds covering [0, duration]; a trace without `served`
+  // reports uses its finished fetches' bytes over their spans instead.
   double bucket_seconds = 0;
   std::vector<double> rate_bytes;  // bytes per bucket; rate = bytes / bucket_seconds
   std::vector<std::pair<double, double>> shares;  // (t, share in [0,1])

@@ -64,6 +64,7 @@ proto::TaskReport ReportOf(const shuffle::ReducerProgress& p) {
   r.set_index(p.reduce);
   r.set_maps_fetched(p.maps_fetched);
   r.set_shuffle_bytes(p.bytes);
+  r.set_shuffle_bytes_in_flight(p.bytes_in_flight);
   switch (p.state) {
     case shuffle::ReducerProgress::State::kFailed:
       r.set_state(proto::FAILED);

@@ -116,12 +116,19 @@ void FetchScheduler::TakeOutbox(std::vector<proto::FetchEvent>* events, std::vec
   for (auto& e : events_) events->push_back(std::move(e));
   events_.clear();
   for (auto& [key, r] : reducers_) {
-    if (r.done_reported || !r.progress_dirty) continue;
+    if (r.done_reported) continue;
+    const uint64_t in_flight = r.failed ? 0 : InFlightBytesLocked(key.first, key.second, r.placement);
+    if (in_flight != r.in_flight_reported) {
+      r.in_flight_reported = in_flight;
+      r.progress_dirty = true;
+    }
+    if (!r.progress_dirty) continue;
     ReducerProgress& p = progress->emplace_back();
     p.job = key.first;
     p.reduce = key.second;
     p.maps_fetched = r.fetched_count;
     p.bytes = r.bytes;
+    p.bytes_in_flight = r.in_flight_reported;
     if (r.failed) {
       p.state = ReducerProgress::State::kFailed;
       p.error = r.error;
@@ -242,9 +249,14 @@ void FetchScheduler::Loop() {
     if (low) low_priority_fetches_++;
     const SourceKey key = SourceOf(item);
     busy_sources_.insert(key);
+    in_flight_.emplace_back();
+    auto flight = std::prev(in_flight_.end());
+    flight->job = item.job;
+    flight->reduce = item.reduce;
+    flight->placement = item.placement;
     MaybeAddThreadLocked();  // more may be startable than there are idle threads
     lock.unlock();
-    FetchOne(item);
+    FetchOne(item, flight);
     Urgent();
     lock.lock();
     busy_sources_.erase(key);
@@ -253,14 +265,16 @@ void FetchScheduler::Loop() {
   }
 }
 
-void FetchScheduler::FetchOne(const Item& item) {
+void FetchScheduler::FetchOne(const Item& item, std::list<InFlight>::iterator flight) {
   const double start = options_.clock->Now();
   // One try per turn: a failure is reported, and an unproven one retried after a backoff.
-  Result<FetchResult> r = options_.fetch(TargetOf(item.loc, item.job, item.reduce),
-                                         ReducerRunPath(options_.work_dir, item.job, item.reduce,
-                                                        item.loc.map_index()));
+  FetchTarget target = TargetOf(item.loc, item.job, item.reduce);
+  target.received = &flight->received;
+  Result<FetchResult> r =
+      options_.fetch(target, ReducerRunPath(options_.work_dir, item.job, item.reduce, item.loc.map_index()));
   proto::FetchEvent ev = NewEvent(item, start, r);
   std::lock_guard lock(mu_);
+  in_flight_.erase(flight);  // with the bytes added below: one critical section
   if (item.generation != generation_) return;  // from before a Reset()
   auto it = reducers_.find({item.job, item.reduce});
   // A result for an earlier placement here, or for a reducer that failed, changes nothing.
@@ -302,6 +316,16 @@ proto::FetchEvent FetchScheduler::NewEvent(const Item& item, double start, const
     ev.set_cause(FetchCauseOf(r.status()));
   }
   return ev;
+}
+
+uint64_t FetchScheduler::InFlightBytesLocked(uint64_t job, uint32_t reduce, uint64_t placement) const {
+  uint64_t bytes = 0;
+  for (const InFlight& f : in_flight_) {
+    if (f.job == job && f.reduce == reduce && f.placement == placement) {
+      bytes += f.received.load(std::memory_order_relaxed);
+    }
+  }
+  return bytes;
 }
 
 double FetchScheduler::ShareLocked(uint64_t job) const {

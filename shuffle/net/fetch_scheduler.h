@@ -2,7 +2,8 @@
 // side"). In: reducer placements (Place), map-output locations (AddLocation) and the
 // policy's per-job shares (SetShares). Out: the fetched runs, stored at ReducerRunPath with
 // their CRC32C (RunCrcs, for the reduce task), one FetchEvent per fetch tried and each
-// placed reducer's progress (TakeOutbox, for the heartbeat).
+// placed reducer's progress (TakeOutbox, for the heartbeat): the bytes of its finished
+// fetches and, apart, those received so far by its fetches still in flight.
 //
 // Fetch threads start on demand, up to max_threads, and call `fetch` outside the lock. A
 // reducer fetches from one source worker at a time; the highest-share job's fetch starts
@@ -17,10 +18,12 @@
 // state. `on_urgent` is called without that mutex held (it may take the caller's own).
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <list>
 #include <map>
 #include <mutex>
 #include <set>
@@ -47,7 +50,8 @@ struct ReducerProgress {
   uint64_t job = 0;
   uint32_t reduce = 0;
   uint32_t maps_fetched = 0;
-  uint64_t bytes = 0;
+  uint64_t bytes = 0;            // of its finished fetches
+  uint64_t bytes_in_flight = 0;  // received so far by its fetches not yet finished
   State state = State::kFetching;
   std::string error;  // kFailed: why, naming the path
 };
@@ -89,8 +93,8 @@ class FetchScheduler {
   void Wake();
 
   // Moves out the fetch events since the last call and the progress of every reducer
-  // whose state changed (a reducer reported ready or failed is not reported again unless
-  // a refetch puts it back to fetching). Taken together so that a reducer's progress never
+  // whose state or bytes (finished or in flight) changed (a reducer reported ready or
+  // failed is not reported again unless a refetch puts it back to fetching). Taken together so that a reducer's progress never
   // arrives before the fetch events that led to it.
   void TakeOutbox(std::vector<proto::FetchEvent>* events, std::vector<ReducerProgress>* progress);
 
@@ -119,6 +123,7 @@ class FetchScheduler {
     std::vector<proto::MapOutputLocation> sources;
     uint32_t fetched_count = 0;
     uint64_t bytes = 0;
+    uint64_t in_flight_reported = 0;  // bytes_in_flight of the last progress taken
     bool failed = false;  // on this worker (its disk, its directory): reported, then idle
     std::string error;
     bool progress_dirty = true;
@@ -135,12 +140,23 @@ class FetchScheduler {
     uint64_t placement = 0;
     double not_before = 0;  // clock time; a retry after an unproven failure waits until then
   };
+  // A fetch in flight and the bytes it has received so far (set by the fetcher's thread,
+  // read by TakeOutbox). Added when the fetch starts and erased, under mu_, in the same
+  // critical section that adds a finished fetch's bytes to its reducer, so no report counts
+  // them twice or not at all.
+  struct InFlight {
+    uint64_t job = 0;
+    uint32_t reduce = 0;
+    uint64_t placement = 0;
+    std::atomic<uint64_t> received{0};
+  };
   // A reducer's turn at one source worker: (job, reduce, source worker).
   using SourceKey = std::tuple<uint64_t, uint32_t, uint32_t>;
   static SourceKey SourceOf(const Item& item) { return {item.job, item.reduce, item.loc.worker_id()}; }
 
   void Loop();
-  void FetchOne(const Item& item);
+  void FetchOne(const Item& item, std::list<InFlight>::iterator flight);
+  uint64_t InFlightBytesLocked(uint64_t job, uint32_t reduce, uint64_t placement) const;
   proto::FetchEvent NewEvent(const Item& item, double start, const Result<FetchResult>& r) const;
   void EnqueueLocked(uint64_t job, uint32_t reduce, const proto::MapOutputLocation& loc);
   double ShareLocked(uint64_t job) const;
@@ -169,6 +185,7 @@ class FetchScheduler {
   uint32_t low_priority_fetches_ = 0;  // in flight for share-0 jobs
   uint32_t idle_threads_ = 0;
   std::set<SourceKey> busy_sources_;
+  std::list<InFlight> in_flight_;  // stable addresses: fetch threads write through them
   std::vector<proto::FetchEvent> events_;
   std::vector<std::thread> threads_;  // grows until stop_; joined in Shutdown
 };

@@ -77,11 +77,12 @@ Status Reserve(int file, uint64_t length, const std::string& path) {
 }
 
 // Read-write: the CRC of spliced bytes is computed by reading them back (receive_to_file.h).
-Status ReceiveToFile(int sock, uint64_t length, const std::string& path, double timeout, uint32_t* crc) {
+Status ReceiveToFile(int sock, uint64_t length, const std::string& path, double timeout, uint32_t* crc,
+                     std::atomic<uint64_t>* received) {
   netio::UniqueFd file(::open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
   if (!file.valid()) return Status::IoError("cannot create " + path + ": " + std::strerror(errno));
   MR_RETURN_IF_ERROR(Reserve(file.get(), length, path));
-  auto r = netio::ReceiveToFile(sock, file.get(), length, timeout, netio::ReceiveMethod::kAuto, crc);
+  auto r = netio::ReceiveToFile(sock, file.get(), length, timeout, netio::ReceiveMethod::kAuto, crc, received);
   // A file error names the file; a socket error is named by the caller (peer and map).
   if (!r.ok()) return r.status().code() == StatusCode::kIoError ? r.status().WithContext(path) : r.status();
   if (::close(file.Release()) != 0) return Status::IoError("close " + path + ": " + std::strerror(errno));
@@ -127,7 +128,7 @@ Result<FetchResult> FetchOn(int sock, const FetchTarget& t, const std::string& d
   if (!reply.has_crc32c()) return Status::ProtocolError("FetchReply without a crc32c (server too old?)");
   std::string tmp = dest + ".tmp";
   uint32_t crc = 0;
-  Status s = ReceiveToFile(sock, reply.length(), tmp, timeout, &crc);
+  Status s = ReceiveToFile(sock, reply.length(), tmp, timeout, &crc, t.received);
   // Every payload byte was read: the stream is in sync even when the bytes are bad.
   if (s.ok() && crc != reply.crc32c()) s = ChecksumMismatch(reply.crc32c(), crc);
   if (s.ok()) s = RenameFile(tmp, dest);

@@ -18,6 +18,7 @@
 // never cut off.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <mutex>
@@ -38,6 +39,9 @@ struct FetchTarget {
   uint32_t map_index = 0;
   uint32_t attempt = 0;
   uint32_t partition = 0;
+  // Optional: set to the partition's bytes received so far as they arrive (0 again if a
+  // reused connection's try is redone on a fresh one), for a reader on another thread.
+  std::atomic<uint64_t>* received = nullptr;
 };
 
 struct FetchResult {

@@ -41,7 +41,13 @@ struct Transfer {
   off_t start = 0;        // file position of the first byte (for reading spliced bytes back)
   uint64_t hashed = 0;    // bytes folded into crc
   uint32_t crc = 0;
+  std::atomic<uint64_t>* received = nullptr;  // optional: mirrors got
 
+  // n more bytes were taken from the socket.
+  void Took(uint64_t n) {
+    got += n;
+    if (received != nullptr) received->store(got, std::memory_order_relaxed);
+  }
   char* Buffer() {
     if (!buf) buf = std::make_unique<char[]>(kCopyBufferBytes);
     return buf.get();
@@ -82,7 +88,7 @@ Status CopyRest(Transfer& t) {
     if (n == 0) return t.ShortRead();
     Hash(t, t.Buffer(), n);
     MR_RETURN_IF_ERROR(WriteAll(t.file, t.Buffer(), n));
-    t.got += n;
+    t.Took(n);
     t.stats.copied += n;
   }
   return Status::Ok();
@@ -154,7 +160,7 @@ Status SpliceRest(Transfer& t, bool* fallback) {
     ssize_t n =
         ::splice(t.sock, nullptr, pipe.w.get(), nullptr, want, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
     if (n > 0) {
-      t.got += static_cast<uint64_t>(n);
+      t.Took(static_cast<uint64_t>(n));
       bool unsupported = false;
       MR_RETURN_IF_ERROR(PipeToFile(t, pipe.r.get(), static_cast<size_t>(n), &unsupported));
       MR_RETURN_IF_ERROR(HashFromFile(t, t.got));
@@ -182,8 +188,9 @@ Status SpliceRest(Transfer& t, bool* fallback) {
 }  // namespace
 
 Result<ReceiveStats> ReceiveToFile(int sock, int file, uint64_t length, double timeout_s,
-                                   ReceiveMethod method, uint32_t* crc) {
+                                   ReceiveMethod method, uint32_t* crc, std::atomic<uint64_t>* received) {
   Transfer t{sock, file, length, timeout_s, 0, {}, nullptr};
+  t.received = received;
   if (crc != nullptr) {
     t.checksum = true;
     t.start = ::lseek(file, 0, SEEK_CUR);

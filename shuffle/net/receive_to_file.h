@@ -7,6 +7,7 @@
 // at the start or midway, without losing a byte. Thread-compatible (one call per socket).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 
 #include "common/status.h"
@@ -29,8 +30,11 @@ struct ReceiveStats {
 // Errors: NetworkError for the socket (no progress within timeout_s per wait: "timed out";
 // peer closed early: "short read: connection closed after X of Y bytes"); IoError for the
 // file ("write: <errno text>"). On error the file holds an unspecified prefix.
+// received (optional): set to the bytes taken from the socket so far, after each batch, for
+// a reader on another thread (a reducer's progress report counts fetches in flight).
 // REQUIRES: sock is non-blocking; file is open for writing at the desired position.
 Result<ReceiveStats> ReceiveToFile(int sock, int file, uint64_t length, double timeout_s,
-                                   ReceiveMethod method = ReceiveMethod::kAuto, uint32_t* crc = nullptr);
+                                   ReceiveMethod method = ReceiveMethod::kAuto, uint32_t* crc = nullptr,
+                                   std::atomic<uint64_t>* received = nullptr);
 
 }  // namespace mr::shuffle::netio

@@ -4,7 +4,7 @@
 // that ran it over the shuffle port, authenticated; a log larger than one piece streams
 // whole and in order; a log past its cap stops with a line saying so; unknown jobs and
 // tasks are exit 2 with one line; a worker that is gone is a line in place of its log and
-// exit 3, not a hang.
+// exit 3, not a hang; --follow streams a running attempt's log until it ends.
 #include <sys/stat.h>
 
 #include <chrono>
@@ -164,6 +164,38 @@ TEST_F(TaskLogsTest, ALogStopsAtItsCapAndSaysSo) {
   EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\n\[mr [0-9:.]+\] this attempt's log reached its cap of 1048576 bytes)")));
   EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\n\[mr [0-9:.]+\] [0-9]+ bytes of the task's stderr were dropped)")));
   EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\[mr [0-9:.]+\] attempt SUCCEEDED [^\n]*\n$)")));
+}
+
+// `mr logs --follow` on a running attempt prints its lines as they are written and returns
+// when the attempt ends: each line is stamped as the pipe delivers it, and the first comes
+// out well before the last was written.
+TEST_F(TaskLogsTest, FollowStreamsARunningAttemptsLogUntilItEnds) {
+  const std::string d = tmp_->path();
+  auto submit = Mr("submit streaming --reducers 0 --mapper " +
+                   ShellQuote("cat >/dev/null; echo first >&2; sleep 3; echo second >&2; sleep 1; echo third >&2") +
+                   " --input " + d + "/in.txt --output " + d + "/follow");
+  ASSERT_EQ(submit.exit_code, 0) << submit.err;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(submit.out, m, std::regex("job-[0-9]{6}"))) << submit.out;
+  const std::string job = m[0].str();
+  ASSERT_TRUE(WaitUntil([&] {
+    auto r = Mr("logs " + job + " m-00000");
+    return r.out.find("(RUNNING)") != std::string::npos && r.out.find("\nfirst\n") != std::string::npos;
+  }, 30, 0.05)) << Mr("logs " + job + " m-00000").out;
+  auto f = Sh(MrBin() + " logs " + job + " m-00000 --follow --master " + cluster_->addr() + " --token-file " +
+              ShellQuote(d + "/token") + " | while IFS= read -r l; do echo \"$(date +%s.%N) $l\"; done");
+  ASSERT_EQ(f.exit_code, 0) << f.out << f.err;
+  EXPECT_TRUE(std::regex_search(f.out, std::regex(R"(==> )" + job + R"( m-00000 attempt [0-9]+ \(RUNNING\) on w1)"))) << f.out;
+  auto stamp = [&](const std::string& line) {
+    std::smatch at;
+    EXPECT_TRUE(std::regex_search(f.out, at, std::regex(R"((^|\n)([0-9.]+) )" + line + "\n"))) << line << "\n" << f.out;
+    return at.size() > 2 ? std::stod(at[2].str()) : 0.0;
+  };
+  const double first = stamp("first"), second = stamp("second"), third = stamp("third");
+  EXPECT_LT(first, second);
+  EXPECT_LT(second, third);
+  EXPECT_GT(third - first, 2.0) << "printed as written (4 s apart), not all at the end";
+  EXPECT_TRUE(std::regex_search(f.out, std::regex(R"([0-9.]+ \[mr [0-9:.]+\] attempt SUCCEEDED [^\n]*\n$)"))) << f.out;
 }
 
 // Last: it stops the worker.

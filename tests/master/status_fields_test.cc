@@ -10,10 +10,14 @@
 //     the StatusReply.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
+
 #include <nlohmann/json.hpp>
 
 #include "common/file_util.h"
 #include "common/job_id.h"
+#include "master/status_json.h"
 #include "scheduler/scheduler.h"
 #include "tracker_harness.h"
 
@@ -166,7 +170,228 @@ TEST_P(StatusFieldsTest, ShuffleRatesAreTheBytesServedOverTheLastTwoSeconds) {
   EXPECT_EQ(nlohmann::json::parse(*cluster).at("shuffle_rate").get<double>(), 0);
 }
 
+// "Fetched" (shuffle_bytes_fetched, the shuffle's progress) counts the bytes the reducers'
+// fetches in flight have received so far, as their workers report them, so it moves while
+// bytes flow (the measured rate does); a fetch's bytes move from in flight to finished
+// without being counted twice, and a reducer that is ready counts nothing in flight. Failed
+// before the master read TaskReport.shuffle_bytes_in_flight: "0 B fetched" at 60 B received.
+TEST_P(StatusFieldsTest, FetchedCountsTheBytesOfFetchesInFlight) {
+  const uint32_t w = h_->AddWorker(1, 1);
+  const uint64_t job = h_->Submit(h_->SyntheticSpec(2, 1, /*slow_start=*/0.0));
+  h_->Beat(w);
+  h_->FinishMaps(w);  // 100 bytes for the reducer
+  ASSERT_EQ(h_->worker(w).placed.size(), 1u);
+  const proto::Assignment placed = h_->worker(w).placed[0];
+  proto::TaskReport r = h_->ReduceReport(placed, proto::FETCHING, 0);
+  r.set_shuffle_bytes_in_flight(60);
+  h_->Beat(w, {r});
+  proto::JobStatus st = h_->Status(job);
+  EXPECT_EQ(st.shuffle_bytes_fetched(), 60u);
+  EXPECT_GT(st.shuffle_progress(), 0.0);
+  auto api = h_->tracker().ApiGet("/api/jobs/" + JobIdString(job));
+  ASSERT_TRUE(api.ok());
+  EXPECT_EQ(nlohmann::json::parse(*api).at("shuffle_bytes_fetched").get<uint64_t>(), 60u);
+  EXPECT_DOUBLE_EQ(st.shuffle_bytes_waiting(), 100.0) << "waiting is the policy's view: finished fetches only";
+  r = h_->ReduceReport(placed, proto::FETCHING, 1);  // the fetch ended: 100 finished, none in flight
+  r.set_shuffle_bytes(100);
+  h_->Beat(w, {r});
+  EXPECT_EQ(h_->Status(job).shuffle_bytes_fetched(), 100u);
+  h_->Beat(w);
+  h_->FinishMaps(w);  // the second map: 100 more bytes
+  r = h_->ReduceReport(placed, proto::FETCHING, 1);
+  r.set_shuffle_bytes(100);
+  r.set_shuffle_bytes_in_flight(30);
+  h_->Beat(w, {r});
+  EXPECT_EQ(h_->Status(job).shuffle_bytes_fetched(), 130u);
+  r = h_->ReduceReport(placed, proto::READY, 2);
+  r.set_shuffle_bytes(200);
+  r.set_shuffle_bytes_in_flight(30);  // a ready reducer has nothing in flight, whatever it says
+  h_->Beat(w, {r});
+  st = h_->Status(job);
+  EXPECT_EQ(st.shuffle_bytes_fetched(), 200u);
+  EXPECT_DOUBLE_EQ(st.shuffle_progress(), 1.0);
+}
+
+// Reports the first durations.size() maps w runs as succeeded, map i after durations[i]
+// seconds (worker clock), each with combine counters (in, out).
+void FinishMapsTaking(TrackerHarness& h, uint32_t w, const std::vector<double>& durations,
+                      std::pair<int64_t, int64_t> combine = {0, 0}) {
+  std::vector<proto::TaskReport> reports;
+  EXPECT_GE(h.worker(w).maps.size(), durations.size());
+  for (size_t i = 0; i < std::min(durations.size(), h.worker(w).maps.size()); ++i) {
+    proto::TaskReport r = TrackerHarness::MapReport(h.worker(w).maps[i], proto::SUCCEEDED);
+    r.set_start_time(1000);
+    r.set_end_time(1000 + durations.at(i));
+    for (auto [name, v] : {std::pair{"combine.records_in", combine.first}, {"combine.records_out", combine.second}}) {
+      proto::Counter* c = r.add_counters();
+      c->set_name(name);
+      c->set_value(v);
+    }
+    reports.push_back(std::move(r));
+  }
+  auto& maps = h.worker(w).maps;
+  maps.erase(maps.begin(), maps.begin() + static_cast<std::ptrdiff_t>(reports.size()));
+  h.Beat(w, std::move(reports));
+}
+
+nlohmann::json WorkerJson(TrackerHarness& h, uint32_t w) {
+  auto api = h.tracker().ApiGet("/api/workers");
+  EXPECT_TRUE(api.ok());
+  for (const auto& row : nlohmann::json::parse(*api)) {
+    if (row.at("id") == w) return row;
+  }
+  ADD_FAILURE() << "no worker " << w << " in " << *api;
+  return {};
+}
+
+proto::WorkerRow WorkerRowOf(TrackerHarness& h, uint32_t w) {
+  auto conn = h.Connect("client");
+  proto::Envelope in;
+  in.mutable_status();
+  const proto::StatusReply r = h.handler().Handle(*conn, in).reply.status_reply();
+  for (const auto& row : r.worker_rows()) {
+    if (row.id() == w) return row;
+  }
+  ADD_FAILURE() << "no worker row " << w;
+  return {};
+}
+
+// A worker's SPEED is the speed it registered with; MAP RATE (map_task_rate) the maps it
+// finished per second of map-slot time, i.e. their count over the sum of their durations
+// (the last 16; a failed attempt does not count), 0 before any; QUEUED (queued_maps) 0 under
+// pull placement, whatever waits; its heartbeat age is now minus last_heartbeat, the master's
+// clock at its last heartbeat. The StatusReply row and /api/workers say the same.
+TEST_P(StatusFieldsTest, WorkerSpeedMapRateQueuedAndHeartbeatMeanTheSameUnderEveryPolicy) {
+  const uint32_t w = h_->AddWorker(2, 1);
+  h_->Submit(h_->SyntheticSpec(5, 1));
+  EXPECT_EQ(WorkerRowOf(*h_, w).map_task_rate(), 0.0) << "no map finished yet";
+  h_->Beat(w);
+  ASSERT_EQ(h_->worker(w).maps.size(), 2u);
+  EXPECT_EQ(WorkerRowOf(*h_, w).queued_maps(), 0u) << "3 maps pending, none queued at a worker under pull";
+  FinishMapsTaking(*h_, w, {2.0, 4.0});
+  ASSERT_EQ(h_->worker(w).maps.size(), 2u);
+  // A failed attempt of 100 s is not a map finished.
+  proto::TaskReport failed = TrackerHarness::MapReport(h_->worker(w).maps[0], proto::FAILED);
+  failed.set_end_time(1100);
+  h_->worker(w).maps.erase(h_->worker(w).maps.begin());
+  h_->Beat(w, {failed});
+  const double rate = 2.0 / (2.0 + 4.0);
+  proto::WorkerRow row = WorkerRowOf(*h_, w);
+  EXPECT_NEAR(row.map_task_rate(), rate, 1e-12);
+  EXPECT_NEAR(WorkerJson(*h_, w).at("map_task_rate").get<double>(), rate, 1e-12);
+  FinishMapsTaking(*h_, w, {0.5});
+  EXPECT_NEAR(WorkerRowOf(*h_, w).map_task_rate(), 3.0 / 6.5, 1e-12);
+  EXPECT_DOUBLE_EQ(row.speed(), h_->worker(w).registration.speed());
+  EXPECT_DOUBLE_EQ(WorkerJson(*h_, w).at("speed").get<double>(), h_->worker(w).registration.speed());
+  EXPECT_EQ(WorkerJson(*h_, w).at("queued_maps"), 0);
+  const double beat = h_->clock().Now();
+  h_->Beat(w);
+  h_->clock().Advance(3);
+  EXPECT_DOUBLE_EQ(WorkerJson(*h_, w).at("last_heartbeat").get<double>(), beat) << "3 s old, not moved";
+  h_->Beat(w);
+  EXPECT_DOUBLE_EQ(WorkerJson(*h_, w).at("last_heartbeat").get<double>(), beat + 3);
+}
+
+// The job's counters are the sum over its committed attempts (a failed attempt's are not
+// in them), the same in the StatusReply and /api/jobs/ID; the combine ratio is
+// combine.records_out / combine.records_in over them, null while no combiner ran.
+TEST_P(StatusFieldsTest, CountersSumTheCommittedAttemptsAndTheCombineRatioIsTheirQuotient) {
+  const uint32_t w = h_->AddWorker(1, 1);
+  const uint64_t job = h_->Submit(h_->SyntheticSpec(3, 1));
+  auto api = [&] { return nlohmann::json::parse(*h_->tracker().ApiGet("/api/jobs/" + JobIdString(job))); };
+  EXPECT_TRUE(api().at("combine_ratio").is_null());
+  h_->Beat(w);
+  FinishMapsTaking(*h_, w, {1.0}, {10, 4});
+  ASSERT_EQ(h_->worker(w).maps.size(), 1u);
+  proto::TaskReport failed = TrackerHarness::MapReport(h_->worker(w).maps[0], proto::FAILED);
+  proto::Counter* c = failed.add_counters();
+  c->set_name("combine.records_in");
+  c->set_value(1000);
+  h_->worker(w).maps.clear();
+  h_->Beat(w, {failed});
+  ASSERT_EQ(h_->worker(w).maps.size(), 1u) << "the map runs again";
+  FinishMapsTaking(*h_, w, {1.0}, {30, 6});
+  h_->Beat(w);
+  FinishMapsTaking(*h_, w, {1.0}, {0, 0});
+  std::map<std::string, int64_t> counters;
+  const proto::JobStatus st = h_->Status(job);
+  for (const auto& k : st.counters()) counters[k.name()] = k.value();
+  EXPECT_EQ(counters["combine.records_in"], 40);
+  EXPECT_EQ(counters["combine.records_out"], 10);
+  const nlohmann::json j = api();
+  EXPECT_EQ(j.at("counters").at("combine.records_in"), 40);
+  EXPECT_EQ(j.at("counters").at("combine.records_out"), 10);
+  EXPECT_NEAR(j.at("combine_ratio").get<double>(), 10.0 / 40.0, 1e-12);
+  EXPECT_NEAR(CombineRatio(st).value_or(-1), 0.25, 1e-12);
+}
+
 INSTANTIATE_TEST_SUITE_P(FifoAndSrpt, StatusFieldsTest, ::testing::Values("fifo", "maxsrpt"));
+
+// The allocation lines of an allocating policy (flex, 1 s epochs): each running job's latest
+// allocation per pool, computed at an epoch's round (time = that instant); its slots within
+// its [min, max]; the pool's allocations within the pool's slots; the places a permutation of
+// 1..jobs; the predicted completion no earlier than the computation. Under fifo and maxsrpt
+// there are none (the other tests' policies allocate nothing).
+TEST(FlexStatusFieldsTest, AllocationLinesAreTheLatestEpochsPlanWithinTheBounds) {
+  TempDir dir("mr-status-fields-flex-test");
+  for (const char* policy : {"fifo", "maxsrpt"}) {
+    auto scheduler = sched::CreateScheduler(policy);
+    ASSERT_TRUE(scheduler.ok());
+    TrackerHarness h(dir.path() + "/" + policy, std::move(*scheduler));
+    const uint32_t w = h.AddWorker(2, 1);
+    const uint64_t job = h.Submit(h.SyntheticSpec(4, 1));
+    h.Beat(w);
+    h.clock().Advance(2);
+    h.Beat(w);
+    EXPECT_EQ(h.Status(job).allocations_size(), 0) << policy;
+  }
+  auto flex = sched::CreateScheduler("flex");
+  ASSERT_TRUE(flex.ok());
+  TrackerHarness h(dir.path() + "/flex", std::move(*flex));
+  const uint32_t w = h.AddWorker(3, 2);
+  const uint64_t a = h.Submit(h.SyntheticSpec(6, 1));
+  const uint64_t b = h.Submit(h.SyntheticSpec(6, 1));
+  h.Beat(w);
+  h.clock().Advance(1.5);
+  const double epoch = h.clock().Now();
+  h.Beat(w);
+  std::map<std::string, std::vector<proto::PolicyAllocation>> pools;
+  for (uint64_t job : {a, b}) {
+    const proto::JobStatus st = h.Status(job);
+    ASSERT_GT(st.allocations_size(), 0) << JobIdString(job) << " has no allocation after an epoch";
+    for (const proto::PolicyAllocation& x : st.allocations()) {
+      EXPECT_LE(x.min_slots(), x.slots()) << x.DebugString();
+      EXPECT_LE(x.slots(), x.max_slots()) << x.DebugString();
+      EXPECT_LE(x.time(), epoch) << "computed at a round that happened";
+      EXPECT_GE(x.time(), st.submit_time());
+      EXPECT_GE(x.completion(), x.time()) << "a completion predicted before its computation";
+      EXPECT_EQ(x.metric(), "response-time");
+      pools[x.slot()].push_back(x);
+    }
+    auto api = h.tracker().ApiGet("/api/jobs/" + JobIdString(job));
+    ASSERT_TRUE(api.ok());
+    const nlohmann::json j = nlohmann::json::parse(*api).at("allocations");
+    ASSERT_EQ(j.size(), static_cast<size_t>(st.allocations_size()));
+    for (size_t i = 0; i < j.size(); ++i) {
+      EXPECT_EQ(j[i].at("slots"), st.allocations(static_cast<int>(i)).slots());
+      EXPECT_EQ(j[i].at("rank"), st.allocations(static_cast<int>(i)).rank());
+      EXPECT_DOUBLE_EQ(j[i].at("completion").get<double>(), st.allocations(static_cast<int>(i)).completion());
+    }
+  }
+  const std::map<std::string, uint32_t> capacity = {{"map", 3}, {"reduce", 2}};
+  for (const auto& [slot, list] : pools) {
+    ASSERT_TRUE(capacity.contains(slot)) << slot;
+    uint32_t total = 0;
+    std::vector<uint32_t> ranks;
+    for (const auto& x : list) {
+      total += x.slots();
+      ranks.push_back(x.rank());
+    }
+    EXPECT_LE(total, capacity.at(slot)) << "the " << slot << " pool's allocations exceed its slots";
+    std::sort(ranks.begin(), ranks.end());
+    for (size_t i = 0; i < ranks.size(); ++i) EXPECT_EQ(ranks[i], i) << slot << ": places are 1..jobs";
+  }
+}
 
 }  // namespace
 }  // namespace mr::master

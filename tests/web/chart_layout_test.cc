@@ -112,6 +112,27 @@ TEST(ChartLayoutTest, RateBucketsSumToFetchedBytes) {
   EXPECT_NEAR(rate, 2000 / 0.4 + 2000 / 0.5, 1e-6);
 }
 
+// While a fetch is in flight the trace holds its start and the sources' `served` reports but
+// no end: the rate plot shows the served bytes over their intervals (the measured rate the
+// status cards read), not nothing until the fetch ends. Failed before the plot read `served`.
+TEST(ChartLayoutTest, RatePlotShowsServedBytesWhileTheFetchIsInFlight) {
+  std::vector<trace::Event> t;
+  t.push_back(trace::JobSubmit{.t = 1000, .job = "job-000001", .name = "wc", .kind = "wordcount", .maps = 1,
+                               .reduces = 1, .policy = "maxsrpt", .output = "/tmp/out"});
+  t.push_back(trace::FetchStart{.t = 1001, .job = "job-000001", .task = "r-00000", .map = "m-00000",
+                                .src_worker = 1});
+  // 1 MB served over [1001, 1002], 3 MB over [1002, 1003]; the fetch has not ended.
+  t.push_back(trace::Served{.t = 1002, .job = "job-000001", .worker = 1, .start = 1001.0, .bytes = 1000000});
+  t.push_back(trace::Served{.t = 1003, .job = "job-000001", .worker = 1, .start = 1002.0, .bytes = 3000000});
+  ChartLayout l = BuildChartLayout(t, 4, 1004);  // 1 s buckets over [0, 4]
+  ASSERT_EQ(l.rate_bytes.size(), 4u);
+  EXPECT_DOUBLE_EQ(l.bucket_seconds, 1.0);
+  EXPECT_DOUBLE_EQ(l.rate_bytes[0], 0.0);
+  EXPECT_NEAR(l.rate_bytes[1], 1e6, 1e-6);
+  EXPECT_NEAR(l.rate_bytes[2], 3e6, 1e-6);
+  EXPECT_DOUBLE_EQ(l.rate_bytes[3], 0.0);
+}
+
 TEST(ChartLayoutTest, RealTraceBucketsSumAndNoOverlapInALane) {
   auto events = webtest::RealTrace();
   ASSERT_FALSE(events.empty());

@@ -119,6 +119,13 @@ TEST_F(SrptPage, ARunningJobsPageShowsTheApisShareRateAndEstimateUnderMaxsrpt) {
   EXPECT_GT(RateShown(rate), 0) << "job rate card: '" << rate << "'";
   EXPECT_GT(before.at("shuffle_rate").get<double>(), 0);
   EXPECT_GT(after.at("shuffle_rate").get<double>(), 0);
+  // "Fetched" counts the bytes of fetches in flight, so while bytes flow the shuffle card
+  // never says "0 B fetched" beside a nonzero rate (it did while only finished fetches
+  // counted: a 4 MB partition at 512 KB/s takes 8 s to finish).
+  std::smatch fetched;
+  ASSERT_TRUE(std::regex_search(dom, fetched, std::regex(R"(shuffle: ([0-9.]+ (B|KiB|MiB|GiB)) fetched of)"))) << dom;
+  EXPECT_NE(fetched[1].str(), "0 B") << "shuffle card beside a rate of " << rate;
+  EXPECT_GT(before.at("shuffle_bytes_fetched").get<double>(), 0) << before.dump();
 
   // The estimate: maxsrpt reads one, so the page shows it (the source and the sizes), not
   // "n/a under maxsrpt"; it is the API's just before or just after.
