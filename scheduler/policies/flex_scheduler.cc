@@ -276,6 +276,16 @@ void FlexScheduler::Fill(const Snapshot& snap, SlotKind kind, const std::vector<
 
 Decision FlexScheduler::Schedule(const Snapshot& snap) {
   Decision d;
+  if (snap.jobs.empty()) {
+    // An idle cluster: the epoch clock stops, and the next job starts it again (Schedule's
+    // contract in flex_scheduler.h). The master runs rounds before any job arrives (its share
+    // refresh); a clock started there would put the epochs at an arbitrary phase to the
+    // arrivals, which no prediction or replay could reproduce.
+    started_ = false;
+    for (Plan& p : plans_) p = Plan{};
+    d.note = "flex: idle";
+    return d;
+  }
   const bool new_epoch = !started_ || snap.now >= epoch_start_ + epoch_ * (1 - kEpochSlack);
   if (new_epoch) {
     epoch_start_ = started_ ? epoch_start_ + epoch_ * std::floor((snap.now - epoch_start_) / epoch_ + kEpochSlack)

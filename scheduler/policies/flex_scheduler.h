@@ -1,6 +1,8 @@
 // FLEX ("FLEX: A Slot Allocation Scheduling Optimizer for MapReduce Workloads") as a live
-// policy (docs/policies.md, "flex"). Once per epoch (`epoch` seconds of snap.now; also at
-// once when a job or a job's phase enters or leaves a pool) it builds one flex::FlexProblem
+// policy (docs/policies.md, "flex"). Once per epoch (`epoch` seconds of snap.now, counted
+// from the first call that sees a job, and again from the first after a call that saw none;
+// under FlexLiveOptions::kMembership also at once when a job or a job's phase enters or
+// leaves a pool) it builds one flex::FlexProblem
 // per pool of slots - the map slots (jobs with maps left), the reduce slots (jobs whose
 // reduces have begun) and the unified slots (each job in its current phase) - and keeps
 // flex::Allocate's first-interval allocation until the next recomputation. Per job and pool:

@@ -246,6 +246,34 @@ TEST(FlexPolicyTest, AllocationsAreRecomputedEachEpoch) {
   }
 }
 
+// The epoch clock starts with the first job, not with the master's first round: the master
+// runs rounds (its share refresh) before any job arrives, and a clock started there would
+// put the epochs at a phase to the arrivals that no prediction or replay can reproduce (the
+// simulator's first round is at the first arrival). After an idle spell it starts again.
+TEST(FlexPolicyTest, TheEpochClockStartsWithTheFirstJob) {
+  auto s = Flex({{"flex-epoch", "1s"}});
+  Snapshot idle;
+  idle.workers = {MakeWorker(1, 12)};
+  for (double t : {0.0, 0.1, 0.2}) {
+    idle.now = t;
+    EXPECT_TRUE(s->Schedule(idle).allocations.empty());
+  }
+  Snapshot snap = TwoJobs(12);
+  snap.workers[0].free_map = 0;  // every slot busy: only the plan happens
+  snap.now = 0.7;                // the first job: its own epoch begins now
+  EXPECT_EQ(s->Schedule(snap).allocations.size(), 2u) << "planned at its arrival";
+  snap.now = 1.2;  // 1.0 would be an epoch on a clock started at 0; this one began at 0.7
+  EXPECT_TRUE(s->Schedule(snap).allocations.empty()) << "within the epoch begun at 0.7";
+  snap.now = 1.7;
+  EXPECT_EQ(s->Schedule(snap).allocations.size(), 2u) << "the next epoch, at 0.7 + 1";
+  idle.now = 2.0;  // every job done
+  (void)s->Schedule(idle);
+  snap.now = 2.3;  // the next arrival starts the clock again
+  EXPECT_EQ(s->Schedule(snap).allocations.size(), 2u);
+  snap.now = 3.0;
+  EXPECT_TRUE(s->Schedule(snap).allocations.empty()) << "within the epoch begun at 2.3";
+}
+
 // Map and reduce slots are allocated separately; unified slots as one pool.
 TEST(FlexPolicyTest, MapReduceAndUnifiedPools) {
   Snapshot snap;
