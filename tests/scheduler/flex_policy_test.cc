@@ -344,6 +344,52 @@ TEST(FlexPolicyTest, NeverBreaksAMinimumOrAMaximumAndLeavesNoSlotIdle) {
   }
 }
 
+// Hadoop 0.20's Fair Scheduler's split of a pool's minimum, worked by hand: floor passes of
+// left x weight / total weight over the jobs still short of their demand, then, when a pass
+// gives nothing, one ceiling pass heaviest first.
+TEST(FlexPolicyTest, SplitByWeightIsTheFairSchedulersPoolSplit) {
+  // 10 by weights 1, 2, 2: floor 2, 4, 4.
+  EXPECT_EQ(SplitByWeight(10, {10, 10, 10}, {1, 2, 2}), (std::vector<int>{2, 4, 4}));
+  // 7 by 1, 1, 1: floor 2 each (1 left); then floor(1/3) = 0: the ceiling pass gives it to
+  // the first of the equal weights.
+  EXPECT_EQ(SplitByWeight(7, {10, 10, 10}, {1, 1, 1}), (std::vector<int>{3, 2, 2}));
+  // 2 among weights 1, 3, 2 (the flex experiments' case: fewer slots than jobs): floor
+  // 0, 1, 0 (2 x 3/6 = 1); then 1 left among all three: floors 0; the ceiling pass, heaviest
+  // first, gives it to job 2, still short of its demand.
+  EXPECT_EQ(SplitByWeight(2, {5, 5, 5}, {1, 3, 2}), (std::vector<int>{0, 2, 0}));
+  // Demands bound: job 1 wants 1; the rest is re-split among the others.
+  EXPECT_EQ(SplitByWeight(9, {1, 10, 10}, {4, 1, 1}), (std::vector<int>{1, 4, 4}));
+  EXPECT_EQ(SplitByWeight(0, {4, 5}, {1, 1}), (std::vector<int>{0, 0}));
+  EXPECT_EQ(SplitByWeight(30, {4, 5}, {1, 9}), (std::vector<int>{4, 5}));
+  // Equal weights and fewer slots than jobs: as SplitMaxMin (to the lower indices).
+  EXPECT_EQ(SplitByWeight(2, {1, 1, 1, 1}, {1, 1, 1, 1}), SplitMaxMin(2, {1, 1, 1, 1}));
+}
+
+// flex-pool-split: the pool's minimum of 2 among three jobs of weights 1, 3 and 2 goes to the
+// heaviest by default (the paper's platform), to the first two under `even`.
+TEST(FlexPolicyTest, PoolSplitOptionChoosesWhoHoldsThePoolsMinimum) {
+  const std::string path = (std::filesystem::temp_directory_path() / "flex_split_pools.txt").string();
+  {
+    std::ofstream f(path);
+    f << "pool default min_maps=2\n";
+  }
+  Snapshot snap = TwoJobs(12);
+  snap.jobs.push_back(Job(3, 10, 500));
+  const double weights[] = {1, 3, 2};
+  for (int k = 0; k < 3; ++k) snap.jobs[k].params.weight = weights[k];
+  snap.workers[0].free_map = 0;
+  auto minima = [&](const std::string& split) {
+    std::map<JobId, int> m;
+    for (const JobAllocation& a : Flex({{"flex-pools", path}, {"flex-pool-split", split}})->Schedule(snap).allocations) {
+      m[a.job] = a.min_slots;
+    }
+    return m;
+  };
+  EXPECT_EQ(minima("weighted"), (std::map<JobId, int>{{1, 0}, {2, 2}, {3, 0}}));
+  EXPECT_EQ(minima("even"), (std::map<JobId, int>{{1, 1}, {2, 1}, {3, 0}}));
+  std::filesystem::remove(path);
+}
+
 TEST(FlexPolicyTest, SplitMaxMinSharesEvenlyUpToEachDemand) {
   EXPECT_EQ(SplitMaxMin(10, {2, 10, 10}), (std::vector<int>{2, 4, 4}));
   EXPECT_EQ(SplitMaxMin(5, {10, 10}), (std::vector<int>{3, 2}));
