@@ -309,13 +309,22 @@ void FlexScheduler::Fill(const Snapshot& snap, SlotKind kind, const std::vector<
 
 Decision FlexScheduler::Schedule(const Snapshot& snap) {
   Decision d;
-  if (snap.jobs.empty()) {
-    // An idle cluster: the epoch clock stops, and the next job starts it again (Schedule's
-    // contract in flex_scheduler.h). The master runs rounds before any job arrives (its share
-    // refresh); a clock started there would put the epochs at an arbitrary phase to the
-    // arrivals, which no prediction or replay could reproduce.
+  // The epoch clock stops while no job is in the system and starts again with the first
+  // round that sees one (Schedule's contract in flex_scheduler.h). Live, the master runs
+  // rounds before any job arrives and between busy spells (its share refresh); a clock
+  // started there would put the epochs at an arbitrary phase to the arrivals, which no
+  // prediction or replay could reproduce. The simulator runs no round while idle, so a round
+  // none of whose jobs the previous round saw starts the clock again as well.
+  bool turnover = true;
+  for (const JobView& j : snap.jobs) turnover = turnover && !std::binary_search(seen_.begin(), seen_.end(), j.id);
+  seen_.clear();
+  for (const JobView& j : snap.jobs) seen_.push_back(j.id);
+  std::sort(seen_.begin(), seen_.end());
+  if (turnover) {
     started_ = false;
     for (Plan& p : plans_) p = Plan{};
+  }
+  if (snap.jobs.empty()) {
     d.note = "flex: idle";
     return d;
   }

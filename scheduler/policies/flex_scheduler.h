@@ -1,6 +1,7 @@
 // FLEX ("FLEX: A Slot Allocation Scheduling Optimizer for MapReduce Workloads") as a live
 // policy (docs/policies.md, "flex"). Once per epoch (`epoch` seconds of snap.now, counted
-// from the first call that sees a job, and again from the first after a call that saw none;
+// from the first call that sees a job, and again from the first call that sees none of the
+// jobs the previous call saw, e.g. after a call that saw none: an idle spell;
 // under FlexLiveOptions::kMembership also at once when a job or a job's phase enters or
 // leaves a pool) it builds one flex::FlexProblem
 // per pool of slots - the map slots (jobs with maps left), the reduce slots (jobs whose
@@ -112,6 +113,7 @@ class FlexScheduler final : public Scheduler {
   bool started_ = false;
   double epoch_start_ = 0;
   uint64_t epochs_ = 0;
+  std::vector<JobId> seen_;  // the previous call's jobs, sorted
   Plan plans_[kPools];
   std::string note_;
 };

@@ -272,6 +272,15 @@ TEST(FlexPolicyTest, TheEpochClockStartsWithTheFirstJob) {
   EXPECT_EQ(s->Schedule(snap).allocations.size(), 2u);
   snap.now = 3.0;
   EXPECT_TRUE(s->Schedule(snap).allocations.empty()) << "within the epoch begun at 2.3";
+  // The simulator runs no round while idle: a round none of whose jobs the previous one saw
+  // starts the clock too (jobs 1 and 2 done, job 3 arrived, no round between).
+  Snapshot next = TwoJobs(12);
+  next.workers[0].free_map = 0;
+  next.jobs = {Job(3, 10, 100)};
+  next.now = 3.1;
+  EXPECT_EQ(s->Schedule(next).allocations.size(), 1u) << "a new busy spell: planned at once";
+  next.now = 3.3;  // 3.3 is an epoch on the clock begun at 2.3, not on the one begun at 3.1
+  EXPECT_TRUE(s->Schedule(next).allocations.empty());
 }
 
 // Map and reduce slots are allocated separately; unified slots as one pool.
