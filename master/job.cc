@@ -144,6 +144,14 @@ sched::SizeEstimate JobRecord::Estimate(double now) const {
   in.map_seconds_done = map_seconds_done;
   in.map_output_bytes = static_cast<double>(map_output_bytes);
   in.map_input_bytes = static_cast<double>(map_input_bytes);
+  for (const auto& m : maps) {  // done before a restart, awaiting re-adoption: measured
+    if (!m.awaiting) continue;
+    const proto::MapDone& done = m.awaiting->map_done();
+    in.maps_awaiting++;
+    in.map_seconds_awaiting += std::max(0.0, done.end_time() - done.start_time());
+    in.map_output_bytes_awaiting += static_cast<double>(done.bytes_out());
+    in.map_input_bytes_awaiting += static_cast<double>(done.bytes_in());
+  }
   in.input_bytes = static_cast<double>(input_bytes);
   in.hint_map_seconds = spec.hint_map_seconds();
   in.hint_shuffle_bytes = spec.hint_shuffle_bytes();

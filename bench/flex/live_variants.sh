@@ -44,6 +44,8 @@ policies:
   - {policy: flex, label: membership, options: {$p, flex-replan: membership}}
   - {policy: flex, label: unestimated, options: {$p, flex-new-phase: unestimated}}
   - {policy: flex, label: both, options: {$p, flex-replan: membership, flex-new-phase: unestimated}}
+  - {policy: flex, label: even-split, options: {$p, flex-pool-split: even}}
+  - {policy: flex, label: unestimated-even, options: {$p, flex-new-phase: unestimated, flex-pool-split: even}}
 EOF
   done
 done

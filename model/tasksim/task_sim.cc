@@ -55,7 +55,10 @@ class TaskSimulator {
   };
   ReduceWaits WaitingReduces() const;
   bool ProcessEventsAt();
-  Status Decide();
+  // refresh: the master's periodic round is due (RefreshDue()).
+  Status Decide(bool refresh);
+  // Some worker could take a task (HasAssignableWork).
+  bool AnyAssignableWork() const;
   bool HasAssignableWork(int w) const;
   bool HasUnbackedAttempt(int w) const;
   Status Round(int offered);
@@ -125,12 +128,13 @@ Result<TaskSimResult> TaskSimulator::Run() {
     state_.now = next;
     ++result_.events;
     if (ProcessEventsAt()) decisions_.push(std::max(state_.now + cluster_.decision_latency, cluster_.first_round));
-    bool decide = RefreshDue() <= state_.now;
+    const bool refresh = RefreshDue() <= state_.now;
+    bool decide = refresh;
     while (!decisions_.empty() && decisions_.top() <= state_.now) {
       decisions_.pop();
       decide = true;  // rounds due at the same instant collapse into one
     }
-    if (decide) MR_RETURN_IF_ERROR(Decide());
+    if (decide) MR_RETURN_IF_ERROR(Decide(refresh));
     if (tasks_.finished() > before) zero_steps = 0;
     if (zero_steps > max_zero_steps) {
       return Status::Internal(Printf("no progress at t=%.6g under policy %s", state_.now,
@@ -215,9 +219,14 @@ bool TaskSimulator::ProcessEventsAt() {
 // A kCluster policy gets one round showing every worker's free slots. Otherwise the
 // master runs a round on a worker's heartbeat when it could take a task; with every
 // heartbeat at once, that is each such worker in id order. If none could, one
-// round without free slots refreshes the shares (the master's periodic refresh).
-Status TaskSimulator::Decide() {
+// round without free slots refreshes the shares (the master's periodic refresh). With the
+// periodic round modelled (refresh_rounds > 0) an event's round runs only where the
+// master's would: when some worker could take a task, or when the periodic round is due
+// (an arrival while every slot is busy waits for it, as live).
+Status TaskSimulator::Decide(bool refresh) {
   if (state_.active.empty()) return Status::Ok();
+  const bool periodic = cluster_.refresh_rounds > 0 && last_round_ != kNever;
+  if (periodic && !refresh && !AnyAssignableWork()) return Status::Ok();
   if (scheduler_.scope() == sched::SnapshotScope::kCluster) {
     MR_RETURN_IF_ERROR(Round(kAllWorkers));
     for (int w = 0; w < static_cast<int>(state_.workers.size()); ++w) MR_RETURN_IF_ERROR(SpeculateRound(w));
@@ -232,6 +241,13 @@ Status TaskSimulator::Decide() {
   }
   if (rounds == 0) return Round(kNoWorker);
   return Status::Ok();
+}
+
+bool TaskSimulator::AnyAssignableWork() const {
+  for (int w = 0; w < static_cast<int>(state_.workers.size()); ++w) {
+    if (HasAssignableWork(w)) return true;
+  }
+  return false;
 }
 
 bool TaskSimulator::HasAssignableWork(int w) const {

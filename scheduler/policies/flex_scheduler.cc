@@ -100,6 +100,32 @@ std::vector<int> SplitMaxMin(int total, const std::vector<int>& demands) {
   return out;
 }
 
+std::vector<int> SplitByWeight(int total, const std::vector<int>& demands, const std::vector<double>& weights) {
+  std::vector<int> out(demands.size(), 0);
+  std::vector<size_t> open;
+  for (size_t i = 0; i < demands.size(); ++i) {
+    if (demands[i] > 0) open.push_back(i);
+  }
+  auto give = [&](size_t i, double share) {
+    const int g = std::min({static_cast<int>(share), demands[i] - out[i], total});
+    out[i] += g;
+    total -= g;
+  };
+  while (total > 0) {
+    std::erase_if(open, [&](size_t i) { return out[i] >= demands[i]; });
+    if (open.empty()) break;
+    double sum = 0;
+    for (size_t i : open) sum += weights[i];
+    const int before = total;
+    for (size_t i : open) give(i, std::floor(before * weights[i] / sum));
+    if (total < before) continue;
+    std::stable_sort(open.begin(), open.end(), [&](size_t a, size_t b) { return weights[a] > weights[b]; });
+    for (size_t i : open) give(i, std::ceil(before * weights[i] / sum));
+    break;
+  }
+  return out;
+}
+
 std::vector<FlexScheduler::Member> FlexScheduler::Members(const Snapshot& snap, SlotKind kind) const {
   std::vector<Member> out;
   if (PoolSlots(snap, kind) == 0) return out;
@@ -163,8 +189,15 @@ FlexScheduler::Bounds FlexScheduler::PoolBounds(const Snapshot& snap, SlotKind k
       std::vector<int> share = SplitMaxMin(pool_max, demand);
       for (size_t i = 0; i < ks.size(); ++i) cap[ks[i]] = share[i], limit[ks[i]] = std::min(limit[ks[i]], share[i]);
     }
-    for (size_t i = 0; i < ks.size(); ++i) demand[i] = cap[ks[i]];
-    std::vector<int> share = SplitMaxMin(pool_min, demand);
+    std::vector<double> weight;
+    for (size_t i = 0; i < ks.size(); ++i) {
+      demand[i] = cap[ks[i]];
+      const double w = snap.jobs[members[ks[i]].job].params.weight;
+      weight.push_back(w > 0 ? w : 1);
+    }
+    std::vector<int> share = live_.pool_split == FlexLiveOptions::PoolSplit::kWeighted
+                                 ? SplitByWeight(pool_min, demand, weight)
+                                 : SplitMaxMin(pool_min, demand);
     for (size_t i = 0; i < ks.size(); ++i) min[ks[i]] = share[i];
   }
   return b;
@@ -276,6 +309,25 @@ void FlexScheduler::Fill(const Snapshot& snap, SlotKind kind, const std::vector<
 
 Decision FlexScheduler::Schedule(const Snapshot& snap) {
   Decision d;
+  // The epoch clock stops while no job is in the system and starts again with the first
+  // round that sees one (Schedule's contract in flex_scheduler.h). Live, the master runs
+  // rounds before any job arrives and between busy spells (its share refresh); a clock
+  // started there would put the epochs at an arbitrary phase to the arrivals, which no
+  // prediction or replay could reproduce. The simulator runs no round while idle, so a round
+  // none of whose jobs the previous round saw starts the clock again as well.
+  bool turnover = true;
+  for (const JobView& j : snap.jobs) turnover = turnover && !std::binary_search(seen_.begin(), seen_.end(), j.id);
+  seen_.clear();
+  for (const JobView& j : snap.jobs) seen_.push_back(j.id);
+  std::sort(seen_.begin(), seen_.end());
+  if (turnover) {
+    started_ = false;
+    for (Plan& p : plans_) p = Plan{};
+  }
+  if (snap.jobs.empty()) {
+    d.note = "flex: idle";
+    return d;
+  }
   const bool new_epoch = !started_ || snap.now >= epoch_start_ + epoch_ * (1 - kEpochSlack);
   if (new_epoch) {
     epoch_start_ = started_ ? epoch_start_ + epoch_ * std::floor((snap.now - epoch_start_) / epoch_ + kEpochSlack)

@@ -1,16 +1,20 @@
 // FLEX ("FLEX: A Slot Allocation Scheduling Optimizer for MapReduce Workloads") as a live
-// policy (docs/policies.md, "flex"). Once per epoch (`epoch` seconds of snap.now; also at
-// once when a job or a job's phase enters or leaves a pool) it builds one flex::FlexProblem
+// policy (docs/policies.md, "flex"). Once per epoch (`epoch` seconds of snap.now, counted
+// from the first call that sees a job, and again from the first call that sees none of the
+// jobs the previous call saw, e.g. after a call that saw none: an idle spell;
+// under FlexLiveOptions::kMembership also at once when a job or a job's phase enters or
+// leaves a pool) it builds one flex::FlexProblem
 // per pool of slots - the map slots (jobs with maps left), the reduce slots (jobs whose
 // reduces have begun) and the unified slots (each job in its current phase) - and keeps
 // flex::Allocate's first-interval allocation until the next recomputation. Per job and pool:
 //   work    the phase's remaining slot-seconds from the snapshot's estimate (re-estimated by
 //           the master after every finished task); without an estimate, 1 s per task left;
 //   minimum the job's --min-slots plus its share of its pool's min_maps / min_reduces (the
-//           pools file; split max-min among the pool's jobs of that phase), at least 1 while
-//           the phase has no finished task (a new phase gets a slot so it can be measured);
+//           pools file; split among the pool's jobs of that phase by weight, SplitByWeight,
+//           or evenly, SplitMaxMin), at least 1 while the phase has no finished task (a new
+//           phase gets a slot so it can be measured);
 //   maximum the phase's tasks left, capped by --max-slots and the pool's max_maps /
-//           max_reduces (split max-min likewise); a job whose pool maximum leaves it 0 slots
+//           max_reduces (split max-min); a job whose pool maximum leaves it 0 slots
 //           is left out of the problem;
 //   metric  the job's --metric, else the policy's `metric`; a deadline metric without a
 //           deadline treats the job as never late (its deadline is far in the future).
@@ -44,6 +48,10 @@ struct FlexLiveOptions {
   // so that its first task measures it); kUnestimated only one the master has no estimate
   // for (a hint or a profile makes the measurement moot; option flex-new-phase unestimated).
   enum class NewPhase { kAlways, kUnestimated } new_phase = NewPhase::kAlways;
+  // How a pool's minimum (min_maps / min_reduces) is split among its jobs: kWeighted as the
+  // paper's platform, Hadoop 0.20's Fair Scheduler, does (SplitByWeight); kEven max-min in
+  // whole slots regardless of weight (SplitMaxMin; option flex-pool-split even).
+  enum class PoolSplit { kWeighted, kEven } pool_split = PoolSplit::kWeighted;
 };
 
 class FlexScheduler final : public Scheduler {
@@ -105,6 +113,7 @@ class FlexScheduler final : public Scheduler {
   bool started_ = false;
   double epoch_start_ = 0;
   uint64_t epochs_ = 0;
+  std::vector<JobId> seen_;  // the previous call's jobs, sorted
   Plan plans_[kPools];
   std::string note_;
 };
@@ -113,5 +122,14 @@ class FlexScheduler final : public Scheduler {
 // gets at most its demand; what one cannot use goes to the others; ties to the lower index).
 // For a pool's minimum or maximum among its jobs. REQUIRES: total >= 0, demands >= 0.
 std::vector<int> SplitMaxMin(int total, const std::vector<int>& demands);
+
+// A pool's minimum among its jobs as the Fair Scheduler of Hadoop 0.20 splits it (FLEX's
+// platform): passes that give each job still short of its demand floor(left x weight /
+// total weight) of the slots left at the pass's start; when a pass gives nothing, one last
+// pass in order of weight (heaviest first; Hadoop then breaks ties by deficit, which flex
+// does not keep: here by the lower index, i.e. arrival) gives each the ceiling instead.
+// Whole slots; each job at most its demand. REQUIRES: total >= 0, demands >= 0, weights > 0,
+// demands.size() == weights.size().
+std::vector<int> SplitByWeight(int total, const std::vector<int>& demands, const std::vector<double>& weights);
 
 }  // namespace mr::sched

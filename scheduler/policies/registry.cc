@@ -111,6 +111,9 @@ constexpr OptionSpec kFlexOptions[] = {
     {"flex-new-phase", OptionType::kString, "always",
      "which new phase gets at least 1 slot to be measured: always (the paper) or unestimated (only one without "
      "an estimate: no hint or profile)"},
+    {"flex-pool-split", OptionType::kString, "weighted",
+     "how a pool's minimum is split among its jobs: weighted (by job weight, as Hadoop's Fair Scheduler, the "
+     "paper's platform) or even (max-min in whole slots, every job alike)"},
 };
 
 Result<std::unique_ptr<Scheduler>> MakeFlex(std::string_view name, const PolicyOptions& o) {
@@ -134,6 +137,11 @@ Result<std::unique_ptr<Scheduler>> MakeFlex(std::string_view name, const PolicyO
   }
   live.new_phase =
       new_phase == "always" ? FlexLiveOptions::NewPhase::kAlways : FlexLiveOptions::NewPhase::kUnestimated;
+  const std::string split = o.String(kFlexOptions[5].name);
+  if (split != "weighted" && split != "even") {
+    return Status::InvalidArgument("--flex-pool-split '" + split + "': expected weighted or even");
+  }
+  live.pool_split = split == "weighted" ? FlexLiveOptions::PoolSplit::kWeighted : FlexLiveOptions::PoolSplit::kEven;
   return Make<FlexScheduler>(name, o.Double(kFlexOptions[0].name), *metric, std::move(pools), flex::FlexOptions{},
                              live);
 }

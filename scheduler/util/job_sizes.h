@@ -49,6 +49,13 @@ struct EstimateInputs {
   double map_seconds_done = 0;  // slot-seconds of the done maps
   double map_output_bytes = 0;  // of the done maps
   double map_input_bytes = 0;   // of the done maps (0: no input files)
+  // Maps done before a master restart whose outputs await re-adoption (docs/reliability.md):
+  // not done (they run again if no worker offers them), but their stored completions are
+  // measurements, so they size the job as done maps do.
+  int maps_awaiting = 0;
+  double map_seconds_awaiting = 0;
+  double map_output_bytes_awaiting = 0;
+  double map_input_bytes_awaiting = 0;
   double input_bytes = 0;       // of the whole job (0: no input files)
   double hint_map_seconds = 0;  // --hint-map-seconds (0: none)
   double hint_shuffle_bytes = 0;
@@ -99,7 +106,8 @@ void EstimateReduce(const EstimateInputs& in, RunningElapsed running_elapsed, Si
       std::max(0.0, mean_time * (n - in.reduces_done) - running_elapsed(mean_time));
 }
 
-// The estimate: online from the done maps once kOnlineAfterMaps have finished, else the
+// The estimate: online from the done maps (and those awaiting re-adoption) once
+// kOnlineAfterMaps are measured, else the
 // hint, else the profile, else none (source kNone). `running_elapsed(mean)` returns the
 // sum over running maps of min(mean, time since the map started): the part of their
 // work taken as done. The reduce work is estimated alongside (EstimateReduce, with
@@ -111,14 +119,16 @@ SizeEstimate EstimateSize(const EstimateInputs& in, RunningElapsed running_elaps
   EstimateReduce(in, reduce_elapsed, e);
   const int n = in.maps_total;
   double mean_time = 0;
-  if (in.maps_done >= std::min(n, kOnlineAfterMaps) && in.maps_done > 0) {
+  // Measured maps: the done ones and those awaiting re-adoption after a restart.
+  const int measured = in.maps_done + in.maps_awaiting;
+  if (measured >= std::min(n, kOnlineAfterMaps) && measured > 0) {
     e.source = EstimateSource::kOnline;
-    mean_time = in.map_seconds_done / in.maps_done;
+    mean_time = (in.map_seconds_done + in.map_seconds_awaiting) / measured;
     e.map_seconds_total = mean_time * n;
     // Map output is linear in map input where there is input (splits differ in size).
-    e.shuffle_bytes_total = in.map_input_bytes > 0 && in.input_bytes > 0
-                                ? in.map_output_bytes / in.map_input_bytes * in.input_bytes
-                                : in.map_output_bytes / in.maps_done * n;
+    const double output = in.map_output_bytes + in.map_output_bytes_awaiting;
+    const double input = in.map_input_bytes + in.map_input_bytes_awaiting;
+    e.shuffle_bytes_total = input > 0 && in.input_bytes > 0 ? output / input * in.input_bytes : output / measured * n;
   } else if (in.hint_map_seconds > 0 || in.hint_shuffle_bytes > 0) {
     e.source = EstimateSource::kHint;
     e.map_seconds_total = in.hint_map_seconds;

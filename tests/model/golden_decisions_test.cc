@@ -296,7 +296,7 @@ const std::map<std::string, std::string> kDecisionGolden = {
     // Issue 25: recorded when flex was added; re-recorded when the paper's epoch-only
     // re-planning became the default. The old default, flex-replan=membership, keeps the
     // digest recorded first.
-    {"flex", "ec0a7eed67897e5f"},
+    {"flex", "771b269493a37404"},
     {"flex:flex-replan=membership", "377394f9d0bba656"},
     // Issue 26: without a queues file, one queue ("default") holds every slot and FIFO runs
     // inside it, so capacity decides exactly as fifo.
@@ -344,7 +344,7 @@ const std::map<std::string, std::string> kTaskSimGolden = {
     // true reduce totals as hints): lrpt is the only policy here that reads them.
     {"lrpt", "be4cbfe7f797c1ce"},
     // Issue 25: recorded when flex was added; re-recorded as above.
-    {"flex", "a4137c48481cb2ae"},
+    {"flex", "6198c159d5659bd1"},
     {"flex:flex-replan=membership", "73880f377feadbb9"},
     // Issue 26: one default queue, so fifo's runs (see kDecisionGolden).
     {"capacity", "fcd0897a4a7c3ce4"},

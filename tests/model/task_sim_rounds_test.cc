@@ -114,6 +114,28 @@ TEST(TaskSimRoundsTest, RefreshRoundsStartAtTheFirstRound) {
   }
 }
 
+// With the periodic round modelled, an arrival while every slot is busy gets no round of
+// its own (the master's heartbeats run one only when a worker could take a task): job A
+// (t = 0, one map of 2 s) holds the only slot when B (t = 0.1, one map of 1 s) arrives, so
+// the rounds stay on A's grid, 0, 0.25, 0.5, ..., and none runs at 0.1 (a round there would
+// have moved the grid to 0.35, 0.6, ..., and with it a clock-driven policy's re-plans).
+// A's map ends at 2, where B's starts: B ends at 3.
+TEST(TaskSimRoundsTest, AnArrivalWithEverySlotBusyWaitsForThePeriodicRound) {
+  RecordingFifo p;
+  ClusterSpec c = ClusterOf({Worker(1, 1, 0, 1.0)});
+  c.refresh_rounds = 0.25;
+  std::vector<TaskJob> jobs = {MapOnlyJob(0, 1, 2.0), MapOnlyJob(0.1, 1, 1.0)};
+  const TaskSimResult r = MustRun(jobs, c, p.scheduler);
+  EXPECT_DOUBLE_EQ(r.completion[0], 2.0);
+  EXPECT_DOUBLE_EQ(r.completion[1], 3.0);
+  for (double t : p.calls) EXPECT_GT(std::abs(t - 0.1), 1e-9) << "a round at B's arrival";
+  for (double t : {0.25, 0.5, 0.75, 1.0, 1.75}) {
+    int n = 0;
+    for (double call : p.calls) n += std::abs(call - t) < 1e-9;
+    EXPECT_EQ(n, 1) << "one round at " << t;
+  }
+}
+
 // reduce_ready_delay: one worker with two unified slots; this FIFO places maps before
 // reduces. Job A (t = 0): two maps of 1 s (both slots, 0..1) and a 1-s reduce; job B
 // (t = 0.5): one map of 1 s and a 0-s reduce. Without the delay, at 1 A's reducer is placed

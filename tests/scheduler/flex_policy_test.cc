@@ -246,6 +246,43 @@ TEST(FlexPolicyTest, AllocationsAreRecomputedEachEpoch) {
   }
 }
 
+// The epoch clock starts with the first job, not with the master's first round: the master
+// runs rounds (its share refresh) before any job arrives, and a clock started there would
+// put the epochs at a phase to the arrivals that no prediction or replay can reproduce (the
+// simulator's first round is at the first arrival). After an idle spell it starts again.
+TEST(FlexPolicyTest, TheEpochClockStartsWithTheFirstJob) {
+  auto s = Flex({{"flex-epoch", "1s"}});
+  Snapshot idle;
+  idle.workers = {MakeWorker(1, 12)};
+  for (double t : {0.0, 0.1, 0.2}) {
+    idle.now = t;
+    EXPECT_TRUE(s->Schedule(idle).allocations.empty());
+  }
+  Snapshot snap = TwoJobs(12);
+  snap.workers[0].free_map = 0;  // every slot busy: only the plan happens
+  snap.now = 0.7;                // the first job: its own epoch begins now
+  EXPECT_EQ(s->Schedule(snap).allocations.size(), 2u) << "planned at its arrival";
+  snap.now = 1.2;  // 1.0 would be an epoch on a clock started at 0; this one began at 0.7
+  EXPECT_TRUE(s->Schedule(snap).allocations.empty()) << "within the epoch begun at 0.7";
+  snap.now = 1.7;
+  EXPECT_EQ(s->Schedule(snap).allocations.size(), 2u) << "the next epoch, at 0.7 + 1";
+  idle.now = 2.0;  // every job done
+  (void)s->Schedule(idle);
+  snap.now = 2.3;  // the next arrival starts the clock again
+  EXPECT_EQ(s->Schedule(snap).allocations.size(), 2u);
+  snap.now = 3.0;
+  EXPECT_TRUE(s->Schedule(snap).allocations.empty()) << "within the epoch begun at 2.3";
+  // The simulator runs no round while idle: a round none of whose jobs the previous one saw
+  // starts the clock too (jobs 1 and 2 done, job 3 arrived, no round between).
+  Snapshot next = TwoJobs(12);
+  next.workers[0].free_map = 0;
+  next.jobs = {Job(3, 10, 100)};
+  next.now = 3.1;
+  EXPECT_EQ(s->Schedule(next).allocations.size(), 1u) << "a new busy spell: planned at once";
+  next.now = 3.3;  // 3.3 is an epoch on the clock begun at 2.3, not on the one begun at 3.1
+  EXPECT_TRUE(s->Schedule(next).allocations.empty());
+}
+
 // Map and reduce slots are allocated separately; unified slots as one pool.
 TEST(FlexPolicyTest, MapReduceAndUnifiedPools) {
   Snapshot snap;
@@ -314,6 +351,52 @@ TEST(FlexPolicyTest, NeverBreaksAMinimumOrAMaximumAndLeavesNoSlotIdle) {
     }
     EXPECT_EQ(used, std::min(slots, used + free_capacity)) << "trial " << trial << ": a slot idle";
   }
+}
+
+// Hadoop 0.20's Fair Scheduler's split of a pool's minimum, worked by hand: floor passes of
+// left x weight / total weight over the jobs still short of their demand, then, when a pass
+// gives nothing, one ceiling pass heaviest first.
+TEST(FlexPolicyTest, SplitByWeightIsTheFairSchedulersPoolSplit) {
+  // 10 by weights 1, 2, 2: floor 2, 4, 4.
+  EXPECT_EQ(SplitByWeight(10, {10, 10, 10}, {1, 2, 2}), (std::vector<int>{2, 4, 4}));
+  // 7 by 1, 1, 1: floor 2 each (1 left); then floor(1/3) = 0: the ceiling pass gives it to
+  // the first of the equal weights.
+  EXPECT_EQ(SplitByWeight(7, {10, 10, 10}, {1, 1, 1}), (std::vector<int>{3, 2, 2}));
+  // 2 among weights 1, 3, 2 (the flex experiments' case: fewer slots than jobs): floor
+  // 0, 1, 0 (2 x 3/6 = 1); then 1 left among all three: floors 0; the ceiling pass, heaviest
+  // first, gives it to job 2, still short of its demand.
+  EXPECT_EQ(SplitByWeight(2, {5, 5, 5}, {1, 3, 2}), (std::vector<int>{0, 2, 0}));
+  // Demands bound: job 1 wants 1; the rest is re-split among the others.
+  EXPECT_EQ(SplitByWeight(9, {1, 10, 10}, {4, 1, 1}), (std::vector<int>{1, 4, 4}));
+  EXPECT_EQ(SplitByWeight(0, {4, 5}, {1, 1}), (std::vector<int>{0, 0}));
+  EXPECT_EQ(SplitByWeight(30, {4, 5}, {1, 9}), (std::vector<int>{4, 5}));
+  // Equal weights and fewer slots than jobs: as SplitMaxMin (to the lower indices).
+  EXPECT_EQ(SplitByWeight(2, {1, 1, 1, 1}, {1, 1, 1, 1}), SplitMaxMin(2, {1, 1, 1, 1}));
+}
+
+// flex-pool-split: the pool's minimum of 2 among three jobs of weights 1, 3 and 2 goes to the
+// heaviest by default (the paper's platform), to the first two under `even`.
+TEST(FlexPolicyTest, PoolSplitOptionChoosesWhoHoldsThePoolsMinimum) {
+  const std::string path = (std::filesystem::temp_directory_path() / "flex_split_pools.txt").string();
+  {
+    std::ofstream f(path);
+    f << "pool default min_maps=2\n";
+  }
+  Snapshot snap = TwoJobs(12);
+  snap.jobs.push_back(Job(3, 10, 500));
+  const double weights[] = {1, 3, 2};
+  for (int k = 0; k < 3; ++k) snap.jobs[k].params.weight = weights[k];
+  snap.workers[0].free_map = 0;
+  auto minima = [&](const std::string& split) {
+    std::map<JobId, int> m;
+    for (const JobAllocation& a : Flex({{"flex-pools", path}, {"flex-pool-split", split}})->Schedule(snap).allocations) {
+      m[a.job] = a.min_slots;
+    }
+    return m;
+  };
+  EXPECT_EQ(minima("weighted"), (std::map<JobId, int>{{1, 0}, {2, 2}, {3, 0}}));
+  EXPECT_EQ(minima("even"), (std::map<JobId, int>{{1, 1}, {2, 1}, {3, 0}}));
+  std::filesystem::remove(path);
 }
 
 TEST(FlexPolicyTest, SplitMaxMinSharesEvenlyUpToEachDemand) {
