@@ -7,9 +7,9 @@
 #include <utility>
 
 #include "common/file_util.h"
-#include "common/rng.h"
 #include "common/job_id.h"
 #include "common/stats.h"
+#include "experiment/band.h"
 #include "trace/attempts.h"
 #include "trace/reader.h"
 
@@ -334,15 +334,7 @@ void AttachJobParams(const std::map<uint64_t, sched::JobParams>& by_id, Recorded
 }
 
 void JitterDurations(double seconds, uint64_t seed, RecordedRun* run) {
-  if (!(seconds > 0)) return;
-  Rng rng(seed);
-  auto move = [&](std::vector<double>& durations) {
-    for (double& d : durations) d = std::max(0.0, d + seconds * (2 * rng.Uniform() - 1));
-  };
-  for (model::TaskJob& j : run->jobs) {
-    move(j.map_durations);
-    move(j.reduce_durations);
-  }
+  JitterTaskDurations(seconds, seed, /*cluster_map_time_cv=*/0, &run->jobs);
 }
 
 }  // namespace mr::experiment
