@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <set>
 #include <utility>
@@ -35,7 +36,19 @@ struct JobTrace {
   bool saw_estimate = false;
   double first_start = std::numeric_limits<double>::infinity();  // its first attempt_start
   double hint_map_seconds = 0, hint_shuffle_bytes = 0, hint_reduce_seconds = 0;
+  std::vector<RoundNote> rounds;  // t in epoch seconds until the run's t0 is known
 };
+
+// The round index a decision's note names ("... round 12 ..."), or nullopt.
+std::optional<uint64_t> NoteRound(const std::string& note) {
+  const size_t at = note.find("round ");
+  if (at == std::string::npos) return std::nullopt;
+  const char* digits = note.c_str() + at + 6;
+  char* end = nullptr;
+  const unsigned long long n = std::strtoull(digits, &end, 10);
+  if (end == digits) return std::nullopt;
+  return static_cast<uint64_t>(n);
+}
 
 // A successful fetch from one source worker's shuffle server.
 struct Window {
@@ -97,6 +110,8 @@ Status ApplyEvent(const trace::Event& ev, JobTrace& job, std::vector<Window>& wi
     MR_ASSIGN_OR_RETURN(job.response, RequireNumber(e->response_time, EventType::kJobEnd, "response_time", job.id));
   } else if (const auto* e = std::get_if<trace::AttemptStart>(&ev)) {
     job.first_start = std::min(job.first_start, e->t);
+  } else if (const auto* e = std::get_if<trace::Decision>(&ev); e && e->note) {
+    if (std::optional<uint64_t> n = NoteRound(*e->note)) job.rounds.push_back({e->t, *n});
   } else if (const auto* e = std::get_if<trace::FetchEnd>(&ev); e && e->status == "ok") {
     return ApplyFetchEnd(*e, job, windows);
   } else if (const auto* e = std::get_if<trace::Estimate>(&ev); e && !job.saw_estimate) {
@@ -255,6 +270,7 @@ Result<RecordedRun> RecordedRunFromTraces(const std::vector<std::vector<trace::E
   for (const JobTrace& job : parsed) first_start = std::min(first_start, job.first_start);
   if (std::isfinite(first_start)) run.first_assignment = std::max(0.0, first_start - run.t0);
   for (const JobTrace& job : parsed) {
+    for (const RoundNote& r : job.rounds) run.rounds.push_back({r.t - run.t0, r.index});
     std::vector<double> map_bytes;
     std::vector<double> maps = SuccessfulDurations(job.attempts, 'm', job.maps, &map_bytes);
     std::vector<double> reduces = SuccessfulDurations(job.attempts, 'r', job.reduces, nullptr);
@@ -331,6 +347,14 @@ void AttachJobParams(const std::map<uint64_t, sched::JobParams>& by_id, Recorded
     if (!traced.queue.empty()) params.queue = traced.queue;  // a batch plan's queue is in the trace
     run->jobs[i].params = std::move(params);
   }
+}
+
+std::optional<double> RoundClockStart(const RecordedRun& run, double round) {
+  if (run.rounds.empty() || !(round > 0)) return std::nullopt;
+  double start = std::numeric_limits<double>::infinity();
+  for (const RoundNote& r : run.rounds) start = std::min(start, r.t - static_cast<double>(r.index) * round);
+  if (start > 0) start -= std::ceil(start / round) * round;
+  return start;
 }
 
 void JitterDurations(double seconds, uint64_t seed, RecordedRun* run) {
