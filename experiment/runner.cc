@@ -14,6 +14,7 @@
 #include "experiment/live_run.h"
 #include "experiment/prediction.h"
 #include "experiment/replay_prediction.h"
+#include "experiment/replay_workers.h"
 #include "experiment/report.h"
 #include "experiment/cluster_shape.h"
 #include "experiment/trace_replay.h"
@@ -116,6 +117,10 @@ Result<std::map<uint64_t, ReplayedJob>> ReplayRun(const ClusterShape& shape, con
     if (!(SimulatedShuffleBandwidth(shape, g) > 0)) g.shuffle_bandwidth = MeasuredShuffleRate(run);
   }
   MR_ASSIGN_OR_RETURN(model::ClusterSpec cluster, ToClusterSpec(replay_shape));
+  if (NeedsAlignment(cluster)) {  // unequal workers: the master's ids and the durations as work
+    MR_ASSIGN_OR_RETURN(std::string log, ReadFileToString(JoinPath(JoinPath(run_dir, "logs"), "master.log")));
+    MR_RETURN_IF_ERROR(AlignReplayWorkers(ParseRegistrations(log), &cluster, &run));
+  }
   MR_ASSIGN_OR_RETURN(sched::PolicyOptions options, OptionsOf(policy));
   std::map<std::string, std::string, std::less<>> flags(policy.placement.begin(), policy.placement.end());
   MR_ASSIGN_OR_RETURN(sched::PlacementConfig placement, sched::PlacementConfigFromFlags(flags));

@@ -135,8 +135,9 @@ Status CollectEnded(const std::vector<trace::Event>& events, JobTrace& job) {
 // output the job used: an earlier success can be lost with its worker and run again), -1
 // for none.
 std::vector<double> SuccessfulDurations(const std::vector<trace::Attempt>& attempts, char kind, int tasks,
-                                        std::vector<double>* bytes_out) {
+                                        std::vector<double>* bytes_out, std::vector<TaskPlace>* places) {
   std::vector<double> out(tasks, -1);
+  places->assign(tasks, TaskPlace{});
   std::vector<double> last_end(tasks, -std::numeric_limits<double>::infinity());
   if (bytes_out != nullptr) bytes_out->assign(tasks, 0);
   for (const trace::Attempt& a : attempts) {
@@ -145,6 +146,7 @@ std::vector<double> SuccessfulDurations(const std::vector<trace::Attempt>& attem
     if (a.ref->kind != kind || e.status != "ok" || index >= tasks || e.t < last_end[index]) continue;
     last_end[index] = e.t;
     out[index] = std::max(0.0, e.t - *e.start);
+    (*places)[index] = {e.worker.value_or(0), a.attempt};
     if (bytes_out != nullptr) (*bytes_out)[index] = static_cast<double>(e.bytes_out.value_or(0));
   }
   return out;
@@ -272,14 +274,17 @@ Result<RecordedRun> RecordedRunFromTraces(const std::vector<std::vector<trace::E
   for (const JobTrace& job : parsed) {
     for (const RoundNote& r : job.rounds) run.rounds.push_back({r.t - run.t0, r.index});
     std::vector<double> map_bytes;
-    std::vector<double> maps = SuccessfulDurations(job.attempts, 'm', job.maps, &map_bytes);
-    std::vector<double> reduces = SuccessfulDurations(job.attempts, 'r', job.reduces, nullptr);
+    std::vector<TaskPlace> maps_ran, reduces_ran;
+    std::vector<double> maps = SuccessfulDurations(job.attempts, 'm', job.maps, &map_bytes, &maps_ran);
+    std::vector<double> reduces = SuccessfulDurations(job.attempts, 'r', job.reduces, nullptr, &reduces_ran);
     std::string why = ExclusionReason(job, maps, reduces);
     if (!why.empty()) {
       run.excluded.push_back({job.id, why});
       continue;
     }
     auto [task_job, measured] = ReplayJob(job, std::move(maps), std::move(reduces), map_bytes, run.t0);
+    measured.maps_ran = std::move(maps_ran);
+    measured.reduces_ran = std::move(reduces_ran);
     if (run.policy.empty()) run.policy = measured.policy;
     if (run.policy != measured.policy) run.policy = "mixed";
     run.jobs.push_back(std::move(task_job));

@@ -20,6 +20,13 @@
 
 namespace mr::experiment {
 
+// Where a task's replayed (successful) attempt ran: the master's worker id and the attempt's
+// number (0 when the trace does not say).
+struct TaskPlace {
+  int64_t worker = 0;
+  int64_t attempt = 0;
+};
+
 // What the run measured for one job. Times are seconds; arrival is after the run's first
 // job_submit (RecordedRun::t0).
 struct RecordedJob {
@@ -34,6 +41,9 @@ struct RecordedJob {
   int failed_attempts = 0;  // attempt_end status failed (all tasks)
   int killed_attempts = 0;  // status killed: a losing backup, a kill, a reduce sent back to fetch
   int lost_attempts = 0;    // status lost: its worker was lost
+  // Per map, resp. reduce, where the attempt whose duration is replayed ran.
+  std::vector<TaskPlace> maps_ran;
+  std::vector<TaskPlace> reduces_ran;
 };
 
 // A job in the traces that cannot be replayed, and why ("no job_end: unfinished", ...).
