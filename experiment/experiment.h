@@ -104,6 +104,11 @@ struct ReportSpec {
   bool gantt = true;          // plots/gantt.png: one job's tasks over time
   std::string gantt_run;      // LABEL-REP of the run it is drawn from; empty = the first by name
   std::string gantt_job = "slowest";  // slowest, fastest, or a job's index in the workload
+  // The band judgement (experiment/band.h): each run replayed, and each policy predicted,
+  // band_runs times, once as it is and band_runs - 1 times with every task duration moved
+  // by a uniform draw on (-band_jitter, band_jitter) seconds (seeds 1 ..). 0 runs = no band.
+  int band_runs = 8;
+  double band_jitter = 0.001;
 };
 
 struct Experiment {

@@ -260,11 +260,29 @@ Result<std::vector<PolicyRun>> ParsePolicies(const YamlNode& node, const std::st
   return runs;
 }
 
-// report: {tail: 90, plots: [scatter, cdf, gantt], gantt: {run: fifo-1, job: slowest}}
+// band: {runs: 8, jitter: 1ms}: runs 0 (no band) or 2..64; jitter above 0, at most 1 s.
+Status ParseBand(const YamlNode& node, ReportSpec* r) {
+  if (!node.IsMap()) return node.Error("band is a map (runs, jitter)");
+  MR_RETURN_IF_ERROR(node.CheckMap({"runs", "jitter"}));
+  if (auto v = node.Get("runs")) {
+    MR_ASSIGN_OR_RETURN(int64_t runs, v->Int(0, 64));
+    if (runs == 1) return v->Error("band runs must be 0 (no band) or at least 2");
+    r->band_runs = static_cast<int>(runs);
+  }
+  if (auto v = node.Get("jitter")) {
+    MR_ASSIGN_OR_RETURN(r->band_jitter, v->Duration());
+    if (!(r->band_jitter > 0 && r->band_jitter <= 1)) return v->Error("band jitter must be above 0 and at most 1s");
+  }
+  return Status::Ok();
+}
+
+// report: {tail: 90, plots: [scatter, cdf, gantt], gantt: {run: fifo-1, job: slowest},
+//          band: {runs: 8, jitter: 1ms}}
 Result<ReportSpec> ParseReport(const YamlNode& node) {
-  if (!node.IsMap()) return node.Error("report is a map (tail, plots, gantt)");
-  MR_RETURN_IF_ERROR(node.CheckMap({"tail", "plots", "gantt"}));
+  if (!node.IsMap()) return node.Error("report is a map (tail, plots, gantt, band)");
+  MR_RETURN_IF_ERROR(node.CheckMap({"tail", "plots", "gantt", "band"}));
   ReportSpec r;
+  if (auto v = node.Get("band")) MR_RETURN_IF_ERROR(ParseBand(*v, &r));
   if (auto v = node.Get("tail")) {
     MR_ASSIGN_OR_RETURN(int64_t tail, v->Int(51, 99));
     r.tail_percentile = static_cast<int>(tail);

@@ -23,12 +23,17 @@ constexpr const char* kSojournHeader =
 constexpr const char* kReplayHeader =
     "policy,rep,job,arrival,maps,map_seconds,shuffle_bytes,reducers,measured,predicted,error,since_planned,work,"
     "replayed,replay_error";
-constexpr const char* kHeader =
+constexpr const char* kWeightHeader =
     "policy,rep,job,arrival,maps,map_seconds,shuffle_bytes,reducers,measured,predicted,error,since_planned,work,"
     "replayed,replay_error,weight,deadline,sla";
+constexpr const char* kHeader =
+    "policy,rep,job,arrival,maps,map_seconds,shuffle_bytes,reducers,measured,predicted,error,since_planned,work,"
+    "replayed,replay_error,weight,deadline,sla,replay_lo,replay_hi,replay_band_mean,predicted_lo,predicted_hi,"
+    "predicted_band_mean";
 constexpr int kOldColumns = 12;
 constexpr int kReplayColumns = 15;
-constexpr int kColumns = 18;
+constexpr int kWeightColumns = 18;
+constexpr int kColumns = 24;
 
 Result<double> ParseNumber(const std::string& text, int line, const char* column) {
   char* end = nullptr;
@@ -40,7 +45,27 @@ Result<double> ParseNumber(const std::string& text, int line, const char* column
   return v;
 }
 
-// `columns`: kOldColumns (a file without the work and replay columns) or kColumns.
+// The band in fields f[at], f[at + 1], f[at + 2] (all empty: none).
+Result<std::optional<Band>> ParseBandFields(const std::vector<std::string>& f, size_t at, int line) {
+  if (f[at].empty() && f[at + 1].empty() && f[at + 2].empty()) return std::optional<Band>();
+  Band b;
+  MR_ASSIGN_OR_RETURN(b.lo, ParseNumber(f[at], line, "band low"));
+  MR_ASSIGN_OR_RETURN(b.hi, ParseNumber(f[at + 1], line, "band high"));
+  MR_ASSIGN_OR_RETURN(b.mean, ParseNumber(f[at + 2], line, "band mean"));
+  if (!(b.lo <= b.mean && b.mean <= b.hi)) {
+    return Status::InvalidArgument("jobs.csv line " + std::to_string(line) + ": a band whose mean is outside [low, high]");
+  }
+  return std::optional<Band>(b);
+}
+
+std::string BandFields(const std::optional<Band>& b) {
+  if (!b) return ",,";
+  char text[128];
+  std::snprintf(text, sizeof text, "%.6g,%.6g,%.6g", b->lo, b->hi, b->mean);
+  return text;
+}
+
+// `columns`: kOldColumns (a file without the work and replay columns) up to kColumns.
 Result<JobResult> ParseRow(std::string_view text, int line, int columns) {
   std::vector<std::string> f = SplitFields(text, ',');
   if (static_cast<int>(f.size()) != columns) {
@@ -83,6 +108,10 @@ Result<JobResult> ParseRow(std::string_view text, int line, int columns) {
     r.sla = f[17];
     std::replace(r.sla.begin(), r.sla.end(), ';', ',');
   }
+  if (columns > kWeightColumns) {
+    MR_ASSIGN_OR_RETURN(r.replay_band, ParseBandFields(f, 18, line));
+    MR_ASSIGN_OR_RETURN(r.predicted_band, ParseBandFields(f, 21, line));
+  }
   return r;
 }
 
@@ -117,7 +146,7 @@ std::string JobsCsv(const std::vector<JobResult>& rows) {
     std::string sla = r.sla;
     std::replace(sla.begin(), sla.end(), ',', ';');
     std::snprintf(line, sizeof line, ",%.9g,%.9g,", r.weight, r.deadline);
-    out += line + sla + "\n";
+    out += line + sla + "," + BandFields(r.replay_band) + "," + BandFields(r.predicted_band) + "\n";
   }
   return out;
 }
@@ -133,7 +162,8 @@ Result<std::vector<JobResult>> ParseJobsCsv(std::string_view text) {
     if (line == 1) {
       if (l == kOldHeader) columns = kOldColumns;
       if (l == kReplayHeader || l == kSojournHeader) columns = kReplayColumns;
-      if (l != kHeader && l != kOldHeader && l != kSojournHeader && l != kReplayHeader) {
+      if (l == kWeightHeader) columns = kWeightColumns;
+      if (l != kHeader && l != kOldHeader && l != kSojournHeader && l != kReplayHeader && l != kWeightHeader) {
         return Status::InvalidArgument("jobs.csv line 1: expected the header '" + std::string(kHeader) + "'");
       }
       continue;

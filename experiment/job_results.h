@@ -14,6 +14,14 @@
 
 namespace mr::experiment {
 
+// A job's response time over K simulations of one run (experiment/band.h): the smallest, the
+// largest and their mean, in seconds.
+struct Band {
+  double lo = 0;
+  double hi = 0;
+  double mean = 0;
+};
+
 struct JobResult {
   std::string policy;
   int rep = 1;
@@ -37,6 +45,10 @@ struct JobResult {
   double weight = 1;
   double deadline = 0;
   std::string sla{};
+  // The band of the replay (the run's traces, K jittered replays) and of the prediction (K
+  // jittered predictions); empty when not computed (band runs 0, no replay, older files).
+  std::optional<Band> replay_band = std::nullopt;
+  std::optional<Band> predicted_band = std::nullopt;
 };
 
 // predicted / measured - 1; 0 when measured is 0.
@@ -46,7 +58,9 @@ double RelativeError(double predicted, double measured);
 // empty for a job without a replay; the SLA's commas are written as ';'. Parse errors name
 // the line. Files written before the work and replay columns existed (12 columns) parse
 // with work = "burn" (the only mode then) and no replay; files before the weight, deadline
-// and sla columns (15) with weight 1 and no deadline or SLA.
+// and sla columns (15) with weight 1 and no deadline or SLA; files before the band columns
+// (18: replay_lo, replay_hi, replay_band_mean, predicted_lo, predicted_hi,
+// predicted_band_mean, each empty without a band) with no band.
 std::string JobsCsv(const std::vector<JobResult>& rows);
 Result<std::vector<JobResult>> ParseJobsCsv(std::string_view text);
 

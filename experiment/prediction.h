@@ -8,6 +8,7 @@
 #include "common/status.h"
 #include "experiment/calibration.h"
 #include "experiment/experiment.h"
+#include "experiment/job_results.h"
 #include "scheduler/policy_options.h"
 
 namespace mr::experiment {
@@ -16,9 +17,25 @@ namespace mr::experiment {
 // row (the same check as the daemons' --policy flags).
 Result<sched::PolicyOptions> OptionsOf(const PolicyRun& policy);
 
-// Per job (in `jobs` order) the predicted response time. Errors: the policy or its options
-// are unknown or bad, the shape cannot be simulated, or the policy's decisions are invalid.
+// One member of a prediction's band (band.h): every calibrated task duration moved by a draw
+// on (-jitter, jitter) seconds from `seed` (JitterTaskDurations), and the simulator's own
+// draws (map-time laws, failures) from its seed + `seed`.
+struct BandDraw {
+  double jitter = 0;
+  uint64_t seed = 0;
+};
+
+// Per job (in `jobs` order) the predicted response time; with `draw`, one member of the
+// band. Errors: the policy or its options are unknown or bad, the shape cannot be simulated,
+// or the policy's decisions are invalid.
 Result<std::vector<double>> PredictResponses(const JobList& jobs, const ClusterShape& shape,
-                                             const Calibration& calibration, const PolicyRun& policy);
+                                             const Calibration& calibration, const PolicyRun& policy,
+                                             const BandDraw* draw = nullptr);
+
+// The prediction's band: `runs` predictions, the first without a draw, the others with
+// BandDraw{jitter, k} for k = 1 .. runs - 1; per job its band (empty when runs < 2).
+Result<std::vector<Band>> PredictionBand(const JobList& jobs, const ClusterShape& shape,
+                                         const Calibration& calibration, const PolicyRun& policy, int runs,
+                                         double jitter);
 
 }  // namespace mr::experiment

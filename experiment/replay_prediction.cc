@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "scheduler/policy_table.h"
 #include "scheduler/stages/placed_scheduler.h"
 #include "scheduler/scheduler.h"
 
@@ -49,6 +50,14 @@ Result<Prediction> PredictRun(const RecordedRun& run, const std::string& policy,
   // As live, the first round is the run's first (a batch's first decision sees the jobs
   // submitted by then; docs/model.md, "Replaying a recorded run").
   p.cluster.first_round = std::max(p.cluster.first_round, run.first_assignment);
+  // A policy with clocked rounds counts them from the live master's first call, not from the
+  // first assignment: the phase the run's decisions show (docs/model.md, "The round clock").
+  if (const sched::PolicyRow* row = sched::FindPolicy(policy); row != nullptr && row->traits.round_option != nullptr) {
+    Result<sched::PolicyOptions> resolved = sched::ResolvePolicyOptions(policy, options);
+    if (resolved.ok() && resolved->Has(row->traits.round_option)) {
+      p.cluster.policy_start = RoundClockStart(run, resolved->Double(row->traits.round_option));
+    }
+  }
   MR_ASSIGN_OR_RETURN(p.sim, model::SimulateTasks(run.jobs, p.cluster, *scheduler, speculator));
   double sum = 0;
   for (const RecordedJob& m : run.measured) {

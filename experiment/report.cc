@@ -13,6 +13,7 @@
 #include "common/stats.h"
 #include "experiment/aria_check.h"
 #include "experiment/batch_plan_report.h"
+#include "experiment/fidelity_bounds.h"
 #include "experiment/job_results.h"
 #include "experiment/live_run.h"
 #include "experiment/metric_summary.h"
@@ -162,7 +163,9 @@ std::string ReportSettingsJson(const ReportSettings& s) {
                       {"tail", s.spec.tail_percentile},
                       {"plots", plots},
                       {"gantt_run", s.spec.gantt_run},
-                      {"gantt_job", s.spec.gantt_job}};
+                      {"gantt_job", s.spec.gantt_job},
+                      {"band_runs", s.spec.band_runs},
+                      {"band_jitter", s.spec.band_jitter}};
   return j.dump(2) + "\n";
 }
 
@@ -199,6 +202,15 @@ Result<ReportSettings> ParseReportSettings(std::string_view json_text) {
   }
   s.spec.gantt_run = j["gantt_run"].get<std::string>();
   s.spec.gantt_job = j["gantt_job"].get<std::string>();
+  // Optional: report.json files from before the band have neither (the defaults).
+  if (auto it = j.find("band_runs"); it != j.end()) {
+    if (!it->is_number_integer() || *it < 0 || *it > 64) return Status::InvalidArgument("report.json: bad 'band_runs'");
+    s.spec.band_runs = it->get<int>();
+  }
+  if (auto it = j.find("band_jitter"); it != j.end()) {
+    if (!it->is_number() || !(*it > 0)) return Status::InvalidArgument("report.json: bad 'band_jitter'");
+    s.spec.band_jitter = it->get<double>();
+  }
   return s;
 }
 
@@ -230,7 +242,9 @@ Status BuildReport(const std::string& dir, const ReportSettings& settings) {
   const std::vector<StageCheck> stages = CheckRunStages(dir);
   if (!stages.empty()) MR_RETURN_IF_ERROR(WriteFileAtomically(JoinPath(dir, "aria.csv"), AriaCsv(stages)));
   MR_RETURN_IF_ERROR(WriteFileAtomically(JoinPath(dir, "summary.md"),
-                                         SummaryMarkdown(summaries, title) + MetricsMarkdown(rows) +
+                                         SummaryMarkdown(summaries, title) +
+                                             FidelityMarkdown(rows, spec.band_runs, spec.band_jitter) +
+                                             MetricsMarkdown(rows) +
                                              BatchPlansMarkdown(dir, summaries) + AriaMarkdown(stages)));
   const std::string plots = JoinPath(dir, "plots");
   MR_RETURN_IF_ERROR(MakeDirs(plots));

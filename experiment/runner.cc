@@ -7,12 +7,14 @@
 #include "common/clock.h"
 #include "common/file_util.h"
 #include "common/job_id.h"
+#include "experiment/band.h"
 #include "experiment/batch_order.h"
 #include "experiment/bounds.h"
 #include "experiment/job_results.h"
 #include "experiment/live_run.h"
 #include "experiment/prediction.h"
 #include "experiment/replay_prediction.h"
+#include "experiment/replay_workers.h"
 #include "experiment/report.h"
 #include "experiment/cluster_shape.h"
 #include "experiment/trace_replay.h"
@@ -89,13 +91,21 @@ Status RunOnce(const ClusterShape& shape, const PolicyRun& policy, const JobList
   return WriteFileAtomically(JoinPath(run_dir, kDoneMarker), "");
 }
 
+// A job's replay: the replay as recorded, and its band (none with fewer than 2 band runs).
+struct ReplayedJob {
+  double replayed = 0;
+  std::optional<Band> band;
+};
+
 // A finished run's traces replayed through the task-level simulator under the policy that
 // ran, on the file's cluster shape (an uncapped link at the rate the run's fetches
-// achieved), each job with its workload parameters: job id -> replayed response time.
+// achieved), each job with its workload parameters: job id -> replayed response time. With
+// report.band_runs = K >= 2 the run is also replayed K - 1 times with every duration moved
+// by report.band_jitter (JitterDurations, seeds 1 .. K - 1): the replay's band (band.h).
 // docs/model.md, "Replaying a recorded run".
-Result<std::map<uint64_t, double>> ReplayRun(const ClusterShape& shape, const PolicyRun& policy,
-                                             const std::string& run_dir, const JobList& jobs,
-                                             const std::vector<MeasuredJob>& measured) {
+Result<std::map<uint64_t, ReplayedJob>> ReplayRun(const ClusterShape& shape, const PolicyRun& policy,
+                                                  const ReportSpec& report, const std::string& run_dir,
+                                                  const JobList& jobs, const std::vector<MeasuredJob>& measured) {
   MR_ASSIGN_OR_RETURN(RecordedRun run, ReadRecordedRun({JoinPath(run_dir, "traces")}));
   std::map<uint64_t, sched::JobParams> params;  // live job id -> its workload row's
   for (const MeasuredJob& m : measured) {
@@ -107,30 +117,44 @@ Result<std::map<uint64_t, double>> ReplayRun(const ClusterShape& shape, const Po
     if (!(SimulatedShuffleBandwidth(shape, g) > 0)) g.shuffle_bandwidth = MeasuredShuffleRate(run);
   }
   MR_ASSIGN_OR_RETURN(model::ClusterSpec cluster, ToClusterSpec(replay_shape));
+  if (NeedsAlignment(cluster)) {  // unequal workers: the master's ids and the durations as work
+    MR_ASSIGN_OR_RETURN(std::string log, ReadFileToString(JoinPath(JoinPath(run_dir, "logs"), "master.log")));
+    MR_RETURN_IF_ERROR(AlignReplayWorkers(ParseRegistrations(log), &cluster, &run));
+  }
   MR_ASSIGN_OR_RETURN(sched::PolicyOptions options, OptionsOf(policy));
   std::map<std::string, std::string, std::less<>> flags(policy.placement.begin(), policy.placement.end());
   MR_ASSIGN_OR_RETURN(sched::PlacementConfig placement, sched::PlacementConfigFromFlags(flags));
   const sched::Speculator speculator(sched::SpeculatorOptions{});  // the master's defaults
-  MR_ASSIGN_OR_RETURN(Prediction replay, PredictRun(run, policy.policy, options, cluster, placement,
-                                                    policy.speculative ? &speculator : nullptr));
-  std::map<uint64_t, double> out;
-  for (size_t i = 0; i < run.measured.size() && i < replay.sim.response.size(); ++i) {
-    if (std::optional<uint64_t> id = ParseJobId(run.measured[i].id)) out[*id] = replay.sim.response[i];
+  std::vector<std::vector<double>> responses;
+  for (int k = 0; k == 0 || k < report.band_runs; ++k) {
+    RecordedRun jittered = run;
+    JitterDurations(k == 0 ? 0 : report.band_jitter, static_cast<uint64_t>(k), &jittered);
+    MR_ASSIGN_OR_RETURN(Prediction replay, PredictRun(jittered, policy.policy, options, cluster, placement,
+                                                      policy.speculative ? &speculator : nullptr));
+    responses.push_back(std::move(replay.sim.response));
+  }
+  const std::vector<Band> bands = responses.size() >= 2 ? BandsOf(responses) : std::vector<Band>();
+  std::map<uint64_t, ReplayedJob> out;
+  for (size_t i = 0; i < run.measured.size() && i < responses[0].size(); ++i) {
+    std::optional<uint64_t> id = ParseJobId(run.measured[i].id);
+    if (!id) continue;
+    out[*id].replayed = responses[0][i];
+    if (i < bands.size()) out[*id].band = bands[i];
   }
   return out;
 }
 
 // Rows of jobs.csv for one policy's finished repetitions.
 Status AppendRows(const Experiment& e, size_t p, const PolicyRun& policy, const JobList& jobs,
-                  const std::vector<double>& predicted, const std::string& dir, std::ostream* log,
-                  std::vector<JobResult>* rows) {
+                  const std::vector<double>& predicted, const std::vector<Band>& predicted_band,
+                  const std::string& dir, std::ostream* log, std::vector<JobResult>* rows) {
   const std::string label = PolicyLabel(e, p);
   for (int rep = 1; rep <= e.repetitions; ++rep) {
     const std::string run = JoinPath(JoinPath(dir, "runs"), label + "-" + std::to_string(rep));
     if (!PathExists(JoinPath(run, kDoneMarker))) continue;
     MR_ASSIGN_OR_RETURN(std::string text, ReadFileToString(JoinPath(run, "measured.csv")));
     MR_ASSIGN_OR_RETURN(std::vector<MeasuredJob> measured, ParseMeasuredCsv(text));
-    Result<std::map<uint64_t, double>> replayed = ReplayRun(e.cluster, policy, run, jobs, measured);
+    Result<std::map<uint64_t, ReplayedJob>> replayed = ReplayRun(e.cluster, policy, e.report, run, jobs, measured);
     if (!replayed.ok() && log != nullptr) {
       *log << label << "-" << rep << ": no replay: " << replayed.status().ToString() << "\n";
     }
@@ -142,10 +166,14 @@ Status AppendRows(const Experiment& e, size_t p, const PolicyRun& policy, const 
       const model::TaskJob& j = jobs[m.job];
       JobResult r{label, rep, m.job, j.arrival, j.maps, j.map_seconds, j.map_bytes * j.maps, j.reducers,
                   m.response, predicted[m.job], m.since_planned, WorkModeName(e.cluster.work), std::nullopt,
-                  j.params.weight, j.params.deadline, j.params.sla};
+                  j.params.weight, j.params.deadline, j.params.sla, std::nullopt, std::nullopt};
+      if (static_cast<size_t>(m.job) < predicted_band.size()) r.predicted_band = predicted_band[m.job];
       if (replayed.ok()) {
         auto it = replayed->find(m.id);
-        if (it != replayed->end()) r.replayed = it->second;
+        if (it != replayed->end()) {
+          r.replayed = it->second.replayed;
+          r.replay_band = it->second.band;
+        }
       }
       rows->push_back(std::move(r));
     }
@@ -314,7 +342,9 @@ Status RunExperiment(const Experiment& e, const JobList& jobs, const RunnerOptio
   for (size_t p = 0; p < e.policies.size(); ++p) {
     MR_ASSIGN_OR_RETURN(std::vector<double> predicted,
                         PredictResponses(planned[p].jobs, e.cluster, calib, planned[p].policy));
-    MR_RETURN_IF_ERROR(AppendRows(e, p, planned[p].policy, planned[p].jobs, predicted, dir, o.log, &rows));
+    MR_ASSIGN_OR_RETURN(std::vector<Band> band, PredictionBand(planned[p].jobs, e.cluster, calib, planned[p].policy,
+                                                               e.report.band_runs, e.report.band_jitter));
+    MR_RETURN_IF_ERROR(AppendRows(e, p, planned[p].policy, planned[p].jobs, predicted, band, dir, o.log, &rows));
   }
   MR_RETURN_IF_ERROR(WriteFileAtomically(JoinPath(dir, "jobs.csv"), JobsCsv(rows)));
   MR_RETURN_IF_ERROR(first_error);

@@ -2,14 +2,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <set>
 #include <utility>
 
 #include "common/file_util.h"
-#include "common/rng.h"
 #include "common/job_id.h"
 #include "common/stats.h"
+#include "experiment/band.h"
 #include "trace/attempts.h"
 #include "trace/reader.h"
 
@@ -35,7 +36,19 @@ struct JobTrace {
   bool saw_estimate = false;
   double first_start = std::numeric_limits<double>::infinity();  // its first attempt_start
   double hint_map_seconds = 0, hint_shuffle_bytes = 0, hint_reduce_seconds = 0;
+  std::vector<RoundNote> rounds;  // t in epoch seconds until the run's t0 is known
 };
+
+// The round index a decision's note names ("... round 12 ..."), or nullopt.
+std::optional<uint64_t> NoteRound(const std::string& note) {
+  const size_t at = note.find("round ");
+  if (at == std::string::npos) return std::nullopt;
+  const char* digits = note.c_str() + at + 6;
+  char* end = nullptr;
+  const unsigned long long n = std::strtoull(digits, &end, 10);
+  if (end == digits) return std::nullopt;
+  return static_cast<uint64_t>(n);
+}
 
 // A successful fetch from one source worker's shuffle server.
 struct Window {
@@ -97,6 +110,8 @@ Status ApplyEvent(const trace::Event& ev, JobTrace& job, std::vector<Window>& wi
     MR_ASSIGN_OR_RETURN(job.response, RequireNumber(e->response_time, EventType::kJobEnd, "response_time", job.id));
   } else if (const auto* e = std::get_if<trace::AttemptStart>(&ev)) {
     job.first_start = std::min(job.first_start, e->t);
+  } else if (const auto* e = std::get_if<trace::Decision>(&ev); e && e->note) {
+    if (std::optional<uint64_t> n = NoteRound(*e->note)) job.rounds.push_back({e->t, *n});
   } else if (const auto* e = std::get_if<trace::FetchEnd>(&ev); e && e->status == "ok") {
     return ApplyFetchEnd(*e, job, windows);
   } else if (const auto* e = std::get_if<trace::Estimate>(&ev); e && !job.saw_estimate) {
@@ -120,8 +135,9 @@ Status CollectEnded(const std::vector<trace::Event>& events, JobTrace& job) {
 // output the job used: an earlier success can be lost with its worker and run again), -1
 // for none.
 std::vector<double> SuccessfulDurations(const std::vector<trace::Attempt>& attempts, char kind, int tasks,
-                                        std::vector<double>* bytes_out) {
+                                        std::vector<double>* bytes_out, std::vector<TaskPlace>* places) {
   std::vector<double> out(tasks, -1);
+  places->assign(tasks, TaskPlace{});
   std::vector<double> last_end(tasks, -std::numeric_limits<double>::infinity());
   if (bytes_out != nullptr) bytes_out->assign(tasks, 0);
   for (const trace::Attempt& a : attempts) {
@@ -130,6 +146,7 @@ std::vector<double> SuccessfulDurations(const std::vector<trace::Attempt>& attem
     if (a.ref->kind != kind || e.status != "ok" || index >= tasks || e.t < last_end[index]) continue;
     last_end[index] = e.t;
     out[index] = std::max(0.0, e.t - *e.start);
+    (*places)[index] = {e.worker.value_or(0), a.attempt};
     if (bytes_out != nullptr) (*bytes_out)[index] = static_cast<double>(e.bytes_out.value_or(0));
   }
   return out;
@@ -255,15 +272,19 @@ Result<RecordedRun> RecordedRunFromTraces(const std::vector<std::vector<trace::E
   for (const JobTrace& job : parsed) first_start = std::min(first_start, job.first_start);
   if (std::isfinite(first_start)) run.first_assignment = std::max(0.0, first_start - run.t0);
   for (const JobTrace& job : parsed) {
+    for (const RoundNote& r : job.rounds) run.rounds.push_back({r.t - run.t0, r.index});
     std::vector<double> map_bytes;
-    std::vector<double> maps = SuccessfulDurations(job.attempts, 'm', job.maps, &map_bytes);
-    std::vector<double> reduces = SuccessfulDurations(job.attempts, 'r', job.reduces, nullptr);
+    std::vector<TaskPlace> maps_ran, reduces_ran;
+    std::vector<double> maps = SuccessfulDurations(job.attempts, 'm', job.maps, &map_bytes, &maps_ran);
+    std::vector<double> reduces = SuccessfulDurations(job.attempts, 'r', job.reduces, nullptr, &reduces_ran);
     std::string why = ExclusionReason(job, maps, reduces);
     if (!why.empty()) {
       run.excluded.push_back({job.id, why});
       continue;
     }
     auto [task_job, measured] = ReplayJob(job, std::move(maps), std::move(reduces), map_bytes, run.t0);
+    measured.maps_ran = std::move(maps_ran);
+    measured.reduces_ran = std::move(reduces_ran);
     if (run.policy.empty()) run.policy = measured.policy;
     if (run.policy != measured.policy) run.policy = "mixed";
     run.jobs.push_back(std::move(task_job));
@@ -333,16 +354,16 @@ void AttachJobParams(const std::map<uint64_t, sched::JobParams>& by_id, Recorded
   }
 }
 
+std::optional<double> RoundClockStart(const RecordedRun& run, double round) {
+  if (run.rounds.empty() || !(round > 0)) return std::nullopt;
+  double start = std::numeric_limits<double>::infinity();
+  for (const RoundNote& r : run.rounds) start = std::min(start, r.t - static_cast<double>(r.index) * round);
+  if (start > 0) start -= std::ceil(start / round) * round;
+  return start;
+}
+
 void JitterDurations(double seconds, uint64_t seed, RecordedRun* run) {
-  if (!(seconds > 0)) return;
-  Rng rng(seed);
-  auto move = [&](std::vector<double>& durations) {
-    for (double& d : durations) d = std::max(0.0, d + seconds * (2 * rng.Uniform() - 1));
-  };
-  for (model::TaskJob& j : run->jobs) {
-    move(j.map_durations);
-    move(j.reduce_durations);
-  }
+  JitterTaskDurations(seconds, seed, /*cluster_map_time_cv=*/0, &run->jobs);
 }
 
 }  // namespace mr::experiment

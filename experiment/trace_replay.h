@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,13 @@
 #include "trace/event.h"
 
 namespace mr::experiment {
+
+// Where a task's replayed (successful) attempt ran: the master's worker id and the attempt's
+// number (0 when the trace does not say).
+struct TaskPlace {
+  int64_t worker = 0;
+  int64_t attempt = 0;
+};
 
 // What the run measured for one job. Times are seconds; arrival is after the run's first
 // job_submit (RecordedRun::t0).
@@ -33,6 +41,9 @@ struct RecordedJob {
   int failed_attempts = 0;  // attempt_end status failed (all tasks)
   int killed_attempts = 0;  // status killed: a losing backup, a kill, a reduce sent back to fetch
   int lost_attempts = 0;    // status lost: its worker was lost
+  // Per map, resp. reduce, where the attempt whose duration is replayed ran.
+  std::vector<TaskPlace> maps_ran;
+  std::vector<TaskPlace> reduces_ran;
 };
 
 // A job in the traces that cannot be replayed, and why ("no job_end: unfinished", ...).
@@ -47,6 +58,13 @@ struct LinkUse {
   double busy_seconds = 0;  // length of the union of the fetches' [start, t]
 };
 
+// A decision whose note names the policy's round ("asrpt: round 12, ..."): when, in seconds
+// after the run's t0, and the round's index.
+struct RoundNote {
+  double t = 0;
+  uint64_t index = 0;
+};
+
 struct RecordedRun {
   JobList jobs;                       // replayable jobs, by arrival (then job id)
   std::vector<RecordedJob> measured;  // measured[i] is jobs[i]'s outcome
@@ -56,7 +74,16 @@ struct RecordedRun {
   // The run's first attempt_start after t0 (every job): no round offered slots before it.
   double first_assignment = 0;
   std::map<int64_t, LinkUse> links;   // per source worker id, over all jobs
+  std::vector<RoundNote> rounds;      // every decision of every job that names its round
 };
+
+// When the live policy's round clock started, on the run's clock (seconds after t0), as its
+// decisions' round notes show it: a decision in round N at t means the clock started at or
+// before t - N x round; the latest time all notes allow, moved back by whole rounds to at
+// most 0 (the phase is what matters: live, the master calls the policy from its start, jobs
+// or not, so its rounds do not start at the first assignment). nullopt without notes or with
+// round <= 0. The replay passes it as ClusterSpec::policy_start.
+std::optional<double> RoundClockStart(const RecordedRun& run, double round);
 
 // The traces do not carry what the user asked of each job (pool, weight, FLEX's metric,
 // deadline, SLA, slot bounds): gives each replayed job whose live id is in `by_id` those

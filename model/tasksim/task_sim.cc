@@ -62,6 +62,9 @@ class TaskSimulator {
   bool HasAssignableWork(int w) const;
   bool HasUnbackedAttempt(int w) const;
   Status Round(int offered);
+  // The policy's call at ClusterSpec::policy_start, with no job (InvalidArgument when that is
+  // after the first arrival; Internal when the policy decides anything then).
+  Status StartPolicy();
   // The speculator's round on worker w's slots left free (none without a speculator).
   Status SpeculateRound(int w);
   std::string Where(int offered) const;
@@ -99,7 +102,24 @@ TaskSimulator::TaskSimulator(std::span<const TaskJob> jobs, const ClusterSpec& c
   }
 }
 
+Status TaskSimulator::StartPolicy() {
+  const double at = *cluster_.policy_start;
+  if (!state_.jobs.empty() && at > state_.jobs.front().spec->arrival) {
+    return Status::InvalidArgument(Printf("policy start %.6g is after the first arrival %.6g", at,
+                                          state_.jobs.front().spec->arrival));
+  }
+  const double now = state_.now;
+  state_.now = at;
+  const sched::Decision d = scheduler_.Schedule(BuildSnapshot(state_, kNoWorker));
+  state_.now = now;
+  if (!d.assignments.empty() || !d.kills.empty() || !d.queue.empty()) {
+    return Status::Internal("policy " + std::string(scheduler_.name()) + " decided something with no job");
+  }
+  return Status::Ok();
+}
+
 Result<TaskSimResult> TaskSimulator::Run() {
+  if (cluster_.policy_start) MR_RETURN_IF_ERROR(StartPolicy());
   std::vector<SimJob>& jobs = state_.jobs;
   // Zero-length steps are normal (a zero-second reduce ends where it starts);
   // many in a row without a finished job would be a loop.

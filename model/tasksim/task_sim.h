@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -136,6 +137,13 @@ struct ClusterSpec {
   // other tasks. 0 = ready as soon as the job's data has moved (at placement when there is
   // none to move).
   double reduce_ready_delay = 0;
+  // The policy's first call, with no job yet, at this time (seconds on the simulator's
+  // clock; negative = before the first arrival's clock zero). Live, the master runs the
+  // policy from its start, jobs or not (the periodic round), so a policy whose rounds are
+  // clocked (asrpt's asrpt-round) counts them from the master's start, not from the first
+  // assignment. A replay sets it to the phase the run's decisions show. Unset: the first call
+  // is the first round. Must not be after the first job's arrival.
+  std::optional<double> policy_start = std::nullopt;
 };
 
 // The failure draws come from Rng(seed ^ kFailureSeedSalt), one Uniform() per attempt in

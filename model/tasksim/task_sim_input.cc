@@ -86,6 +86,8 @@ Status ValidateCluster(const ClusterSpec& c) {
     return Status::InvalidArgument("reduce ready delay must be a finite number of seconds >= 0");
   if (!FiniteNonNegative(c.refresh_rounds))
     return Status::InvalidArgument("refresh rounds must be a finite number of seconds >= 0 (0 = off)");
+  if (c.policy_start && !std::isfinite(*c.policy_start))
+    return Status::InvalidArgument("policy start must be a finite time in seconds");
   if (!(c.failure_prob >= 0 && c.failure_prob < 1) ||
       !(c.failure_point > 0 && c.failure_point <= 1) || c.max_attempts < 1) {
     return Status::InvalidArgument(

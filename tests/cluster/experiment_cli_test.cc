@@ -11,6 +11,7 @@
 #include <set>
 
 #include "common/file_util.h"
+#include "experiment/job_results.h"
 #include "experiment/report.h"
 #include "tests/cluster/cluster_fixture.h"
 
@@ -99,11 +100,21 @@ TEST_F(ExperimentCliTest, UnifiedSlotsInSleepModeRunAndSayWhichModeRan) {
   ASSERT_EQ(first.exit_code, 0) << first.out;
   const std::string csv = Read(dir_ + "/jobs.csv");
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 4) << csv;
-  EXPECT_EQ(std::count(csv.begin(), csv.end(), ','), 4 * 17) << csv;  // 18 columns since issue 25
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), ','), 4 * 23) << csv;  // 24 columns since issue 31's bands
   EXPECT_EQ(csv.find(",burn"), std::string::npos) << csv;
   EXPECT_NE(csv.find(",sleep,"), std::string::npos) << csv;
-  EXPECT_EQ(csv.find(",,"), std::string::npos) << "every job is replayed\n" << csv;
+  Result<std::vector<experiment::JobResult>> rows = experiment::ParseJobsCsv(csv);
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  for (const experiment::JobResult& r : *rows) {
+    EXPECT_TRUE(r.replayed.has_value()) << "every job is replayed\n" << csv;
+    EXPECT_TRUE(r.replay_band.has_value() && r.predicted_band.has_value()) << "every job has its bands\n" << csv;
+  }
   const std::string summary = Read(dir_ + "/summary.md");
+  EXPECT_NE(summary.find("| policy | prediction per job (ARIA) | prediction band | replay per job (SimMR) | "
+                         "replay band |"),
+            std::string::npos)
+      << summary;
+  EXPECT_NE(summary.find("/3 inside, mean "), std::string::npos) << summary;
   EXPECT_NE(summary.find("| fifo | sleep | 1 | 3 |"), std::string::npos) << summary;
   EXPECT_NE(summary.find("| policy | total flow measured | SRPT bound | measured / bound |"), std::string::npos)
       << summary;

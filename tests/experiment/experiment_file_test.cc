@@ -143,6 +143,26 @@ TEST(ExperimentFileTest, TheReportKey) {
   EXPECT_CONTAINS(ErrorOf(With(with, "tail: 95", "colour: 95")), ":15: report.colour: unknown key");
 }
 
+// report.band: how many simulations make a band, and how far each duration moves.
+TEST(ExperimentFileTest, TheReportBand) {
+  Result<Experiment> plain = ParseExperiment(kGood, "/exp/x.yaml");
+  ASSERT_TRUE(plain.ok());
+  EXPECT_EQ(plain->report.band_runs, 8);
+  EXPECT_DOUBLE_EQ(plain->report.band_jitter, 0.001);
+  const std::string with = std::string(kGood) + "report:\n  band: {runs: 12, jitter: 5ms}\n";
+  Result<Experiment> e = ParseExperiment(with, "/exp/x.yaml");
+  ASSERT_TRUE(e.ok()) << e.status().ToString();
+  EXPECT_EQ(e->report.band_runs, 12);
+  EXPECT_DOUBLE_EQ(e->report.band_jitter, 0.005);
+  Result<Experiment> off = ParseExperiment(With(with, "runs: 12", "runs: 0"), "/exp/x.yaml");
+  ASSERT_TRUE(off.ok()) << off.status().ToString();
+  EXPECT_EQ(off->report.band_runs, 0);
+  EXPECT_CONTAINS(ErrorOf(With(with, "runs: 12", "runs: 1")), "band runs must be 0 (no band) or at least 2");
+  EXPECT_CONTAINS(ErrorOf(With(with, "runs: 12", "runs: 65")), "report.band.runs");
+  EXPECT_CONTAINS(ErrorOf(With(with, "jitter: 5ms", "jitter: 2s")), "band jitter must be above 0 and at most 1s");
+  EXPECT_CONTAINS(ErrorOf(With(with, "jitter: 5ms", "spread: 5ms")), "report.band.spread: unknown key");
+}
+
 TEST(ExperimentFileTest, MissingSectionsAndEmptyCluster) {
   EXPECT_CONTAINS(ErrorOf(With(kGood, "name: two-groups\n", "")), "missing key 'name'");
   EXPECT_CONTAINS(

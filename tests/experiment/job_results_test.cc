@@ -103,9 +103,9 @@ TEST(JobResultsTest, CsvRoundTripAndErrorsNameTheLine) {
       {"fifo", 2, 7, 1.5, 3, 0.25, 3e6, 2, 4.0, 5.0, 4.5, "sleep", 4.4, 2, 30, "10:1,20:3"},
       {"fifo", 2, 8, 1.5, 3, 0.25, 3e6, 2, 4.0, 5.0, 4.5, "burn", std::nullopt}};
   std::string csv = JobsCsv(rows);
-  EXPECT_NE(csv.find("fifo,2,7,1.5,3,0.25,3e+06,2,4,5,0.25,4.5,sleep,4.4,0.1,2,30,10:1;20:3\n"), std::string::npos)
+  EXPECT_NE(csv.find("fifo,2,7,1.5,3,0.25,3e+06,2,4,5,0.25,4.5,sleep,4.4,0.1,2,30,10:1;20:3,,,,,,\n"), std::string::npos)
       << csv;
-  EXPECT_NE(csv.find("fifo,2,8,1.5,3,0.25,3e+06,2,4,5,0.25,4.5,burn,,,1,0,\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("fifo,2,8,1.5,3,0.25,3e+06,2,4,5,0.25,4.5,burn,,,1,0,,,,,,,\n"), std::string::npos) << csv;
   auto back = ParseJobsCsv(csv);
   ASSERT_TRUE(back.ok()) << back.status().ToString();
   ASSERT_EQ(back->size(), 2u);
@@ -120,10 +120,10 @@ TEST(JobResultsTest, CsvRoundTripAndErrorsNameTheLine) {
   EXPECT_EQ((*back)[0].deadline, 30);
   EXPECT_EQ((*back)[0].sla, "10:1,20:3");
   EXPECT_EQ((*back)[1].sla, "");
-  auto bad = ParseJobsCsv(csv + "fifo,1,1,x,1,1,1,1,1,1,0,1,burn,,,1,0,\n");
+  auto bad = ParseJobsCsv(csv + "fifo,1,1,x,1,1,1,1,1,1,0,1,burn,,,1,0,,,,,,,\n");
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find("line 4: arrival 'x'"), std::string::npos) << bad.status().message();
-  bad = ParseJobsCsv(csv + "fifo,1,1,1,1,1,1,1,1,1,0,1,nap,,,1,0,\n");
+  bad = ParseJobsCsv(csv + "fifo,1,1,1,1,1,1,1,1,1,0,1,nap,,,1,0,,,,,,,\n");
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find("line 4: work 'nap' is not burn or sleep"), std::string::npos)
       << bad.status().message();
@@ -144,6 +144,34 @@ TEST(JobResultsTest, FilesWrittenBeforeTheWorkColumnAreBurn) {
   ASSERT_TRUE(replay.ok()) << replay.status().ToString();
   EXPECT_EQ((*replay)[0].weight, 1) << "before the weight column";
   EXPECT_EQ((*replay)[0].deadline, 0);
+}
+
+TEST(JobResultsTest, BandsRoundTripAndFilesBeforeThemHaveNone) {
+  JobResult r{"asrpt", 1, 0, 0, 2, 1, 0, 1, 10, 12, 10, "burn", 11.0};
+  r.replay_band = Band{9.5, 13.25, 11.5};
+  r.predicted_band = Band{12, 12, 12};
+  const std::string csv = JobsCsv({r});
+  EXPECT_NE(csv.find(",1,0,,9.5,13.25,11.5,12,12,12\n"), std::string::npos) << csv;
+  auto back = ParseJobsCsv(csv);
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  ASSERT_TRUE((*back)[0].replay_band.has_value());
+  EXPECT_DOUBLE_EQ((*back)[0].replay_band->lo, 9.5);
+  EXPECT_DOUBLE_EQ((*back)[0].replay_band->hi, 13.25);
+  EXPECT_DOUBLE_EQ((*back)[0].replay_band->mean, 11.5);
+  ASSERT_TRUE((*back)[0].predicted_band.has_value());
+  EXPECT_DOUBLE_EQ((*back)[0].predicted_band->mean, 12);
+  // A band whose mean lies outside it is not one.
+  auto bad = ParseJobsCsv(csv.substr(0, csv.find('\n') + 1) + "asrpt,1,0,0,2,1,0,1,10,12,0.2,10,burn,,,1,0,,9,10,11,,,\n");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("line 2: a band whose mean is outside"), std::string::npos)
+      << bad.status().message();
+  auto weight = ParseJobsCsv(
+      "policy,rep,job,arrival,maps,map_seconds,shuffle_bytes,reducers,measured,predicted,error,since_planned,work,"
+      "replayed,replay_error,weight,deadline,sla\nfifo,1,0,0,2,1,0,1,3,3,0,3,burn,3,0,2,0,\n");
+  ASSERT_TRUE(weight.ok()) << weight.status().ToString();
+  EXPECT_EQ((*weight)[0].weight, 2);
+  EXPECT_FALSE((*weight)[0].replay_band.has_value()) << "before the band columns";
+  EXPECT_FALSE((*weight)[0].predicted_band.has_value());
 }
 
 }  // namespace

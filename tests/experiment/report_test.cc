@@ -22,6 +22,8 @@ TEST(ReportTest, SettingsRoundTripThroughReportJson) {
   s.spec.scatter = false;
   s.spec.gantt_run = "fifo-2";
   s.spec.gantt_job = "fastest";
+  s.spec.band_runs = 12;
+  s.spec.band_jitter = 0.005;
   Result<ReportSettings> back = ParseReportSettings(ReportSettingsJson(s));
   ASSERT_TRUE(back.ok()) << back.status().ToString();
   EXPECT_EQ(back->title, "Experiment x");
@@ -32,6 +34,14 @@ TEST(ReportTest, SettingsRoundTripThroughReportJson) {
   EXPECT_TRUE(back->spec.cdf && back->spec.gantt);
   EXPECT_EQ(back->spec.gantt_run, "fifo-2");
   EXPECT_EQ(back->spec.gantt_job, "fastest");
+  EXPECT_EQ(back->spec.band_runs, 12);
+  EXPECT_DOUBLE_EQ(back->spec.band_jitter, 0.005);
+  // A report.json from before the band has neither: the defaults.
+  std::string before_band = ReportSettingsJson(s);
+  before_band.replace(before_band.find("\"band_runs\""), std::string("\"band_runs\"").size(), "\"x_runs\"");
+  Result<ReportSettings> old = ParseReportSettings(before_band);
+  ASSERT_TRUE(old.ok()) << old.status().ToString();
+  EXPECT_EQ(old->spec.band_runs, 8);
   EXPECT_FALSE(ParseReportSettings(R"({"title": "t"})").ok());
   std::string bad_tail = ReportSettingsJson(s);
   bad_tail.replace(bad_tail.find("95"), 2, "100");

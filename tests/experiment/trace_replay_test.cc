@@ -322,5 +322,35 @@ TEST(TraceReplayTest, JitterMovesEveryDurationWithinItsBoundBySeed) {
   EXPECT_NE(jittered(0.001, 2), a);
 }
 
+// The live policy's round clock from its decisions' notes: round 0 at t0 + 0.0106, round 1
+// at t0 + 1.2031, round 5 at t0 + 5.6929 (a 1-s round): the clock started by min(0.0106,
+// 0.2031, 0.6929) = 0.0106, moved back one round to -0.9894 (the same phase, before the
+// first arrival). With a 0.5-s round: min(0.0106, 0.7031, 3.1929) = 0.0106 - 0.5 = -0.4894.
+// A note without a round, and a run without notes, give nothing.
+TEST(TraceReplayTest, TheRoundClockStartsWhereTheDecisionsRoundNotesPutIt) {
+  const std::string trace = R"json(
+{"event":"job_submit","t":100,"job":"job-000001","name":"a","kind":"synthetic","maps":1,"reduces":1,"policy":"asrpt"}
+{"event":"decision","t":100.0106,"job":"job-000001","worker":1,"policy":"asrpt","note":"asrpt: round 0, 2 unified slots, job 1 first (alloc 0)","tasks":["m-00000"]}
+{"event":"attempt_start","t":100.0106,"job":"job-000001","task":"m-00000","attempt":1,"worker":1,"slot":"unified"}
+{"event":"attempt_end","t":101.0,"job":"job-000001","task":"m-00000","attempt":1,"worker":1,"start":100.0106,"status":"ok","bytes_out":0}
+{"event":"decision","t":101.2031,"job":"job-000001","worker":1,"policy":"asrpt","note":"asrpt: round 1, 2 unified slots, job 1 first (alloc 1)","tasks":["r-00000"]}
+{"event":"decision","t":105.6929,"job":"job-000001","worker":2,"policy":"asrpt","note":"asrpt: round 5 planned, 2 unified slots, job 1 first (alloc 1)","tasks":["r-00000"]}
+{"event":"decision","t":105.0,"job":"job-000001","worker":2,"policy":"asrpt","note":"no round here","tasks":["r-00000"]}
+{"event":"attempt_end","t":106.0,"job":"job-000001","task":"r-00000","attempt":2,"worker":2,"start":105.6929,"status":"ok"}
+{"event":"job_end","t":106.0,"job":"job-000001","status":"ok","response_time":6.0}
+)json";
+  auto run = RecordedRunFromTraces({Parse(trace.c_str())});
+  ASSERT_TRUE(run.ok()) << run.status().ToString();
+  ASSERT_EQ(run->rounds.size(), 3u);
+  std::optional<double> start = RoundClockStart(*run, 1.0);
+  ASSERT_TRUE(start.has_value());
+  EXPECT_NEAR(*start, -0.9894, 1e-9);
+  start = RoundClockStart(*run, 0.5);
+  ASSERT_TRUE(start.has_value());
+  EXPECT_NEAR(*start, -0.4894, 1e-9);
+  EXPECT_FALSE(RoundClockStart(HandRun(), 1.0).has_value());
+  EXPECT_FALSE(RoundClockStart(*run, 0).has_value());
+}
+
 }  // namespace
 }  // namespace mr::experiment

@@ -136,6 +136,36 @@ TEST(TaskSimRoundsTest, AnArrivalWithEverySlotBusyWaitsForThePeriodicRound) {
   }
 }
 
+// policy_start: live, the master calls the policy from its start, jobs or not, so a policy
+// with clocked rounds counts them from there. The first call is at -0.4 with no job (and
+// decides nothing), then the rounds run as before from first_round, 0.6; a start after the
+// first arrival is refused.
+TEST(TaskSimRoundsTest, ThePolicysFirstCallIsAtPolicyStartWithNoJob) {
+  std::vector<double> calls;
+  std::vector<size_t> jobs_seen;
+  ScriptedScheduler s{[&](const sched::Snapshot& snap) {
+                        calls.push_back(snap.now);
+                        jobs_seen.push_back(snap.jobs.size());
+                        return FifoOnWorker1(snap);
+                      },
+                      sched::SnapshotScope::kCluster};
+  ClusterSpec c = ClusterOf({Worker(1, 1, 0, 1.0)});
+  c.first_round = 0.6;
+  c.policy_start = -0.4;
+  std::vector<TaskJob> jobs = {MapOnlyJob(0, 1, 1.0)};
+  const TaskSimResult r = MustRun(jobs, c, s);
+  EXPECT_DOUBLE_EQ(r.completion[0], 1.6);
+  ASSERT_GE(calls.size(), 2u);
+  EXPECT_DOUBLE_EQ(calls[0], -0.4);
+  EXPECT_EQ(jobs_seen[0], 0u);
+  EXPECT_DOUBLE_EQ(calls[1], 0.6);
+  c.policy_start = 0.1;  // after the arrival at 0
+  Result<TaskSimResult> late = SimulateTasks(jobs, c, s);
+  ASSERT_FALSE(late.ok());
+  EXPECT_NE(late.status().message().find("policy start 0.1 is after the first arrival 0"), std::string::npos)
+      << late.status().message();
+}
+
 // reduce_ready_delay: one worker with two unified slots; this FIFO places maps before
 // reduces. Job A (t = 0): two maps of 1 s (both slots, 0..1) and a 1-s reduce; job B
 // (t = 0.5): one map of 1 s and a 0-s reduce. Without the delay, at 1 A's reducer is placed
