@@ -111,6 +111,7 @@ proto::HeartbeatReply JobTracker::HeartbeatRound(const proto::Heartbeat& hb) {
   w.last_heartbeat = state_.Now();
   w.shuffle_bytes_sent = hb.shuffle_bytes_sent();
   reports_.Apply(w, hb);
+  snapshots_.WorkerChanged(w.id);  // its reports may have changed its measured rates
   StartReadyReduceBackups(w);
 
   // Queued placements and locations go first (they are older); the rest of the reply's
@@ -182,7 +183,7 @@ bool JobTracker::MaySpeculate(const WorkerRecord& w) const {
 
 void JobTracker::Speculate(WorkerRecord& w, proto::HeartbeatReply* reply) {
   if (!MaySpeculate(w)) return;
-  const sched::Snapshot snap = snapshots_.Build(w.id);
+  const sched::Snapshot& snap = snapshots_.Build(w.id);
   sched::Decision d = speculator_.Speculate(snap);
   // No backup where the policy would not run the job (a capacity queue bound to a label).
   std::erase_if(d.assignments, [&](const sched::Assignment& a) {
@@ -224,6 +225,12 @@ void JobTracker::StartReadyReduceBackups(WorkerRecord& w) {
 }
 
 Result<proto::StatusReply> JobTracker::GetStatus(uint64_t job_id) const { return status_.GetStatus(job_id); }
+
+std::optional<JobShape> JobTracker::ShapeOf(uint64_t job_id) const {
+  auto it = state_.jobs.find(job_id);
+  if (it == state_.jobs.end()) return std::nullopt;
+  return JobShape{static_cast<uint32_t>(it->second->maps.size()), static_cast<uint32_t>(it->second->reduces.size())};
+}
 
 Result<proto::StatusReply> JobTracker::GetJobStatus(uint64_t job_id) const { return status_.GetJobStatus(job_id); }
 
