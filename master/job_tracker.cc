@@ -261,11 +261,11 @@ void JobTracker::TaskAttempts(uint64_t job_id, const std::string& task,
   state_.options.offload(std::move(work), std::move(done));
 }
 
-void JobTracker::Tick() {
+void JobTracker::Tick(const std::function<bool(WorkerId)>& heard) {
   double now = state_.Now();
   std::vector<WorkerId> lost;
   for (const auto& [id, w] : state_.workers) {
-    if (now - w.last_heartbeat > state_.options.worker_timeout) lost.push_back(id);
+    if (now - w.last_heartbeat > state_.options.worker_timeout && !(heard && heard(id))) lost.push_back(id);
   }
   for (WorkerId id : lost) {
     lifecycle_.LoseWorker(id, "no heartbeat for " + std::to_string(state_.options.worker_timeout) + "s");

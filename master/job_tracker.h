@@ -84,7 +84,9 @@ class JobTracker {
                     std::function<void(Result<proto::TaskAttemptsReply>)> answer);
   // Periodic housekeeping: declares silent workers lost, fails the jobs of a policy that
   // needs unified slots when no live worker has had one for the grace (UnifiedSlotsGuard).
-  void Tick();
+  // A worker silent past the timeout whose next message has arrived but is not handled yet
+  // (heard(id): the master is behind, not the worker) is not lost.
+  void Tick(const std::function<bool(WorkerId)>& heard = nullptr);
   // Called with the job's id once it has ended (output committed or removed, store
   // written): from inside the call that ended it or that handed back its seal
   // (job_seal.h); a listener must not re-enter the tracker synchronously (the server posts
