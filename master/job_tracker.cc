@@ -194,9 +194,14 @@ void JobTracker::Speculate(WorkerRecord& w, proto::HeartbeatReply* reply) {
   if (d.assignments.empty()) return;
   MR_LOG_INFO("speculation: {}", d.note);
   decisions_.Apply(w, d, /*cluster_scope=*/false, reply);
-  // A reduce backup's worker learns where the map outputs are (with its next heartbeat).
-  for (auto& [id, job] : state_.jobs) {
-    if (!job->finished()) placer_.QueueLocations(*job);
+  // A reduce backup's worker learns where the map outputs are (with its next heartbeat). Only
+  // a reduce backup adds a worker to a job's locations_sent: for the others every done map's
+  // location went out when it was done (ReducePlacer::QueueLocation), and the walk costs
+  // reducer hosts x maps per job.
+  for (const sched::Assignment& a : d.assignments) {
+    if (a.kind != sched::TaskKind::kReduce || !a.backup) continue;
+    JobRecord* job = state_.FindJob(a.job);
+    if (job != nullptr && !job->finished()) placer_.QueueLocations(*job);
   }
 }
 
