@@ -116,6 +116,8 @@ TEST(LoadgenTest, SimulatedWorkersRegisterAgainAfterAMasterRestart) {
   }
   EXPECT_TRUE(restarted) << "no master_restart event in the job's trace";
   EXPECT_TRUE(PathExists(dir.path() + "/out/restart-job/_SUCCESS"));
+  // Nobody was lost on the way back: re-registering workers are not counted silent.
+  EXPECT_EQ(c.MasterLogs().find(" lost: "), std::string::npos) << c.MasterLogs();
 }
 
 // A master whose state thread falls behind by more than the worker timeout (here it is
