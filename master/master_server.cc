@@ -79,13 +79,16 @@ class Session : public std::enable_shared_from_this<Session> {
     if (conn_.worker_id() != 0) ctx_->workers.erase(conn_.worker_id());
   }
 
-  // Whether worker's next request has arrived (bytes unread, or read and not yet answered):
-  // a state thread behind its queue must not count that wait against the worker.
+  // Whether worker's next request has arrived (bytes unread, or a frame begun and not yet
+  // answered): a state thread behind its queue must not count that wait against the worker.
+  // A frame begun counts for handshake_timeout_seconds only: a peer frozen mid-frame is lost.
   static bool Heard(SessionContext* ctx, uint32_t worker) {
     auto it = ctx->workers.find(worker);
     auto s = it == ctx->workers.end() ? nullptr : it->second.lock();
     asio::error_code ec;
-    return s && (s->in_request_ || s->socket_.available(ec) > 0);
+    if (!s) return false;
+    const bool begun = s->request_at_ > 0 && MonotonicSeconds() - s->request_at_ < ctx->handshake_timeout_seconds;
+    return begun || s->socket_.available(ec) > 0;
   }
 
   // Admits a new connection: while the pool is full, drops the oldest pending session that
@@ -162,7 +165,7 @@ class Session : public std::enable_shared_from_this<Session> {
     asio::async_read(socket_, asio::buffer(header_), [this, self](asio::error_code ec, size_t) {
       if (ec) return;
       spoken_ = true;
-      in_request_ = true;
+      request_at_ = MonotonicSeconds();
       uint32_t len = DecodeFrameLength(header_.data());
       uint32_t max = conn_.max_frame_bytes();
       if (len > max) {
@@ -204,7 +207,7 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   void Send(const proto::Envelope& out, bool keep_open) {
-    in_request_ = false;
+    request_at_ = 0;
     out_ = EncodeFrame(out.SerializeAsString());
     auto self = shared_from_this();
     asio::async_write(socket_, asio::buffer(out_), [this, self, keep_open](asio::error_code ec, size_t) {
@@ -265,8 +268,8 @@ class Session : public std::enable_shared_from_this<Session> {
   PeerConnection conn_;
   uint64_t waiting_job_ = 0;        // parked on a WaitJobRequest for this job (0: not)
   bool spoken_ = false;             // a whole frame header has arrived
-  bool in_request_ = false;         // a request's header has arrived, its answer not yet sent
   double started_ = 0;              // MonotonicSeconds() when admitted
+  double request_at_ = 0;           // when the header of the frame being served came; 0: none
   std::optional<std::list<std::weak_ptr<Session>>::iterator> pending_it_;  // in ctx_->pending
   std::array<unsigned char, kFrameHeaderBytes> header_{};
   std::string body_;
