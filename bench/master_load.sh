@@ -16,7 +16,8 @@
 #          [--no-restart] [--restart-map-seconds 2] [--restart-maps N] [--runs 1] [--dir D]
 #          [--keep] [-- MASTER_FLAGS...]
 # --runs N repeats every worker count N times, alternating the counts (1000, 5000, 1000, ...),
-# each run on a fresh master, for a spread.
+# each run on a fresh master, for a spread: after the runs, bench/master_load_summary.py prints
+# each measure's median and range over them (each run's result.json is kept under DIR/summary).
 set -euo pipefail
 
 MR=build/cli/mr
@@ -147,8 +148,14 @@ for WORKERS in $WORKER_COUNTS; do
   grep -v 'restart the master now' "$RUN/loadgen.log" || true
   lost=$(cat "$RUN"/master-*.log | grep -c ' lost: ' || true)
   echo "workers the master declared lost: $lost"
+  mkdir -p "$DIR/summary/w$WORKERS-r$R"
+  [[ -f $RUN/result.json ]] && cp "$RUN/result.json" "$DIR/summary/w$WORKERS-r$R/"
+  echo "$lost" > "$DIR/summary/w$WORKERS-r$R/lost.txt"
   stop_pid "$MASTER_PID"; MASTER_PID=""
   [[ $rc == 0 ]] || { echo "mr loadgen failed (exit $rc); logs in $RUN" >&2; KEEP=1; exit "$rc"; }
   [[ $KEEP == 1 ]] || rm -rf "$RUN"  # read: each run's state and traces go at once
 done
 done
+if [[ $RUNS -gt 1 ]]; then
+  python3 "$(dirname "$0")/master_load_summary.py" "$DIR"/summary/w*-r* || true
+fi

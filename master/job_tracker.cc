@@ -111,6 +111,7 @@ proto::HeartbeatReply JobTracker::HeartbeatRound(const proto::Heartbeat& hb) {
   w.last_heartbeat = state_.Now();
   w.shuffle_bytes_sent = hb.shuffle_bytes_sent();
   reports_.Apply(w, hb);
+  snapshots_.WorkerChanged(w.id);  // its reports may have changed its measured rates
   StartReadyReduceBackups(w);
 
   // Queued placements and locations go first (they are older); the rest of the reply's
@@ -182,7 +183,7 @@ bool JobTracker::MaySpeculate(const WorkerRecord& w) const {
 
 void JobTracker::Speculate(WorkerRecord& w, proto::HeartbeatReply* reply) {
   if (!MaySpeculate(w)) return;
-  const sched::Snapshot snap = snapshots_.Build(w.id);
+  const sched::Snapshot& snap = snapshots_.Build(w.id);
   sched::Decision d = speculator_.Speculate(snap);
   // No backup where the policy would not run the job (a capacity queue bound to a label).
   std::erase_if(d.assignments, [&](const sched::Assignment& a) {
@@ -193,9 +194,14 @@ void JobTracker::Speculate(WorkerRecord& w, proto::HeartbeatReply* reply) {
   if (d.assignments.empty()) return;
   MR_LOG_INFO("speculation: {}", d.note);
   decisions_.Apply(w, d, /*cluster_scope=*/false, reply);
-  // A reduce backup's worker learns where the map outputs are (with its next heartbeat).
-  for (auto& [id, job] : state_.jobs) {
-    if (!job->finished()) placer_.QueueLocations(*job);
+  // A reduce backup's worker learns where the map outputs are (with its next heartbeat). Only
+  // a reduce backup adds a worker to a job's locations_sent: for the others every done map's
+  // location went out when it was done (ReducePlacer::QueueLocation), and the walk costs
+  // reducer hosts x maps per job.
+  for (const sched::Assignment& a : d.assignments) {
+    if (a.kind != sched::TaskKind::kReduce || !a.backup) continue;
+    JobRecord* job = state_.FindJob(a.job);
+    if (job != nullptr && !job->finished()) placer_.QueueLocations(*job);
   }
 }
 
@@ -224,6 +230,12 @@ void JobTracker::StartReadyReduceBackups(WorkerRecord& w) {
 }
 
 Result<proto::StatusReply> JobTracker::GetStatus(uint64_t job_id) const { return status_.GetStatus(job_id); }
+
+std::optional<JobShape> JobTracker::ShapeOf(uint64_t job_id) const {
+  auto it = state_.jobs.find(job_id);
+  if (it == state_.jobs.end()) return std::nullopt;
+  return JobShape{static_cast<uint32_t>(it->second->maps.size()), static_cast<uint32_t>(it->second->reduces.size())};
+}
 
 Result<proto::StatusReply> JobTracker::GetJobStatus(uint64_t job_id) const { return status_.GetJobStatus(job_id); }
 
@@ -254,11 +266,11 @@ void JobTracker::TaskAttempts(uint64_t job_id, const std::string& task,
   state_.options.offload(std::move(work), std::move(done));
 }
 
-void JobTracker::Tick() {
+void JobTracker::Tick(const std::function<bool(WorkerId)>& heard) {
   double now = state_.Now();
   std::vector<WorkerId> lost;
   for (const auto& [id, w] : state_.workers) {
-    if (now - w.last_heartbeat > state_.options.worker_timeout) lost.push_back(id);
+    if (now - w.last_heartbeat > state_.options.worker_timeout && !(heard && heard(id))) lost.push_back(id);
   }
   for (WorkerId id : lost) {
     lifecycle_.LoseWorker(id, "no heartbeat for " + std::to_string(state_.options.worker_timeout) + "s");

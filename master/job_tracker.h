@@ -13,6 +13,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -63,6 +64,9 @@ class JobTracker {
   // Its time, and its round's, go to the heartbeat timings (tracker_state.h).
   Result<proto::HeartbeatReply> Heartbeat(const proto::Heartbeat& hb);
   Result<proto::StatusReply> GetStatus(uint64_t job_id) const;
+  // The job's map and reduce counts, or nullopt if the master holds no such job (the
+  // message checks' JobShapeLookup: one per job a heartbeat reports on, so O(1)).
+  std::optional<JobShape> ShapeOf(uint64_t job_id) const;
   // One job's status without the worker rows (StatusView::GetJobStatus).
   Result<proto::StatusReply> GetJobStatus(uint64_t job_id) const;
   // Ends a running job as KILLED (kKilledByUser): stored, traced, its output directory
@@ -81,12 +85,20 @@ class JobTracker {
                     std::function<void(Result<proto::TaskAttemptsReply>)> answer);
   // Periodic housekeeping: declares silent workers lost, fails the jobs of a policy that
   // needs unified slots when no live worker has had one for the grace (UnifiedSlotsGuard).
-  void Tick();
+  // A worker silent past the timeout whose next message has arrived but is not handled yet
+  // (heard(id): the master is behind, not the worker) is not lost.
+  void Tick(const std::function<bool(WorkerId)>& heard = nullptr);
   // Called with the job's id once it has ended (output committed or removed, store
   // written): from inside the call that ended it or that handed back its seal
   // (job_seal.h); a listener must not re-enter the tracker synchronously (the server posts
   // to its state thread).
   void SetJobEndListener(std::function<void(uint64_t job_id)> listener) { state_.on_job_end = std::move(listener); }
+
+  // The snapshot a round for worker w would see now, built from nothing: what the kept one
+  // (SnapshotBuilder::Build) must equal. For tests.
+  sched::Snapshot FreshSnapshot(WorkerId w, bool every_worker_free) const {
+    return snapshots_.BuildFresh(w, every_worker_free);
+  }
 
   const std::string& policy() const { return state_.policy; }
   size_t worker_count() const { return state_.workers.size(); }

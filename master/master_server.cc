@@ -55,6 +55,8 @@ struct SessionContext {
   std::function<void()> resume_accept;  // the server's; unset while it shuts down
   // Sessions parked on a WaitJobRequest, by job; expired or woken entries are skipped.
   std::multimap<uint64_t, std::weak_ptr<Session>> job_waiters;
+  // Each registered worker's connection: a worker whose heartbeat waits there is not lost.
+  std::map<uint32_t, std::weak_ptr<Session>> workers;
 };
 
 std::string PeerName(const asio::ip::tcp::socket& socket) {
@@ -72,7 +74,22 @@ class Session : public std::enable_shared_from_this<Session> {
  public:
   Session(asio::ip::tcp::socket socket, SessionContext* ctx)
       : socket_(std::move(socket)), ctx_(ctx), deadline_(socket_.get_executor()), conn_(PeerName(socket_)) {}
-  ~Session() { LeavePending(); }
+  ~Session() {
+    LeavePending();
+    if (conn_.worker_id() != 0) ctx_->workers.erase(conn_.worker_id());
+  }
+
+  // Whether worker's next request has arrived (bytes unread, or a frame begun and not yet
+  // answered): a state thread behind its queue must not count that wait against the worker.
+  // A frame begun counts for handshake_timeout_seconds only: a peer frozen mid-frame is lost.
+  static bool Heard(SessionContext* ctx, uint32_t worker) {
+    auto it = ctx->workers.find(worker);
+    auto s = it == ctx->workers.end() ? nullptr : it->second.lock();
+    asio::error_code ec;
+    if (!s) return false;
+    const bool begun = s->request_at_ > 0 && MonotonicSeconds() - s->request_at_ < ctx->handshake_timeout_seconds;
+    return begun || s->socket_.available(ec) > 0;
+  }
 
   // Admits a new connection: while the pool is full, drops the oldest pending session that
   // has been silent past the grace. False if the pool stays full (every pending peer has
@@ -148,6 +165,7 @@ class Session : public std::enable_shared_from_this<Session> {
     asio::async_read(socket_, asio::buffer(header_), [this, self](asio::error_code ec, size_t) {
       if (ec) return;
       spoken_ = true;
+      request_at_ = MonotonicSeconds();
       uint32_t len = DecodeFrameLength(header_.data());
       uint32_t max = conn_.max_frame_bytes();
       if (len > max) {
@@ -175,6 +193,7 @@ class Session : public std::enable_shared_from_this<Session> {
       const bool was_ready = conn_.ready();
       HandlerOutcome out = ctx_->handler->Handle(conn_, in);
       if (!was_ready && conn_.ready()) BecomeReady();
+      if (conn_.worker_id() != 0) ctx_->workers.try_emplace(conn_.worker_id(), weak_from_this());
       if (out.park_job != 0) {
         ParkUntilJobEnds(out.park_job, out.park_timeout_ms);  // EndWait answers
         return;
@@ -188,6 +207,7 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   void Send(const proto::Envelope& out, bool keep_open) {
+    request_at_ = 0;
     out_ = EncodeFrame(out.SerializeAsString());
     auto self = shared_from_this();
     asio::async_write(socket_, asio::buffer(out_), [this, self, keep_open](asio::error_code ec, size_t) {
@@ -249,6 +269,7 @@ class Session : public std::enable_shared_from_this<Session> {
   uint64_t waiting_job_ = 0;        // parked on a WaitJobRequest for this job (0: not)
   bool spoken_ = false;             // a whole frame header has arrived
   double started_ = 0;              // MonotonicSeconds() when admitted
+  double request_at_ = 0;           // when the header of the frame being served came; 0: none
   std::optional<std::list<std::weak_ptr<Session>>::iterator> pending_it_;  // in ctx_->pending
   std::array<unsigned char, kFrameHeaderBytes> header_{};
   std::string body_;
@@ -350,7 +371,7 @@ class MasterServerImpl final : public MasterServer, public StatusProvider {
     tick_.expires_after(std::chrono::milliseconds(250));
     tick_.async_wait([this](asio::error_code ec) {
       if (ec) return;
-      tracker_->Tick();
+      tracker_->Tick([this](WorkerId id) { return Session::Heard(&context_, id); });
       Tick();
     });
   }

@@ -148,10 +148,9 @@ bool IsValidUtf8(std::string_view s) {
 
 JobShapeLookup JobShapesOf(const JobTracker& tracker) {
   return [&tracker](uint64_t id) -> std::optional<JobShape> {
-    if (id == 0) return std::nullopt;  // GetStatus(0) means "every job"
-    auto st = tracker.GetStatus(id);
-    if (!st.ok() || st->jobs_size() != 1) return std::nullopt;
-    return JobShape{st->jobs(0).maps_total(), st->jobs(0).reduces_total()};
+    if (id == 0) return std::nullopt;  // no job has id 0
+    // Not GetStatus: that builds a row per worker, for every report of every heartbeat.
+    return tracker.ShapeOf(id);
   };
 }
 

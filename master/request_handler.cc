@@ -135,6 +135,7 @@ HandlerOutcome RequestHandler::HandleRequest(PeerConnection& conn, const proto::
       auto r = tracker_->Register(in.register_worker());
       if (!r.ok()) return Refusal(r.status());
       conn.gate_->Registered(r->worker_id(), in.register_worker());
+      conn.worker_id_ = r->worker_id();
       *out.mutable_register_reply() = std::move(r).value();
       out.mutable_register_reply()->set_heartbeat_ms(HeartbeatMs());
       return Reply(std::move(out));

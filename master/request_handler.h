@@ -29,6 +29,8 @@ class PeerConnection {
   // Through the handshake: requests are accepted, frames up to kMaxControlFrameBytes.
   bool ready() const { return phase_ == Phase::kReady; }
   uint32_t max_frame_bytes() const { return ready() ? kMaxControlFrameBytes : kMaxHandshakeFrameBytes; }
+  // The worker id this connection registered (0: none yet, or a client).
+  uint32_t worker_id() const { return worker_id_; }
 
  private:
   friend class RequestHandler;
@@ -38,6 +40,7 @@ class PeerConnection {
   std::string role_;
   std::string nonce_;             // our challenge, while in kAuth
   std::optional<PeerGate> gate_;  // set once the Hello is accepted
+  uint32_t worker_id_ = 0;
 };
 
 // The answer to one message.

@@ -278,6 +278,10 @@ void DirectCluster::KillWorker(size_t i) {
 
 void DirectCluster::SignalWorker(size_t i, int sig) { workers_.at(i)->Kill(sig); }
 
+void DirectCluster::SignalMaster(int sig) {
+  if (master_) master_->Kill(sig);
+}
+
 void DirectCluster::FreezeWorkers() {
   for (auto& w : workers_) w->Kill(SIGSTOP);
 }

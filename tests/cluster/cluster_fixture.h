@@ -107,6 +107,8 @@ class DirectCluster {
   void StartWorker(const std::vector<std::string>& extra = {});
   // SIGKILLs the i-th of the workers still running (in start order) and reaps it.
   void KillWorker(size_t i);
+  // Sends sig (SIGSTOP, SIGCONT, ...) to the master.
+  void SignalMaster(int sig);
   // Sends sig (SIGSTOP, SIGCONT, ...) to the i-th worker.
   void SignalWorker(size_t i, int sig);
   // SIGSTOPs every running worker: until ThawWorkers() no task makes progress, so a test
