@@ -6,6 +6,7 @@
 // whole. Every path is checked lexically (absolute, no "..", under a root) and, once it
 // exists, by its real path (symbolic links followed).
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -73,8 +74,15 @@ Status Errno(const std::string& what, const std::string& path) {
   return Status::IoError(what + " " + path + ": " + std::strerror(errno));
 }
 
+// The first range makes the file's directory, its last level only: a task's attempt
+// directory under OUTPUT/_temporary, which must not come back once the master has removed
+// the job's output (the job ended): then this is NotFound.
 Status WriteRange(const std::string& path, uint64_t offset, const std::string& bytes) {
   const std::string partial = path + ".partial";
+  const std::string dir = path.substr(0, path.rfind('/'));
+  if (offset == 0 && !dir.empty() && ::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) {
+    return errno == ENOENT ? Status::NotFound("no directory for " + path) : Errno("cannot create", dir);
+  }
   const int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (offset == 0 ? O_TRUNC : 0);
   netio::UniqueFd fd(::open(partial.c_str(), flags, 0644));
   if (!fd.valid()) return errno == ENOENT ? Status::NotFound("no directory for " + path) : Errno("cannot open", partial);
