@@ -35,7 +35,8 @@ int DataServerMain(const Args& args) {
       ("export", po::value<std::vector<std::string>>(),
        "a directory whose files (and subdirectories') jobs may read as inputs; repeatable")
       ("export-output", po::value<std::vector<std::string>>(),
-       "a directory under which jobs naming this server with --output-server may write their output directories; repeatable")
+       "a directory (made if missing) under which jobs naming this server with --output-server may write their "
+       "output directories; repeatable")
       ("listen", po::value<std::string>()->default_value("127.0.0.1:7072"), "address to listen on (port 0 = any free port)")
       ("addr-file", po::value<std::string>(), "write the bound host:port to this file")
       ("token-file", po::value<std::string>(), "cluster token: the master and workers must hold the same secret")
@@ -61,6 +62,9 @@ int DataServerMain(const Args& args) {
   o.bandwidth = static_cast<double>(*bandwidth);
   if (vm.count("export")) o.input_roots = vm["export"].as<std::vector<std::string>>();
   if (vm.count("export-output")) o.output_roots = vm["export-output"].as<std::vector<std::string>>();
+  for (const std::string& dir : o.output_roots) {
+    if (Status s = MakeDirs(dir); !s.ok()) return UsageError("--export-output: " + s.message());
+  }
   InitLogging("data-server");
   auto server = shuffle::ShuffleServer::Start(o);
   if (!server.ok()) return UsageError(server.status().message());

@@ -5,7 +5,7 @@
 // OutputStore. LocalOutputs() is the shared-file-system behaviour (the output directory at
 // the same path on every host: one machine, or NFS; docs/multi-host.md, "Outputs");
 // shuffle::RemoteOutputs is the submitting host's data server (`mr data-server
-// --export-output DIR`), to which a task also pushes its attempt's file (Put). Paths are
+// --export-output DIR`), to which a task also pushes its attempt's file (PutFile). Paths are
 // absolute paths on the store's host. Implementations are thread-safe.
 #pragma once
 
