@@ -32,15 +32,21 @@ void OnSignal(int) { g_stop.store(true); }
 int DataServerMain(const Args& args) {
   po::options_description desc("mr data-server");
   desc.add_options()
-      ("export", po::value<std::vector<std::string>>()->required(),
+      ("export", po::value<std::vector<std::string>>(),
        "a directory whose files (and subdirectories') jobs may read as inputs; repeatable")
+      ("export-output", po::value<std::vector<std::string>>(),
+       "a directory (made if missing) under which jobs naming this server with --output-server may write their "
+       "output directories; repeatable")
       ("listen", po::value<std::string>()->default_value("127.0.0.1:7072"), "address to listen on (port 0 = any free port)")
       ("addr-file", po::value<std::string>(), "write the bound host:port to this file")
       ("token-file", po::value<std::string>(), "cluster token: the master and workers must hold the same secret")
       ("bandwidth", po::value<std::string>()->default_value("0"), "bytes/s for all readers together, e.g. 20MB; 0 = unlimited");
   po::variables_map vm;
-  if (auto rc = ParseFlags(args, desc, vm, UsageLine("mr data-server --export DIR [--listen HOST:PORT] [options]"))) {
+  if (auto rc = ParseFlags(args, desc, vm, UsageLine("mr data-server --export DIR [--export-output DIR] [--listen HOST:PORT] [options]"))) {
     return *rc;
+  }
+  if (!vm.count("export") && !vm.count("export-output")) {
+    return UsageError("give --export DIR (inputs) or --export-output DIR (outputs), or both");
   }
   auto listen = ParseHostPort(vm["listen"].as<std::string>());
   if (!listen.ok()) return UsageError("--listen: " + listen.status().message());
@@ -54,7 +60,11 @@ int DataServerMain(const Args& args) {
   o.port = listen->port;
   o.token = *token;
   o.bandwidth = static_cast<double>(*bandwidth);
-  o.input_roots = vm["export"].as<std::vector<std::string>>();
+  if (vm.count("export")) o.input_roots = vm["export"].as<std::vector<std::string>>();
+  if (vm.count("export-output")) o.output_roots = vm["export-output"].as<std::vector<std::string>>();
+  for (const std::string& dir : o.output_roots) {
+    if (Status s = MakeDirs(dir); !s.ok()) return UsageError("--export-output: " + s.message());
+  }
   InitLogging("data-server");
   auto server = shuffle::ShuffleServer::Start(o);
   if (!server.ok()) return UsageError(server.status().message());
@@ -65,7 +75,11 @@ int DataServerMain(const Args& args) {
     }
   }
   std::cout << "mr data-server: serving " << o.input_roots.size() << " exported director"
-            << (o.input_roots.size() == 1 ? "y" : "ies") << " on " << bound
+            << (o.input_roots.size() == 1 ? "y" : "ies");
+  if (!o.output_roots.empty()) {
+    std::cout << " and " << o.output_roots.size() << " output director" << (o.output_roots.size() == 1 ? "y" : "ies");
+  }
+  std::cout << " on " << bound
             << (token->enabled() ? " (cluster token required)" : " (no token: loopback only)") << std::endl;
   struct sigaction sa {};
   sa.sa_handler = OnSignal;

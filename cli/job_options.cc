@@ -16,6 +16,7 @@
 #include "jobs/sized_defaults.h"
 #include "scheduler/job_params.h"
 #include "shuffle/net/input_client.h"
+#include "shuffle/net/output_client.h"
 
 namespace mr::cli {
 
@@ -203,6 +204,11 @@ void AddJobOptions(po::options_description& desc, po::positional_options_descrip
        "master and the workers read them from it, so they need not be on every machine; "
        "--input paths are then absolute paths on that host (docs/multi-host.md)")
       ("output,o", po::value<std::string>(), "output directory (must not exist)")
+      ("output-server", po::value<std::string>(),
+       "HOST:PORT of the data server (mr data-server --export-output DIR) on the host where the "
+       "output directory is to be: the tasks push their parts there and the master commits them "
+       "there, so no shared file system is needed; --output is then an absolute path on that "
+       "host, under an exported output directory (docs/multi-host.md, \"Outputs\")")
       ("reducers,r", po::value<uint32_t>()->default_value(1),
        "number of reduce tasks, 1..10000 (each is a task, a part file and a partition in every "
        "map's output: more would be bookkeeping, not work)")
@@ -295,7 +301,25 @@ Status ApplySizedDefaults(const po::variables_map& vm, const jobs::ClusterSlots&
   return jobs::ValidateJobSpec(*spec);
 }
 
-Result<proto::JobSpec> BuildJobSpec(const po::variables_map& vm, const jobs::ClusterSlots* slots) {
+// --output-server: the output directory is on that data server's host. Checked there, as
+// the master will check it again before claiming it.
+Status ApplyOutputServer(const po::variables_map& vm, proto::JobSpec* spec) {
+  if (!vm.count("output-server")) return Status::Ok();
+  const std::string server = vm["output-server"].as<std::string>();
+  MR_ASSIGN_OR_RETURN(auth::ClusterToken token, TokenOption(vm));
+  auto store = shuffle::RemoteOutputs::Create(server, std::move(token));
+  if (!store.ok()) return Status::InvalidArgument("--output-server: " + store.status().message());
+  auto state = (*store)->State(spec->output());
+  if (!state.ok()) return state.status().WithContext("--output-server " + server);
+  if (*state == jobs::OutputState::kTaken) {
+    return Status::AlreadyExists("output directory " + spec->output() + " already exists on " + server);
+  }
+  spec->set_output_server(server);
+  return Status::Ok();
+}
+
+// The spec with its inputs resolved where they are (locally, or through --input-server).
+Result<proto::JobSpec> BuildJobSpecInputs(const po::variables_map& vm, const jobs::ClusterSlots* slots) {
   MR_ASSIGN_OR_RETURN(jobs::JobRequest request, JobRequestFromFlags(vm));
   if (!vm.count("input-server")) {
     MR_ASSIGN_OR_RETURN(proto::JobSpec spec, jobs::MakeJobSpec(request, jobs::LocalInputs()));
@@ -314,6 +338,12 @@ Result<proto::JobSpec> BuildJobSpec(const po::variables_map& vm, const jobs::Clu
   if (!remote.ok()) return Status::InvalidArgument("--input-server: " + remote.status().message());
   MR_ASSIGN_OR_RETURN(proto::JobSpec spec, jobs::MakeJobSpec(request, **remote));
   spec.set_input_server(server);
+  return spec;
+}
+
+Result<proto::JobSpec> BuildJobSpec(const po::variables_map& vm, const jobs::ClusterSlots* slots) {
+  MR_ASSIGN_OR_RETURN(proto::JobSpec spec, BuildJobSpecInputs(vm, slots));
+  MR_RETURN_IF_ERROR(ApplyOutputServer(vm, &spec));
   return spec;
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "common/file_util.h"
@@ -9,6 +10,7 @@
 #include "jobs/job.h"
 #include "jobs/job_request.h"
 #include "jobs/output_dir.h"
+#include "master/job_output.h"
 #include "master/job_paths.h"
 #include "master/job_trace.h"
 
@@ -34,49 +36,85 @@ Status ValidateSpec(const proto::JobSpec& spec) {
 }
 }  // namespace
 
-Result<uint64_t> JobLifecycle::Submit(const proto::JobSpec& spec_in) {
-  proto::JobSpec spec = spec_in;
-  if (!spec.submission_id().empty()) {  // the same submission sent again: its job, not a new one
-    for (const auto& [id, j] : state_.jobs) {
-      if (j->spec.submission_id() == spec.submission_id()) return id;
-    }
+std::optional<uint64_t> JobLifecycle::FindSubmission(const proto::JobSpec& spec) const {
+  if (spec.submission_id().empty()) return std::nullopt;
+  for (const auto& [id, j] : state_.jobs) {
+    if (j->spec.submission_id() == spec.submission_id()) return id;
   }
+  return std::nullopt;
+}
+
+Result<uint64_t> JobLifecycle::Submit(const proto::JobSpec& spec) {
+  if (std::optional<uint64_t> id = FindSubmission(spec)) return *id;  // the same submission sent again
+  MR_ASSIGN_OR_RETURN(PlannedJob plan, PlanJob(state_.options, spec, state_.Now()));
+  return Admit(std::move(plan));
+}
+
+Result<PlannedJob> JobLifecycle::PlanJob(const TrackerOptions& options, const proto::JobSpec& spec_in,
+                                         double planned_at) {
+  PlannedJob out;
+  out.planned_at = planned_at;
+  proto::JobSpec& spec = out.spec;
+  spec = spec_in;
   MR_RETURN_IF_ERROR(ValidateSpec(spec));
   jobs::Params params(spec.params().begin(), spec.params().end());
   MR_ASSIGN_OR_RETURN(std::unique_ptr<jobs::Job> job, jobs::CreateJob(spec.job(), params));
-  if (PathExists(spec.output())) {
-    // An unclaimed directory (jobs/output_dir.h) is taken over, unless a job of ours names it.
-    bool ours = !jobs::IsUnclaimedOutput(spec.output());
-    for (const auto& [id, j] : state_.jobs) ours = ours || (!j->finished() && j->spec.output() == spec.output());
-    if (ours) return Status::AlreadyExists("output directory " + spec.output() + " already exists");
+  MR_ASSIGN_OR_RETURN(const jobs::OutputStore* output, OutputStoreOf(options, spec));
+  MR_ASSIGN_OR_RETURN(const jobs::OutputState out_state, output->State(spec.output()));
+  // An unclaimed directory (jobs/output_dir.h) is taken over, unless a job of ours names
+  // it: Admit checks that.
+  if (out_state == jobs::OutputState::kTaken) {
+    return Status::AlreadyExists("output directory " + spec.output() + " already exists");
   }
-  const jobs::InputSource* from = state_.options.input_source;
+  const jobs::InputSource* from = options.input_source;
   if (!spec.input_server().empty()) {  // the inputs are on one host, behind its data server
-    if (!state_.options.remote_inputs) {
+    if (!options.remote_inputs) {
       return Status::FailedPrecondition("this master cannot read inputs from a data server");
     }
-    MR_ASSIGN_OR_RETURN(from, state_.options.remote_inputs(spec.input_server()));
+    MR_ASSIGN_OR_RETURN(from, options.remote_inputs(spec.input_server()));
   }
   const jobs::InputSource& source = *from;
   std::vector<std::string> inputs(spec.inputs().begin(), spec.inputs().end());
   MR_ASSIGN_OR_RETURN(jobs::JobPlan plan, job->Plan(source, inputs, spec.reducers()));
-  auto rec = std::make_unique<JobRecord>();
+  out.uses_input = plan.uses_input;
   if (plan.uses_input) {
     if (inputs.empty()) return Status::InvalidArgument("job '" + spec.job() + "' needs --input");
-    std::vector<jobs::Split> splits = std::move(plan.splits);  // the job's own (plan.own_splits)
+    out.splits = std::move(plan.splits);  // the job's own (plan.own_splits)
     if (!plan.own_splits) {
-      MR_ASSIGN_OR_RETURN(splits, jobs::ComputeSplits(source, inputs, spec.split_bytes()));
+      MR_ASSIGN_OR_RETURN(out.splits, jobs::ComputeSplits(source, inputs, spec.split_bytes()));
     }
-    for (auto& s : splits) {
-      rec->input_bytes += s.length;
-      rec->maps.emplace_back().split = std::move(s);
-    }
-  } else {
-    if (spec.num_maps() == 0) return Status::InvalidArgument("job '" + spec.job() + "' needs --maps > 0");
-    rec->maps.resize(spec.num_maps());
+    for (const auto& s : out.splits) out.input_bytes += s.length;
+  } else if (spec.num_maps() == 0) {
+    return Status::InvalidArgument("job '" + spec.job() + "' needs --maps > 0");
   }
   for (auto& [k, v] : plan.extra_params) (*spec.mutable_params())[k] = v;
-  MR_RETURN_IF_ERROR(jobs::ClaimOutput(spec.output()));  // appears with its _temporary, or not at all
+  MR_RETURN_IF_ERROR(output->Claim(spec.output()));  // appears with its _temporary, or not at all
+  return out;
+}
+
+Result<uint64_t> JobLifecycle::Admit(PlannedJob planned) {
+  proto::JobSpec& spec = planned.spec;
+  // Two sends of one submission planned side by side (JobTracker::SubmitAsync): one job.
+  if (std::optional<uint64_t> id = FindSubmission(spec)) return *id;
+  bool reclaim = false;
+  for (const auto& [id, j] : state_.jobs) {
+    if (j->spec.output() != spec.output() || j->spec.output_server() != spec.output_server()) continue;
+    if (!j->finished()) return Status::AlreadyExists("output directory " + spec.output() + " already exists");
+    // Ended (and so removed its output, if it failed) while this job was planned: the
+    // claim made then may be gone.
+    reclaim = reclaim || j->end_time >= planned.planned_at;
+  }
+  if (reclaim) {
+    MR_ASSIGN_OR_RETURN(const jobs::OutputStore* output, OutputStoreOf(state_.options, spec));
+    MR_RETURN_IF_ERROR(output->Claim(spec.output()));
+  }
+  auto rec = std::make_unique<JobRecord>();
+  if (planned.uses_input) {
+    rec->input_bytes = planned.input_bytes;
+    for (auto& s : planned.splits) rec->maps.emplace_back().split = std::move(s);
+  } else {
+    rec->maps.resize(spec.num_maps());
+  }
 
   rec->id = state_.next_job_id++;
   if (spec.name().empty()) spec.set_name(spec.job());
@@ -162,10 +200,11 @@ void JobLifecycle::FinishJob(JobRecord& job, JobState state, const std::string& 
   Trace(job, std::move(end));
   Status flushed = job.trace->Flush();
   if (!flushed.ok()) MR_LOG_WARN("trace: {}", flushed.ToString());
+  auto output = OutputStoreOf(state_.options, job.spec);
   if (state != JobState::kSucceeded) {
     // No partial output: the job created the directory (Submit refuses an existing one),
     // so it removes all of it.
-    Status rm = RemoveAll(job.spec.output());
+    Status rm = output.ok() ? (*output)->RemoveAll(job.spec.output()) : output.status();
     if (!rm.ok()) MR_LOG_WARN("{}: removing output: {}", JobIdString(job.id), rm.ToString());
     MR_LOG_WARN("{} {}: {}", JobIdString(job.id), state == JobState::kKilled ? "killed" : "failed", error);
   }
@@ -175,6 +214,7 @@ void JobLifecycle::FinishJob(JobRecord& job, JobState state, const std::string& 
                 .name = job.spec.name(),
                 .trace_path = job.trace_path,
                 .output = job.spec.output(),
+                .store = output.ok() ? *output : nullptr,
                 .succeeded = state == JobState::kSucceeded};
   auto result = std::make_shared<SealResult>();
   auto seal = [work = std::move(work), result] { *result = SealJobTrace(work); };
@@ -255,7 +295,8 @@ void JobLifecycle::ReexecuteMap(JobRecord& job, int index, const std::string& wh
 
 bool JobLifecycle::CommitMap(JobRecord& job, int index, uint32_t attempt) {
   const std::string to = JoinPath(job.spec.output(), MapPartName(index));
-  Status s = RenameFile(MapAttemptFile(job.spec, index, attempt), to);
+  auto output = OutputStoreOf(state_.options, job.spec);
+  Status s = output.ok() ? (*output)->Rename(MapAttemptFile(job.spec, index, attempt), to) : output.status();
   if (!s.ok()) {
     FinishJob(job, JobState::kFailed, "cannot commit " + MapPartName(index) + ": " + s.message());
     return false;
@@ -268,7 +309,8 @@ void JobLifecycle::CommitReduce(JobRecord& job, int index, const proto::TaskRepo
   ReduceTask& t = job.reduces[index];
   std::string from = ReduceAttemptFile(job.spec, index, r.attempt());
   std::string to = JoinPath(job.spec.output(), PartName(index));
-  Status s = RenameFile(from, to);
+  auto output = OutputStoreOf(state_.options, job.spec);
+  Status s = output.ok() ? (*output)->Rename(from, to) : output.status();
   if (!s.ok()) {
     FinishJob(job, JobState::kFailed, "cannot commit " + PartName(index) + ": " + s.message());
     return;

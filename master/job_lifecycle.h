@@ -4,9 +4,12 @@
 // killed) and the retention of finished jobs. Reports arrive through TaskReports.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "common/status.h"
+#include "jobs/input_split.h"
 #include "master/job.h"
 #include "master/job_persistence.h"
 #include "master/reduce_placement.h"
@@ -15,6 +18,18 @@
 #include "mr.pb.h"
 
 namespace mr::master {
+
+// What admitting a job needs from its inputs and output directory, found by PlanJob. Its
+// work (listing, splitting and sampling the inputs; checking and claiming the output
+// directory) may wait on a data server, so the master does it off the state thread for such
+// jobs (JobTracker::SubmitAsync); Admit, on the state thread, is cheap.
+struct PlannedJob {
+  proto::JobSpec spec;              // with the plan's extra params
+  bool uses_input = false;
+  std::vector<jobs::Split> splits;  // uses_input: one map each
+  uint64_t input_bytes = 0;
+  double planned_at = 0;            // the tracker's clock when planning began
+};
 
 class JobLifecycle {
  public:
@@ -27,6 +42,18 @@ class JobLifecycle {
   // exists), InvalidArgument (bad params). Nothing is created on error. A spec whose
   // submission_id a held job already carries is that job's submit sent again: its id, nothing new.
   Result<uint64_t> Submit(const proto::JobSpec& spec);
+  // Submit's first half, touching no tracker state (only `options`, which do not change):
+  // validates the spec, plans the job through its input source, checks the output directory
+  // through its store (AlreadyExists if taken) and claims it (OUTPUT/_temporary).
+  // Thread-safe. `planned_at` is copied into the result.
+  static Result<PlannedJob> PlanJob(const TrackerOptions& options, const proto::JobSpec& spec, double planned_at);
+  // Submit's second half, on the state thread: AlreadyExists if an unfinished job of this
+  // tracker names the same output directory; else the job gets its id, record, trace and
+  // reducers' placement.
+  Result<uint64_t> Admit(PlannedJob plan);
+  // The job a held spec with spec's submission_id made (a submit sent again after its
+  // connection broke); nullopt if none, or spec carries no submission_id.
+  std::optional<uint64_t> FindSubmission(const proto::JobSpec& spec) const;
   // Ends a running job as KILLED (kKilledByUser). Errors: NotFound, FailedPrecondition
   // (already ended).
   Status Kill(uint64_t job_id);

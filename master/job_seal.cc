@@ -15,9 +15,10 @@ SealResult SealJobTrace(const SealWork& work) {
     return r;
   }
   Result<std::string> text = ReadFileToString(work.trace_path);
-  r.output = WriteStringToFile(JoinPath(work.output, "_SUCCESS"), "");
-  if (r.output.ok()) r.output = text.ok() ? WriteStringToFile(JoinPath(work.output, "_trace.jsonl"), *text) : text.status();
-  Status rm = RemoveAll(JoinPath(work.output, "_temporary"));
+  const jobs::OutputStore& store = work.store != nullptr ? *work.store : jobs::LocalOutputs();
+  r.output = store.Put(JoinPath(work.output, "_SUCCESS"), "");
+  if (r.output.ok()) r.output = text.ok() ? store.Put(JoinPath(work.output, "_trace.jsonl"), *text) : text.status();
+  Status rm = store.RemoveAll(JoinPath(work.output, "_temporary"));
   if (r.output.ok()) r.output = rm;
   if (!text.ok()) {
     r.profile = text.status();

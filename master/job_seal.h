@@ -15,6 +15,7 @@
 #include <string>
 
 #include "common/status.h"
+#include "jobs/output_store.h"
 
 namespace mr::master {
 
@@ -24,6 +25,7 @@ struct SealWork {
   std::string name;         // the job's name, the ARIA profile's key
   std::string trace_path;   // flushed: job_end is its last event
   std::string output;       // the output directory
+  const jobs::OutputStore* store = nullptr;  // where it lives (master/job_output.h); not owned
   bool succeeded = false;   // only a succeeded job's output gets _SUCCESS and the copy
 };
 
@@ -35,7 +37,7 @@ struct SealResult {
 };
 
 // Reads the trace once; for a succeeded job writes OUTPUT/_SUCCESS and OUTPUT/_trace.jsonl,
-// removes OUTPUT/_temporary, parses the events once and extracts the ARIA profile
+// removes OUTPUT/_temporary (all three through work.store), parses the events once and extracts the ARIA profile
 // (model/makespan/profile_extract.h). Thread-safe; touches only those files.
 SealResult SealJobTrace(const SealWork& work);
 

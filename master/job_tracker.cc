@@ -60,6 +60,26 @@ Result<uint64_t> JobTracker::Submit(const proto::JobSpec& spec) {
   return id;
 }
 
+void JobTracker::SubmitAsync(const proto::JobSpec& spec, std::function<void(Result<uint64_t>)> answer) {
+  if (std::optional<uint64_t> id = lifecycle_.FindSubmission(spec)) return answer(*id);  // sent again
+  const bool remote = !spec.input_server().empty() || !spec.output_server().empty();
+  if (!remote || !state_.options.offload) return answer(Submit(spec));
+  if (Status s = scheduler_->AdmitJob(jobs::JobParamsFromSpec(spec)); !s.ok()) return answer(s);
+  auto planned = std::make_shared<Result<PlannedJob>>(Status::Internal("not planned"));
+  auto work = [options = state_.options, spec, planned, at = state_.Now()] {
+    *planned = JobLifecycle::PlanJob(options, spec, at);
+  };
+  auto done = [this, planned, answer = std::move(answer)] {
+    if (!planned->ok()) return answer(planned->status());
+    // The policy's admission again: its queues may have changed while the job was planned.
+    if (Status s = scheduler_->AdmitJob(jobs::JobParamsFromSpec((*planned)->spec)); !s.ok()) return answer(s);
+    Result<uint64_t> id = lifecycle_.Admit(std::move(**planned));
+    if (id.ok()) unified_.Check();
+    answer(id);
+  };
+  state_.options.offload(std::move(work), std::move(done));
+}
+
 Result<proto::RegisterReply> JobTracker::Register(const proto::RegisterWorker& req) {
   MR_RETURN_IF_ERROR(WorkerRegistry::Validate(req));
   const WorkerId id = registry_.Add(req).id;

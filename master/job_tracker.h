@@ -57,6 +57,12 @@ class JobTracker {
   // exists), InvalidArgument (bad params). Nothing is created on error. A spec whose
   // submission_id a held job already carries is that job's submit sent again: its id, nothing new.
   Result<uint64_t> Submit(const proto::JobSpec& spec);
+  // Submit, for a connection: a job whose inputs or output directory sit behind a data
+  // server is planned (inputs listed, split and sampled; output checked and claimed) off the
+  // state thread through TrackerOptions::offload, and admitted back on it, so a slow data
+  // server delays only its own submit, not every heartbeat (JobLifecycle::PlanJob/Admit).
+  // Other jobs, or with no offload, are submitted at once. `answer` runs on the state thread.
+  void SubmitAsync(const proto::JobSpec& spec, std::function<void(Result<uint64_t>)> answer);
   Result<proto::RegisterReply> Register(const proto::RegisterWorker& req);
   // One scheduling round for the reporting worker (every worker's free slots when the
   // policy's scope() is kCluster). The reply carries, in order of age, jobs finished, outputs

@@ -20,6 +20,7 @@
 #include "mr.pb.h"
 #include "scheduler/stages/placed_scheduler.h"
 #include "shuffle/net/input_client.h"
+#include "shuffle/net/output_client.h"
 
 namespace mr::master {
 
@@ -434,6 +435,13 @@ Result<std::unique_ptr<MasterServer>> MasterServer::Create(const MasterOptions& 
     tracker_options.remote_inputs = [cache](const std::string& server) -> Result<const jobs::InputSource*> {
       MR_ASSIGN_OR_RETURN(const shuffle::RemoteInputs* source, cache->For(server));
       return static_cast<const jobs::InputSource*>(source);
+    };
+  }
+  if (!tracker_options.remote_outputs) {  // jobs whose output directory is on the submitting host
+    auto cache = std::make_shared<shuffle::RemoteOutputsCache>(options.token);
+    tracker_options.remote_outputs = [cache](const std::string& server) -> Result<const jobs::OutputStore*> {
+      MR_ASSIGN_OR_RETURN(const shuffle::RemoteOutputs* store, cache->For(server));
+      return static_cast<const jobs::OutputStore*>(store);
     };
   }
   auto seal = std::make_shared<SealThread>();

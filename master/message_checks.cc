@@ -206,6 +206,7 @@ Status CheckJobSpec(const proto::JobSpec& spec) {
   MR_RETURN_IF_ERROR(CheckOutputPath(spec.output()));
   MR_RETURN_IF_ERROR(CheckText("job name", spec.name(), kMaxNameBytes));
   MR_RETURN_IF_ERROR(CheckText("input server", spec.input_server(), kMaxNameBytes));  // HOST:PORT
+  MR_RETURN_IF_ERROR(CheckText("output server", spec.output_server(), kMaxNameBytes));  // HOST:PORT
   // The per-job parameters' texts (pool, ...), as their table lists them.
   const sched::JobParams params = jobs::JobParamsFromSpec(spec);
   for (const sched::JobParamRow& row : sched::JobParamTable()) {

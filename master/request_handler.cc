@@ -148,11 +148,22 @@ HandlerOutcome RequestHandler::HandleRequest(PeerConnection& conn, const proto::
       return Reply(std::move(out));
     }
     case proto::Envelope::kSubmit: {
-      auto r = tracker_->Submit(in.submit().spec());
-      if (!r.ok()) return Reply(ErrorReply(r.status()));
-      out.mutable_submit_reply()->set_job_id(*r);
-      out.mutable_submit_reply()->set_page_address(page_address_);
-      return Reply(std::move(out));
+      auto answer = [page = page_address_](Result<uint64_t> r) {
+        if (!r.ok()) return ErrorReply(r.status());
+        proto::Envelope reply;
+        reply.mutable_submit_reply()->set_job_id(*r);
+        reply.mutable_submit_reply()->set_page_address(page);
+        return reply;
+      };
+      const proto::JobSpec& spec = in.submit().spec();
+      if (spec.input_server().empty() && spec.output_server().empty()) return Reply(answer(tracker_->Submit(spec)));
+      // Inputs or output behind a data server: answered once planned off the state thread
+      // and admitted (JobTracker::SubmitAsync).
+      HandlerOutcome later;
+      later.deferred = [tracker = tracker_, spec, answer](std::function<void(proto::Envelope)> send) {
+        tracker->SubmitAsync(spec, [send = std::move(send), answer](Result<uint64_t> r) { send(answer(std::move(r))); });
+      };
+      return later;
     }
     case proto::Envelope::kWaitJob: {
       uint64_t id = in.wait_job().job_id();

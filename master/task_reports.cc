@@ -5,6 +5,7 @@
 
 #include "common/file_util.h"
 #include "common/log.h"
+#include "master/job_output.h"
 #include "master/job_paths.h"
 #include "master/job_trace.h"
 
@@ -283,7 +284,8 @@ void TaskReports::RemoveSupersededReduce(const JobRecord& job, const proto::Task
   const ReduceTask& t = job.reduces[r.index()];
   if (t.state == ReduceTask::State::kRunning && r.attempt() == t.attempt) return;
   const std::string file = ReduceAttemptFile(job.spec, static_cast<int>(r.index()), r.attempt());
-  Status s = RemoveAll(file.substr(0, file.rfind('/')));
+  auto output = OutputStoreOf(state_.options, job.spec);
+  Status s = output.ok() ? (*output)->RemoveAll(file.substr(0, file.rfind('/'))) : output.status();
   if (!s.ok()) MR_LOG_WARN("{}: removing a superseded reduce attempt: {}", JobIdString(job.id), s.ToString());
 }
 

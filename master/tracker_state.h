@@ -16,6 +16,7 @@
 #include "common/clock.h"
 #include "common/log_histogram.h"
 #include "jobs/input_source.h"
+#include "jobs/output_store.h"
 #include "master/job.h"
 #include "master/job_seal.h"
 #include "mr.pb.h"
@@ -83,6 +84,13 @@ struct TrackerOptions {
   // The source of a job whose JobSpec names a data server (input_server, "HOST:PORT"); the
   // master's server sets it (shuffle::RemoteInputsCache). Unset: such a job is refused.
   std::function<Result<const jobs::InputSource*>(const std::string& server)> remote_inputs;
+  // Where a job's output directory is claimed, committed to and removed (jobs/output_store.h);
+  // not owned. The local file system (shared) unless a test puts in another.
+  const jobs::OutputStore* output_store = &jobs::LocalOutputs();
+  // The store of a job whose JobSpec names an output server ("HOST:PORT", the submitting
+  // host's data server); the master's server sets it (shuffle::RemoteOutputsCache). Unset:
+  // such a job is refused.
+  std::function<Result<const jobs::OutputStore*>(const std::string& server)> remote_outputs;
   // Where work that reads a job's trace runs (master/job_seal.h): the server's worker
   // thread. Unset: inline, at once.
   Offload offload;

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <optional>
 
 #include "common/file_util.h"
 #include "common/job_id.h"
@@ -19,6 +20,7 @@
 #include "worker/task/attempt_log.h"
 #include "worker/task/map_task.h"
 #include "worker/task/reduce_task.h"
+#include "worker/task_output.h"
 
 namespace mr::worker {
 
@@ -63,13 +65,24 @@ void FillHoldCounters(const MapTaskResult& m, proto::TaskReport* r) {
   add("map.straggler_delay_ms", m.straggler_delay_seconds);
 }
 
-// OUTPUT/_temporary/attempt-...: only the last level is created. The master made
-// OUTPUT/_temporary at submit and removes the whole output when the job fails or is
-// killed; an attempt that starts after that must not bring the directory back.
-Status MakeAttemptDir(const std::string& dir) {
-  if (::mkdir(dir.c_str(), 0755) == 0 || errno == EEXIST) return Status::Ok();
-  if (errno == ENOENT) return Status::Aborted("the job's output directory is gone (job ended)");
-  return Status::IoError("cannot create " + dir + ": " + std::strerror(errno));
+// A task's result once its file is where the master commits it from: Publish's error
+// replaces a successful result.
+template <typename R>
+R MaybePublish(const TaskOutput& output, R result) {
+  Status s = output.Publish();
+  if (!s.ok()) return s;
+  return result;
+}
+
+// Where the attempt's output file goes (worker/task_output.h): in place, or through the
+// job's output server.
+Result<TaskOutput> PrepareOutput(const proto::Assignment& a, const AttemptContext& ctx) {
+  const jobs::OutputStore* remote = nullptr;
+  if (!a.spec().output_server().empty()) {
+    if (!ctx.remote_outputs) return Status::FailedPrecondition("this worker cannot write output to a data server");
+    MR_ASSIGN_OR_RETURN(remote, ctx.remote_outputs(a.spec().output_server()));
+  }
+  return TaskOutput::Prepare(a, ctx.work_dir, remote);
 }
 
 // The task's status line goes to the RUNNING reports (through the watch) and the final one.
@@ -93,15 +106,15 @@ Status MapBody(const proto::Assignment& a, const AttemptContext& ctx, AttemptWat
   spec.stderr_tail = report->mutable_stderr_tail();
   spec.status_sink = StatusSink(watch, report);
   // A map-only job's map writes its output file under OUTPUT/_temporary, as a reduce does.
-  std::string attempt_dir;
+  std::optional<TaskOutput> output;
   if (spec.num_reduces == 0) {
-    spec.output_path = a.temp_output();
-    attempt_dir = a.temp_output().substr(0, a.temp_output().rfind('/'));
-    MR_RETURN_IF_ERROR(MakeAttemptDir(attempt_dir));
+    MR_ASSIGN_OR_RETURN(output, PrepareOutput(a, ctx));
+    spec.output_path = output->path();
   }
   auto result = RunMapTask(spec, watch.cancel());
+  if (result.ok() && output) result = MaybePublish(*output, std::move(result));
   if (!result.ok()) {
-    if (!attempt_dir.empty()) (void)RemoveAll(attempt_dir);
+    if (output) output->Discard();
     return result.status();
   }
   for (const auto& p : result->index.partitions) report->add_partition_bytes(p.length);
@@ -133,14 +146,14 @@ Status ReduceBody(const proto::Assignment& a, const AttemptContext& ctx, Attempt
     spec.run_files.push_back(shuffle::ReducerRunPath(ctx.work_dir, a.job_id(), a.index(), m));
   }
   MR_ASSIGN_OR_RETURN(spec.run_crcs, ctx.fetches->RunCrcs(a.job_id(), a.index(), a.num_maps()));
-  spec.output_path = a.temp_output();
-  const std::string attempt_dir = a.temp_output().substr(0, a.temp_output().rfind('/'));
-  MR_RETURN_IF_ERROR(MakeAttemptDir(attempt_dir));
+  MR_ASSIGN_OR_RETURN(TaskOutput output, PrepareOutput(a, ctx));
+  spec.output_path = output.path();
   auto result = RunReduceTaskWithRefetch(spec, watch.cancel(), [&](uint32_t map) {
     return ctx.fetches->Refetch(a.job_id(), a.index(), map);
   });
+  if (result.ok()) result = MaybePublish(output, std::move(result));
   if (!result.ok()) {
-    (void)RemoveAll(attempt_dir);
+    output.Discard();
     if (result.status().code() == StatusCode::kUnavailable) {
       report->set_maps_fetched(ctx.fetches->FetchedCount(a.job_id(), a.index()));
     }

@@ -14,6 +14,7 @@
 #include "common/clock.h"
 #include "common/straggler.h"
 #include "jobs/input_source.h"
+#include "jobs/output_store.h"
 #include "mr.pb.h"
 #include "shuffle/net/fetch_scheduler.h"
 #include "worker/attempt_watch.h"
@@ -36,6 +37,9 @@ struct AttemptContext {
   // than this worker's `host` is read through remote_inputs(that server); one on this host,
   // or with no host, through input_source (local data preferred). Unset: always input_source.
   std::function<Result<const jobs::InputSource*>(const std::string& server)> remote_inputs;
+  // The store of a job whose spec names an output server (worker/task_output.h): a reduce's
+  // (or a map-only job's map's) file is pushed there. Unset: such a task fails.
+  std::function<Result<const jobs::OutputStore*>(const std::string& server)> remote_outputs;
   std::string host;  // the address this worker advertises (mr worker --host)
 };
 

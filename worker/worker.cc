@@ -20,6 +20,7 @@
 #include "shuffle/net/fetch_scheduler.h"
 #include "shuffle/net/fetcher.h"
 #include "shuffle/net/input_client.h"
+#include "shuffle/net/output_client.h"
 #include "shuffle/net/shuffle_server.h"
 #include "worker/held_outputs.h"
 #include "worker/master_link.h"
@@ -87,7 +88,8 @@ proto::TaskReport ReportOf(const shuffle::ReducerProgress& p) {
 class WorkerImpl final : public Worker, private MasterLink::Handler {
  public:
   explicit WorkerImpl(WorkerOptions o)
-      : options_(std::move(o)), remote_inputs_(std::make_shared<shuffle::RemoteInputsCache>(options_.token)) {}
+      : options_(std::move(o)), remote_inputs_(std::make_shared<shuffle::RemoteInputsCache>(options_.token)),
+        remote_outputs_(std::make_shared<shuffle::RemoteOutputsCache>(options_.token)) {}
   ~WorkerImpl() override { Shutdown(); }
 
   Status Init() {
@@ -146,6 +148,11 @@ class WorkerImpl final : public Worker, private MasterLink::Handler {
         -> Result<const jobs::InputSource*> {
       MR_ASSIGN_OR_RETURN(const shuffle::RemoteInputs* source, inputs->For(server));
       return static_cast<const jobs::InputSource*>(source);
+    };
+    so2.context.remote_outputs = [outputs = remote_outputs_](const std::string& server)
+        -> Result<const jobs::OutputStore*> {
+      MR_ASSIGN_OR_RETURN(const shuffle::RemoteOutputs* store, outputs->For(server));
+      return static_cast<const jobs::OutputStore*>(store);
     };
     so2.on_finished = [link] { link->Wake(); };
     so2.stopping = [this] { return stopping(); };
@@ -271,6 +278,7 @@ class WorkerImpl final : public Worker, private MasterLink::Handler {
 
   WorkerOptions options_;
   std::shared_ptr<shuffle::RemoteInputsCache> remote_inputs_;  // splits held by data servers
+  std::shared_ptr<shuffle::RemoteOutputsCache> remote_outputs_;  // output directories held by data servers
   std::atomic<bool> stop_{false};
   // The rooms, in the order they are built; each is destroyed after those that use it.
   std::unique_ptr<shuffle::ShuffleServer> shuffle_;

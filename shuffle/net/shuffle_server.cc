@@ -121,7 +121,7 @@ ShuffleServer::ShuffleServer(PrivateTag, const ShuffleServerOptions& options)
 ShuffleServer::~ShuffleServer() { Stop(); }
 
 Result<std::unique_ptr<ShuffleServer>> ShuffleServer::Start(const ShuffleServerOptions& options) {
-  if (options.work_dir.empty() && options.input_roots.empty()) {
+  if (options.work_dir.empty() && options.input_roots.empty() && options.output_roots.empty()) {
     return Status::InvalidArgument("shuffle server: work_dir is empty");
   }
   if (options.threads <= 0) return Status::InvalidArgument("shuffle server: threads must be > 0");
@@ -137,6 +137,15 @@ Result<std::unique_ptr<ShuffleServer>> ShuffleServer::Start(const ShuffleServerO
     std::filesystem::path real = std::filesystem::canonical(root, ec);
     if (ec || !std::filesystem::is_directory(real)) {
       return Status::InvalidArgument("exported input directory " + root + ": " +
+                                     (ec ? ec.message() : std::string("not a directory")));
+    }
+    root = real.string();
+  }
+  for (std::string& root : opts.output_roots) {
+    std::error_code ec;
+    std::filesystem::path real = std::filesystem::canonical(root, ec);
+    if (ec || !std::filesystem::is_directory(real)) {
+      return Status::InvalidArgument("exported output directory " + root + ": " +
                                      (ec ? ec.message() : std::string("not a directory")));
     }
     root = real.string();
@@ -252,6 +261,7 @@ Status ShuffleServer::ServeRequest(int fd, const std::string& frame, bool* keep_
     return Status::ProtocolError("malformed FetchRequest");
   }
   if (req.has_input()) return ServeInput(fd, req.input());
+  if (req.has_output()) return ServeOutput(fd, req.output());
   if (req.has_log()) return ServeTaskLog(fd, options_.work_dir, req.log(), options_.io_timeout_seconds);
   auto part = Open(req.job_id(), req.map_index(), req.attempt(), req.partition());
   proto::FetchReply reply;

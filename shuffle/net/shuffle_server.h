@@ -33,6 +33,7 @@
 
 namespace mr::proto {
 class InputRequest;
+class OutputRequest;
 }
 
 namespace mr::shuffle {
@@ -57,6 +58,11 @@ struct ShuffleServerOptions {
   // symbolic link, is refused (PermissionDenied). With only roots and no work_dir, it serves
   // no map output.
   std::vector<std::string> input_roots;
+  // Directories under which jobs' output directories may be made, written, committed and
+  // removed (OutputRequest; `mr data-server --export-output`, docs/multi-host.md "Outputs").
+  // Paths outside them, also through a symbolic link, are refused; a root itself is never
+  // removed.
+  std::vector<std::string> output_roots;
 };
 
 class ShuffleServer {
@@ -111,6 +117,9 @@ class ShuffleServer {
   Status ServeRequest(int fd, const std::string& frame, bool* keep_open);
   // An InputRequest (shuffle/net/input_serving.cc): the local source's answer, for exported paths.
   Status ServeInput(int fd, const proto::InputRequest& req);
+  // An OutputRequest (shuffle/net/output_serving.cc): an operation on an exported output
+  // directory; a WRITE's bytes are read from fd after the frame.
+  Status ServeOutput(int fd, const proto::OutputRequest& req);
   Result<OpenPartition> Open(uint64_t job, uint32_t map, uint32_t attempt, uint32_t partition) const;
   Status SendRange(int sock, int file, uint64_t offset, uint64_t length, uint64_t job);
   Status SendChunk(int sock, int file, off_t* offset, uint64_t bytes);

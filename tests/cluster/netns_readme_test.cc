@@ -7,10 +7,11 @@
 //  - the addresses: 192.168.1.10 is the client's host, .20 the master's, .21 and .22 the
 //    workers' (in the "each worker" lines .21 is that worker's own address);
 //  - each host gets a home directory of its own (HOME), `scp -p FILE HOST:` copies into that
-//    host's home, and the paths a test may not write (/home/me/data, /var/tmp/mr, /shared/out)
-//    move under the scratch directory;
-//  - the inputs are seen by the client's host only (an empty tmpfs covers them elsewhere).
-// The word count must match coreutils byte for byte. Skipped, with the reason, where network
+//    host's home, and the paths a test may not write (/home/me/data, /home/me/results,
+//    /var/tmp/mr) move under the scratch directory;
+//  - the inputs and the output directory are seen by the client's host only (an empty tmpfs
+//    covers them elsewhere).
+// The word count, committed on the client's host, must match coreutils byte for byte. Skipped, with the reason, where network
 // namespaces cannot be made.
 #include <unistd.h>
 
@@ -134,7 +135,7 @@ TEST(NetnsReadmeTest, SeveralMachinesSectionRunsAsWritten) {
     text = Replace(text, "192.168.1.10", client.ip);
     text = Replace(text, "/home/me/data", data);
     text = Replace(text, "/var/tmp/mr", home(h) + "/var-tmp-mr");
-    text = Replace(text, "/shared/out", dir + "/out");
+    text = Replace(text, "/home/me/results", dir + "/c/results");
     const std::string scp = "scp() { for last; do :; done; eval src=\\${$(($# - 1))}; cp -p \"$src\" \"" + dir +
                             "/home/${last%:}/\"; }; ";
     const std::string hide = h.ip == client.ip ? "" : "mount -t tmpfs -o size=1m tmpfs " + dir + "/c && ";
@@ -177,12 +178,13 @@ TEST(NetnsReadmeTest, SeveralMachinesSectionRunsAsWritten) {
     }
   }
   const std::string books = data + "/books/one.txt " + data + "/books/two.txt";
-  EXPECT_TRUE(PathExists(dir + "/out/_SUCCESS"));
+  const std::string out = dir + "/c/results/books";
+  EXPECT_TRUE(PathExists(out + "/_SUCCESS"));
   const std::string reference = Sh("cat " + books + " | tr -cs 'A-Za-z' '\\n' | LC_ALL=C sort | uniq -c | "
                                    "awk '$2 != \"\" {print $2 \"\\t\" $1}' | LC_ALL=C sort")
                                     .out;
   EXPECT_GT(reference.size(), 1000u);
-  EXPECT_EQ(SortedOutput(dir + "/out"), reference);
+  EXPECT_EQ(SortedOutput(out), reference);
   // The job read the books through the data server: the daemons elsewhere could not see them.
   const std::string job = last_out.substr(0, last_out.find(' '));
   auto st = shell(client, "mr status " + job + " --master 192.168.1.20:7070 --token-file ~/.mr-token", false, "");
