@@ -135,6 +135,8 @@ Result<HostPort> StartEmbedded(const po::variables_map& vm, const RunFlags& f, c
   co.master_args.push_back("--state-in-memory");
   if (vm.count("http")) co.master_args.insert(co.master_args.end(), {"--http", vm["http"].as<std::string>()});
   co.worker_args = ExplicitArgs(vm, f.slot_group);
+  // Forked, not exec'd: each daemon skips loading the binary again (cli/local_cluster.h).
+  co.fork_without_exec = true;
   PassTokenFile(vm, &co);
   cluster = std::make_unique<LocalCluster>(co);
   if (Status s = cluster->Start(); !s.ok()) return s.WithContext("cannot start the local cluster");
