@@ -139,6 +139,9 @@ Result<HostPort> StartEmbedded(const po::variables_map& vm, const RunFlags& f, c
   co.master_args.insert(co.master_args.end(), {"--heartbeat-ms", "10"});
   if (vm.count("http")) co.master_args.insert(co.master_args.end(), {"--http", vm["http"].as<std::string>()});
   co.worker_args = ExplicitArgs(vm, f.slot_group);
+  // Its workers' directories are in the same temporary directory, removed when mr run ends,
+  // and no worker is restarted on them: no fsync of each map's output index either.
+  co.worker_args.push_back("--ephemeral-work-dir");
   // Forked, not exec'd: each daemon skips loading the binary again (cli/local_cluster.h).
   co.fork_without_exec = true;
   PassTokenFile(vm, &co);
