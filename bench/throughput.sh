@@ -309,7 +309,9 @@ reproduce="bench/throughput.sh"
 if ((quick)); then reproduce+=" --quick"; elif ((size_mib != 512)); then reproduce+=" --size $size_mib"; fi
 reproduce+=" --runs $runs"
 if [[ $jobs_list != wordcount,sort,grep ]]; then reproduce+=" --jobs $jobs_list"; fi
+if ((!tuned)); then reproduce+=" --no-tuned"; fi
 if [[ $sort_memory != 8G ]]; then reproduce+=" --sort-memory $sort_memory"; fi
+if ((!use_mpi)); then reproduce+=" --no-mpi"; fi
 report_args=(--mode "$mode" --times "$tsv" --commands "$out/commands.tsv" --runs "$runs" --size-mib "$size_mib"
   --setting "mr=the CLI defaults (mr run JOB --input --output)"
   --setting "mr-tuned=--split-size $tuned_split, --reducers 2 (wordcount) / 4 (sort)"

@@ -13,11 +13,14 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "cli/command.h"
 #include "common/clock.h"
 #include "common/file_util.h"
 
@@ -43,6 +46,20 @@ bool Alive(pid_t pid) {
 // old kernel, a pid already gone): the waits below then poll every 20 ms.
 // (The system call directly: glibc 2.36's <sys/pidfd.h> lacks C linkage for C++.)
 int ExitFd(pid_t pid) { return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)); }
+
+// The child of a fork without exec: puts the process in the state exec would have left it in
+// (caught signals back to their defaults, no descriptor beyond 0-2), then runs the daemon's
+// command line through the command table, as `mr ARGS...` would, and exits with its status.
+[[noreturn]] void RunWithoutExec(std::vector<char*>& argv) {
+  for (int sig = 1; sig < NSIG; ++sig) {
+    struct sigaction old {};
+    if (::sigaction(sig, nullptr, &old) == 0 && old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN) {
+      ::signal(sig, SIG_DFL);
+    }
+  }
+  ::close_range(3, ~0U, 0);
+  std::exit(Main(static_cast<int>(argv.size()) - 1, argv.data()));
+}
 
 // Waits up to `seconds` for exit_fd to become readable (or, without one, 20 ms at most).
 // True if it did: the caller checks what it waits for at once instead of at a timer.
@@ -121,6 +138,11 @@ bool WaitForPath(const std::string& path, double timeout_seconds, int exit_fd) {
   return exists;
 }
 
+bool SingleThreaded() {
+  auto tasks = ListDir("/proc/self/task");
+  return tasks.ok() && tasks->size() == 1;
+}
+
 std::string SelfExe() {
   char buf[PATH_MAX];
   ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
@@ -183,6 +205,9 @@ Result<pid_t> LocalCluster::Spawn(const std::vector<std::string>& args, const st
     netns_fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (netns_fd < 0) return Status::NotFound("no network namespace " + netns + " (" + path + ": " + std::strerror(errno) + ")");
   }
+  const bool without_exec = ForkWithoutExec();
+  // Nothing of ours buffered twice: a child that does not exec flushes its copy at exit.
+  if (without_exec) std::fflush(nullptr);
   pid_t parent = getpid();
   pid_t pid = fork();
   if (pid != 0 && netns_fd >= 0) ::close(netns_fd);
@@ -207,10 +232,15 @@ Result<pid_t> LocalCluster::Spawn(const std::vector<std::string>& args, const st
       (void)!::write(STDERR_FILENO, kMessage, sizeof kMessage - 1);
       _exit(126);
     }
+    if (without_exec) RunWithoutExec(argv);
     execv(exe.c_str(), argv.data());
     _exit(127);
   }
   return pid;
+}
+
+bool LocalCluster::ForkWithoutExec() const {
+  return options_.fork_without_exec && !options_.detached && SingleThreaded();
 }
 
 Status LocalCluster::Start(double timeout_seconds) {

@@ -26,6 +26,15 @@ struct LocalClusterOptions {
   // Off: the workers start beside the master and find its address themselves — the embedded
   // cluster of `mr run` and experiments, where the start's fixed cost matters more.
   bool ordered_workers = false;
+  // Start each daemon as a fork of this process that runs `mr master` / `mr worker` through
+  // the command table (cli/command.h), without exec: no second dynamic load, relocation and
+  // static initialisation of the binary per daemon. For `mr run`'s embedded cluster, whose
+  // start is part of every job's wall time (docs/performance.md). The daemons are separate
+  // processes either way, with the same arguments, files, signals and process groups; only
+  // their /proc/PID/cmdline stays the caller's. Honoured only while the caller is
+  // single-threaded (a fork of a threaded process may inherit a lock another thread held);
+  // otherwise, when off, and for a detached cluster, each daemon is exec'd.
+  bool fork_without_exec = false;
   // Hosts as network namespaces (`ip netns` names; the experiment's kind: netns,
   // cli/experiment_netns.h): the master runs in master_netns listening on master_listen,
   // worker i in worker_netns[i]. Empty: the caller's namespace, on loopback.
@@ -77,6 +86,8 @@ class LocalCluster {
   Status StartDaemons(double timeout_seconds);
   Result<pid_t> Spawn(const std::vector<std::string>& args, const std::string& log_path,
                       const std::string& netns = "");
+  // Whether Spawn forks without exec (fork_without_exec, embedded, single-threaded now).
+  bool ForkWithoutExec() const;
   // Returns once the worker's log (past byte `from`) says it registered, it exited, or the
   // deadline passed.
   void WaitForRegistration(pid_t pid, const std::string& log, size_t from, double deadline);
@@ -91,6 +102,10 @@ class LocalCluster {
 // unavailable), or early when exit_fd (if >= 0; e.g. a pidfd) becomes readable, or at the
 // timeout. True if the path exists.
 bool WaitForPath(const std::string& path, double timeout_seconds, int exit_fd = -1);
+
+// True if the calling process has one thread (/proc/self/task lists one entry): only then may
+// it fork a daemon without exec (LocalClusterOptions::fork_without_exec).
+bool SingleThreaded();
 
 // Path of the running executable (/proc/self/exe).
 std::string SelfExe();

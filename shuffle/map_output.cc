@@ -107,8 +107,8 @@ Result<MapOutputIndex> MapOutputIndex::Decode(std::string_view b) {
   return idx;
 }
 
-Status MapOutputIndex::WriteTo(const std::string& path) const {
-  return WriteFileAtomically(path, Encode());
+Status MapOutputIndex::WriteTo(const std::string& path, bool sync) const {
+  return sync ? WriteFileAtomically(path, Encode()) : WriteFileAtomicallyUnsynced(path, Encode());
 }
 
 Result<MapOutputIndex> MapOutputIndex::ReadFrom(const std::string& path) {

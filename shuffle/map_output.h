@@ -33,7 +33,8 @@ struct MapOutputIndex {
   // version-1 index (no data checksums: its map must run again); validates every extent.
   std::string Encode() const;
   static Result<MapOutputIndex> Decode(std::string_view bytes);
-  Status WriteTo(const std::string& path) const;   // atomic
+  // Atomic (written beside, renamed into place); fsynced before the rename unless !sync.
+  Status WriteTo(const std::string& path, bool sync = true) const;
   static Result<MapOutputIndex> ReadFrom(const std::string& path);
 };
 

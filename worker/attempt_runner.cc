@@ -262,6 +262,7 @@ MapTaskSpec MakeMapTaskSpec(const proto::Assignment& a, const AttemptContext& ct
   if (a.spec().sort_buffer_bytes() > 0) spec.sort_buffer_bytes = a.spec().sort_buffer_bytes();
   if (ctx.sort_buffer_bytes > 0) spec.sort_buffer_bytes = ctx.sort_buffer_bytes;
   spec.work_dir = ctx.work_dir;
+  spec.sync_output_index = ctx.sync_map_outputs;
   spec.speed = ctx.speed;
   spec.straggler = ctx.straggler;
   spec.identity = IdentityOf(a);

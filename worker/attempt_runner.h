@@ -27,6 +27,7 @@ struct AttemptContext {
   double speed = 1.0;
   StragglerSpec straggler;                   // the worker's --straggler-* (maps only)
   uint64_t sort_buffer_bytes = 0;            // 0 = the job's setting
+  bool sync_map_outputs = true;              // WorkerOptions::sync_map_outputs
   const Clock* clock = nullptr;              // the master's clock, for report times
   shuffle::FetchScheduler* fetches = nullptr;  // a reduce's runs
   double task_timeout = 0;                   // for the report of a timed-out attempt

@@ -141,6 +141,7 @@ class WorkerImpl final : public Worker, private MasterLink::Handler {
     so2.context.speed = options_.speed;
     so2.context.straggler = options_.straggler;
     so2.context.sort_buffer_bytes = options_.sort_buffer_bytes;
+    so2.context.sync_map_outputs = options_.sync_map_outputs;
     so2.context.clock = link->clock();
     so2.context.fetches = fetches_.get();
     so2.context.host = options_.host;

@@ -31,6 +31,11 @@ struct WorkerOptions {
   std::string work_dir;
   uint32_t fetch_threads = 32;       // max concurrent fetches (threads start on demand)
   uint64_t sort_buffer_bytes = 0;   // 0 = the job's setting
+  // False: work_dir dies with the cluster and the worker is never restarted on it (`mr run`'s
+  // embedded cluster, `mr worker --ephemeral-work-dir`): map output indexes are renamed into
+  // place without an fsync. True (a real worker): fsynced, so a worker restarted after a
+  // machine crash offers only outputs whose index survived whole.
+  bool sync_map_outputs = true;
   double master_timeout = 30;       // give up after this long without the master
   auth::ClusterToken token;         // cluster token for the master and the shuffle; none = off
 };

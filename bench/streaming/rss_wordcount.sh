@@ -52,12 +52,15 @@ generate() {
   [ "$(stat -c %s "$out")" = "$n" ] || { echo "rss_wordcount.sh: could not generate $n bytes" >&2; exit 1; }
 }
 
-# Max VmRSS (KiB) of the job's worker processes (their command line mentions $1) and of
+# Max VmRSS (KiB) of the job's worker processes (children of mr, pid $2) and of
 # its mapper program (awk with NF in its program, working under $1), until pid $2 ends.
 sample() {
   local pattern=$1 watch=$2 out=$3 max_worker=0 max_mapper=0 p rss
   while kill -0 "$watch" 2>/dev/null; do
-    for p in $(pgrep -f -- " worker .*$pattern" || true); do
+    # The workers: children of mr ($2) running a shuffle server (its accept thread's name),
+    # whether exec'd or forked without exec (then their command line is mr's own).
+    for p in $(pgrep -P "$watch" || true); do
+      grep -qx mr-shuf-accept /proc/"$p"/task/*/comm 2>/dev/null || continue
       rss=$(awk '/^VmRSS:/ {print $2}' "/proc/$p/status" 2>/dev/null || true)
       [ -n "$rss" ] && [ "$rss" -gt "$max_worker" ] && max_worker=$rss
     done

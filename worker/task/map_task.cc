@@ -220,7 +220,7 @@ Result<MapTaskResult> RunMapTaskImpl(const MapTaskSpec& spec, const std::atomic<
     counters.bytes_out += e.length;
   }
   MR_RETURN_IF_ERROR(result.index.WriteTo(
-      shuffle::MapOutputIndexPath(spec.work_dir, spec.job_id, spec.map_index, spec.attempt)));
+      shuffle::MapOutputIndexPath(spec.work_dir, spec.job_id, spec.map_index, spec.attempt), spec.sync_output_index));
   return result;
 }
 

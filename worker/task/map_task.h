@@ -40,6 +40,9 @@ struct MapTaskSpec {
   std::string output_path;   // map-only: the attempt's output file (its directory exists)
   uint64_t sort_buffer_bytes = 100 << 20;  // as the CLI default (--sort-buffer)
   std::string work_dir;
+  // The output index is fsynced before it is renamed into place (WorkerOptions::
+  // sync_map_outputs); false for a work directory that dies with its cluster.
+  bool sync_output_index = true;
   double speed = 1.0;
   StragglerSpec straggler;  // the worker's --straggler-*: a delay drawn per attempt
   std::atomic<uint64_t>* progress = nullptr;  // ticked as input is read (may be null)
