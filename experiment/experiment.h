@@ -22,14 +22,14 @@ struct WorkerGroup {
   int reduce_slots = 1;
   double speed = 1.0;            // mr worker --speed
   double shuffle_bandwidth = 0;  // bytes/s egress cap per worker; 0 = unlimited
-  // mr worker --shuffle-link-rate: auto, off or a declared wire rate (docs/multi-host.md).
-  std::string shuffle_link_rate = "auto";
   int unified_slots = 0;         // mr worker --unified-slots: each runs a map or a reduce
   // mr worker --straggler-*: the group's straggler injection (disabled: none). Worker k of
   // the group (from 0) draws with seed straggler.seed + k, live and in the simulator.
   StragglerSpec straggler{};
   // mr worker --label: every worker of the group carries these (labels: {class: fast}).
   WorkerLabels labels{};
+  // mr worker --shuffle-link-rate: auto, off or a declared wire rate (docs/multi-host.md).
+  std::string shuffle_link_rate = "auto";
 };
 
 // How a synthetic task spends its work time (mr submit synthetic --work).

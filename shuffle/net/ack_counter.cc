@@ -1,12 +1,35 @@
 #include "shuffle/net/ack_counter.h"
 
 #include <linux/sockios.h>
+#include <netinet/in.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
 
 #include <chrono>
+#include <cstring>
 #include <thread>
 
 namespace mr::shuffle {
+
+bool PeerIsThisHost(int sock) {
+  sockaddr_storage self{}, peer{};
+  socklen_t self_len = sizeof self, peer_len = sizeof peer;
+  if (::getsockname(sock, reinterpret_cast<sockaddr*>(&self), &self_len) != 0 ||
+      ::getpeername(sock, reinterpret_cast<sockaddr*>(&peer), &peer_len) != 0 || self.ss_family != peer.ss_family) {
+    return false;
+  }
+  if (self.ss_family == AF_INET) {
+    const auto& a = reinterpret_cast<const sockaddr_in&>(self);
+    const auto& b = reinterpret_cast<const sockaddr_in&>(peer);
+    return a.sin_addr.s_addr == b.sin_addr.s_addr;
+  }
+  if (self.ss_family == AF_INET6) {
+    const auto& a = reinterpret_cast<const sockaddr_in6&>(self);
+    const auto& b = reinterpret_cast<const sockaddr_in6&>(peer);
+    return std::memcmp(&a.sin6_addr, &b.sin6_addr, sizeof a.sin6_addr) == 0;
+  }
+  return false;
+}
 
 AckCounter::AckCounter(ShareLimiter* limiter, int sock, uint64_t job)
     : limiter_(limiter), sock_(sock), job_(job), active_(limiter->estimating()) {

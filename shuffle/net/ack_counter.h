@@ -13,6 +13,10 @@
 
 namespace mr::shuffle {
 
+// Whether the peer of a connected socket has this socket's own address: a reducer on the
+// same host, whose fetch goes over loopback and never crosses the link (false on error).
+bool PeerIsThisHost(int sock);
+
 class AckCounter {
  public:
   // REQUIRES: limiter outlives the counter; sock is a connected TCP socket.

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 
+#include "common/log.h"
+
 namespace mr::shuffle {
 
 namespace {
@@ -68,6 +70,10 @@ void ShareLimiter::SocketFull(uint64_t job) {
 void ShareLimiter::PaceLocked() {
   if (!estimator_) return;
   const double rate = estimator_->Update();
+  if ((rate > 0) != (queue_.capacity() > 0)) {  // pacing starts or ends: rare, so logged
+    MR_LOG_INFO("shuffle link estimate: {} (B = {:.0f} bytes/s)", rate > 0 ? "pacing the shares" : "unpaced",
+                estimator_->bandwidth());
+  }
   if (rate != queue_.capacity()) {
     queue_.SetCapacity(rate);
     cv_.notify_all();
@@ -78,6 +84,11 @@ void ShareLimiter::Shutdown() {
   std::lock_guard<std::mutex> lock(mu_);
   shutdown_ = true;
   cv_.notify_all();
+}
+
+void ShareLimiter::CountUnpaced(uint64_t job, uint64_t bytes) {
+  std::lock_guard<std::mutex> lock(mu_);
+  CountLocked(job, bytes);
 }
 
 void ShareLimiter::CountLocked(uint64_t job, uint64_t bytes) {

@@ -51,6 +51,9 @@ class ShareLimiter {
   // receiver has acknowledged; a send of `job` that found its socket buffer full.
   void Delivered(uint64_t job, uint64_t bytes);
   void SocketFull(uint64_t job);
+  // Counts bytes of `job` sent without pacing (in bytes_sent and bytes_sent_by_job): an
+  // estimating server's replies to its own host, which never cross the link.
+  void CountUnpaced(uint64_t job, uint64_t bytes);
 
   // Blocks until `bytes` of `job` may be sent, and counts them as sent. Returns false
   // (without counting) once Shutdown() has been called. Same as Wait(Request(job, bytes)).

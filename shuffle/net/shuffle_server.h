@@ -120,6 +120,7 @@ class ShuffleServer {
   Status ServeInput(int fd, const proto::InputRequest& req);
   Result<OpenPartition> Open(uint64_t job, uint32_t map, uint32_t attempt, uint32_t partition) const;
   Status SendRange(int sock, int file, uint64_t offset, uint64_t length, uint64_t job);
+  // acks: where the link estimator's reports go; nullptr: none.
   Status SendChunk(int sock, int file, off_t* offset, uint64_t bytes, AckCounter* acks);
   void Wake();
 
