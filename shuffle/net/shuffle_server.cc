@@ -318,10 +318,15 @@ Status ShuffleServer::SendRange(int sock, int file, uint64_t offset, uint64_t le
   off_t off = static_cast<off_t>(offset);
   uint64_t remaining = length;
   if (limiter_.estimating() && PeerIsThisHost(sock)) {
-    // A reducer on this host: loopback, not the link the estimator paces. Sent at once,
-    // counted with the job's bytes.
-    limiter_.CountUnpaced(job, length);
-    return SendChunk(sock, file, &off, length, nullptr);
+    // A reducer on this host: loopback, not the link the estimator paces. Sent unpaced,
+    // counted with the job's bytes chunk by chunk as an unlimited limiter would.
+    while (remaining > 0) {
+      const uint64_t chunk = std::min(remaining, kUnthrottledChunkBytes);
+      limiter_.CountUnpaced(job, chunk);
+      MR_RETURN_IF_ERROR(SendChunk(sock, file, &off, chunk, nullptr));
+      remaining -= chunk;
+    }
+    return Status::Ok();
   }
   AckCounter acks(&limiter_, sock, job);
   auto next_chunk = [&] {
