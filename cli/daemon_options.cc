@@ -90,6 +90,10 @@ po::options_description WorkerSlotOptionGroup() {
        "(1/speed - 1) x its measured work time after it; at 1 or more it runs as it runs (real work cannot "
        "be made faster)")
       ("shuffle-bandwidth", po::value<std::string>()->default_value("0"), "shuffle egress cap per worker, e.g. 50MB/s (0 = unlimited)")
+      ("shuffle-link-rate", po::value<std::string>()->default_value("auto"),
+       "without --shuffle-bandwidth, how the jobs' shares meet this host's link: auto (estimate the link "
+       "while backlogged and pace the shares at the estimate), a declared wire rate such as 20MB/s (pace "
+       "at its payload), or off (TCP divides the link); docs/multi-host.md")
       ("fetch-threads", po::value<uint32_t>()->default_value(32), "max parallel shuffle fetches (one per reducer and source)");
   return g;
 }
@@ -170,6 +174,30 @@ Status ApplyMasterOptions(const po::variables_map& vm, master::MasterOptions* o)
   return Status::Ok();
 }
 
+namespace {
+
+// --shuffle-link-rate auto|off|RATE (worker::WorkerOptions::LinkMode).
+Status ApplyShuffleLinkRate(const std::string& text, worker::WorkerOptions* o) {
+  using Mode = worker::WorkerOptions::LinkMode;
+  o->shuffle_link_rate = 0;
+  if (text == "auto") {
+    o->shuffle_link = Mode::kEstimate;
+  } else if (text == "off") {
+    o->shuffle_link = Mode::kOff;
+  } else {
+    auto rate = ParseRate(text);
+    if (!rate.ok() || !(*rate > 0)) {
+      return Status::InvalidArgument("--shuffle-link-rate: want auto, off or a rate such as 20MB/s, got '" + text + "'");
+    }
+    if (o->shuffle_bandwidth > 0) return Status::InvalidArgument("give --shuffle-bandwidth or --shuffle-link-rate RATE, not both");
+    o->shuffle_link = Mode::kDeclared;
+    o->shuffle_link_rate = *rate;
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
 Status ApplyWorkerSlotOptions(const po::variables_map& vm, worker::WorkerOptions* o) {
   o->map_slots = vm["map-slots"].as<uint32_t>();
   o->reduce_slots = vm["reduce-slots"].as<uint32_t>();
@@ -182,6 +210,7 @@ Status ApplyWorkerSlotOptions(const po::variables_map& vm, worker::WorkerOptions
   auto bw = ParseRate(vm["shuffle-bandwidth"].as<std::string>());
   if (!bw.ok()) return Status::InvalidArgument("--shuffle-bandwidth: " + bw.status().message());
   o->shuffle_bandwidth = *bw;
+  MR_RETURN_IF_ERROR(ApplyShuffleLinkRate(vm["shuffle-link-rate"].as<std::string>(), o));
   o->fetch_threads = vm["fetch-threads"].as<uint32_t>();
   if (o->fetch_threads < 1 || o->fetch_threads > 256) return Status::InvalidArgument("--fetch-threads must be in 1..256");
   return Status::Ok();

@@ -218,6 +218,9 @@ Result<std::unique_ptr<experiment::LiveCluster>> StartExperimentCluster(const ex
                                    std::to_string(g.reduce_slots), "--unified-slots", std::to_string(g.unified_slots),
                                    "--speed", Num(g.speed), "--shuffle-bandwidth",
                                    std::to_string(static_cast<uint64_t>(g.shuffle_bandwidth))});
+      if (g.shuffle_link_rate != "auto" && g.shuffle_bandwidth <= 0) {
+        o.per_worker_args.back().insert(o.per_worker_args.back().end(), {"--shuffle-link-rate", g.shuffle_link_rate});
+      }
       if (g.straggler.enabled) {  // worker i of the group: seed + i, as the simulator's
         std::vector<std::string>& args = o.per_worker_args.back();
         const std::vector<std::string> flags = {

@@ -54,7 +54,7 @@ Result<WorkerLabels> ParseLabels(const YamlNode& node) {
 
 Result<WorkerGroup> ParseGroup(const YamlNode& node) {
   MR_RETURN_IF_ERROR(node.CheckMap({"count", "map_slots", "reduce_slots", "unified_slots", "speed", "shuffle_bandwidth",
-                                    "straggler", "labels"}));
+                                    "shuffle_link_rate", "straggler", "labels"}));
   WorkerGroup g;
   if (auto v = node.Get("count")) {
     MR_ASSIGN_OR_RETURN(g.count, v->Int(1, 1000));
@@ -75,6 +75,14 @@ Result<WorkerGroup> ParseGroup(const YamlNode& node) {
   }
   if (auto v = node.Get("shuffle_bandwidth")) {
     MR_ASSIGN_OR_RETURN(g.shuffle_bandwidth, v->Rate());
+  }
+  if (auto v = node.Get("shuffle_link_rate")) {  // auto | off | RATE, as mr worker takes it
+    MR_ASSIGN_OR_RETURN(g.shuffle_link_rate, v->Text());
+    if (g.shuffle_link_rate != "auto" && g.shuffle_link_rate != "off") {
+      MR_ASSIGN_OR_RETURN(double rate, v->Rate());
+      if (!(rate > 0)) return v->Error("shuffle_link_rate is auto, off or a rate > 0");
+      if (g.shuffle_bandwidth > 0) return v->Error("give shuffle_bandwidth or a shuffle_link_rate rate, not both");
+    }
   }
   if (auto v = node.Get("straggler")) {
     MR_ASSIGN_OR_RETURN(g.straggler, ParseStraggler(*v));

@@ -28,6 +28,8 @@ struct WorkerGroup {
   StragglerSpec straggler{};
   // mr worker --label: every worker of the group carries these (labels: {class: fast}).
   WorkerLabels labels{};
+  // mr worker --shuffle-link-rate: auto, off or a declared wire rate (docs/multi-host.md).
+  std::string shuffle_link_rate = "auto";
 };
 
 // How a synthetic task spends its work time (mr submit synthetic --work).

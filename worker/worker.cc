@@ -20,6 +20,7 @@
 #include "shuffle/net/fetch_scheduler.h"
 #include "shuffle/net/fetcher.h"
 #include "shuffle/net/input_client.h"
+#include "shuffle/net/link_estimator.h"
 #include "shuffle/net/output_client.h"
 #include "shuffle/net/shuffle_server.h"
 #include "worker/held_outputs.h"
@@ -99,7 +100,8 @@ class WorkerImpl final : public Worker, private MasterLink::Handler {
     so.host = options_.host;
     so.port = 0;
     so.work_dir = options_.work_dir;
-    so.bandwidth = options_.shuffle_bandwidth;
+    so.bandwidth = ShuffleBandwidth();
+    so.estimate_link = options_.shuffle_bandwidth <= 0 && options_.shuffle_link == WorkerOptions::LinkMode::kEstimate;
     so.token = options_.token;
     MR_ASSIGN_OR_RETURN(shuffle_, shuffle::ShuffleServer::Start(so));
     MasterLink::Options lo;
@@ -119,7 +121,7 @@ class WorkerImpl final : public Worker, private MasterLink::Handler {
       out->set_key(l.key);
       out->set_value(l.value);
     }
-    r.set_shuffle_bandwidth(options_.shuffle_bandwidth);
+    r.set_shuffle_bandwidth(ShuffleBandwidth());  // a declared link is a known capacity
     r.set_work_dir(options_.work_dir);
     r.set_pid(static_cast<uint32_t>(getpid()));
     link_ = std::make_unique<MasterLink>(std::move(lo), static_cast<MasterLink::Handler*>(this));
@@ -218,6 +220,11 @@ class WorkerImpl final : public Worker, private MasterLink::Handler {
     slots_->set_task_timeout(reply.task_timeout_seconds());
   }
 
+  double ShuffleBandwidth() const {
+    if (options_.shuffle_link == WorkerOptions::LinkMode::kDeclared) return ShuffleCapacityOfLink(options_.shuffle_link_rate);
+    return options_.shuffle_bandwidth;
+  }
+
   void FillHeartbeat(proto::Heartbeat* hb) override {
     slots_->TakeReports(hb);
     std::vector<proto::FetchEvent> events;
@@ -293,6 +300,11 @@ class WorkerImpl final : public Worker, private MasterLink::Handler {
 
 }  // namespace
 
+double ShuffleCapacityOfLink(double link_rate) {
+  constexpr double kPayloadPerWireByte = 1448.0 / 1514.0;
+  return link_rate * kPayloadPerWireByte * shuffle::LinkEstimator::Params{}.cruise_gain;
+}
+
 Result<std::unique_ptr<Worker>> Worker::Create(const WorkerOptions& options) {
   if (options.work_dir.empty()) return Status::InvalidArgument("worker needs --work-dir DIR");
   if (options.map_slots + options.reduce_slots + options.unified_slots == 0) {
@@ -300,6 +312,12 @@ Result<std::unique_ptr<Worker>> Worker::Create(const WorkerOptions& options) {
   }
   if (options.speed <= 0 || options.speed > 1000) return Status::InvalidArgument("--speed must be in (0, 1000]");
   MR_RETURN_IF_ERROR(options.straggler.Validate());
+  if ((options.shuffle_link == WorkerOptions::LinkMode::kDeclared) != (options.shuffle_link_rate > 0)) {
+    return Status::InvalidArgument("a declared link needs a rate > 0 (and only a declared link has one)");
+  }
+  if (options.shuffle_link == WorkerOptions::LinkMode::kDeclared && options.shuffle_bandwidth > 0) {
+    return Status::InvalidArgument("give --shuffle-bandwidth or --shuffle-link-rate RATE, not both");
+  }
   auto w = std::make_unique<WorkerImpl>(options);
   MR_RETURN_IF_ERROR(w->Init());
   return std::unique_ptr<Worker>(std::move(w));

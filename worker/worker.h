@@ -28,6 +28,14 @@ struct WorkerOptions {
   StragglerSpec straggler;          // a delay injected into every map attempt; off by default
   WorkerLabels labels;              // --label KEY=VALUE: sent with every registration
   double shuffle_bandwidth = 0;     // bytes/s, 0 = unlimited
+  // The host's link when shuffle_bandwidth is 0 (docs/multi-host.md, "Shares on the wire
+  // without a cap"): kEstimate paces the jobs' shares at an estimate of the link made while
+  // backlogged; kDeclared at shuffle_link_rate's payload (ShuffleCapacityOfLink); kOff lets
+  // TCP divide the link. REQUIRES: shuffle_link_rate > 0 iff kDeclared, and then
+  // shuffle_bandwidth == 0.
+  enum class LinkMode { kEstimate, kDeclared, kOff };
+  LinkMode shuffle_link = LinkMode::kEstimate;
+  double shuffle_link_rate = 0;     // bytes/s on the wire (headers included)
   std::string work_dir;
   uint32_t fetch_threads = 32;       // max concurrent fetches (threads start on demand)
   uint64_t sort_buffer_bytes = 0;   // 0 = the job's setting
@@ -39,6 +47,11 @@ struct WorkerOptions {
   double master_timeout = 30;       // give up after this long without the master
   auth::ClusterToken token;         // cluster token for the master and the shuffle; none = off
 };
+
+// The shuffle capacity a declared link gives: its payload (a full 1500-byte Ethernet frame
+// carries 1448 bytes of TCP payload with timestamps) times the link estimator's cruise gain,
+// so that mrlab's limiter, not the link's queue, is the bottleneck that divides it.
+double ShuffleCapacityOfLink(double link_rate);
 
 class Worker {
  public:

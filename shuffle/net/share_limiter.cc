@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 
+#include "common/log.h"
+
 namespace mr::shuffle {
 
 namespace {
@@ -11,7 +13,7 @@ constexpr double kMaxWaitSeconds = 0.05;
 }  // namespace
 
 ShareLimiter::ShareLimiter(double capacity, const Clock* clock, double burst_bytes)
-    : queue_(capacity, burst_bytes, clock) {}
+    : clock_(clock), queue_(capacity, burst_bytes, clock) {}
 
 ShareLimiter::~ShareLimiter() { Shutdown(); }
 
@@ -23,6 +25,7 @@ void ShareLimiter::SetShares(const std::map<uint64_t, double>& shares) {
 
 void ShareLimiter::SetCapacity(double capacity) {
   std::lock_guard<std::mutex> lock(mu_);
+  if (capacity > 0) estimator_.reset();
   queue_.SetCapacity(capacity);
   cv_.notify_all();
 }
@@ -32,10 +35,60 @@ double ShareLimiter::capacity() const {
   return queue_.capacity();
 }
 
+void ShareLimiter::EstimateLink(LinkEstimator::Params params) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (queue_.capacity() > 0) return;  // a configured capacity wins
+  estimator_ = std::make_unique<LinkEstimator>(clock_, params);
+}
+
+bool ShareLimiter::estimating() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return estimator_ != nullptr;
+}
+
+double ShareLimiter::estimated_link_rate() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return estimator_ ? estimator_->bandwidth() : 0.0;
+}
+
+void ShareLimiter::Delivered(uint64_t job, uint64_t bytes) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!estimator_) return;
+  estimator_->OnDelivered(static_cast<double>(bytes));
+  estimator_->OnJobSending(job);
+  PaceLocked();
+}
+
+void ShareLimiter::SocketFull(uint64_t job) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!estimator_) return;
+  estimator_->OnSocketFull();
+  estimator_->OnJobSending(job);
+}
+
+// Moves the link's rate to the estimator's pacing rate (rounds close as time passes).
+void ShareLimiter::PaceLocked() {
+  if (!estimator_) return;
+  const double rate = estimator_->Update();
+  if ((rate > 0) != (queue_.capacity() > 0)) {  // pacing starts or ends: rare, so logged
+    MR_LOG_INFO("shuffle link estimate: {} (B = {:.0f} bytes/s)", rate > 0 ? "pacing the shares" : "unpaced",
+                estimator_->bandwidth());
+  }
+  if (rate != queue_.capacity()) {
+    queue_.SetCapacity(rate);
+    cv_.notify_all();
+  }
+}
+
 void ShareLimiter::Shutdown() {
   std::lock_guard<std::mutex> lock(mu_);
   shutdown_ = true;
   cv_.notify_all();
+}
+
+void ShareLimiter::CountUnpaced(uint64_t job, uint64_t bytes) {
+  std::lock_guard<std::mutex> lock(mu_);
+  CountLocked(job, bytes);
 }
 
 void ShareLimiter::CountLocked(uint64_t job, uint64_t bytes) {
@@ -59,6 +112,7 @@ bool ShareLimiter::Acquire(uint64_t job, uint64_t bytes) { return Wait(Request(j
 uint64_t ShareLimiter::Request(uint64_t job, uint64_t bytes) {
   std::lock_guard<std::mutex> lock(mu_);
   if (shutdown_) return 0;
+  PaceLocked();
   uint64_t ticket = queue_.Enqueue(job, bytes);
   // Unlimited, or a turn free now: grant at once, so Wait need not block.
   if (DispatchLocked()) cv_.notify_all();
@@ -75,6 +129,7 @@ bool ShareLimiter::Wait(uint64_t ticket) {
       parked_.erase(ticket);
       return false;
     }
+    PaceLocked();
     if (DispatchLocked()) cv_.notify_all();
     auto it = granted_.find(ticket);
     if (it != granted_.end()) {
@@ -84,6 +139,7 @@ bool ShareLimiter::Wait(uint64_t ticket) {
       return true;
     }
     parked_.insert(ticket);
+    if (estimator_) estimator_->OnPaceLimited();  // granted later than asked: the pacer holds it
     double wait = std::min(queue_.TimeUntilNextGrant(), kMaxWaitSeconds);
     cv_.wait_for(lock, std::chrono::duration<double>(wait));
   }

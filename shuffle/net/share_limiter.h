@@ -5,17 +5,21 @@
 // (docs/shuffle.md): backlogged jobs with share > 0 split the capacity in proportion to
 // their shares; jobs with share 0 or none get only what those leave unused; capacity
 // nobody uses goes to whoever is waiting; the total never exceeds the capacity (plus
-// `burst` bytes after idleness). Capacity 0 = unlimited. Thread-safe.
+// `burst` bytes after idleness). Capacity 0 = unlimited, unless EstimateLink() was called:
+// then the capacity is a LinkEstimator's pacing rate, fed by the senders' Delivered and
+// SocketFull reports (docs/multi-host.md, "Shares on the wire without a cap"). Thread-safe.
 #pragma once
 
 #include <condition_variable>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <set>
 
 #include "common/clock.h"
 #include "shuffle/net/fair_queue.h"
+#include "shuffle/net/link_estimator.h"
 
 namespace mr::shuffle {
 
@@ -33,8 +37,23 @@ class ShareLimiter {
   ShareLimiter& operator=(const ShareLimiter&) = delete;
 
   void SetShares(const std::map<uint64_t, double>& shares);
+  // A capacity > 0 ends link estimation (a declared or configured rate wins).
   void SetCapacity(double capacity_bytes_per_sec);
   double capacity() const;
+
+  // With capacity 0: from now on the capacity follows a LinkEstimator on the limiter's
+  // clock (its pacing rate; 0, unlimited, until the link proves to be the bottleneck).
+  void EstimateLink(LinkEstimator::Params params = {});
+  bool estimating() const;
+  // The estimator's link rate B (0 when not estimating or before a first sample).
+  double estimated_link_rate() const;
+  // Senders' reports for the estimator (no-ops when not estimating): bytes of `job` the
+  // receiver has acknowledged; a send of `job` that found its socket buffer full.
+  void Delivered(uint64_t job, uint64_t bytes);
+  void SocketFull(uint64_t job);
+  // Counts bytes of `job` sent without pacing (in bytes_sent and bytes_sent_by_job): an
+  // estimating server's replies to its own host, which never cross the link.
+  void CountUnpaced(uint64_t job, uint64_t bytes);
 
   // Blocks until `bytes` of `job` may be sent, and counts them as sent. Returns false
   // (without counting) once Shutdown() has been called. Same as Wait(Request(job, bytes)).
@@ -68,11 +87,14 @@ class ShareLimiter {
  private:
   void CountLocked(uint64_t job, uint64_t bytes);
   bool DispatchLocked();
+  void PaceLocked();
 
+  const Clock* clock_;
   mutable std::mutex mu_;
   // State below is protected by mu_.
   std::condition_variable cv_;
   FairQueue queue_;
+  std::unique_ptr<LinkEstimator> estimator_;  // set by EstimateLink()
   std::map<uint64_t, FairQueue::Grant> granted_;  // by ticket, until waited for or cancelled
   std::set<uint64_t> parked_;  // tickets of blocked waiters; see parked()
   bool shutdown_ = false;

@@ -23,6 +23,7 @@
 #include "common/version.h"
 #include "mr.pb.h"
 #include "shuffle/map_output.h"
+#include "shuffle/net/ack_counter.h"
 #include "shuffle/net/shuffle_connection.h"
 #include "shuffle/task_log.h"
 
@@ -31,6 +32,10 @@ namespace mr::shuffle {
 namespace {
 // Unthrottled sends go in large pieces: fewer limiter calls and sendfile syscalls.
 constexpr uint64_t kUnthrottledChunkBytes = 8u << 20;
+// How long a reply's serving thread waits for its last bytes to be acknowledged when the
+// limiter estimates the link (AckCounter::Drain): a 4 MiB socket buffer drains in 0.2 s at
+// 20 MB/s; a slower link's tail is left uncounted rather than holding the thread.
+constexpr double kAckDrainSeconds = 1.0;
 
 Status Refuse(int fd, const Status& why, double timeout) {
   proto::FetchReply reply;
@@ -116,7 +121,9 @@ struct ShuffleServer::OpenPartition {
 };
 
 ShuffleServer::ShuffleServer(PrivateTag, const ShuffleServerOptions& options)
-    : options_(options), limiter_(options.bandwidth, options.clock) {}
+    : options_(options), limiter_(options.bandwidth, options.clock) {
+  if (options.estimate_link) limiter_.EstimateLink();  // no-op under a configured bandwidth
+}
 
 ShuffleServer::~ShuffleServer() { Stop(); }
 
@@ -320,8 +327,22 @@ Result<ShuffleServer::OpenPartition> ShuffleServer::Open(uint64_t job, uint32_t 
 Status ShuffleServer::SendRange(int sock, int file, uint64_t offset, uint64_t length, uint64_t job) {
   off_t off = static_cast<off_t>(offset);
   uint64_t remaining = length;
+  if (limiter_.estimating() && PeerIsThisHost(sock)) {
+    // A reducer on this host: loopback, not the link the estimator paces. Sent unpaced,
+    // counted with the job's bytes chunk by chunk as an unlimited limiter would.
+    while (remaining > 0) {
+      const uint64_t chunk = std::min(remaining, kUnthrottledChunkBytes);
+      limiter_.CountUnpaced(job, chunk);
+      MR_RETURN_IF_ERROR(SendChunk(sock, file, &off, chunk, nullptr));
+      remaining -= chunk;
+    }
+    return Status::Ok();
+  }
+  AckCounter acks(&limiter_, sock, job);
   auto next_chunk = [&] {
-    uint64_t unit = limiter_.capacity() > 0 ? options_.throttled_chunk_bytes : kUnthrottledChunkBytes;
+    // Estimating: small chunks too while unpaced, so pacing can start in the middle of a reply.
+    uint64_t unit =
+        limiter_.capacity() > 0 || acks.active() ? options_.throttled_chunk_bytes : kUnthrottledChunkBytes;
     // A short remainder rides with the chunk before it: a grant of its own would cost the
     // job a whole turn of the link (the bucket is in debt after every chunk): with 1 MiB
     // chunks and 1025 KiB partitions a 0.9 share measured 0.66-0.82 of the link.
@@ -336,26 +357,29 @@ Status ShuffleServer::SendRange(int sock, int file, uint64_t offset, uint64_t le
     // thread sends or waits for a CPU, instead of losing its turns to other jobs.
     uint64_t next = next_chunk();
     ticket = remaining > 0 ? limiter_.Request(job, next) : 0;
-    Status sent = SendChunk(sock, file, &off, chunk);
+    Status sent = SendChunk(sock, file, &off, chunk, &acks);
     if (!sent.ok()) {
       limiter_.Cancel(ticket);
       return sent;
     }
     chunk = next;
   }
+  acks.Drain(kAckDrainSeconds);
   return Status::Ok();
 }
 
-Status ShuffleServer::SendChunk(int sock, int file, off_t* off, uint64_t bytes) {
+Status ShuffleServer::SendChunk(int sock, int file, off_t* off, uint64_t bytes, AckCounter* acks) {
   while (bytes > 0) {
     ssize_t n = ::sendfile(sock, file, off, bytes);
     if (n > 0) {
       bytes -= static_cast<uint64_t>(n);
+      if (acks != nullptr) acks->Handed(static_cast<uint64_t>(n));
       continue;
     }
     if (n == 0) return Status::IoError("data file shrank while sending");
     if (errno == EINTR) continue;
     if (errno != EAGAIN) return Status::NetworkError(std::string("sendfile: ") + std::strerror(errno));
+    if (acks != nullptr) acks->SocketFull();
     MR_RETURN_IF_ERROR(netio::WaitReady(sock, POLLOUT, options_.io_timeout_seconds).WithContext("send"));
   }
   return Status::Ok();

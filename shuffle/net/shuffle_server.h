@@ -38,6 +38,8 @@ class OutputRequest;
 
 namespace mr::shuffle {
 
+class AckCounter;
+
 inline constexpr uint32_t kMaxFetchRequestBytes = 64u << 10;
 
 struct ShuffleServerOptions {
@@ -45,6 +47,9 @@ struct ShuffleServerOptions {
   uint16_t port = 0;                     // 0 = ephemeral, see port()
   std::string work_dir;                  // map outputs live under MapOutputDir(work_dir, job)
   double bandwidth = 0;                  // bytes/s shared by all jobs; 0 = unlimited
+  // With bandwidth 0: estimate the link while backlogged and pace the shares at the estimate
+  // (ShareLimiter::EstimateLink, docs/multi-host.md). False: TCP divides the link.
+  bool estimate_link = false;
   int threads = 256;                     // max requests served at once (one thread each)
   double idle_timeout_seconds = 120;     // keep-alive connection with no request is closed
   double io_timeout_seconds = 30;        // a peer that stops reading/writing this long is dropped
@@ -83,6 +88,8 @@ class ShuffleServer {
   // Per-job shares of the bandwidth (see ShareLimiter); takes effect for the next chunk.
   void SetShares(const std::map<uint64_t, double>& shares) { limiter_.SetShares(shares); }
   void SetBandwidth(double bytes_per_sec) { limiter_.SetCapacity(bytes_per_sec); }
+  // The link estimator's rate B in bytes/s (0: not estimating, or no sample yet).
+  double estimated_link_rate() const { return limiter_.estimated_link_rate(); }
   // Partition bytes handed to the network (reply frames not counted).
   uint64_t bytes_sent() const { return limiter_.bytes_sent(); }
   std::map<uint64_t, uint64_t> bytes_sent_by_job() const { return limiter_.bytes_sent_by_job(); }
@@ -122,7 +129,8 @@ class ShuffleServer {
   Status ServeOutput(int fd, const proto::OutputRequest& req);
   Result<OpenPartition> Open(uint64_t job, uint32_t map, uint32_t attempt, uint32_t partition) const;
   Status SendRange(int sock, int file, uint64_t offset, uint64_t length, uint64_t job);
-  Status SendChunk(int sock, int file, off_t* offset, uint64_t bytes);
+  // acks: where the link estimator's reports go; nullptr: none.
+  Status SendChunk(int sock, int file, off_t* offset, uint64_t bytes, AckCounter* acks);
   void Wake();
 
   const ShuffleServerOptions options_;

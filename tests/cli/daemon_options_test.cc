@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cli/daemon_options.h"
+#include "worker/worker.h"
 
 namespace mr::cli {
 namespace {
@@ -28,6 +29,26 @@ TEST(ExplicitArgsTest, OnlyTheGivenFlagsReadBackTheSame) {
   EXPECT_EQ(child["speed"].as<double>(), 0.25);
   EXPECT_EQ(FirstExplicit(vm, g), "map-slots");
   EXPECT_EQ(FirstExplicit(Parse(g, {}), g), "");
+}
+
+// --shuffle-link-rate: auto (the default), off, or a declared rate; never with a cap.
+TEST(WorkerSlotOptionsTest, ShuffleLinkRate) {
+  po::options_description g = WorkerSlotOptionGroup();
+  using Mode = worker::WorkerOptions::LinkMode;
+  worker::WorkerOptions o;
+  ASSERT_TRUE(ApplyWorkerSlotOptions(Parse(g, {}), &o).ok());
+  EXPECT_EQ(o.shuffle_link, Mode::kEstimate);
+  ASSERT_TRUE(ApplyWorkerSlotOptions(Parse(g, {"--shuffle-link-rate", "off"}), &o).ok());
+  EXPECT_EQ(o.shuffle_link, Mode::kOff);
+  ASSERT_TRUE(ApplyWorkerSlotOptions(Parse(g, {"--shuffle-link-rate", "20MB/s"}), &o).ok());
+  EXPECT_EQ(o.shuffle_link, Mode::kDeclared);
+  EXPECT_EQ(o.shuffle_link_rate, 20e6);
+  // The declared link's capacity: its TCP payload (1448 of 1514 bytes) x the cruise gain 0.97.
+  EXPECT_DOUBLE_EQ(worker::ShuffleCapacityOfLink(20e6), 20e6 * 1448.0 / 1514.0 * 0.97);
+  Status bad = ApplyWorkerSlotOptions(Parse(g, {"--shuffle-link-rate", "fast"}), &o);
+  EXPECT_EQ(bad.code(), StatusCode::kInvalidArgument);
+  Status both = ApplyWorkerSlotOptions(Parse(g, {"--shuffle-link-rate", "20MB/s", "--shuffle-bandwidth", "1MB/s"}), &o);
+  EXPECT_NE(both.message().find("not both"), std::string::npos) << both.ToString();
 }
 
 // A repeatable flag (a row of type std::vector<std::string>, as a worker's labels would be)

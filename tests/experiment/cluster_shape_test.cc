@@ -128,5 +128,19 @@ TEST(ClusterShapeTest, RefusesANetnsClusterWithoutALinkAndALinkWithoutOne) {
   EXPECT_NE(unknown.status().message().find("local or netns"), std::string::npos);
 }
 
+TEST(ClusterShapeTest, ShuffleLinkRateIsAutoOffOrADeclaredRate) {
+  auto e = Parse("  kind: netns\n  link: 20MB/s\n  workers: [{count: 1}, {count: 1, shuffle_link_rate: 'off'},"
+                 " {count: 1, shuffle_link_rate: 20MB/s}]\n");
+  ASSERT_TRUE(e.ok()) << e.status().ToString();
+  EXPECT_EQ(e->cluster.groups[0].shuffle_link_rate, "auto");  // the worker's default
+  EXPECT_EQ(e->cluster.groups[1].shuffle_link_rate, "off");
+  EXPECT_EQ(e->cluster.groups[2].shuffle_link_rate, "20MB/s");
+  auto bad = Parse("  kind: netns\n  link: 20MB/s\n  workers: [{count: 1, shuffle_link_rate: fast}]\n");
+  EXPECT_FALSE(bad.ok());
+  auto both = Parse("  workers: [{count: 1, shuffle_bandwidth: 1MB/s, shuffle_link_rate: 20MB/s}]\n");
+  ASSERT_FALSE(both.ok());
+  EXPECT_NE(both.status().message().find("not both"), std::string::npos) << both.status().message();
+}
+
 }  // namespace
 }  // namespace mr::experiment
