@@ -17,6 +17,7 @@
 
 #include "common/file_util.h"
 #include "common/job_id.h"
+#include "master/job.h"
 #include "master/status_json.h"
 #include "scheduler/scheduler.h"
 #include "tracker_harness.h"
@@ -323,6 +324,111 @@ TEST_P(StatusFieldsTest, CountersSumTheCommittedAttemptsAndTheCombineRatioIsThei
   EXPECT_EQ(j.at("counters").at("combine.records_out"), 10);
   EXPECT_NEAR(j.at("combine_ratio").get<double>(), 10.0 / 40.0, 1e-12);
   EXPECT_NEAR(CombineRatio(st).value_or(-1), 0.25, 1e-12);
+}
+
+// The cluster's slot cards are sums over the workers (map_slots, reduce_slots), and their busy
+// counts the attempts the workers run (each worker row's running_map); heartbeats counts the
+// heartbeats handled, and each timings histogram holds one time per heartbeat (heartbeat_us)
+// and per scheduling round (round_us; a heartbeat whose worker has a free slot and work
+// runs one), whatever the policy.
+TEST_P(StatusFieldsTest, ClusterSlotsBusyHeartbeatsAndTimingsMeanTheSameUnderEveryPolicy) {
+  const uint32_t a = h_->AddWorker(2, 1);
+  const uint32_t b = h_->AddWorker(1, 2);
+  h_->Submit(h_->SyntheticSpec(5, 1));
+  auto cluster = [&] { return nlohmann::json::parse(*h_->tracker().ApiGet("/api/cluster")); };
+  auto count = [](const nlohmann::json& histogram) {
+    int64_t n = 0;
+    for (const auto& bucket : histogram) n += bucket.at(1).get<int64_t>();
+    return n;
+  };
+  nlohmann::json c = cluster();
+  EXPECT_EQ(c.at("map_slots"), 3);
+  EXPECT_EQ(c.at("reduce_slots"), 3);
+  EXPECT_EQ(c.at("map_busy"), 0);
+  const int64_t beats = c.at("heartbeats").get<int64_t>();
+  const int64_t timed = count(c.at("timings").at("heartbeat_us"));
+  const int64_t rounds = count(c.at("timings").at("round_us"));
+  h_->Beat(a);
+  h_->Beat(b);
+  c = cluster();
+  EXPECT_EQ(c.at("heartbeats").get<int64_t>(), beats + 2);
+  EXPECT_EQ(count(c.at("timings").at("heartbeat_us")), timed + 2) << "one time per heartbeat";
+  EXPECT_EQ(count(c.at("timings").at("round_us")), rounds + 2) << "free map slots and pending maps: a round each";
+  ASSERT_EQ(h_->worker(a).maps.size() + h_->worker(b).maps.size(), 3u) << "5 maps pending, 3 map slots";
+  EXPECT_EQ(c.at("map_busy"), 3);
+  EXPECT_EQ(WorkerJson(*h_, a).at("running_map"), h_->worker(a).maps.size());
+  EXPECT_EQ(WorkerJson(*h_, b).at("running_map"), h_->worker(b).maps.size());
+  FinishMapsTaking(*h_, a, {1.0});  // one ends; the same heartbeat may start another
+  c = cluster();
+  EXPECT_EQ(c.at("map_busy"), h_->worker(a).maps.size() + h_->worker(b).maps.size());
+  EXPECT_EQ(WorkerRowOf(*h_, a).running_map(), h_->worker(a).maps.size());
+  EXPECT_EQ(c.at("heartbeats").get<int64_t>(), beats + 3);
+}
+
+// A worker's shuffle_bandwidth is the cap it registered with (0 = none) and the cluster's
+// shuffle_capacity their sum, whatever the policy.
+TEST_P(StatusFieldsTest, ShuffleBandwidthIsTheRegisteredCapAndCapacityTheirSum) {
+  const uint32_t uncapped = h_->AddWorker(1, 1);
+  proto::RegisterWorker capped;
+  capped.set_host("127.0.0.2");
+  capped.set_shuffle_port(7001);
+  capped.set_map_slots(1);
+  capped.set_reduce_slots(1);
+  capped.set_speed(1);
+  capped.set_shuffle_bandwidth(5e6);
+  Result<proto::RegisterReply> reg = h_->tracker().Register(capped);
+  ASSERT_TRUE(reg.ok()) << reg.status().ToString();
+  EXPECT_DOUBLE_EQ(WorkerJson(*h_, uncapped).at("shuffle_bandwidth").get<double>(), 0.0);
+  EXPECT_DOUBLE_EQ(WorkerJson(*h_, reg->worker_id()).at("shuffle_bandwidth").get<double>(), 5e6);
+  const nlohmann::json c = nlohmann::json::parse(*h_->tracker().ApiGet("/api/cluster"));
+  EXPECT_DOUBLE_EQ(c.at("shuffle_capacity").get<double>(), 5e6);
+}
+
+// A task's status line (a streaming program's reporter:status:) shows as "TASK: LINE" in
+// task_status_lines, absent while none is set; last_failed_attempt names the latest failed
+// attempt (task, attempt, worker, master time, error, stderr tail), null before any, the
+// same in the StatusReply and /api/jobs/ID, whatever the policy.
+TEST_P(StatusFieldsTest, TaskStatusLinesAndTheLastFailedAttemptMeanTheSameUnderEveryPolicy) {
+  const uint32_t w = h_->AddWorker(2, 1);
+  const uint64_t job = h_->Submit(h_->SyntheticSpec(3, 1));
+  auto api = [&] { return nlohmann::json::parse(*h_->tracker().ApiGet("/api/jobs/" + JobIdString(job))); };
+  EXPECT_FALSE(api().contains("task_status_lines"));
+  EXPECT_TRUE(api().at("last_failed_attempt").is_null());
+  EXPECT_FALSE(h_->Status(job).has_last_failed_attempt());
+  h_->Beat(w);
+  ASSERT_EQ(h_->worker(w).maps.size(), 2u);
+  const proto::Assignment first = h_->worker(w).maps[0];
+  proto::TaskReport running = TrackerHarness::MapReport(first, proto::RUNNING);
+  running.set_task_status("reading 3/10");
+  h_->Beat(w, {running});
+  const std::string task = TaskIdString(sched::TaskKind::kMap, static_cast<int>(first.index()));
+  proto::JobStatus st = h_->Status(job);
+  ASSERT_EQ(st.task_status_lines_size(), 1);
+  EXPECT_EQ(st.task_status_lines(0), task + ": reading 3/10");
+  EXPECT_EQ(api().at("task_status_lines"), nlohmann::json::array({task + ": reading 3/10"}));
+  proto::TaskReport failed = TrackerHarness::MapReport(first, proto::FAILED);
+  failed.set_error("exit status 1");
+  failed.set_stderr_tail("boom\n");
+  h_->worker(w).maps.erase(h_->worker(w).maps.begin());
+  h_->clock().Advance(2);
+  const double failed_at = h_->clock().Now();
+  h_->Beat(w, {failed});
+  st = h_->Status(job);
+  ASSERT_TRUE(st.has_last_failed_attempt());
+  const proto::FailedAttempt& f = st.last_failed_attempt();
+  EXPECT_EQ(f.task(), task);
+  EXPECT_EQ(f.attempt(), first.attempt());
+  EXPECT_EQ(f.worker(), w);
+  EXPECT_DOUBLE_EQ(f.time(), failed_at);
+  EXPECT_EQ(f.error(), "exit status 1");
+  EXPECT_EQ(f.stderr_tail(), "boom\n");
+  const nlohmann::json j = api().at("last_failed_attempt");
+  EXPECT_EQ(j.at("task"), task);
+  EXPECT_EQ(j.at("attempt"), first.attempt());
+  EXPECT_EQ(j.at("worker"), w);
+  EXPECT_DOUBLE_EQ(j.at("time").get<double>(), failed_at);
+  EXPECT_EQ(j.at("error"), "exit status 1");
+  EXPECT_EQ(j.at("stderr_tail"), "boom\n");
 }
 
 INSTANTIATE_TEST_SUITE_P(FifoAndSrpt, StatusFieldsTest, ::testing::Values("fifo", "maxsrpt"));
