@@ -116,6 +116,10 @@ def source_files(root):
     for top in sorted(os.listdir(root)):
         if top.startswith(".") or top in FREE or top in IGNORED or not os.path.isdir(os.path.join(root, top)):
             continue
+        # Any other build tree beside the sources (build-bench, build-asan...: it holds a
+        # CMakeCache.txt) holds generated code, not a module.
+        if os.path.exists(os.path.join(root, top, "CMakeCache.txt")):
+            continue
         for dirpath, dirnames, filenames in os.walk(os.path.join(root, top)):
             dirnames.sort()
             for name in sorted(filenames):
@@ -166,6 +170,8 @@ def self_test():
         "worker/task/t.h": '#include "jobs/j.h"\n',
         "client/c.h": "",
         "tests/x_test.cc": '#include "cli/anything.h"\n',            # tests may include anything
+        "build-bench/CMakeCache.txt": "",                           # a second build tree...
+        "build-bench/proto/mr.pb.h": '#include "master/m.h"\n',    # ...is not a module
     }
     bad = {
         "common/up.h": '#include "master/m.h"\n',                    # up across layers
