@@ -5,6 +5,7 @@
 #include "common/crc32c.h"
 #include "common/units.h"
 #include "mr.pb.h"
+#include "shuffle/net/data_server_link.h"
 #include "shuffle/net/fetcher.h"
 
 namespace mr::shuffle {
@@ -25,15 +26,6 @@ class StringBytes final : public jobs::InputBytes {
 
 // An input request's refusal carries its status code; the handshake's refusal (shared with
 // the shuffle, which predates error_code) only the text "PermissionDenied: ...".
-Status ReplyError(const proto::FetchReply& reply) {
-  const std::string& error = reply.error();
-  const size_t colon = error.find(": ");
-  const std::string message = colon == std::string::npos ? error : error.substr(colon + 2);
-  int code = reply.error_code();
-  if (code == 0 && error.rfind("PermissionDenied: ", 0) == 0) code = static_cast<int>(StatusCode::kPermissionDenied);
-  if (code <= 0 || code > static_cast<int>(StatusCode::kDataLoss)) return Status::ProtocolError("data server refused: " + error);
-  return Status(static_cast<StatusCode>(code), message);
-}
 
 std::string Hex(uint32_t v) {
   char b[11];
@@ -52,7 +44,12 @@ Result<std::unique_ptr<RemoteInputs>> RemoteInputs::Create(const std::string& se
 
 RemoteInputs::RemoteInputs(std::string server, std::string host, uint16_t port, auth::ClusterToken token,
                            double timeout)
-    : server_(std::move(server)), host_(std::move(host)), port_(port), token_(std::move(token)), timeout_(timeout) {}
+    : server_(std::move(server)),
+      host_(std::move(host)),
+      port_(port),
+      token_(std::move(token)),
+      timeout_(timeout),
+      link_(server_, host_, port_, token_, timeout_) {}
 
 uint64_t RemoteInputs::bytes_read() const {
   std::lock_guard<std::mutex> lock(mu_);
@@ -84,45 +81,8 @@ Result<proto::FetchReply> RemoteInputs::CallOn(int sock, const proto::InputReque
 }
 
 Result<proto::FetchReply> RemoteInputs::Call(const proto::InputRequest& req, std::string* payload) const {
-  netio::UniqueFd conn;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (!idle_.empty()) {
-      conn = std::move(idle_.back());
-      idle_.pop_back();
-    }
-  }
-  Result<proto::FetchReply> r = Status::Internal("unreachable");
-  bool retry = true;
-  if (conn.valid()) {
-    bool got_reply = false;
-    r = CallOn(conn.get(), req, "", payload, &got_reply);
-    // Only a connection the server closed while idle is worth a second try.
-    retry = !r.ok() && !got_reply && r.status().code() == StatusCode::kNetworkError;
-    if (!r.ok()) conn.Reset();
-  }
-  if (retry) {
-    auto fresh = netio::ConnectTcp(host_, port_, timeout_);
-    if (!fresh.ok()) return fresh.status().WithContext("data server " + server_);
-    conn = std::move(fresh).value();
-    std::string proof;
-    if (token_.enabled()) {
-      auto p = AuthenticateToServer(conn.get(), token_, timeout_);
-      if (!p.ok()) return p.status().WithContext("data server " + server_);
-      proof = std::move(p).value();
-    }
-    bool got_reply = false;
-    r = CallOn(conn.get(), req, proof, payload, &got_reply);
-    if (!r.ok()) conn.Reset();
-  }
-  if (!r.ok()) return r.status().WithContext("data server " + server_);
-  if (!r->ok() && ReplyError(*r).code() == StatusCode::kPermissionDenied) conn.Reset();  // the server closes
-  if (conn.valid()) {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (idle_.size() < 4) idle_.push_back(std::move(conn));
-  }
-  if (!r->ok()) return ReplyError(*r);
-  return r;
+  return link_.Call(
+      [&](int sock, const std::string& proof, bool* got_reply) { return CallOn(sock, req, proof, payload, got_reply); });
 }
 
 Result<std::vector<std::string>> RemoteInputs::Resolve(const std::vector<std::string>& args, bool recursive) const {

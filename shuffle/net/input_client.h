@@ -21,6 +21,7 @@
 #include "common/auth.h"
 #include "common/status.h"
 #include "jobs/input_source.h"
+#include "shuffle/net/data_server_link.h"
 #include "shuffle/net/net_io.h"
 
 namespace mr::proto {
@@ -59,9 +60,9 @@ class RemoteInputs final : public jobs::InputSource {
   const uint16_t port_;
   const auth::ClusterToken token_;
   const double timeout_;
+  const DataServerLink link_;  // the connections (pooled, authenticated)
   mutable std::mutex mu_;
-  mutable std::vector<netio::UniqueFd> idle_;  // guarded by mu_
-  mutable uint64_t bytes_read_ = 0;            // guarded by mu_
+  mutable uint64_t bytes_read_ = 0;  // guarded by mu_
 };
 
 // One RemoteInputs per data server, made on first use and kept for the process's life (a

@@ -12,21 +12,13 @@
 #include "common/crc32c.h"
 #include "common/units.h"
 #include "mr.pb.h"
+#include "shuffle/net/data_server_link.h"
 #include "shuffle/net/fetcher.h"
 
 namespace mr::shuffle {
 
 namespace {
 
-Status ReplyError(const proto::FetchReply& reply) {
-  const std::string& error = reply.error();
-  const size_t colon = error.find(": ");
-  const std::string message = colon == std::string::npos ? error : error.substr(colon + 2);
-  int code = reply.error_code();
-  if (code == 0 && error.rfind("PermissionDenied: ", 0) == 0) code = static_cast<int>(StatusCode::kPermissionDenied);
-  if (code <= 0 || code > static_cast<int>(StatusCode::kDataLoss)) return Status::ProtocolError("data server refused: " + error);
-  return Status(static_cast<StatusCode>(code), message);
-}
 
 // Test seam (tests/cluster/netns_output_test.cc; docs/multi-host.md "Outputs"): with
 // MR_TEST_CUT_OUTPUT_PUSH=TEXT in the environment, a push to a path containing TEXT sends
@@ -73,7 +65,12 @@ Result<std::unique_ptr<RemoteOutputs>> RemoteOutputs::Create(const std::string& 
 
 RemoteOutputs::RemoteOutputs(std::string server, std::string host, uint16_t port, auth::ClusterToken token,
                              double timeout)
-    : server_(std::move(server)), host_(std::move(host)), port_(port), token_(std::move(token)), timeout_(timeout) {}
+    : server_(std::move(server)),
+      host_(std::move(host)),
+      port_(port),
+      token_(std::move(token)),
+      timeout_(timeout),
+      link_(server_, host_, port_, token_, timeout_) {}
 
 Result<proto::FetchReply> RemoteOutputs::CallOn(int sock, const proto::OutputRequest& req, const std::string& proof,
                                                 std::string_view payload, bool* got_reply) const {
@@ -97,46 +94,9 @@ Result<proto::FetchReply> RemoteOutputs::CallOn(int sock, const proto::OutputReq
 }
 
 Result<proto::FetchReply> RemoteOutputs::Call(const proto::OutputRequest& req, std::string_view payload) const {
-  netio::UniqueFd conn;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (!idle_.empty()) {
-      conn = std::move(idle_.back());
-      idle_.pop_back();
-    }
-  }
-  Result<proto::FetchReply> r = Status::Internal("unreachable");
-  bool retry = true;
-  if (conn.valid()) {
-    bool got_reply = false;
-    r = CallOn(conn.get(), req, "", payload, &got_reply);
-    // Only a connection the server closed while idle is worth a second try; every request
-    // is idempotent (a WRITE rewrites its range), so sending it again is safe.
-    retry = !r.ok() && !got_reply && r.status().code() == StatusCode::kNetworkError && !CutPush(req.path());
-    if (!r.ok()) conn.Reset();
-  }
-  if (retry) {
-    auto fresh = netio::ConnectTcp(host_, port_, timeout_);
-    if (!fresh.ok()) return fresh.status().WithContext("data server " + server_);
-    conn = std::move(fresh).value();
-    std::string proof;
-    if (token_.enabled()) {
-      auto p = AuthenticateToServer(conn.get(), token_, timeout_);
-      if (!p.ok()) return p.status().WithContext("data server " + server_);
-      proof = std::move(p).value();
-    }
-    bool got_reply = false;
-    r = CallOn(conn.get(), req, proof, payload, &got_reply);
-    if (!r.ok()) conn.Reset();
-  }
-  if (!r.ok()) return r.status().WithContext("data server " + server_);
-  if (!r->ok() && ReplyError(*r).code() == StatusCode::kPermissionDenied) conn.Reset();
-  if (conn.valid()) {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (idle_.size() < 4) idle_.push_back(std::move(conn));
-  }
-  if (!r->ok()) return ReplyError(*r);
-  return r;
+  return link_.Call(
+      [&](int sock, const std::string& proof, bool* got_reply) { return CallOn(sock, req, proof, payload, got_reply); },
+      /*may_retry=*/!CutPush(req.path()));
 }
 
 Status RemoteOutputs::Simple(int op, const std::string& path, const std::string& to) const {

@@ -21,6 +21,7 @@
 #include "common/auth.h"
 #include "common/status.h"
 #include "jobs/output_store.h"
+#include "shuffle/net/data_server_link.h"
 #include "shuffle/net/net_io.h"
 
 namespace mr::proto {
@@ -60,8 +61,7 @@ class RemoteOutputs final : public jobs::OutputStore {
   const uint16_t port_;
   const auth::ClusterToken token_;
   const double timeout_;
-  mutable std::mutex mu_;
-  mutable std::vector<netio::UniqueFd> idle_;  // guarded by mu_
+  const DataServerLink link_;  // the connections (pooled, authenticated)
 };
 
 // One RemoteOutputs per data server, made on first use and kept for the process's life.
