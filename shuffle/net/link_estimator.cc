@@ -47,11 +47,13 @@ void LinkEstimator::CloseRound(bool empty) {
   const size_t jobs = empty ? 0 : jobs_.size();
   const double before = bandwidth_;
   AddSample(rate, backlogged);
+  const char* event = nullptr;
   if (!paced_) {
     if (socket_full && jobs >= 2 && bandwidth_ > 0) {
       paced_ = true;
       phase_ = 1;  // the drain: TCP filled the queues while unpaced
       idle_ = 0;
+      event = "enter";
     }
   } else {
     // The link carried most of the probe's extra without a full socket: it is faster than
@@ -59,12 +61,17 @@ void LinkEstimator::CloseRound(bool empty) {
     const double headroom = 1 + (params_.probe_gain - 1) / 2;
     if (phase_ == 0 && !socket_full && rate >= headroom * before) {
       Unpace();
+      event = "exit-probe";
     } else if (!backlogged && ++idle_ >= params_.idle_rounds) {
       Unpace();
+      event = "exit-idle";
     } else {
       if (backlogged) idle_ = 0;
       phase_ = (phase_ + 1) % params_.cycle_rounds;
     }
+  }
+  if (observer_ && (rate > 0 || backlogged || event != nullptr)) {
+    observer_(RoundRecord{round_, rate, socket_full, backlogged && !socket_full, jobs, bandwidth_, pacing_rate(), event});
   }
   round_++;
   delivered_ = 0;

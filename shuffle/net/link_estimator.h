@@ -31,6 +31,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <set>
 #include <utility>
 
@@ -49,6 +50,22 @@ class LinkEstimator {
     double cruise_gain = 0.97;
     int idle_rounds = 8;
   };
+
+  // What one closed round saw and decided, for the log (docs/multi-host.md reads the
+  // pacing episodes from it). `event` is null when the state did not change, else why it
+  // changed: "enter" (a full socket with two jobs sending), "exit-probe" (the probe found
+  // headroom), "exit-idle" (idle_rounds without backlog).
+  struct RoundRecord {
+    int64_t round = 0;
+    double rate = 0;  // bytes acknowledged / round_seconds
+    bool socket_full = false;
+    bool pace_limited = false;  // a chunk waited for the pacer (and no socket was full)
+    size_t jobs = 0;
+    double bandwidth = 0;     // B after the round
+    double pacing_rate = 0;   // for the next round; 0 = unpaced
+    const char* event = nullptr;
+  };
+  using Observer = std::function<void(const RoundRecord&)>;
 
   // REQUIRES: clock outlives the estimator; round_seconds > 0; window_rounds >= 1;
   // cycle_rounds >= 3.
@@ -69,6 +86,9 @@ class LinkEstimator {
   double bandwidth() const { return bandwidth_; }  // B; 0 until a first sample
   double pacing_rate() const;
   const Params& params() const { return params_; }
+  // Called with every closed round that delivered bytes, was backlogged or changed state, after its
+  // decision; runs inside Update(), so under the caller's lock.
+  void SetObserver(Observer observer) { observer_ = std::move(observer); }
 
  private:
   void CloseRound(bool empty);
@@ -90,6 +110,7 @@ class LinkEstimator {
   bool paced_ = false;
   int phase_ = 0;  // paced: 0 probe, 1 drain, 2.. cruise (the current round's gain)
   int idle_ = 0;   // paced: rounds in a row without backlog
+  Observer observer_;
 };
 
 }  // namespace mr::shuffle
