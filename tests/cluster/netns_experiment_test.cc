@@ -56,7 +56,9 @@ class NetnsExperimentTest : public ::testing::Test {
                     .ok());
   }
   void TearDown() override {
-    if (!dir_.empty()) (void)Sh(Script() + " down 2>/dev/null");  // a failed case leaves nothing either
+    if (dir_.empty()) return;
+    (void)Sh(Script() + " down 2>/dev/null");  // a failed case leaves no hosts either
+    (void)RemoveAll(dir_);
   }
 
   // Starts the experiment, waits for its hosts (and, unless during_up, for a master running
