@@ -29,9 +29,11 @@
 # MRN_SHAPED (1 if --link was applied), MRN_NETEM (1 if delay/loss were applied), MRN_QUEUE
 # (the --queue size, or empty).
 # Everything `up` creates is removed (processes still running in its namespaces are killed): by `down RUN`, by the exit trap when `up` fails half
-# way, and, after a crash of the caller, by any later `down` (a run whose owner pid is gone
-# is stale and swept). --owner PID names the process whose life the run belongs to (default:
-# the caller of this script).
+# way, and, after a crash of the caller, by any later `down` (a run whose owner pid is gone,
+# or is a zombie, is stale and swept; `mr experiment run` keeps a guard that runs that `down`
+# when it ends, however it ends). An `up` whose owner dies before it finishes removes its own
+# run. --owner PID names the process whose life the run belongs to (default: the caller of
+# this script).
 set -euo pipefail
 
 die() { echo "netns-cluster: $*" >&2; exit 2; }
