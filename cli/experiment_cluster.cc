@@ -60,7 +60,7 @@ class ExperimentCluster final : public experiment::LiveCluster {
         cluster_(std::move(o)) {}
   ~ExperimentCluster() override {
     cluster_.Stop();
-    if (hosts_) NetnsDown(*hosts_);
+    if (hosts_) NetnsDown(&*hosts_);
   }
 
   // Starts the daemons and returns once every worker has registered with the master: a run

@@ -1,8 +1,11 @@
 #include "cli/experiment_netns.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <cerrno>
 
 #include <cstdio>
 #include <cstdlib>
@@ -46,6 +49,47 @@ Status WriteToken(const std::string& path) {
   return s;
 }
 
+// Starts the guard: `sh -c 'cat; exec SCRIPT down'` in a session of its own (a terminal's
+// SIGINT to our group does not reach it), its stdin the read end of a pipe whose write end
+// only this process holds (close-on-exec, so the daemons we exec do not keep it open). When
+// this process closes it or dies, cat sees end of file and `down` sweeps every run whose
+// owner is gone: ours, if we died, whether before, during or after `up`. Returns false if
+// it could not be started.
+bool StartGuard(const std::string& script, NetnsHosts* h) {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) return false;
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    ::close(fds[0]);
+    ::close(fds[1]);
+    return false;
+  }
+  if (pid == 0) {  // only async-signal-safe calls until exec
+    ::setsid();
+    ::dup2(fds[0], 0);  // the copy is not close-on-exec
+    const int null = ::open("/dev/null", O_WRONLY);
+    if (null >= 0) {
+      ::dup2(null, 1);
+      ::dup2(null, 2);
+    }
+    ::execl("/bin/sh", "sh", "-c", "cat >/dev/null; exec \"$0\" down", script.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  ::close(fds[0]);
+  h->guard_fd = fds[1];
+  h->guard_pid = pid;
+  return true;
+}
+
+void StopGuard(NetnsHosts* h) {
+  if (h->guard_fd < 0) return;
+  ::close(h->guard_fd);
+  int status = 0;
+  while (::waitpid(h->guard_pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  h->guard_fd = h->guard_pid = -1;
+}
+
 }  // namespace
 
 Result<std::string> NetnsScript() {
@@ -78,16 +122,18 @@ Result<NetnsHosts> NetnsUp(int workers, double link_rate, const std::string& dir
   MR_ASSIGN_OR_RETURN(std::string script, NetnsScript());
   const std::string hosts_dir = JoinPath(dir, "hosts"), log = JoinPath(dir, "netns-up.log");
   MR_RETURN_IF_ERROR(MakeDirs(hosts_dir));
+  NetnsHosts h;
+  (void)StartGuard(script, &h);  // before `up`: a signal during it must not leave hosts either
   int code = 0;
   const std::string out = Capture(Quote(script) + " up " + std::to_string(workers) + " --link " + TcRate(link_rate) +
                                       " --dir " + Quote(hosts_dir) + " --owner " + std::to_string(::getpid()) + " 2>" +
                                       Quote(log),
                                   &code);
   if (code != 0) {
+    StopGuard(&h);
     auto text = ReadFileToString(log);
     return Status::Unavailable("netns-cluster.sh up failed: " + (text.ok() ? *text : std::string("(no log)")));
   }
-  NetnsHosts h;
   std::istringstream lines(out);
   std::string workers_line, ips_line;
   for (std::string line; std::getline(lines, line);) {
@@ -110,22 +156,24 @@ Result<NetnsHosts> NetnsUp(int workers, double link_rate, const std::string& dir
   }
   if (h.run.empty() || h.master_ns.empty() || h.client_ns.empty() ||
       h.worker_ns.size() != static_cast<size_t>(workers)) {
-    if (!h.run.empty()) NetnsDown(h);
+    NetnsDown(&h);
     return Status::Internal("netns-cluster.sh up printed an unexpected description: " + out);
   }
   h.token_file = JoinPath(hosts_dir, "token");
   if (Status s = WriteToken(h.token_file); !s.ok()) {
-    NetnsDown(h);
+    NetnsDown(&h);
     return s.WithContext("cluster token");
   }
   return h;
 }
 
-void NetnsDown(const NetnsHosts& hosts) {
+void NetnsDown(NetnsHosts* hosts) {
   auto script = NetnsScript();
-  if (!script.ok() || hosts.run.empty()) return;
-  int code = 0;
-  (void)Capture(Quote(*script) + " down " + Quote(hosts.run) + " 2>/dev/null", &code);
+  if (script.ok() && !hosts->run.empty()) {
+    int code = 0;
+    (void)Capture(Quote(*script) + " down " + Quote(hosts->run) + " 2>/dev/null", &code);
+  }
+  StopGuard(hosts);  // its sweep finds nothing of ours left
 }
 
 }  // namespace mr::cli

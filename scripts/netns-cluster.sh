@@ -29,9 +29,11 @@
 # MRN_SHAPED (1 if --link was applied), MRN_NETEM (1 if delay/loss were applied), MRN_QUEUE
 # (the --queue size, or empty).
 # Everything `up` creates is removed (processes still running in its namespaces are killed): by `down RUN`, by the exit trap when `up` fails half
-# way, and, after a crash of the caller, by any later `down` (a run whose owner pid is gone
-# is stale and swept). --owner PID names the process whose life the run belongs to (default:
-# the caller of this script).
+# way, and, after a crash of the caller, by any later `down` (a run whose owner pid is gone,
+# or is a zombie, is stale and swept; `mr experiment run` keeps a guard that runs that `down`
+# when it ends, however it ends). An `up` whose owner dies before it finishes removes its own
+# run. --owner PID names the process whose life the run belongs to (default: the caller of
+# this script).
 set -euo pipefail
 
 die() { echo "netns-cluster: $*" >&2; exit 2; }
@@ -40,6 +42,13 @@ note() { echo "netns-cluster: $*" >&2; }
 ns_of_run() { ip netns list 2>/dev/null | awk '{print $1}' | grep -E "^$1-" || true; }
 runs() { ip netns list 2>/dev/null | awk '{print $1}' | sed -nE 's/^(mrn[0-9]+x[0-9a-f]+)-.*/\1/p' | sort -u; }
 owner_of() { sed -E 's/^mrn([0-9]+)x.*/\1/' <<<"$1"; }
+# A run's owner is alive while its pid exists and is not a zombie: an owner killed a moment
+# ago stays a zombie until its parent reaps it, and its run is stale all the same.
+owner_alive() {
+  local state
+  state=$(sed -E 's/^[0-9]+ \(.*\) (.).*/\1/' "/proc/$1/stat" 2>/dev/null) || return 1
+  [[ -n "$state" && "$state" != Z ]]
+}
 
 remove_run() {  # RUN
   local run=$1 ns pids
@@ -62,7 +71,7 @@ cmd_down() {
   fi
   local run
   for run in $(runs); do
-    if ! kill -0 "$(owner_of "$run")" 2>/dev/null; then
+    if ! owner_alive "$(owner_of "$run")"; then
       note "sweeping stale run $run"
       remove_run "$run"
     fi
@@ -73,7 +82,7 @@ cmd_list() {
   local run
   for run in $(runs); do
     local alive=stale
-    kill -0 "$(owner_of "$run")" 2>/dev/null && alive=live
+    owner_alive "$(owner_of "$run")" && alive=live
     echo "$run $alive $(ns_of_run "$run" | wc -l) namespaces"
   done
 }
@@ -162,6 +171,9 @@ cmd_up() {
     mkdir -p "$dir/$name"
     if [[ $name == w* ]]; then workers+="$ns " ips+="10.29.0.$last "; fi
   done
+  # An owner that died while the hosts were made (a SIGTERM to `mr experiment run` during
+  # `up`) will never remove them, and a sweep that ran meanwhile may have missed some.
+  owner_alive "$owner" || die "the owner $owner ended while the hosts were made: removing $run"
   trap - EXIT
   cat <<EOF
 MRN_RUN=$run

@@ -24,6 +24,7 @@ that a reducer had not fetched yet (it was "backlogged" in the policy's sense). 
 
 Results are summed over segments weighted by their length.
 """
+from fair_rates import fair_rates
 from tracedata import Grid, pieces
 
 MIN_SEGMENT = 1.0   # seconds; shorter stretches are dominated by per-fetch granularity
@@ -76,22 +77,29 @@ def _segments(share, avail):
     return out
 
 
-def analyze_shares(jobs, horizon, bandwidth, fetch_threads, dt=0.1):
-    """Returns (segments, summary). bandwidth: each worker's cap B in bytes/s."""
+def analyze_shares(jobs, horizon, bandwidth, fetch_threads, dt=0.1, fair=False):
+    """Returns (segments, summary). bandwidth: each worker's cap B in bytes/s. With fair, each
+    segment also gets `fair`: the mean of the job's weighted max-min fair rate from the source
+    when every receiver's link also carries at most B (fair_rates.py; shaped links)."""
     workers = sorted({m["worker"] for j in jobs for m in j.maps} | {f["dst"] for j in jobs for f in j.fetches})
     grid = Grid(horizon, dt)
     shares = [grid.steps(sorted(j.shares)) for j in jobs]
     avail, inflight, nbytes, avail_dst = _per_job_worker_arrays(grid, jobs, workers)
     dest_busy = _dest_busy(grid, jobs, workers, fetch_threads)
     min_steps = int(round(MIN_SEGMENT / dt))
+    fair_by = fair_rates(grid, jobs, shares, bandwidth) if fair else None
     segs = []
     for ji, job in enumerate(jobs):
         for w in workers:
             for i, k in _segments(shares[ji], avail[ji, w]):
                 if k - i < min_steps:
                     continue
-                segs.append(_measure(ji, job, w, i, k, grid, shares, avail, inflight, nbytes,
-                                     avail_dst, dest_busy, workers, bandwidth))
+                seg = _measure(ji, job, w, i, k, grid, shares, avail, inflight, nbytes, avail_dst, dest_busy,
+                               workers, bandwidth)
+                if fair_by is not None:
+                    rates = fair_by.get((ji, w))
+                    seg["fair"] = sum(rates[i:k]) / (k - i) if rates else 0.0
+                segs.append(seg)
     return segs, _summarize(segs)
 
 
@@ -147,7 +155,12 @@ def _summarize(segs):
 
     full = [g for g in segs if g["share"] >= 0.999]
     c_frac, c_median, c_seconds = contract_frac(segs)
+    # Against the fair rate: a segment with no remote fetch in flight (fair 0) has nothing to
+    # compare; it is left out of these two.
+    with_fair = [g for g in segs if g.get("fair", 0) > 0]
     return {
+        "within10_fair": frac(with_fair, "fair"), "median_ratio_fair": median_ratio(with_fair, "fair"),
+        "fair_seconds": round(sum(g["length"] for g in with_fair), 1),
         "segments": len(segs), "seconds": round(sum(g["length"] for g in segs), 1),
         "within10_assigned": frac(segs, "assigned"), "within10_lent": frac(segs, "lent"),
         "median_ratio_assigned": median_ratio(segs, "assigned"), "median_ratio_lent": median_ratio(segs, "lent"),

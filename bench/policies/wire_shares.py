@@ -15,7 +15,10 @@ sources' `served` reports cannot tell a local reader from a remote one).
 Prints one row per run: segments and seconds analysed, the fraction of backlogged time
 whose measured rate is within +-10% of the assigned rate s_j x B and of the lent rate (the
 contract with lending), the median measured/assigned and measured/lent ratios, and the
-fraction of the bytes that were local. Standard library only.
+fraction of the bytes that were local; and the same against each job's fair rate when the
+receivers' links are bottlenecks too (fair_rates.py: weighted max-min over every host's
+egress and ingress, each B), over the segments with a remote fetch in flight. Standard
+library only.
 """
 import argparse
 import glob
@@ -58,18 +61,19 @@ def main(argv):
         print(f"wire_shares: no runs with traces under {a.results}/runs", file=sys.stderr)
         return 2
     print("| run | segments | backlogged s | within 10% of s*B | within 10% of lent | median measured/assigned "
-          "| median measured/lent | local bytes |")
-    print("|---|---|---|---|---|---|---|---|")
+          "| median measured/lent | within 10% of fair (s with a remote fetch) | median measured/fair | local bytes |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for run in runs:
         jobs, _ = load_run(run)
         ended = [j.end for j in jobs if j.end is not None]
         if not ended:
-            print(f"| {os.path.basename(run)} | no finished job | | | | | | |")
+            print(f"| {os.path.basename(run)} | no finished job | | | | | | | | |")
             continue
         local, total = wire_only(jobs)
-        _, s = analyze_shares(jobs, max(ended), a.link, a.fetch_threads)
+        _, s = analyze_shares(jobs, max(ended), a.link, a.fetch_threads, fair=True)
         print(f"| {os.path.basename(run)} | {s['segments']} | {s['seconds']} | {fmt(s['within10_assigned'], True)} | "
               f"{fmt(s['within10_lent'], True)} | {fmt(s['median_ratio_assigned'])} | {fmt(s['median_ratio_lent'])} | "
+              f"{fmt(s['within10_fair'], True)} ({s['fair_seconds']} s) | {fmt(s['median_ratio_fair'])} | "
               f"{fmt(local / total if total else None, True)} |")
     return 0
 

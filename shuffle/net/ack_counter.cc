@@ -2,12 +2,18 @@
 
 #include <linux/sockios.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <thread>
+
+#include "shuffle/net/net_io.h"
 
 namespace mr::shuffle {
 
@@ -63,6 +69,21 @@ void AckCounter::SocketFull() {
   if (!active_) return;
   limiter_->SocketFull(job_);
   Report();
+}
+
+Status AckCounter::WaitWritable(double timeout_s, double slice_s) {
+  if (!active_) return netio::WaitReady(sock_, POLLOUT, timeout_s);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+  for (;;) {
+    const double left =
+        std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
+    if (left <= 0) return Status::NetworkError("timed out after " + std::to_string(timeout_s) + " s");
+    pollfd p{sock_, POLLOUT, 0};
+    const int r = ::poll(&p, 1, static_cast<int>(std::ceil(std::min(left, slice_s) * 1000)));
+    Report();
+    if (r > 0) return Status::Ok();  // POLLERR/POLLHUP surface on the following send
+    if (r < 0 && errno != EINTR) return Status::NetworkError(std::string("poll: ") + std::strerror(errno));
+  }
 }
 
 void AckCounter::Drain(double max_seconds) {

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 
+#include "common/status.h"
 #include "shuffle/net/share_limiter.h"
 
 namespace mr::shuffle {
@@ -27,6 +28,14 @@ class AckCounter {
   void Handed(uint64_t bytes);
   // A send waited for room in the socket buffer.
   void SocketFull();
+  // Waits until the socket has room for more (POLLOUT), at most timeout_s (NetworkError
+  // after, as netio::WaitReady), reporting what the receiver acknowledges every slice_s
+  // meanwhile. Without the slices a sender blocked on a full socket reported a whole
+  // wakeup's worth at once (up to half the socket buffer), and one round's delivery rate
+  // read up to 1.21 x the link. Not active: a plain wait.
+  Status WaitWritable(double timeout_s, double slice_s = 0.01);
+  // Bytes reported to the limiter as acknowledged so far.
+  uint64_t reported() const { return static_cast<uint64_t>(reported_); }
   // Waits until the socket's send queue is empty (polling every millisecond, at most
   // `max_seconds` of real time), reporting acknowledgements, so the estimator sees the tail
   // of the reply in the round it was delivered. The reply's reader needs those bytes anyway.

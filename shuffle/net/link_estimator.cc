@@ -32,6 +32,7 @@ double LinkEstimator::Update() {
     if (n > limit) {
       Unpace();
       samples_.clear();
+      recent_.clear();
       round_ += n - limit;
     }
     round_start_ += static_cast<double>(n) * params_.round_seconds;
@@ -46,12 +47,31 @@ void LinkEstimator::CloseRound(bool empty) {
   const bool backlogged = socket_full || (!empty && pace_limited_);
   const size_t jobs = empty ? 0 : jobs_.size();
   const double before = bandwidth_;
-  AddSample(rate, backlogged);
+  // The sample: the rate over this round and the backlogged rounds just before it, once
+  // there are sample_rounds of them (a lone round's lump of acknowledgements is no sample).
+  if (backlogged) {
+    recent_.push_back(delivered_);
+    while (recent_.size() > static_cast<size_t>(std::max(1, params_.sample_rounds))) recent_.pop_front();
+  } else {
+    recent_.clear();
+  }
+  if (!backlogged) {
+    AddSample(rate, false);
+  } else if (recent_.size() >= static_cast<size_t>(std::max(1, params_.sample_rounds))) {
+    double bytes = 0;
+    for (double b : recent_) bytes += b;
+    AddSample(bytes / (params_.round_seconds * static_cast<double>(recent_.size())), true);
+    sampled_ = true;
+  } else {
+    AddSample(0, false);  // only ages the window
+  }
+  const char* event = nullptr;
   if (!paced_) {
-    if (socket_full && jobs >= 2 && bandwidth_ > 0) {
+    if (socket_full && jobs >= 2 && sampled_ && bandwidth_ > 0) {
       paced_ = true;
       phase_ = 1;  // the drain: TCP filled the queues while unpaced
       idle_ = 0;
+      event = "enter";
     }
   } else {
     // The link carried most of the probe's extra without a full socket: it is faster than
@@ -59,12 +79,17 @@ void LinkEstimator::CloseRound(bool empty) {
     const double headroom = 1 + (params_.probe_gain - 1) / 2;
     if (phase_ == 0 && !socket_full && rate >= headroom * before) {
       Unpace();
+      event = "exit-probe";
     } else if (!backlogged && ++idle_ >= params_.idle_rounds) {
       Unpace();
+      event = "exit-idle";
     } else {
       if (backlogged) idle_ = 0;
       phase_ = (phase_ + 1) % params_.cycle_rounds;
     }
+  }
+  if (observer_ && (rate > 0 || backlogged || event != nullptr)) {
+    observer_(RoundRecord{round_, rate, socket_full, backlogged && !socket_full, jobs, bandwidth_, pacing_rate(), event});
   }
   round_++;
   delivered_ = 0;
@@ -83,6 +108,8 @@ void LinkEstimator::AddSample(double rate, bool backlogged) {
 }
 
 void LinkEstimator::Unpace() {
+  recent_.clear();  // the rounds before were paced: the next sample is measured unpaced,
+  sampled_ = false;  // and pacing starts again only after it
   paced_ = false;
   phase_ = 0;
   idle_ = 0;

@@ -8,13 +8,16 @@
 // filter: time is cut into rounds of `round_seconds`; a round's delivery rate is the bytes
 // the receivers acknowledged in it / round_seconds. A round counts as a sample when the
 // sender was backlogged in it (a send found its socket buffer full, or a chunk waited for
-// the pacer); a round that was not backlogged counts only if it raises the estimate. The
-// estimate B is the largest sample of the last `window_rounds` rounds.
+// the pacer); a round that was not backlogged counts only if it raises the estimate. A
+// backlogged round's sample is the delivery rate over the last `sample_rounds` rounds, all
+// backlogged (acknowledgements come in lumps: one round's rate measured up to 1.21 x the
+// link on 20 MB/s links, and the maximum kept the overshoot); the first rounds of a backlog
+// give none. The estimate B is the largest sample of the last `window_rounds` rounds.
 //
 // States:
 //  - unpaced (pacing rate 0: nothing limits the sender): the start, and after any doubt.
 //    A round in which sends found the socket full while at least two jobs were sending
-//    proves the link is the bottleneck and the shares matter: B = that round's rate, and
+//    proves the link is the bottleneck and the shares matter: once there is an estimate,
 //    pacing starts (at the drain phase, to empty the queues TCP filled).
 //  - paced: the pacing rate is gain x B, the gain cycling per round through
 //    probe (1.25), drain (0.75), then cruise (0.97) for the rest of the `cycle_rounds`.
@@ -31,6 +34,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <set>
 #include <utility>
 
@@ -48,7 +52,24 @@ class LinkEstimator {
     double drain_gain = 0.75;
     double cruise_gain = 0.97;
     int idle_rounds = 8;
+    int sample_rounds = 2;  // >= 1; 1 = each round alone (the estimator before 2026-11-28)
   };
+
+  // What one closed round saw and decided, for the log (docs/multi-host.md reads the
+  // pacing episodes from it). `event` is null when the state did not change, else why it
+  // changed: "enter" (a full socket with two jobs sending), "exit-probe" (the probe found
+  // headroom), "exit-idle" (idle_rounds without backlog).
+  struct RoundRecord {
+    int64_t round = 0;
+    double rate = 0;  // bytes acknowledged / round_seconds
+    bool socket_full = false;
+    bool pace_limited = false;  // a chunk waited for the pacer (and no socket was full)
+    size_t jobs = 0;
+    double bandwidth = 0;     // B after the round
+    double pacing_rate = 0;   // for the next round; 0 = unpaced
+    const char* event = nullptr;
+  };
+  using Observer = std::function<void(const RoundRecord&)>;
 
   // REQUIRES: clock outlives the estimator; round_seconds > 0; window_rounds >= 1;
   // cycle_rounds >= 3.
@@ -69,6 +90,9 @@ class LinkEstimator {
   double bandwidth() const { return bandwidth_; }  // B; 0 until a first sample
   double pacing_rate() const;
   const Params& params() const { return params_; }
+  // Called with every closed round that delivered bytes, was backlogged or changed state, after its
+  // decision; runs inside Update(), so under the caller's lock.
+  void SetObserver(Observer observer) { observer_ = std::move(observer); }
 
  private:
   void CloseRound(bool empty);
@@ -84,12 +108,16 @@ class LinkEstimator {
   bool socket_full_ = false;
   bool pace_limited_ = false;
   std::set<uint64_t> jobs_;
+  // The bytes of the last rounds while backlogged (newest last, at most sample_rounds).
+  std::deque<double> recent_;
+  bool sampled_ = false;  // a backlogged sample was taken while unpaced (entry needs one)
   // (round, rate) samples still in the window, for the maximum.
   std::deque<std::pair<int64_t, double>> samples_;
   double bandwidth_ = 0;
   bool paced_ = false;
   int phase_ = 0;  // paced: 0 probe, 1 drain, 2.. cruise (the current round's gain)
   int idle_ = 0;   // paced: rounds in a row without backlog
+  Observer observer_;
 };
 
 }  // namespace mr::shuffle

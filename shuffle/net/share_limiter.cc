@@ -10,6 +10,18 @@ namespace mr::shuffle {
 namespace {
 // Upper bound on one condition-variable wait, so a stepped wall clock cannot strand a waiter.
 constexpr double kMaxWaitSeconds = 0.05;
+
+// The estimator's decisions: pacing starts and ends are rare, so logged with their reason;
+// every active round at debug level (MR_LOG_LEVEL=debug), to read the episodes from a run.
+void LogRound(const LinkEstimator::RoundRecord& r) {
+  if (r.event != nullptr) {
+    MR_LOG_INFO("shuffle link estimate: {} (B = {:.0f} bytes/s; {}: round {} delivered {:.0f} bytes/s, {} jobs{})",
+                r.pacing_rate > 0 ? "pacing the shares" : "unpaced", r.bandwidth, r.event, r.round, r.rate, r.jobs,
+                r.socket_full ? ", socket full" : r.pace_limited ? ", pace-limited" : ", not backlogged");
+  }
+  ::spdlog::debug("shuffle link round {}: delivered {:.0f} bytes/s{} jobs {} B {:.0f} pacing {:.0f}", r.round, r.rate,
+                  r.socket_full ? " full" : r.pace_limited ? " paced" : " idle", r.jobs, r.bandwidth, r.pacing_rate);
+}
 }  // namespace
 
 ShareLimiter::ShareLimiter(double capacity, const Clock* clock, double burst_bytes)
@@ -39,6 +51,7 @@ void ShareLimiter::EstimateLink(LinkEstimator::Params params) {
   std::lock_guard<std::mutex> lock(mu_);
   if (queue_.capacity() > 0) return;  // a configured capacity wins
   estimator_ = std::make_unique<LinkEstimator>(clock_, params);
+  estimator_->SetObserver(LogRound);
 }
 
 bool ShareLimiter::estimating() const {
@@ -70,10 +83,6 @@ void ShareLimiter::SocketFull(uint64_t job) {
 void ShareLimiter::PaceLocked() {
   if (!estimator_) return;
   const double rate = estimator_->Update();
-  if ((rate > 0) != (queue_.capacity() > 0)) {  // pacing starts or ends: rare, so logged
-    MR_LOG_INFO("shuffle link estimate: {} (B = {:.0f} bytes/s)", rate > 0 ? "pacing the shares" : "unpaced",
-                estimator_->bandwidth());
-  }
   if (rate != queue_.capacity()) {
     queue_.SetCapacity(rate);
     cv_.notify_all();

@@ -379,7 +379,11 @@ Status ShuffleServer::SendChunk(int sock, int file, off_t* off, uint64_t bytes, 
     if (n == 0) return Status::IoError("data file shrank while sending");
     if (errno == EINTR) continue;
     if (errno != EAGAIN) return Status::NetworkError(std::string("sendfile: ") + std::strerror(errno));
-    if (acks != nullptr) acks->SocketFull();
+    if (acks != nullptr) {
+      acks->SocketFull();
+      MR_RETURN_IF_ERROR(acks->WaitWritable(options_.io_timeout_seconds).WithContext("send"));
+      continue;
+    }
     MR_RETURN_IF_ERROR(netio::WaitReady(sock, POLLOUT, options_.io_timeout_seconds).WithContext("send"));
   }
   return Status::Ok();

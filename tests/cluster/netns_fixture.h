@@ -51,7 +51,7 @@ class NetnsClusterTest : public ::testing::Test {
     const char* src = std::getenv("MR_SOURCE_DIR");
     const char* tmp = std::getenv("TMPDIR");
     dir_ = std::string(tmp != nullptr ? tmp : "/tmp") + "/hosts";
-    auto up = Sh(std::string(src != nullptr ? src : ".") + "/scripts/netns-cluster.sh up 3 --dir " + dir_ +
+    auto up = Sh(std::string(src != nullptr ? src : ".") + "/scripts/netns-cluster.sh up 3" + up_flags_ + " --dir " + dir_ +
                  " --owner " + std::to_string(::getpid()));
     if (up.exit_code != 0) {
       error_ = "netns-cluster.sh up failed: " + up.err;
@@ -191,6 +191,8 @@ class NetnsClusterTest : public ::testing::Test {
   // worker host's worker's environment (a test seam's setting).
   static inline std::string data_server_flags_;
   static inline std::string worker_env_;
+  // Extra options of `netns-cluster.sh up` (e.g. " --link 160mbit --queue 16kb").
+  static inline std::string up_flags_;
   static inline std::map<std::string, std::string> env_;
   static inline std::vector<std::pair<std::string, std::string>> workers_;  // namespace, address
   static inline std::vector<int> pids_;

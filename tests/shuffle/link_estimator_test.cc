@@ -24,6 +24,13 @@ double Round(LinkEstimator& e, ManualClock& clock, double bytes, bool full, int 
   return e.Update();
 }
 
+// The first backlogged round gives no sample (sample_rounds = 2); the second, with two jobs
+// and full sockets, gives B and starts pacing at the drain. Returns the pacing rate.
+double Enter(LinkEstimator& e, ManualClock& clock, double bytes) {
+  Round(e, clock, bytes, true);
+  return Round(e, clock, bytes, true);
+}
+
 TEST(LinkEstimatorTest, UnpacedUntilTheLinkIsTheBottleneckOfTwoJobs) {
   ManualClock clock(10.0);
   LinkEstimator e(&clock);
@@ -42,7 +49,7 @@ TEST(LinkEstimatorTest, GainsCycleProbeDrainCruise) {
   ManualClock clock;
   LinkEstimator e(&clock);
   const double b = 4e6 / kRound;
-  ASSERT_DOUBLE_EQ(Round(e, clock, 4e6, true), 0.75 * b);  // entered at the drain
+  ASSERT_DOUBLE_EQ(Enter(e, clock, 4e6), 0.75 * b);  // entered at the drain
   // The drain round closes; then the cruise: six rounds at 0.97 B, the pacer holding the
   // senders (backlogged).
   for (int i = 0; i < 6; ++i) EXPECT_DOUBLE_EQ(Round(e, clock, 0.97 * b * kRound, false, 2, true), 0.97 * b) << i;
@@ -56,24 +63,28 @@ TEST(LinkEstimatorTest, ProbeThatFindsMoreRaisesTheEstimate) {
   ManualClock clock;
   LinkEstimator e(&clock);
   const double b = 4e6 / kRound;
-  Round(e, clock, 4e6, true);
+  Enter(e, clock, 4e6);
   for (int i = 0; i < 7; ++i) Round(e, clock, 0.97 * b * kRound, false, 2, true);  // drain, 6 cruise
   ASSERT_DOUBLE_EQ(e.pacing_rate(), 1.25 * b);
-  // The link carried 1.1 B of the probe's 1.25 B and queued (socket full): B' = 1.1 B.
-  EXPECT_DOUBLE_EQ(Round(e, clock, 1.1 * b * kRound, true, 2, true), 0.75 * 1.1 * b);
-  EXPECT_DOUBLE_EQ(e.bandwidth(), 1.1 * b);
+  // The link carried 1.1 B of the probe's 1.25 B and queued (socket full): the sample is the
+  // rate over the probe and the cruise round before it, (0.97 + 1.1) / 2 B.
+  const double raised = (0.97 + 1.1) / 2 * b;
+  EXPECT_DOUBLE_EQ(Round(e, clock, 1.1 * b * kRound, true, 2, true), 0.75 * raised);
+  EXPECT_DOUBLE_EQ(e.bandwidth(), raised);
 }
 
 TEST(LinkEstimatorTest, ProbeWithoutQueueingEndsPacing) {
   ManualClock clock;
   LinkEstimator e(&clock);
   const double b = 4e6 / kRound;
-  Round(e, clock, 4e6, true);
+  Enter(e, clock, 4e6);
   for (int i = 0; i < 7; ++i) Round(e, clock, 0.97 * b * kRound, false, 2, true);  // drain, 6 cruise
   // All of 1.25 B delivered, no socket full: the link is faster than B; measure it unpaced.
   EXPECT_EQ(Round(e, clock, 1.25 * b * kRound, false, 2, true), 0.0);
   EXPECT_FALSE(e.paced());
-  // ... and the next contended full round paces at the drain of the larger B.
+  // ... not on the first contended full round (no fresh sample yet), but on the second, at
+  // the drain of the larger B.
+  EXPECT_EQ(Round(e, clock, 2 * b * kRound, true), 0.0);
   EXPECT_DOUBLE_EQ(Round(e, clock, 2 * b * kRound, true), 0.75 * 2 * b);
 }
 
@@ -82,21 +93,49 @@ TEST(LinkEstimatorTest, SamplesLeaveTheWindow) {
   LinkEstimator::Params p;
   LinkEstimator e(&clock, p);
   const double high = 8e6 / kRound, low = 4e6 / kRound;
-  Round(e, clock, 8e6, true);  // B = high
-  // The link slowed down: every later round is backlogged at `low`.
-  for (int i = 1; i < p.window_rounds; ++i) {
+  Enter(e, clock, 8e6);  // rounds 0 and 1: B = high, sampled at round 1
+  // The link slowed down: every later round is backlogged at `low`. Round 2's sample spans
+  // one high and one low round.
+  for (int r = 2; r <= p.window_rounds; ++r) {
     Round(e, clock, 4e6, true, 2, true);
-    ASSERT_DOUBLE_EQ(e.bandwidth(), high) << i;
+    ASSERT_DOUBLE_EQ(e.bandwidth(), high) << r;
   }
-  Round(e, clock, 4e6, true, 2, true);  // the high sample is window_rounds old now
+  Round(e, clock, 4e6, true, 2, true);  // round 1's sample is window_rounds old now
+  EXPECT_DOUBLE_EQ(e.bandwidth(), (high + low) / 2);
+  Round(e, clock, 4e6, true, 2, true);  // and round 2's
   EXPECT_DOUBLE_EQ(e.bandwidth(), low);
+}
+
+// Acknowledgements reported in lumps: the link delivers 19.1 MB/s, but the rounds read 23.1
+// and 15.1 MB/s by turns (as measured on 20 MB/s links). One round alone made B 23.1 MB/s,
+// and the pacer's 0.97 B stayed above the link, so TCP, not the shares, divided it; over two
+// backlogged rounds the lumps cancel.
+TEST(LinkEstimatorTest, LumpyAcknowledgementsDoNotRaiseTheEstimateAboveTheLink) {
+  ManualClock clock;
+  LinkEstimator e(&clock);
+  const double link = 19.1e6, lump = 4e6;
+  for (int i = 0; i < 24; ++i) {
+    const double rate = i % 2 == 0 ? link + lump : link - lump;
+    Round(e, clock, rate * kRound, /*full=*/true, 2, e.paced());
+    if (i >= 1) {
+      ASSERT_DOUBLE_EQ(e.bandwidth(), link) << i;
+    }
+  }
+  EXPECT_TRUE(e.paced());
+  EXPECT_LE(e.pacing_rate(), 1.25 * link);
+  // Each round alone (the estimator before): B is the lump.
+  LinkEstimator::Params one;
+  one.sample_rounds = 1;
+  LinkEstimator single(&clock, one);
+  for (int i = 0; i < 4; ++i) Round(single, clock, (i % 2 == 0 ? link + lump : link - lump) * kRound, true);
+  EXPECT_DOUBLE_EQ(single.bandwidth(), link + lump);
 }
 
 TEST(LinkEstimatorTest, IdleRoundsEndPacingAndSilenceSkipsRounds) {
   ManualClock clock;
   LinkEstimator::Params p;
   LinkEstimator e(&clock, p);
-  Round(e, clock, 4e6, true);
+  Enter(e, clock, 4e6);
   ASSERT_TRUE(e.paced());
   for (int i = 1; i < p.idle_rounds; ++i) Round(e, clock, 0, false, 0);
   EXPECT_TRUE(e.paced());
@@ -113,10 +152,12 @@ TEST(LinkEstimatorTest, ShareLimiterPacesAtTheEstimate) {
   ShareLimiter limiter(0, &clock);
   limiter.EstimateLink();
   ASSERT_TRUE(limiter.estimating());
-  limiter.Delivered(1, 2e6);
-  limiter.Delivered(2, 2e6);
-  limiter.SocketFull(1);
-  clock.Advance(kRound);
+  for (int round = 0; round < 2; ++round) {  // the first backlogged round gives no sample
+    limiter.Delivered(1, 2e6);
+    limiter.Delivered(2, 2e6);
+    limiter.SocketFull(1);
+    clock.Advance(kRound);
+  }
   limiter.Delivered(1, 0);  // any report closes the round
   EXPECT_DOUBLE_EQ(limiter.estimated_link_rate(), 4e6 / kRound);
   EXPECT_DOUBLE_EQ(limiter.capacity(), 0.75 * 4e6 / kRound);
