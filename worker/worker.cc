@@ -134,8 +134,9 @@ class WorkerImpl final : public Worker, private MasterLink::Handler {
     // A map output this worker holds is linked and merged in place (shuffle/net/local_fetch.h),
     // not sent to itself over loopback into a copy; where the link is refused, it is fetched.
     fo.fetch = [token = options_.token, work_dir = options_.work_dir, host = options_.host,
-                port = shuffle_->port()](const shuffle::FetchTarget& target, const std::string& dest) {
-      if (target.port == port && target.host == host) {
+                port = options_.link_local_runs ? shuffle_->port() : 0](const shuffle::FetchTarget& target,
+                                                                       const std::string& dest) {
+      if (port != 0 && target.port == port && target.host == host) {
         auto local = shuffle::FetchLocalPartition(work_dir, target, dest);
         if (local.ok() || local.status().code() != StatusCode::kFailedPrecondition) return local;
       }
