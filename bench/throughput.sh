@@ -19,7 +19,8 @@
 #   --no-mpi         skip the MR-MPI peer
 #   --no-build       use the binaries already in the build directory ($MR_BUILD_DIR)
 #   --keep-data      keep the generated inputs in bench/data/ (default: delete what this run generated)
-#   --keep-output    keep bench/out/ (outputs of every tool) for inspection
+#   --keep-output    keep bench/out/ (outputs of every tool but sort, whose outputs are checksummed
+#                    and deleted after each run) for inspection
 #
 # Alternation: run i of every command of a workload happens before run i+1 of any, so
 # mr and its peer see the same machine state (page cache, write-back, other load) run by
@@ -43,7 +44,7 @@ keep_data=0
 do_build=1
 quick=0
 
-usage() { sed -n '2,28p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,29p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 while (($#)); do
   case $1 in
     --quick) quick=1 ;;
@@ -124,13 +125,36 @@ data=$here/data
 mkdir -p "$data"
 words=$data/words-${size_mib}MiB.txt
 records=$data/records-${size_mib}MiB.txt
-# Disk: a sort run holds the input, mr's map outputs, fetched runs and output, and GNU sort's
-# output (about 5x the input); word count and grep far less. Fail before generating.
-need_mib=$((2 * size_mib))
-if want sort; then need_mib=$((5 * size_mib)); fi
+# Disk (issue 30), in units of one input (S = size_mib MiB), counted before anything is
+# generated. Each sort's output is checksummed and deleted right after its run (`digest`), so
+# at most one sort's files exist beside the inputs:
+#   sort: the records (S) + the larger of mr's peak and GNU sort's. mr's peak is at the end
+#         of its reduces: the map outputs (S), the copied runs of map outputs held by the other
+#         workers (S x (W - 1) / W; a run of the reducer's own worker is a link, no bytes),
+#         the output (S): S x (3 - 1/W), 2.5S with 2 workers. GNU sort's: its temporaries (S)
+#         + its output (S). The words file (S) too when grep runs after sort.
+#   word count, grep: the words (S) + small outputs: 1.5S.
+# 3 % more for record framing (a map output's varints) and logs. Inputs this run generates
+# are deleted after their last workload (the records after sort). mr run's work directory
+# and GNU sort's temporaries are under ${TMPDIR:-/tmp}: this assumes the same file system.
+need_mib=0
+if want wordcount || want grep; then need_mib=$((3 * size_mib / 2)); fi
+if want sort; then
+  mr_peak=$((size_mib * (3 * nprocs - 1) / nprocs))
+  sort_need=$((size_mib + (mr_peak > 2 * size_mib ? mr_peak : 2 * size_mib)))
+  if want grep; then sort_need=$((sort_need + size_mib)); fi
+  ((sort_need > need_mib)) && need_mib=$sort_need
+fi
+need_mib=$((need_mib * 103 / 100))
+# Inputs kept from an earlier run (--keep-data) already occupy their share.
+for f in "$words" "$records"; do
+  if [[ -s $f ]]; then need_mib=$((need_mib - $(stat -c %s "$f") / 1048576)); fi
+done
 free_mib=$(df -Pm "$here" | awk 'NR == 2 { print $4 }')
 if [[ -n $free_mib ]] && ((free_mib < need_mib)); then
-  die "about $need_mib MiB of free disk needed under $here for ${size_mib} MiB inputs; $free_mib MiB free"
+  die "refusing to start: ${size_mib} MiB inputs need about $need_mib MiB of free disk under $here (inputs, \
+the largest tool's map outputs, runs and output; see the Disk comment in $0); $free_mib MiB are free. \
+Run one job at a time (--jobs sort, then --jobs wordcount) or free space"
 fi
 generated=()
 out=$here/out/$mode
@@ -195,12 +219,28 @@ show_args() {
 # `alternate BYTES`: round i runs every command once (order rotated by i), for $runs rounds.
 # Rows appended to $tsv: name run wall maxrss_kb tree_rss_kb job_seconds user sys.
 # Round 1 also samples the whole process tree's RSS (workers included).
-names=(); preps=(); cmdlines=()
+# `then_digest PATH` after a `cmd`: after each of its runs (untimed), the output at PATH (a
+# file, or a directory of part files) is checksummed into $out/digest.NAME and deleted, so no
+# tool's output is on disk while another runs (a 16 GiB sort's outputs would not fit).
+names=(); preps=(); cmdlines=(); posts=()
 cmd() {
   local name=$1 prep=$2
   shift 2
-  names+=("$name"); preps+=("$prep")
+  names+=("$name"); preps+=("$prep"); posts+=(":")
   cmdlines+=("$(printf '%q ' "$@")")
+}
+then_digest() { posts[${#posts[@]} - 1]="digest '${names[${#names[@]} - 1]}' '$1'"; }
+digest() {  # digest NAME PATH: appends PATH's md5 to $out/digest.NAME, then removes PATH
+  local sum
+  if [[ -d $2 ]]; then sum=$(cat "$2"/part-r-* | md5sum); else sum=$(md5sum <"$2"); fi
+  echo "${sum%% *}" >>"$out/digest.$1"
+  rm -rf "$2"
+}
+# Succeeds when every run of every named command left the same output digest.
+same_digests() {
+  local n
+  n=$(for name in "$@"; do cat "$out/digest.$name"; done | sort -u | wc -l)
+  ((n == 1))
 }
 run_one() {  # run_one INDEX ROUND
   local k=$1 i=$2 name=${names[$1]} tf=$out/time.${names[$1]} sf=$out/tree.${names[$1]}
@@ -214,6 +254,7 @@ run_one() {  # run_one INDEX ROUND
     die "$name failed (run $i): ${cmdlines[$k]}"
   fi
   if ((i == 1)); then wait "$spid"; tree=$(cat "$sf"); fi
+  eval "${posts[$k]}"
   read -r secs user sys rss < <(tail -n 1 "$tf")
   # mr prints "job-... succeeded in 1.23s": the job alone, without cluster start and stop.
   job=$(sed -n 's/.* succeeded in \([0-9.]*\)s.*/\1/p' "$out/stdout.$name" | head -n 1)
@@ -228,7 +269,7 @@ alternate() {  # alternate BYTES
   for ((i = 1; i <= runs; i++)); do
     for ((j = 0; j < n; j++)); do run_one $(((j + i - 1) % n)) "$i"; done
   done
-  names=(); preps=(); cmdlines=()
+  names=(); preps=(); cmdlines=(); posts=()
 }
 
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -269,19 +310,22 @@ if want sort; then
   warm "$records"
   records_bytes=$(stat -c %s "$records")
   cmd sort.mr "rm -rf '$out/sort-mr'" "$MR" run sort -q --input "$records" --output "$out/sort-mr"
+  then_digest "$out/sort-mr"
   cmd sort.coreutils ":" env LC_ALL=C sort -S "$sort_memory" --parallel=2 -o "$out/sort-ref.txt" "$records"
+  then_digest "$out/sort-ref.txt"
+  sorts=(sort.mr sort.coreutils)
   if ((tuned)); then
     cmd sort.mr-tuned "rm -rf '$out/sort-mr-tuned'" \
       "$MR" run sort -q --input "$records" --output "$out/sort-mr-tuned" --split-size "$tuned_split" --reducers 4
+    then_digest "$out/sort-mr-tuned"
+    sorts+=(sort.mr-tuned)
   fi
   alternate "$records_bytes"
   log "checking sort"
-  cat "$out"/sort-mr/part-r-* | cmp -s - "$out/sort-ref.txt" || die "mr sort output differs from LC_ALL=C sort"
-  if ((tuned)); then
-    cat "$out"/sort-mr-tuned/part-r-* | cmp -s - "$out/sort-ref.txt" || die "mr sort (tuned) differs from LC_ALL=C sort"
-  fi
-  checks+=("sort: mr's concatenated parts cmp-identical to LC_ALL=C sort")
-  rm -rf "$out/sort-mr" "$out/sort-mr-tuned" "$out/sort-ref.txt"
+  same_digests "${sorts[@]}" || die "mr sort output differs from LC_ALL=C sort (md5 of every run: $out/digest.sort.*)"
+  checks+=("sort: every run's concatenated parts (mr) and output (LC_ALL=C sort) have the same md5")
+  # The records are not needed again: a generated input goes now, not at exit.
+  if ((!keep_data)) && [[ " ${generated[*]} " == *" $records "* ]]; then rm -f "$records"; fi
 fi
 
 # --- grep ----------------------------------------------------------------------------------

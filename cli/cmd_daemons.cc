@@ -72,6 +72,8 @@ int WorkerMain(const Args& args) {
       ("host", po::value<std::string>()->default_value("127.0.0.1"), "address other workers fetch map output from")
       ("ephemeral-work-dir", "the work directory dies with the cluster and no worker is ever restarted on it "
                              "(mr run's embedded cluster): map output indexes are written without fsync")
+      ("copy-local-runs", "fetch a map output this worker holds through its own shuffle server into a copied "
+                          "run file, as a remote one, instead of linking it and merging it in place")
       ("token-file", po::value<std::string>(), "cluster token shared with the master and the other workers");
   desc.add(WorkerSlotOptionGroup()).add(WorkerTuningOptionGroup());
   po::variables_map vm;
@@ -98,6 +100,7 @@ int WorkerMain(const Args& args) {
   o.work_dir = vm["work-dir"].as<std::string>();
   o.host = vm["host"].as<std::string>();
   o.sync_map_outputs = vm.count("ephemeral-work-dir") == 0;
+  o.link_local_runs = vm.count("copy-local-runs") == 0;
   if (Status s = ApplyWorkerSlotOptions(vm, &o); !s.ok()) return UsageError(s.message());
   if (Status s = ApplyWorkerTuningOptions(vm, &o); !s.ok()) return UsageError(s.message());
   auto token = TokenOption(vm);

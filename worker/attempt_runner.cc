@@ -146,10 +146,16 @@ Status ReduceBody(const proto::Assignment& a, const AttemptContext& ctx, Attempt
     spec.run_files.push_back(shuffle::ReducerRunPath(ctx.work_dir, a.job_id(), a.index(), m));
   }
   MR_ASSIGN_OR_RETURN(spec.run_crcs, ctx.fetches->RunCrcs(a.job_id(), a.index(), a.num_maps()));
+  MR_ASSIGN_OR_RETURN(std::vector<shuffle::RunExtent> extents,
+                      ctx.fetches->RunExtents(a.job_id(), a.index(), a.num_maps()));
+  for (const shuffle::RunExtent& e : extents) spec.run_ranges.push_back(RunRange{e.offset, e.length});
   MR_ASSIGN_OR_RETURN(TaskOutput output, PrepareOutput(a, ctx));
   spec.output_path = output.path();
-  auto result = RunReduceTaskWithRefetch(spec, watch.cancel(), [&](uint32_t map) {
-    return ctx.fetches->Refetch(a.job_id(), a.index(), map);
+  auto result = RunReduceTaskWithRefetch(spec, watch.cancel(), [&](uint32_t map, RunRange* range) {
+    shuffle::RunExtent e;
+    auto crc = ctx.fetches->Refetch(a.job_id(), a.index(), map, &e);
+    *range = RunRange{e.offset, e.length};
+    return crc;
   });
   if (result.ok()) result = MaybePublish(output, std::move(result));
   if (!result.ok()) {

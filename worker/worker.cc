@@ -19,6 +19,7 @@
 #include "shuffle/map_output.h"
 #include "shuffle/net/fetch_scheduler.h"
 #include "shuffle/net/fetcher.h"
+#include "shuffle/net/local_fetch.h"
 #include "shuffle/net/input_client.h"
 #include "shuffle/net/link_estimator.h"
 #include "shuffle/net/output_client.h"
@@ -130,7 +131,15 @@ class WorkerImpl final : public Worker, private MasterLink::Handler {
     fo.work_dir = options_.work_dir;
     fo.max_threads = options_.fetch_threads;
     fo.clock = link->clock();
-    fo.fetch = [token = options_.token](const shuffle::FetchTarget& target, const std::string& dest) {
+    // A map output this worker holds is linked and merged in place (shuffle/net/local_fetch.h),
+    // not sent to itself over loopback into a copy; where the link is refused, it is fetched.
+    fo.fetch = [token = options_.token, work_dir = options_.work_dir, host = options_.host,
+                port = options_.link_local_runs ? shuffle_->port() : 0](const shuffle::FetchTarget& target,
+                                                                       const std::string& dest) {
+      if (port != 0 && target.port == port && target.host == host) {
+        auto local = shuffle::FetchLocalPartition(work_dir, target, dest);
+        if (local.ok() || local.status().code() != StatusCode::kFailedPrecondition) return local;
+      }
       return shuffle::FetchPartition(target, dest, kFetchProgressTimeoutSeconds, SystemClock::Get(), token);
     };
     fo.on_urgent = [link] { link->Wake(); };

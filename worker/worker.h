@@ -44,6 +44,11 @@ struct WorkerOptions {
   // place without an fsync. True (a real worker): fsynced, so a worker restarted after a
   // machine crash offers only outputs whose index survived whole.
   bool sync_map_outputs = true;
+  // True: a reducer's run of a map output this worker holds is that output's data file,
+  // linked, merged in place (shuffle/net/local_fetch.h). False (`mr worker
+  // --copy-local-runs`): fetched through this worker's own shuffle server into a copy, as a
+  // remote one is (the behaviour before; for byte counts against it and for tests).
+  bool link_local_runs = true;
   double master_timeout = 30;       // give up after this long without the master
   auth::ClusterToken token;         // cluster token for the master and the shuffle; none = off
 };

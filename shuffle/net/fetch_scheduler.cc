@@ -47,6 +47,7 @@ void FetchScheduler::Place(uint64_t job, uint32_t reduce, uint32_t num_maps) {
     r.num_maps = num_maps;
     r.fetched.assign(num_maps, 0);
     r.crcs.assign(num_maps, 0);
+    r.extents.assign(num_maps, RunExtent{});
     r.sources.assign(num_maps, {});
     r.dir = ReducerRunDir(options_.work_dir, job, reduce);
     r.placement = ++placements_;
@@ -150,13 +151,22 @@ Result<std::vector<uint32_t>> FetchScheduler::RunCrcs(uint64_t job, uint32_t red
   return it->second.crcs;
 }
 
+Result<std::vector<RunExtent>> FetchScheduler::RunExtents(uint64_t job, uint32_t reduce, uint32_t num_maps) const {
+  std::lock_guard lock(mu_);
+  auto it = reducers_.find({job, reduce});
+  if (it == reducers_.end() || it->second.extents.size() != num_maps) {
+    return Status::FailedPrecondition("reduce " + std::to_string(reduce) + " has no fetched runs on this worker");
+  }
+  return it->second.extents;
+}
+
 uint32_t FetchScheduler::FetchedCount(uint64_t job, uint32_t reduce) const {
   std::lock_guard lock(mu_);
   auto it = reducers_.find({job, reduce});
   return it == reducers_.end() ? 0 : it->second.fetched_count;
 }
 
-Result<uint32_t> FetchScheduler::Refetch(uint64_t job, uint32_t reduce, uint32_t map) {
+Result<uint32_t> FetchScheduler::Refetch(uint64_t job, uint32_t reduce, uint32_t map, RunExtent* extent) {
   Item item;
   {
     std::lock_guard lock(mu_);
@@ -184,6 +194,8 @@ Result<uint32_t> FetchScheduler::Refetch(uint64_t job, uint32_t reduce, uint32_t
       result = Status::FailedPrecondition("reduce " + std::to_string(reduce) + " is no longer placed here");
     } else if (r.ok()) {
       it->second.crcs[map] = crc = r->crc32c;
+      it->second.extents[map] = RunExtent{r->offset, r->bytes};
+      if (extent != nullptr) *extent = it->second.extents[map];
     } else if (cause == proto::FETCH_LOCAL) {
       result = r.status();  // this worker's disk: the attempt fails
     } else {
@@ -285,6 +297,7 @@ void FetchScheduler::FetchOne(const Item& item, std::list<InFlight>::iterator fl
       Reducer& st = it->second;
       st.fetched[map] = 1;
       st.crcs[map] = r->crc32c;
+      st.extents[map] = RunExtent{r->offset, r->bytes};
       st.sources[map] = item.loc;
       st.fetched_count++;
       st.bytes += r->bytes;

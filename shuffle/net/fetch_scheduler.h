@@ -44,6 +44,15 @@ namespace mr::shuffle {
 std::string ReducerRunDir(const std::string& work_dir, uint64_t job, uint32_t reduce);
 std::string ReducerRunPath(const std::string& work_dir, uint64_t job, uint32_t reduce, uint32_t map);
 
+// Where a fetched run's bytes are in its run file (ReducerRunPath): [offset, offset +
+// length). A copy fetched over the network is the whole file (offset 0); a run of a map
+// output held by this worker is that output's data file, linked, and its partition's extent
+// (shuffle/net/local_fetch.h).
+struct RunExtent {
+  uint64_t offset = 0;
+  uint64_t length = 0;
+};
+
 // One placed reducer's fetching, as the heartbeat reports it.
 struct ReducerProgress {
   enum class State { kFetching, kReady, kFailed };
@@ -101,13 +110,16 @@ class FetchScheduler {
   // The CRC32C of each run of the reducer, indexed by map. FailedPrecondition if the
   // reducer is not placed here for `num_maps` maps.
   Result<std::vector<uint32_t>> RunCrcs(uint64_t job, uint32_t reduce, uint32_t num_maps) const;
+  // Where each run's bytes are in its run file, indexed by map (RunCrcs' contract).
+  Result<std::vector<RunExtent>> RunExtents(uint64_t job, uint32_t reduce, uint32_t num_maps) const;
   // Maps whose runs are here for the reducer (0 if it is not placed here).
   uint32_t FetchedCount(uint64_t job, uint32_t reduce) const;
   // Fetches the run of `map` again, from where it came, after the local copy failed its
-  // checksum; in the caller's thread, reported like any fetch. Returns the new CRC32C. On
+  // checksum; in the caller's thread, reported like any fetch. Returns the new CRC32C (and,
+  // if `extent` is given, where the new copy's bytes are). On
   // failure the run counts as missing again: FETCH_LOCAL returns the fetch's error (the
   // attempt fails), anything else Unavailable (the run is fetched again as blamed).
-  Result<uint32_t> Refetch(uint64_t job, uint32_t reduce, uint32_t map);
+  Result<uint32_t> Refetch(uint64_t job, uint32_t reduce, uint32_t map, RunExtent* extent = nullptr);
 
   uint32_t threads_started() const;  // for tests and metrics
   size_t queued() const;             // fetches waiting to start (for tests)
@@ -120,6 +132,7 @@ class FetchScheduler {
     // and where it came from, to fetch it again if the local copy goes bad. In memory only:
     // fetched runs do not outlive the worker process (a restarted worker deletes them).
     std::vector<uint32_t> crcs;
+    std::vector<RunExtent> extents;  // per map: where the run's bytes are in its file
     std::vector<proto::MapOutputLocation> sources;
     uint32_t fetched_count = 0;
     uint64_t bytes = 0;

@@ -50,6 +50,9 @@ struct FetchResult {
   double start_time = 0;  // clock->Now() before connecting
   double end_time = 0;    // clock->Now() after the file was renamed into place
   uint32_t crc32c = 0;    // of the fetched bytes (verified against the server's)
+  // Where the run starts in the destination file: 0 for a fetched copy; a local run
+  // (shuffle/net/local_fetch.h) is the map output's whole data file, linked.
+  uint64_t offset = 0;
 };
 
 // The fetcher's side of the handshake on a fresh connection to a shuffle or data server

@@ -68,7 +68,6 @@ class ChecksumTest : public ::testing::Test {
   void SetUp() override {
     d_ = tmp_.path();
     ASSERT_TRUE(c_.StartMaster({"--heartbeat-ms", "20"})) << c_.MasterLogs();
-    for (int i = 0; i < 2; ++i) c_.StartWorker();
     ASSERT_TRUE(MakeDirs(d_ + "/in").ok());
     WriteRecords(d_ + "/in/a.txt", 3000, 31);
     WriteRecords(d_ + "/in/b.txt", 3000, 32);
@@ -77,6 +76,12 @@ class ChecksumTest : public ::testing::Test {
     std::ofstream(d_ + "/in/c.txt", std::ios::app) << "SLOWMARK\n";
   }
   void TearDown() override { OpenGate(); }
+
+  // Workers; with --copy-local-runs every run a reducer has is a copy, even of a map output
+  // its own worker holds (else that run is the output's data file, linked).
+  void StartWorkers(const std::vector<std::string>& extra = {}, int n = 2) {
+    for (int i = 0; i < n; ++i) c_.StartWorker(extra);
+  }
 
   void OpenGate() { std::ofstream(d_ + "/gate") << "open\n"; }
 
@@ -103,6 +108,7 @@ class ChecksumTest : public ::testing::Test {
 
 // Issue 11: before checksums the corrupted key was served, merged and committed.
 TEST_F(ChecksumTest, FlippedBitInServedMapOutputReexecutesTheMap) {
+  StartWorkers();
   auto job = StartJob(1.0);  // reducers fetch nothing before every map is done
   auto index = WaitForFiles(d_, std::regex(R"(w\d+/j\d+/m\d+-a\d+\.index)"), 2);
   ASSERT_EQ(index.size(), 2u) << "two fast maps did not finish\n" << c_.MasterLogs();
@@ -125,6 +131,7 @@ TEST_F(ChecksumTest, FlippedBitInServedMapOutputReexecutesTheMap) {
 }
 
 TEST_F(ChecksumTest, FlippedBitInFetchedRunIsRefetched) {
+  StartWorkers({"--copy-local-runs"});
   auto job = StartJob(0.0);  // the reducer fetches each map's run as it finishes
   auto runs = WaitForFiles(d_, std::regex(R"(w\d+/j\d+/r0/m\d+\.run)"), 2);
   ASSERT_EQ(runs.size(), 2u) << "the reducer did not fetch two runs\n" << c_.MasterLogs();
@@ -145,6 +152,39 @@ TEST_F(ChecksumTest, FlippedBitInFetchedRunIsRefetched) {
   }
   EXPECT_EQ(fetched, 2) << "the run of " << task << " was not fetched again";
   EXPECT_EQ(reexecuted, 0) << "the source's copy was fine: no map should run again";
+}
+
+// Issue 30: a run of a map output held by the reducer's own worker is that output's data
+// file, linked; a bit flipped in it is a flipped bit in the map output. The reducer's merge
+// finds it, the refetch (which checks the extent) proves the source bad, and the map runs
+// again: the output is still byte-exact.
+TEST_F(ChecksumTest, FlippedBitInLinkedRunReexecutesTheMap) {
+  StartWorkers({"--map-slots", "3"}, 1);  // every map's output is on the reducer's worker
+  auto job = StartJob(0.0);
+  std::vector<std::string> linked;
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        linked.clear();
+        for (const auto& run : FindFiles(d_, std::regex(R"(w\d+/j\d+/r0/m\d+\.run)"))) {
+          std::error_code ec;
+          if (fs::hard_link_count(run, ec) == 2) linked.push_back(run);
+        }
+        return !linked.empty();
+      },
+      30, 0.02))
+      << "no run was linked from a map output on the reducer's worker\n" << c_.MasterLogs();
+  ASSERT_EQ(FlipKeyBit(linked[0]), "");
+  OpenGate();
+  CommandResult r = job.get();
+  ASSERT_EQ(r.exit_code, 0) << r.err << "\n" << c_.MasterLogs();
+  EXPECT_TRUE(Output() == Reference()) << "output differs from sort of the input";
+  char task[16];
+  std::snprintf(task, sizeof(task), "m-%05d", std::stoi(fs::path(linked[0]).stem().string().substr(1)));
+  int reexecuted = 0;
+  for (const auto& e : ReadTrace(d_ + "/out/_trace.jsonl")) {
+    if (e.at("event") == "reexecute" && e.at("task") == task) ++reexecuted;
+  }
+  EXPECT_EQ(reexecuted, 1) << "the map " << task << " whose linked run was corrupted was not re-executed once";
 }
 
 }  // namespace

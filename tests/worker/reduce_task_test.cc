@@ -100,7 +100,7 @@ TEST_F(ReduceChecksumTest, MissingChecksumsAreRefused) {
 TEST_F(ReduceChecksumTest, CorruptRunIsRefetchedAndMergedAgain) {
   Corrupt(2);
   std::vector<uint32_t> asked;
-  auto r = RunReduceTaskWithRefetch(spec_, nullptr, [&](uint32_t run) -> Result<uint32_t> {
+  auto r = RunReduceTaskWithRefetch(spec_, nullptr, [&](uint32_t run, RunRange*) -> Result<uint32_t> {
     asked.push_back(run);
     Repair(run);
     return crc32c::Value(runs_[run]);
@@ -113,7 +113,7 @@ TEST_F(ReduceChecksumTest, CorruptRunIsRefetchedAndMergedAgain) {
 TEST_F(ReduceChecksumTest, RunThatKeepsFailingEndsTheAttemptAfterTwoRefetches) {
   Corrupt(0);
   int calls = 0;
-  auto r = RunReduceTaskWithRefetch(spec_, nullptr, [&](uint32_t run) -> Result<uint32_t> {
+  auto r = RunReduceTaskWithRefetch(spec_, nullptr, [&](uint32_t run, RunRange*) -> Result<uint32_t> {
     ++calls;
     Corrupt(run);  // the local disk spoils every copy
     return crc32c::Value(runs_[run]);
@@ -128,7 +128,7 @@ TEST_F(ReduceChecksumTest, RunThatKeepsFailingEndsTheAttemptAfterTwoRefetches) {
 
 TEST_F(ReduceChecksumTest, RefetchThatFailsEndsTheAttemptWithItsError) {
   Corrupt(1);
-  auto r = RunReduceTaskWithRefetch(spec_, nullptr, [&](uint32_t) -> Result<uint32_t> {
+  auto r = RunReduceTaskWithRefetch(spec_, nullptr, [&](uint32_t, RunRange*) -> Result<uint32_t> {
     return Status::NotFound("no map output for job 1 map 1 attempt 1");
   });
   ASSERT_FALSE(r.ok());

@@ -120,11 +120,16 @@ Result<ReduceTaskResult> RunReduceTaskImpl(const ReduceTaskSpec& spec, const std
     return Status::InvalidArgument("reduce task: " + std::to_string(spec.run_crcs.size()) + " checksums for " +
                                    std::to_string(spec.run_files.size()) + " runs");
   }
+  if (!spec.run_ranges.empty() && spec.run_ranges.size() != spec.run_files.size()) {
+    return Status::InvalidArgument("reduce task: " + std::to_string(spec.run_ranges.size()) + " ranges for " +
+                                   std::to_string(spec.run_files.size()) + " runs");
+  }
   ReduceTaskResult result;
   std::vector<MappedFile> files;
   std::vector<std::string_view> runs;
-  for (const auto& path : spec.run_files) {
-    MR_ASSIGN_OR_RETURN(MappedFile f, MappedFile::Open(path));
+  for (size_t i = 0; i < spec.run_files.size(); ++i) {
+    const RunRange range = spec.run_ranges.empty() ? RunRange{} : spec.run_ranges[i];
+    MR_ASSIGN_OR_RETURN(MappedFile f, MappedFile::Open(spec.run_files[i], range.offset, range.length));
     result.counters.bytes_in += f.data().size();
     runs.push_back(f.data());
     files.push_back(std::move(f));
@@ -167,12 +172,14 @@ Result<ReduceTaskResult> RunReduceTaskWithRefetch(ReduceTaskSpec spec, const std
       ++refetches[run];
       MR_LOG_WARN("reduce {}/{}: run of map {} failed its checksum ({}); refetching it ({}/{})", spec.job_id,
                   spec.reduce_index, run, r.status().message(), refetches[run], max_refetches);
-      auto crc = refetch(run);
+      RunRange range;
+      auto crc = refetch(run, &range);
       if (!crc.ok()) {
         return crc.status().WithContext("reduce " + std::to_string(spec.reduce_index) + ": refetching the run of map " +
                                         std::to_string(run));
       }
       spec.run_crcs[run] = *crc;
+      if (!spec.run_ranges.empty()) spec.run_ranges[run] = range;
     }
   }
 }

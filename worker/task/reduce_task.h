@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "common/mapped_file.h"
 #include "common/status.h"
 #include "jobs/job.h"
 #include "worker/task/task_counters.h"
@@ -19,6 +20,14 @@
 namespace mr::worker {
 
 class AttemptLog;  // worker/task/attempt_log.h
+
+// Where a run's bytes are in its file: a run linked from a map output held by this worker
+// is that output's whole data file, of which the run is one partition's extent
+// (shuffle/net/local_fetch.h).
+struct RunRange {
+  uint64_t offset = 0;
+  uint64_t length = MappedFile::kToEnd;
+};
 
 struct ReduceTaskSpec {
   uint64_t job_id = 0;
@@ -30,6 +39,9 @@ struct ReduceTaskSpec {
   // CRC32C of each run file's bytes, as fetched (FetchResult::crc32c). REQUIRES: one per
   // run file.
   std::vector<uint32_t> run_crcs;
+  // Optional: where each run's bytes are in its file; empty means every file is one whole run.
+  // REQUIRES: empty or one per run file.
+  std::vector<RunRange> run_ranges;
   std::string output_path;  // parent directories are created
   double speed = 1.0;
   std::atomic<uint64_t>* progress = nullptr;  // ticked as keys are reduced (may be null)
@@ -56,8 +68,9 @@ struct ReduceTaskResult {
 Result<ReduceTaskResult> RunReduceTask(const ReduceTaskSpec& spec, const std::atomic<bool>* cancel,
                                        std::vector<uint32_t>* corrupt_runs = nullptr);
 
-// Replaces run file `run` with a fresh copy from its source; returns the new copy's CRC.
-using RefetchRun = std::function<Result<uint32_t>(uint32_t run)>;
+// Replaces run file `run` with a fresh copy from its source; returns the new copy's CRC and
+// sets *range to where its bytes are (`range` is never null).
+using RefetchRun = std::function<Result<uint32_t>(uint32_t run, RunRange* range)>;
 inline constexpr int kMaxRefetchesPerRun = 2;
 
 // RunReduceTask, but a run whose local copy fails its checksum is fetched again through
