@@ -58,6 +58,10 @@ Result<Prediction> PredictRun(const RecordedRun& run, const std::string& policy,
       p.cluster.policy_start = RoundClockStart(run, resolved->Double(row->traits.round_option));
     }
   }
+  // A policy that recorded its re-plans (flex's allocations) re-plans in the replay at the
+  // rounds the master ran, not on an exact grid of the master's period (docs/model.md,
+  // "Replaying a recorded run"). A what-if under another policy keeps the grid.
+  if (!p.what_if && p.cluster.refresh_rounds > 0 && !run.replans.empty()) p.cluster.round_times = run.replans;
   MR_ASSIGN_OR_RETURN(p.sim, model::SimulateTasks(run.jobs, p.cluster, *scheduler, speculator));
   double sum = 0;
   for (const RecordedJob& m : run.measured) {

@@ -37,7 +37,11 @@ struct JobTrace {
   double first_start = std::numeric_limits<double>::infinity();  // its first attempt_start
   double hint_map_seconds = 0, hint_shuffle_bytes = 0, hint_reduce_seconds = 0;
   std::vector<RoundNote> rounds;  // t in epoch seconds until the run's t0 is known
+  std::vector<double> replans;    // its allocation events' t, epoch seconds
 };
+
+// Allocation events closer than this (seconds) are one round's.
+constexpr double kSameRound = 1e-3;
 
 // The round index a decision's note names ("... round 12 ..."), or nullopt.
 std::optional<uint64_t> NoteRound(const std::string& note) {
@@ -112,6 +116,8 @@ Status ApplyEvent(const trace::Event& ev, JobTrace& job, std::vector<Window>& wi
     job.first_start = std::min(job.first_start, e->t);
   } else if (const auto* e = std::get_if<trace::Decision>(&ev); e && e->note) {
     if (std::optional<uint64_t> n = NoteRound(*e->note)) job.rounds.push_back({e->t, *n});
+  } else if (const auto* e = std::get_if<trace::Allocation>(&ev)) {
+    job.replans.push_back(e->t);
   } else if (const auto* e = std::get_if<trace::FetchEnd>(&ev); e && e->status == "ok") {
     return ApplyFetchEnd(*e, job, windows);
   } else if (const auto* e = std::get_if<trace::Estimate>(&ev); e && !job.saw_estimate) {
@@ -273,6 +279,7 @@ Result<RecordedRun> RecordedRunFromTraces(const std::vector<std::vector<trace::E
   if (std::isfinite(first_start)) run.first_assignment = std::max(0.0, first_start - run.t0);
   for (const JobTrace& job : parsed) {
     for (const RoundNote& r : job.rounds) run.rounds.push_back({r.t - run.t0, r.index});
+    for (double t : job.replans) run.replans.push_back(t - run.t0);
     std::vector<double> map_bytes;
     std::vector<TaskPlace> maps_ran, reduces_ran;
     std::vector<double> maps = SuccessfulDurations(job.attempts, 'm', job.maps, &map_bytes, &maps_ran);
@@ -293,6 +300,11 @@ Result<RecordedRun> RecordedRunFromTraces(const std::vector<std::vector<trace::E
   std::sort(run.excluded.begin(), run.excluded.end(),
             [](const ExcludedJob& a, const ExcludedJob& b) { return a.id < b.id; });
   run.links = Links(windows);
+  // One round's allocation events (one per job) are written microseconds apart: one time.
+  std::sort(run.replans.begin(), run.replans.end());
+  run.replans.erase(std::unique(run.replans.begin(), run.replans.end(),
+                                [](double a, double b) { return b - a < kSameRound; }),
+                    run.replans.end());
   return run;
 }
 

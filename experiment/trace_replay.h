@@ -75,6 +75,11 @@ struct RecordedRun {
   double first_assignment = 0;
   std::map<int64_t, LinkUse> links;   // per source worker id, over all jobs
   std::vector<RoundNote> rounds;      // every decision of every job that names its round
+  // The rounds in which the live policy re-planned, in seconds after t0, ascending: the
+  // distinct times of the run's allocation events (flex records one per job at every plan;
+  // policies that record no allocations leave it empty). The replay runs its periodic rounds
+  // at these times (model::ClusterSpec::round_times) instead of an exact 0.1 s grid.
+  std::vector<double> replans;
 };
 
 // When the live policy's round clock started, on the run's clock (seconds after t0), as its

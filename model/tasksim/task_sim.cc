@@ -46,9 +46,12 @@ class TaskSimulator {
 
  private:
   double NextEventTime() const;
-  // When the master's periodic round is next due (ClusterSpec::refresh_rounds); kNever when
-  // off, before the first round or with no active job.
+  // When the master's periodic round is next due (ClusterSpec::refresh_rounds, or the next
+  // of ClusterSpec::round_times); kNever when off, before the first round or with no active
+  // job.
   double RefreshDue() const;
+  // The periodic round is modelled (refresh_rounds' grid or recorded round_times).
+  bool Periodic() const { return cluster_.refresh_rounds > 0 || !cluster_.round_times.empty(); }
   // Ready reduces waiting now, by where the free slots are (TaskSimResult::reduce_*_wait).
   struct ReduceWaits {
     int bound = 0, full = 0, own_free = 0;
@@ -78,6 +81,7 @@ class TaskSimulator {
   std::priority_queue<double, std::vector<double>, std::greater<>> decisions_;
   size_t next_arrival_ = 0;
   double last_round_ = kNever;  // time of the latest Schedule() call; kNever before the first
+  size_t next_round_time_ = 0;  // the first of cluster_.round_times not yet passed
   TaskSimResult result_;
 };
 
@@ -155,6 +159,8 @@ Result<TaskSimResult> TaskSimulator::Run() {
       decide = true;  // rounds due at the same instant collapse into one
     }
     if (decide) MR_RETURN_IF_ERROR(Decide(refresh));
+    const std::vector<double>& times = cluster_.round_times;
+    while (next_round_time_ < times.size() && times[next_round_time_] <= state_.now) ++next_round_time_;
     if (tasks_.finished() > before) zero_steps = 0;
     if (zero_steps > max_zero_steps) {
       return Status::Internal(Printf("no progress at t=%.6g under policy %s", state_.now,
@@ -197,7 +203,10 @@ double TaskSimulator::NextEventTime() const {
 }
 
 double TaskSimulator::RefreshDue() const {
-  if (!(cluster_.refresh_rounds > 0) || last_round_ == kNever || state_.active.empty()) return kNever;
+  if (!Periodic() || last_round_ == kNever || state_.active.empty()) return kNever;
+  if (!cluster_.round_times.empty()) {
+    return next_round_time_ < cluster_.round_times.size() ? cluster_.round_times[next_round_time_] : kNever;
+  }
   return last_round_ + cluster_.refresh_rounds;
 }
 
@@ -245,7 +254,7 @@ bool TaskSimulator::ProcessEventsAt() {
 // (an arrival while every slot is busy waits for it, as live).
 Status TaskSimulator::Decide(bool refresh) {
   if (state_.active.empty()) return Status::Ok();
-  const bool periodic = cluster_.refresh_rounds > 0 && last_round_ != kNever;
+  const bool periodic = Periodic() && last_round_ != kNever;
   if (periodic && !refresh && !AnyAssignableWork()) return Status::Ok();
   if (scheduler_.scope() == sched::SnapshotScope::kCluster) {
     MR_RETURN_IF_ERROR(Round(kAllWorkers));

@@ -130,6 +130,16 @@ struct ClusterSpec {
   // ends, shuffle ends): a clock-driven policy then re-plans at the first event after its
   // boundary.
   double refresh_rounds = 0;
+  // The rounds the live master ran, as a replay reads them from the run's traces (seconds on
+  // the simulator's clock, ascending; experiment/trace_replay.h, RecordedRun::replans). When
+  // non-empty they replace refresh_rounds' grid: a round runs at each of these times while a
+  // job is active, and an event's round runs only where some worker could take a task. Live,
+  // the periodic round comes at the first heartbeat 0.1 s after the previous round, so its
+  // phase drifts by milliseconds per period; a clock-driven policy (flex's epochs) re-plans
+  // at the first round after its boundary, and when the boundary falls among task ends which
+  // side of them the re-plan lands on decides the plan. A grid of exactly refresh_rounds
+  // cannot reproduce that phase; the recorded rounds can. Empty: refresh_rounds applies.
+  std::vector<double> round_times;
   // Seconds from a job's reducer placement (at slow start) to the earliest moment its
   // reducers can be ready to run. Live, the round that places reducers cannot start them:
   // the placement reaches the worker with its next heartbeat, the worker fetches (even an

@@ -86,6 +86,10 @@ Status ValidateCluster(const ClusterSpec& c) {
     return Status::InvalidArgument("reduce ready delay must be a finite number of seconds >= 0");
   if (!FiniteNonNegative(c.refresh_rounds))
     return Status::InvalidArgument("refresh rounds must be a finite number of seconds >= 0 (0 = off)");
+  for (size_t i = 0; i < c.round_times.size(); ++i) {
+    if (!std::isfinite(c.round_times[i]) || (i > 0 && c.round_times[i] < c.round_times[i - 1]))
+      return Status::InvalidArgument("round times must be finite and ascending");
+  }
   if (c.policy_start && !std::isfinite(*c.policy_start))
     return Status::InvalidArgument("policy start must be a finite time in seconds");
   if (!(c.failure_prob >= 0 && c.failure_prob < 1) ||

@@ -114,6 +114,38 @@ TEST(TaskSimRoundsTest, RefreshRoundsStartAtTheFirstRound) {
   }
 }
 
+// Recorded rounds (a replay's: the live master's re-plans) replace the grid: job A (t = 0,
+// one map of 2 s) holds the only slot; with round_times {0.33, 0.9, 1.47, 5} and
+// refresh_rounds 0.25 the rounds are 0 (A arrives), 0.33, 0.9, 1.47 and 2 (A's map ends, B's
+// starts; B arrived at 0.1 with every slot busy: no round of its own), and none on the 0.25 s
+// grid; 5 is after the last job's end (3): no round.
+TEST(TaskSimRoundsTest, RecordedRoundTimesReplaceTheGrid) {
+  RecordingFifo p;
+  ClusterSpec c = ClusterOf({Worker(1, 1, 0, 1.0)});
+  c.refresh_rounds = 0.25;
+  c.round_times = {0.33, 0.9, 1.47, 5};
+  std::vector<TaskJob> jobs = {MapOnlyJob(0, 1, 2.0), MapOnlyJob(0.1, 1, 1.0)};
+  const TaskSimResult r = MustRun(jobs, c, p.scheduler);
+  EXPECT_DOUBLE_EQ(r.completion[0], 2.0);
+  EXPECT_DOUBLE_EQ(r.completion[1], 3.0);
+  std::vector<double> before_b_ends;
+  for (double t : p.calls) {
+    if (t < 2 - 1e-9) before_b_ends.push_back(t);
+    EXPECT_LE(t, 3 + 1e-9);
+  }
+  EXPECT_EQ(before_b_ends, (std::vector<double>{0, 0.33, 0.9, 1.47}));
+}
+
+TEST(TaskSimRoundsTest, RoundTimesMustBeFiniteAndAscending) {
+  RecordingFifo p;
+  ClusterSpec c = ClusterOf({Worker(1, 1, 0, 1.0)});
+  c.round_times = {0.5, 0.4};
+  std::vector<TaskJob> jobs = {MapOnlyJob(0, 1, 1.0)};
+  EXPECT_EQ(SimulateTasks(jobs, c, p.scheduler).status().code(), StatusCode::kInvalidArgument);
+  c.round_times = {std::numeric_limits<double>::infinity()};
+  EXPECT_EQ(SimulateTasks(jobs, c, p.scheduler).status().code(), StatusCode::kInvalidArgument);
+}
+
 // With the periodic round modelled, an arrival while every slot is busy gets no round of
 // its own (the master's heartbeats run one only when a worker could take a task): job A
 // (t = 0, one map of 2 s) holds the only slot when B (t = 0.1, one map of 1 s) arrives, so
