@@ -37,6 +37,9 @@ struct JobTrace {
   double first_start = std::numeric_limits<double>::infinity();  // its first attempt_start
   double hint_map_seconds = 0, hint_shuffle_bytes = 0, hint_reduce_seconds = 0;
   std::vector<RoundNote> rounds;  // t in epoch seconds until the run's t0 is known
+  double maps_done = std::numeric_limits<double>::infinity();  // its first maps_done
+  // Per reducer (first placement, not a backup's): when it was placed, its last fetch_end.
+  std::map<std::string, std::pair<double, double>> reducer_fetch;
 };
 
 // The round index a decision's note names ("... round 12 ..."), or nullopt.
@@ -73,6 +76,10 @@ Status ApplySubmit(const trace::JobSubmit& e, JobTrace& job) {
 
 Status ApplyFetchEnd(const trace::FetchEnd& e, JobTrace& job, std::vector<Window>& windows) {
   job.last_fetch_end = std::max(job.last_fetch_end, e.t);
+  if (e.task) {
+    auto it = job.reducer_fetch.find(*e.task);
+    if (it != job.reducer_fetch.end()) it->second.second = std::max(it->second.second, e.t);
+  }
   Window w{};
   MR_ASSIGN_OR_RETURN(w.worker, RequireNumber(e.src_worker, EventType::kFetchEnd, "src_worker", job.id));
   MR_ASSIGN_OR_RETURN(w.start, RequireNumber(e.start, EventType::kFetchEnd, "start", job.id));
@@ -112,6 +119,10 @@ Status ApplyEvent(const trace::Event& ev, JobTrace& job, std::vector<Window>& wi
     job.first_start = std::min(job.first_start, e->t);
   } else if (const auto* e = std::get_if<trace::Decision>(&ev); e && e->note) {
     if (std::optional<uint64_t> n = NoteRound(*e->note)) job.rounds.push_back({e->t, *n});
+  } else if (const auto* e = std::get_if<trace::MapsDone>(&ev)) {
+    job.maps_done = std::min(job.maps_done, e->t);
+  } else if (const auto* e = std::get_if<trace::ReducePlace>(&ev); e && e->task && !e->backup.value_or(false)) {
+    job.reducer_fetch.emplace(*e->task, std::make_pair(e->t, -std::numeric_limits<double>::infinity()));
   } else if (const auto* e = std::get_if<trace::FetchEnd>(&ev); e && e->status == "ok") {
     return ApplyFetchEnd(*e, job, windows);
   } else if (const auto* e = std::get_if<trace::Estimate>(&ev); e && !job.saw_estimate) {
@@ -211,6 +222,19 @@ std::pair<model::TaskJob, RecordedJob> ReplayJob(const JobTrace& job, std::vecto
   return {std::move(t), std::move(m)};
 }
 
+// The median, over the reducers placed once their job's maps were all done (nothing left
+// to wait for but the placement's round trip), of placement to the reducer's last fetch_end;
+// 0 when no reducer was. ReducePlace events precede their fetches in a trace.
+double ReduceReadyDelay(const std::vector<JobTrace>& jobs) {
+  std::vector<double> gaps;
+  for (const JobTrace& job : jobs) {
+    for (const auto& [task, span] : job.reducer_fetch) {
+      if (span.first >= job.maps_done && std::isfinite(span.second)) gaps.push_back(std::max(0.0, span.second - span.first));
+    }
+  }
+  return gaps.empty() ? 0 : QuantileLinear(gaps, 0.5);
+}
+
 // Length of the union of [start, end] spans.
 double UnionLength(std::vector<std::pair<double, double>> spans) {
   std::sort(spans.begin(), spans.end());
@@ -293,6 +317,7 @@ Result<RecordedRun> RecordedRunFromTraces(const std::vector<std::vector<trace::E
   std::sort(run.excluded.begin(), run.excluded.end(),
             [](const ExcludedJob& a, const ExcludedJob& b) { return a.id < b.id; });
   run.links = Links(windows);
+  run.reduce_ready_delay = ReduceReadyDelay(parsed);
   return run;
 }
 

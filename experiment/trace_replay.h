@@ -75,6 +75,12 @@ struct RecordedRun {
   double first_assignment = 0;
   std::map<int64_t, LinkUse> links;   // per source worker id, over all jobs
   std::vector<RoundNote> rounds;      // every decision of every job that names its round
+  // Seconds from a reducer's placement to its last fetch's end, for reducers placed once
+  // their job's maps were done (the median; 0 when none was): live, the round that places
+  // a reducer cannot start it — the placement reaches its worker with a heartbeat, the
+  // worker fetches (even nothing) and reports it ready — so a slot freed meanwhile goes to
+  // another task. The replay's ClusterSpec::reduce_ready_delay.
+  double reduce_ready_delay = 0;
 };
 
 // When the live policy's round clock started, on the run's clock (seconds after t0), as its

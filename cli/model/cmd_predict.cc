@@ -48,7 +48,8 @@ po::options_description PredictFlags(experiment::PredictOptions& o, std::string&
        "rounds only at events)")
       ("reduce-ready-delay", po::value(&o.cluster.reduce_ready_delay)->default_value(0),
        "seconds from a reducer's placement to the earliest moment it can be ready (live: its "
-       "worker's next heartbeat and READY report)")
+       "worker's next heartbeat and READY report); the replay uses at least the traces' measured "
+       "delay")
       ("jitter", po::value(&o.jitter)->default_value(0),
        "move every recorded task duration by a uniform draw on (-S, S) seconds: the replay's own "
        "sensitivity to timing (bench/asrpt/replay_band.py)")
