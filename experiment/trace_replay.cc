@@ -11,6 +11,7 @@
 #include "common/job_id.h"
 #include "common/stats.h"
 #include "experiment/band.h"
+#include "experiment/cluster_shape.h"
 #include "trace/attempts.h"
 #include "trace/reader.h"
 
@@ -235,6 +236,34 @@ double ReduceReadyDelay(const std::vector<JobTrace>& jobs) {
   return gaps.empty() ? 0 : QuantileLinear(gaps, 0.5);
 }
 
+// The median, over back-to-back attempts on one worker (the next assigned within the
+// master's periodic round of the one before's end: a task was waiting), of the one before's
+// end to the next one's worker-measured start: a slot's turnover, which the recorded
+// durations (worker start to end) leave out. 0 when no worker ran two such attempts.
+double SlotTurnover(const std::vector<JobTrace>& jobs) {
+  struct Run {
+    int64_t worker;
+    double assigned, start, end;
+  };
+  std::vector<Run> runs;
+  for (const JobTrace& job : jobs) {
+    for (const trace::Attempt& a : job.attempts) {
+      if (!a.started || !a.ended->worker) continue;
+      runs.push_back({*a.ended->worker, a.started->t, *a.ended->start, a.ended->t});
+    }
+  }
+  std::sort(runs.begin(), runs.end(),
+            [](const Run& a, const Run& b) { return std::tie(a.worker, a.assigned) < std::tie(b.worker, b.assigned); });
+  std::vector<double> gaps;
+  for (size_t i = 1; i < runs.size(); ++i) {
+    const Run& prev = runs[i - 1];
+    const Run& next = runs[i];
+    const double wait = next.assigned - prev.end;
+    if (prev.worker == next.worker && wait >= 0 && wait < kMasterRefreshRounds) gaps.push_back(std::max(0.0, next.start - prev.end));
+  }
+  return gaps.empty() ? 0 : QuantileLinear(gaps, 0.5);
+}
+
 // Length of the union of [start, end] spans.
 double UnionLength(std::vector<std::pair<double, double>> spans) {
   std::sort(spans.begin(), spans.end());
@@ -318,6 +347,7 @@ Result<RecordedRun> RecordedRunFromTraces(const std::vector<std::vector<trace::E
             [](const ExcludedJob& a, const ExcludedJob& b) { return a.id < b.id; });
   run.links = Links(windows);
   run.reduce_ready_delay = ReduceReadyDelay(parsed);
+  run.slot_turnover = SlotTurnover(parsed);
   return run;
 }
 

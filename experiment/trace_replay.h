@@ -81,6 +81,13 @@ struct RecordedRun {
   // worker fetches (even nothing) and reports it ready — so a slot freed meanwhile goes to
   // another task. The replay's ClusterSpec::reduce_ready_delay.
   double reduce_ready_delay = 0;
+  // Seconds from an attempt's end to the next attempt's start on its worker when a task was
+  // waiting (the median over back-to-back attempts: the end's report, the next round, the
+  // assignment's delivery), which the recorded durations leave out; 0 when none. The
+  // replay's ClusterSpec::decision_latency: without it a replay runs ahead of the run by a
+  // few ms per task and a policy with clocked rounds (asrpt) plans a round with other tasks
+  // done than live.
+  double slot_turnover = 0;
 };
 
 // When the live policy's round clock started, on the run's clock (seconds after t0), as its

@@ -42,7 +42,8 @@ po::options_description PredictFlags(experiment::PredictOptions& o, std::string&
        "fraction of maps done before reducers start (the jobs' --slow-start; with --cluster-from "
        "the file's unless given)")
       ("decision-latency", po::value(&o.cluster.decision_latency)->default_value(0),
-       "seconds from an event to the scheduling round that reacts to it")
+       "seconds from an event to the scheduling round that reacts to it; the replay uses at least "
+       "the traces' measured slot turnover")
       ("refresh-rounds", po::value(&o.cluster.refresh_rounds)->default_value(0.1, "0.1"),
        "seconds without a round after which the master runs one anyway (its share refresh; 0 = "
        "rounds only at events)")

@@ -399,5 +399,46 @@ TEST(ReplayPredictionTest, AFreedSlotGoesToAMapWhileTheReducerPlacedThenFetches)
   EXPECT_NEAR(p->sim.response[1], 2.5, 1e-9);
 }
 
+// A slot's next task starts a turnover after the last one's end: the end's report, the next
+// round, the assignment's delivery, which the recorded durations (worker start to end) leave
+// out. Live (fifo, one unified slot, two jobs of one 1-s map and one 0.5-s reduce submitted
+// at 400): job 1's map ran 400.01-401.01, its reduce 401.02-401.52, job 2's map
+// 401.53-402.53 and reduce 402.54-403.04, each assigned 4 ms after the end before it and
+// started 10 ms after it (responses 1.52 and 3.04). Replayed with the measured turnover
+// (0.01 s) the same; without it 1.51 and 3.01: over a run the replay drifts ahead by the
+// turnover per task.
+constexpr char kTurnFirst[] = R"(
+{"event":"job_submit","t":400,"job":"job-000001","name":"first","kind":"synthetic","maps":1,"reduces":1,"policy":"fifo"}
+{"event":"attempt_start","t":400.01,"job":"job-000001","task":"m-00000","attempt":1,"worker":1,"slot":"unified"}
+{"event":"attempt_end","t":401.01,"job":"job-000001","task":"m-00000","attempt":1,"worker":1,"start":400.01,"status":"ok","bytes_out":0}
+{"event":"attempt_start","t":401.014,"job":"job-000001","task":"r-00000","attempt":2,"worker":1,"slot":"unified"}
+{"event":"attempt_end","t":401.52,"job":"job-000001","task":"r-00000","attempt":2,"worker":1,"start":401.02,"status":"ok"}
+{"event":"job_end","t":401.52,"job":"job-000001","status":"ok","response_time":1.52}
+)";
+constexpr char kTurnSecond[] = R"(
+{"event":"job_submit","t":400,"job":"job-000002","name":"second","kind":"synthetic","maps":1,"reduces":1,"policy":"fifo"}
+{"event":"attempt_start","t":401.524,"job":"job-000002","task":"m-00000","attempt":3,"worker":1,"slot":"unified"}
+{"event":"attempt_end","t":402.53,"job":"job-000002","task":"m-00000","attempt":3,"worker":1,"start":401.53,"status":"ok","bytes_out":0}
+{"event":"attempt_start","t":402.534,"job":"job-000002","task":"r-00000","attempt":4,"worker":1,"slot":"unified"}
+{"event":"attempt_end","t":403.04,"job":"job-000002","task":"r-00000","attempt":4,"worker":1,"start":402.54,"status":"ok"}
+{"event":"job_end","t":403.04,"job":"job-000002","status":"ok","response_time":3.04}
+)";
+
+TEST(ReplayPredictionTest, ASlotsNextTaskStartsTheMeasuredTurnoverAfterTheLastEnds) {
+  auto run = RecordedRunFromTraces({Parse(kTurnFirst), Parse(kTurnSecond)});
+  ASSERT_TRUE(run.ok()) << run.status().ToString();
+  EXPECT_NEAR(run->slot_turnover, 0.01, 1e-9);
+  model::ClusterSpec c;
+  c.workers = 1;
+  c.map_slots = c.reduce_slots = 0;
+  c.unified_slots = 1;
+  c.shuffle_bandwidth = 1000;
+  auto p = PredictRun(*run, "fifo", {}, c);
+  ASSERT_TRUE(p.ok()) << p.status().ToString();
+  ASSERT_EQ(p->sim.response.size(), 2u);
+  EXPECT_NEAR(p->sim.response[0], 1.52, 1e-9);
+  EXPECT_NEAR(p->sim.response[1], 3.04, 1e-9);
+}
+
 }  // namespace
 }  // namespace mr::experiment
