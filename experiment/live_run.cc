@@ -186,4 +186,15 @@ Status CopyTraces(const LiveCluster& cluster, const std::vector<MeasuredJob>& me
   return Status::Ok();
 }
 
+Status CopyAllTraces(const LiveCluster& cluster, const std::string& dir) {
+  MR_ASSIGN_OR_RETURN(std::vector<std::string> names, ListDir(cluster.TraceDir()));
+  MR_RETURN_IF_ERROR(MakeDirs(dir));
+  for (const std::string& name : names) {
+    if (name.rfind("job-", 0) != 0 || name.size() < 6 || name.substr(name.size() - 6) != ".jsonl") continue;
+    MR_ASSIGN_OR_RETURN(std::string text, ReadFileToString(JoinPath(cluster.TraceDir(), name)));
+    MR_RETURN_IF_ERROR(WriteStringToFile(JoinPath(dir, name), text));
+  }
+  return Status::Ok();
+}
+
 }  // namespace mr::experiment

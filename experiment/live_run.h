@@ -51,6 +51,9 @@ Result<std::vector<MeasuredJob>> ParseMeasuredCsv(std::string_view text);
 
 // Copies the master's trace of every job of `measured` into `dir` (job-NNNNNN.jsonl).
 Status CopyTraces(const LiveCluster& cluster, const std::vector<MeasuredJob>& measured, const std::string& dir);
+// Copies every job trace the master has written so far (job-*.jsonl, the ended jobs' and the
+// running ones' as far as written) into `dir`: what a failed run keeps, its job ids unknown.
+Status CopyAllTraces(const LiveCluster& cluster, const std::string& dir);
 // The trace file name of job `id`: "job-000012.jsonl".
 std::string TraceFileName(uint64_t id);
 

@@ -50,6 +50,10 @@ Result<Prediction> PredictRun(const RecordedRun& run, const std::string& policy,
   // As live, the first round is the run's first (a batch's first decision sees the jobs
   // submitted by then; docs/model.md, "Replaying a recorded run").
   p.cluster.first_round = std::max(p.cluster.first_round, run.first_assignment);
+  // As live, a reducer placed in a round is not ready in that round (RecordedRun::reduce_ready_delay).
+  p.cluster.reduce_ready_delay = std::max(p.cluster.reduce_ready_delay, run.reduce_ready_delay);
+  // As live, a slot's next task starts a turnover after the last one's end (RecordedRun::slot_turnover).
+  p.cluster.decision_latency = std::max(p.cluster.decision_latency, run.slot_turnover);
   // A policy with clocked rounds counts them from the live master's first call, not from the
   // first assignment: the phase the run's decisions show (docs/model.md, "The round clock").
   if (const sched::PolicyRow* row = sched::FindPolicy(policy); row != nullptr && row->traits.round_option != nullptr) {

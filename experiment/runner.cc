@@ -62,10 +62,21 @@ void KeepLogs(const std::string& cluster_dir, const std::string& run_dir) {
   }
 }
 
-// One live run into run_dir, DONE written last.
+// A run directory without DONE (a failed or interrupted run) is moved aside to the first
+// free RUN.failed-K, so that its traces and logs can still be read after the redo.
+Status SetAsideUnfinished(const std::string& run_dir) {
+  if (!PathExists(run_dir)) return Status::Ok();
+  for (int k = 1;; ++k) {
+    const std::string aside = run_dir + ".failed-" + std::to_string(k);
+    if (!PathExists(aside)) return RenameFile(run_dir, aside);
+  }
+}
+
+// One live run into run_dir, DONE written last. A failed run keeps what it has: the
+// master's traces written so far (RUN/traces), the daemons' logs (RUN/logs).
 Status RunOnce(const ClusterShape& shape, const PolicyRun& policy, const JobList& jobs, const std::string& label,
                const std::string& run_dir, const RunnerOptions& o) {
-  (void)RemoveAll(run_dir);  // a half-done run is redone from scratch
+  MR_RETURN_IF_ERROR(SetAsideUnfinished(run_dir));  // a half-done run is redone from scratch
   MR_RETURN_IF_ERROR(MakeDirs(run_dir));
   const std::string cluster_dir = JoinPath(run_dir, "cluster");
   Status outcome;
@@ -83,6 +94,11 @@ Status RunOnce(const ClusterShape& shape, const PolicyRun& policy, const JobList
       if (outcome.ok() && failed > 0) {
         outcome = Status::Internal(std::to_string(failed) + " jobs failed (logs in " + JoinPath(run_dir, "logs") + ")");
       }
+    }
+    if (!outcome.ok()) {
+      Status kept = CopyAllTraces(*cluster, JoinPath(run_dir, "traces"));
+      outcome = Status(outcome.code(), outcome.message() + " (traces kept in " + JoinPath(run_dir, "traces") +
+                                           (kept.ok() ? "" : ", partly: " + kept.message()) + ")");
     }
   }  // the cluster stops here
   KeepLogs(cluster_dir, run_dir);

@@ -1,7 +1,8 @@
 // `mr experiment run`: an experiment played live and predicted (docs/experiments.md,
 // "Running"). For each policy and repetition a fresh local cluster of the experiment's
 // shape replays the workload's arrivals (live_run.h) into results/NAME/runs/LABEL-REP/;
-// a run with its DONE marker is kept and not redone, one without is redone from scratch.
+// a run with its DONE marker is kept and not redone; one without (failed, interrupted) is
+// moved aside to LABEL-REP.failed-K with the traces and logs it had, and redone from scratch.
 // Then the task-level simulator predicts every policy from the workload and the stored
 // calibration of the shape (made first when there is none), and jobs.csv, summary.md and
 // the plots are written (report.h). Not thread-safe; runs one cluster at a time.

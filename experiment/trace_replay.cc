@@ -11,6 +11,7 @@
 #include "common/job_id.h"
 #include "common/stats.h"
 #include "experiment/band.h"
+#include "experiment/cluster_shape.h"
 #include "trace/attempts.h"
 #include "trace/reader.h"
 
@@ -38,6 +39,9 @@ struct JobTrace {
   double hint_map_seconds = 0, hint_shuffle_bytes = 0, hint_reduce_seconds = 0;
   std::vector<RoundNote> rounds;  // t in epoch seconds until the run's t0 is known
   std::vector<double> replans;    // its allocation events' t, epoch seconds
+  double maps_done = std::numeric_limits<double>::infinity();  // its first maps_done
+  // Per reducer (first placement, not a backup's): when it was placed, its last fetch_end.
+  std::map<std::string, std::pair<double, double>> reducer_fetch;
 };
 
 // Allocation events closer than this (seconds) are one round's.
@@ -77,6 +81,10 @@ Status ApplySubmit(const trace::JobSubmit& e, JobTrace& job) {
 
 Status ApplyFetchEnd(const trace::FetchEnd& e, JobTrace& job, std::vector<Window>& windows) {
   job.last_fetch_end = std::max(job.last_fetch_end, e.t);
+  if (e.task) {
+    auto it = job.reducer_fetch.find(*e.task);
+    if (it != job.reducer_fetch.end()) it->second.second = std::max(it->second.second, e.t);
+  }
   Window w{};
   MR_ASSIGN_OR_RETURN(w.worker, RequireNumber(e.src_worker, EventType::kFetchEnd, "src_worker", job.id));
   MR_ASSIGN_OR_RETURN(w.start, RequireNumber(e.start, EventType::kFetchEnd, "start", job.id));
@@ -118,6 +126,10 @@ Status ApplyEvent(const trace::Event& ev, JobTrace& job, std::vector<Window>& wi
     if (std::optional<uint64_t> n = NoteRound(*e->note)) job.rounds.push_back({e->t, *n});
   } else if (const auto* e = std::get_if<trace::Allocation>(&ev)) {
     job.replans.push_back(e->t);
+  } else if (const auto* e = std::get_if<trace::MapsDone>(&ev)) {
+    job.maps_done = std::min(job.maps_done, e->t);
+  } else if (const auto* e = std::get_if<trace::ReducePlace>(&ev); e && e->task && !e->backup.value_or(false)) {
+    job.reducer_fetch.emplace(*e->task, std::make_pair(e->t, -std::numeric_limits<double>::infinity()));
   } else if (const auto* e = std::get_if<trace::FetchEnd>(&ev); e && e->status == "ok") {
     return ApplyFetchEnd(*e, job, windows);
   } else if (const auto* e = std::get_if<trace::Estimate>(&ev); e && !job.saw_estimate) {
@@ -217,6 +229,47 @@ std::pair<model::TaskJob, RecordedJob> ReplayJob(const JobTrace& job, std::vecto
   return {std::move(t), std::move(m)};
 }
 
+// The median, over the reducers placed once their job's maps were all done (nothing left
+// to wait for but the placement's round trip), of placement to the reducer's last fetch_end;
+// 0 when no reducer was. ReducePlace events precede their fetches in a trace.
+double ReduceReadyDelay(const std::vector<JobTrace>& jobs) {
+  std::vector<double> gaps;
+  for (const JobTrace& job : jobs) {
+    for (const auto& [task, span] : job.reducer_fetch) {
+      if (span.first >= job.maps_done && std::isfinite(span.second)) gaps.push_back(std::max(0.0, span.second - span.first));
+    }
+  }
+  return gaps.empty() ? 0 : QuantileLinear(gaps, 0.5);
+}
+
+// The median, over back-to-back attempts on one worker (the next assigned within the
+// master's periodic round of the one before's end: a task was waiting), of the one before's
+// end to the next one's worker-measured start: a slot's turnover, which the recorded
+// durations (worker start to end) leave out. 0 when no worker ran two such attempts.
+double SlotTurnover(const std::vector<JobTrace>& jobs) {
+  struct Run {
+    int64_t worker;
+    double assigned, start, end;
+  };
+  std::vector<Run> runs;
+  for (const JobTrace& job : jobs) {
+    for (const trace::Attempt& a : job.attempts) {
+      if (!a.started || !a.ended->worker) continue;
+      runs.push_back({*a.ended->worker, a.started->t, *a.ended->start, a.ended->t});
+    }
+  }
+  std::sort(runs.begin(), runs.end(),
+            [](const Run& a, const Run& b) { return std::tie(a.worker, a.assigned) < std::tie(b.worker, b.assigned); });
+  std::vector<double> gaps;
+  for (size_t i = 1; i < runs.size(); ++i) {
+    const Run& prev = runs[i - 1];
+    const Run& next = runs[i];
+    const double wait = next.assigned - prev.end;
+    if (prev.worker == next.worker && wait >= 0 && wait < kMasterRefreshRounds) gaps.push_back(std::max(0.0, next.start - prev.end));
+  }
+  return gaps.empty() ? 0 : QuantileLinear(gaps, 0.5);
+}
+
 // Length of the union of [start, end] spans.
 double UnionLength(std::vector<std::pair<double, double>> spans) {
   std::sort(spans.begin(), spans.end());
@@ -305,6 +358,8 @@ Result<RecordedRun> RecordedRunFromTraces(const std::vector<std::vector<trace::E
   run.replans.erase(std::unique(run.replans.begin(), run.replans.end(),
                                 [](double a, double b) { return b - a < kSameRound; }),
                     run.replans.end());
+  run.reduce_ready_delay = ReduceReadyDelay(parsed);
+  run.slot_turnover = SlotTurnover(parsed);
   return run;
 }
 

@@ -80,6 +80,19 @@ struct RecordedRun {
   // policies that record no allocations leave it empty). The replay runs its periodic rounds
   // at these times (model::ClusterSpec::round_times) instead of an exact 0.1 s grid.
   std::vector<double> replans;
+  // Seconds from a reducer's placement to its last fetch's end, for reducers placed once
+  // their job's maps were done (the median; 0 when none was): live, the round that places
+  // a reducer cannot start it — the placement reaches its worker with a heartbeat, the
+  // worker fetches (even nothing) and reports it ready — so a slot freed meanwhile goes to
+  // another task. The replay's ClusterSpec::reduce_ready_delay.
+  double reduce_ready_delay = 0;
+  // Seconds from an attempt's end to the next attempt's start on its worker when a task was
+  // waiting (the median over back-to-back attempts: the end's report, the next round, the
+  // assignment's delivery), which the recorded durations leave out; 0 when none. The
+  // replay's ClusterSpec::decision_latency: without it a replay runs ahead of the run by a
+  // few ms per task and a policy with clocked rounds (asrpt) plans a round with other tasks
+  // done than live.
+  double slot_turnover = 0;
 };
 
 // When the live policy's round clock started, on the run's clock (seconds after t0), as its

@@ -42,13 +42,15 @@ po::options_description PredictFlags(experiment::PredictOptions& o, std::string&
        "fraction of maps done before reducers start (the jobs' --slow-start; with --cluster-from "
        "the file's unless given)")
       ("decision-latency", po::value(&o.cluster.decision_latency)->default_value(0),
-       "seconds from an event to the scheduling round that reacts to it")
+       "seconds from an event to the scheduling round that reacts to it; the replay uses at least "
+       "the traces' measured slot turnover")
       ("refresh-rounds", po::value(&o.cluster.refresh_rounds)->default_value(0.1, "0.1"),
        "seconds without a round after which the master runs one anyway (its share refresh; 0 = "
        "rounds only at events)")
       ("reduce-ready-delay", po::value(&o.cluster.reduce_ready_delay)->default_value(0),
        "seconds from a reducer's placement to the earliest moment it can be ready (live: its "
-       "worker's next heartbeat and READY report)")
+       "worker's next heartbeat and READY report); the replay uses at least the traces' measured "
+       "delay")
       ("jitter", po::value(&o.jitter)->default_value(0),
        "move every recorded task duration by a uniform draw on (-S, S) seconds: the replay's own "
        "sensitivity to timing (bench/asrpt/replay_band.py)")

@@ -352,5 +352,93 @@ TEST(TraceReplayTest, TheRoundClockStartsWhereTheDecisionsRoundNotesPutIt) {
   EXPECT_FALSE(RoundClockStart(*run, 0).has_value());
 }
 
+// A reducer placed in a round is not ready in that round. Live (fifo, one unified slot):
+// job 1's only map ends at 301 and its reducer is placed there; it has fetched (nothing) by
+// 301.01, but the round at 301 gave the freed slot to job 2's map (301-302), so job 1's
+// 0.5-s reduce runs 302-302.5 and job 2's 302.5-303: both respond in 2.5 s. A replay that
+// made the reducer ready at its placement ran job 1's reduce at 301 (response 1.5). The
+// measured delay (placement to the last fetch_end, the median over reducers: 0.01 s)
+// reproduces the run.
+constexpr char kReduceFirst[] = R"(
+{"event":"job_submit","t":300,"job":"job-000001","name":"first","kind":"synthetic","maps":1,"reduces":1,"policy":"fifo"}
+{"event":"attempt_start","t":300,"job":"job-000001","task":"m-00000","attempt":1,"worker":1,"slot":"unified"}
+{"event":"attempt_end","t":301,"job":"job-000001","task":"m-00000","attempt":1,"worker":1,"start":300,"status":"ok","bytes_out":0}
+{"event":"maps_done","t":301,"job":"job-000001","sojourn":1}
+{"event":"reduce_place","t":301,"job":"job-000001","task":"r-00000","worker":1,"maps_done":1}
+{"event":"fetch_end","t":301.01,"job":"job-000001","task":"r-00000","map":"m-00000","src_worker":1,"worker":1,"start":301.005,"bytes":0,"status":"ok"}
+{"event":"attempt_start","t":302,"job":"job-000001","task":"r-00000","attempt":3,"worker":1,"slot":"unified"}
+{"event":"attempt_end","t":302.5,"job":"job-000001","task":"r-00000","attempt":3,"worker":1,"start":302,"status":"ok"}
+{"event":"job_end","t":302.5,"job":"job-000001","status":"ok","response_time":2.5}
+)";
+constexpr char kMapMeanwhile[] = R"(
+{"event":"job_submit","t":300.5,"job":"job-000002","name":"second","kind":"synthetic","maps":1,"reduces":1,"policy":"fifo"}
+{"event":"attempt_start","t":301,"job":"job-000002","task":"m-00000","attempt":2,"worker":1,"slot":"unified"}
+{"event":"attempt_end","t":302,"job":"job-000002","task":"m-00000","attempt":2,"worker":1,"start":301,"status":"ok","bytes_out":0}
+{"event":"maps_done","t":302,"job":"job-000002","sojourn":1.5}
+{"event":"reduce_place","t":302,"job":"job-000002","task":"r-00000","worker":1,"maps_done":1}
+{"event":"fetch_end","t":302.01,"job":"job-000002","task":"r-00000","map":"m-00000","src_worker":1,"worker":1,"start":302.005,"bytes":0,"status":"ok"}
+{"event":"attempt_start","t":302.5,"job":"job-000002","task":"r-00000","attempt":4,"worker":1,"slot":"unified"}
+{"event":"attempt_end","t":303,"job":"job-000002","task":"r-00000","attempt":4,"worker":1,"start":302.5,"status":"ok"}
+{"event":"job_end","t":303,"job":"job-000002","status":"ok","response_time":2.5}
+)";
+
+TEST(ReplayPredictionTest, AFreedSlotGoesToAMapWhileTheReducerPlacedThenFetches) {
+  auto run = RecordedRunFromTraces({Parse(kReduceFirst), Parse(kMapMeanwhile)});
+  ASSERT_TRUE(run.ok()) << run.status().ToString();
+  EXPECT_NEAR(run->reduce_ready_delay, 0.01, 1e-9);
+  model::ClusterSpec c;
+  c.workers = 1;
+  c.map_slots = c.reduce_slots = 0;
+  c.unified_slots = 1;
+  c.slow_start = 1;
+  c.shuffle_bandwidth = 1000;
+  auto p = PredictRun(*run, "fifo", {}, c);
+  ASSERT_TRUE(p.ok()) << p.status().ToString();
+  ASSERT_EQ(p->sim.response.size(), 2u);
+  EXPECT_NEAR(p->sim.response[0], 2.5, 1e-9);
+  EXPECT_NEAR(p->sim.response[1], 2.5, 1e-9);
+}
+
+// A slot's next task starts a turnover after the last one's end: the end's report, the next
+// round, the assignment's delivery, which the recorded durations (worker start to end) leave
+// out. Live (fifo, one unified slot, two jobs of one 1-s map and one 0.5-s reduce submitted
+// at 400): job 1's map ran 400.01-401.01, its reduce 401.02-401.52, job 2's map
+// 401.53-402.53 and reduce 402.54-403.04, each assigned 4 ms after the end before it and
+// started 10 ms after it (responses 1.52 and 3.04). Replayed with the measured turnover
+// (0.01 s) the same; without it 1.51 and 3.01: over a run the replay drifts ahead by the
+// turnover per task.
+constexpr char kTurnFirst[] = R"(
+{"event":"job_submit","t":400,"job":"job-000001","name":"first","kind":"synthetic","maps":1,"reduces":1,"policy":"fifo"}
+{"event":"attempt_start","t":400.01,"job":"job-000001","task":"m-00000","attempt":1,"worker":1,"slot":"unified"}
+{"event":"attempt_end","t":401.01,"job":"job-000001","task":"m-00000","attempt":1,"worker":1,"start":400.01,"status":"ok","bytes_out":0}
+{"event":"attempt_start","t":401.014,"job":"job-000001","task":"r-00000","attempt":2,"worker":1,"slot":"unified"}
+{"event":"attempt_end","t":401.52,"job":"job-000001","task":"r-00000","attempt":2,"worker":1,"start":401.02,"status":"ok"}
+{"event":"job_end","t":401.52,"job":"job-000001","status":"ok","response_time":1.52}
+)";
+constexpr char kTurnSecond[] = R"(
+{"event":"job_submit","t":400,"job":"job-000002","name":"second","kind":"synthetic","maps":1,"reduces":1,"policy":"fifo"}
+{"event":"attempt_start","t":401.524,"job":"job-000002","task":"m-00000","attempt":3,"worker":1,"slot":"unified"}
+{"event":"attempt_end","t":402.53,"job":"job-000002","task":"m-00000","attempt":3,"worker":1,"start":401.53,"status":"ok","bytes_out":0}
+{"event":"attempt_start","t":402.534,"job":"job-000002","task":"r-00000","attempt":4,"worker":1,"slot":"unified"}
+{"event":"attempt_end","t":403.04,"job":"job-000002","task":"r-00000","attempt":4,"worker":1,"start":402.54,"status":"ok"}
+{"event":"job_end","t":403.04,"job":"job-000002","status":"ok","response_time":3.04}
+)";
+
+TEST(ReplayPredictionTest, ASlotsNextTaskStartsTheMeasuredTurnoverAfterTheLastEnds) {
+  auto run = RecordedRunFromTraces({Parse(kTurnFirst), Parse(kTurnSecond)});
+  ASSERT_TRUE(run.ok()) << run.status().ToString();
+  EXPECT_NEAR(run->slot_turnover, 0.01, 1e-9);
+  model::ClusterSpec c;
+  c.workers = 1;
+  c.map_slots = c.reduce_slots = 0;
+  c.unified_slots = 1;
+  c.shuffle_bandwidth = 1000;
+  auto p = PredictRun(*run, "fifo", {}, c);
+  ASSERT_TRUE(p.ok()) << p.status().ToString();
+  ASSERT_EQ(p->sim.response.size(), 2u);
+  EXPECT_NEAR(p->sim.response[0], 1.52, 1e-9);
+  EXPECT_NEAR(p->sim.response[1], 3.04, 1e-9);
+}
+
 }  // namespace
 }  // namespace mr::experiment
