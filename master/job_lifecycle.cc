@@ -123,7 +123,7 @@ Result<uint64_t> JobLifecycle::Admit(PlannedJob planned) {
   rec->reduces.resize(rec->spec.reducers());
   rec->submit_time = state_.Now();
   rec->trace_path = JoinPath(JoinPath(state_.state_dir, "traces"), JobIdString(rec->id) + ".jsonl");
-  rec->trace = std::make_unique<TraceWriter>(rec->trace_path);
+  rec->trace = std::make_unique<TraceWriter>(rec->trace_path, state_.options.trace_queue.get());
   JobRecord& j = *rec;
   state_.jobs[rec->id] = std::move(rec);
   if (persistence_.store() != nullptr) {
@@ -215,7 +215,8 @@ void JobLifecycle::FinishJob(JobRecord& job, JobState state, const std::string& 
                 .trace_path = job.trace_path,
                 .output = job.spec.output(),
                 .store = output.ok() ? *output : nullptr,
-                .succeeded = state == JobState::kSucceeded};
+                .succeeded = state == JobState::kSucceeded,
+                .trace_written = TraceWrittenWait(state_, job)};
   auto result = std::make_shared<SealResult>();
   auto seal = [work = std::move(work), result] { *result = SealJobTrace(work); };
   auto sealed = [this, result] { Sealed(*result); };
@@ -447,7 +448,11 @@ void JobLifecycle::EnforceRetention() {
       continue;
     }
     persistence_.DeleteJob(it->first);
-    (void)RemoveAll(job.trace_path);
+    if (state_.options.trace_queue) {
+      state_.options.trace_queue->Remove(job.trace_path);  // after its queued lines
+    } else {
+      (void)RemoveAll(job.trace_path);
+    }
     it = state_.jobs.erase(it);
     finished--;
   }

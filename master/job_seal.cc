@@ -10,6 +10,7 @@ namespace mr::master {
 SealResult SealJobTrace(const SealWork& work) {
   SealResult r;
   r.job_id = work.job_id;
+  if (work.trace_written) work.trace_written();  // first: a reader after the seal sees job_end
   if (!work.succeeded) {
     r.profile = Status::FailedPrecondition("the job did not succeed");
     return r;

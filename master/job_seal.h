@@ -27,6 +27,9 @@ struct SealWork {
   std::string output;       // the output directory
   const jobs::OutputStore* store = nullptr;  // where it lives (master/job_output.h); not owned
   bool succeeded = false;   // only a succeeded job's output gets _SUCCESS and the copy
+  // Blocks until the trace file holds every event flushed before the seal (the trace's
+  // writer thread, master/trace_queue.h); unset: it does already.
+  std::function<void()> trace_written;
 };
 
 struct SealResult {

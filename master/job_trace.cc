@@ -8,7 +8,7 @@ using sched::TaskKind;
 
 void Trace(JobRecord& job, trace::Event event) {
   trace::SetJob(event, JobIdString(job.id));
-  job.trace->Append(event);
+  job.trace->Append(std::move(event));
 }
 
 void FlushTraces(TrackerState& state) {
@@ -16,6 +16,12 @@ void FlushTraces(TrackerState& state) {
     Status s = job->trace->Flush();
     if (!s.ok()) MR_LOG_WARN("trace {}: {}", JobIdString(id), s.ToString());
   }
+}
+
+std::function<void()> TraceWrittenWait(const TrackerState& state, const JobRecord& job) {
+  std::shared_ptr<TraceQueue> queue = state.options.trace_queue;
+  if (!queue) return [] {};
+  return [queue, ticket = job.trace->ticket()] { queue->WaitWritten(ticket); };
 }
 
 void TraceEstimate(JobRecord& job, double now) {

@@ -3,6 +3,8 @@
 // (attempt ends, estimates). State-thread only, like the tracker.
 #pragma once
 
+#include <functional>
+
 #include "master/job.h"
 #include "master/tracker_state.h"
 #include "mr.pb.h"
@@ -14,6 +16,10 @@ namespace mr::master {
 void Trace(JobRecord& job, trace::Event event);
 // Writes every job's buffered events; a failure is logged, never fatal.
 void FlushTraces(TrackerState& state);
+// For a reader of job's trace file off the state thread: a function that blocks until every
+// event of the job flushed so far is in the file (TraceQueue::WaitWritten). Without a trace
+// queue a flush is written when it returns, and the function does nothing.
+std::function<void()> TraceWrittenWait(const TrackerState& state, const JobRecord& job);
 // An `estimate` event with the job's size estimate now, if it has one.
 void TraceEstimate(JobRecord& job, double now);
 // The `attempt_end` event for a finished attempt; the caller sets status and error. Its

@@ -17,6 +17,7 @@
 #include "master/request_handler.h"
 #include "master/status_provider.h"
 #include "master/status_view.h"
+#include "master/trace_queue.h"
 #include "mr.pb.h"
 #include "scheduler/stages/placed_scheduler.h"
 #include "shuffle/net/input_client.h"
@@ -279,9 +280,11 @@ class Session : public std::enable_shared_from_this<Session> {
 
 class MasterServerImpl final : public MasterServer, public StatusProvider {
  public:
-  MasterServerImpl(const MasterOptions& o, std::unique_ptr<JobTracker> tracker, std::shared_ptr<SealThread> seal)
+  MasterServerImpl(const MasterOptions& o, std::unique_ptr<JobTracker> tracker, std::shared_ptr<SealThread> seal,
+                   std::shared_ptr<TraceQueue> trace_queue)
       : options_(o),
         seal_(std::move(seal)),
+        trace_queue_(std::move(trace_queue)),
         tracker_(std::move(tracker)),
         handler_(tracker_.get(), RequestHandlerOptions{o.heartbeat_ms, o.max_heartbeats_per_second, o.token}),
         acceptor_(io_), signals_(io_, SIGINT, SIGTERM), tick_(io_), pause_timer_(io_) {
@@ -303,8 +306,10 @@ class MasterServerImpl final : public MasterServer, public StatusProvider {
     auto future = promise->get_future();
     // A trace's path from the state thread, its file read here (status_view.h).
     auto trace = std::make_shared<std::optional<Result<std::string>>>();
-    asio::post(io_, [this, promise, trace, path = std::string(api_path)] {
+    auto ticket = std::make_shared<uint64_t>(0);  // what the state thread has traced so far
+    asio::post(io_, [this, promise, trace, ticket, path = std::string(api_path)] {
       *trace = tracker_->ApiTracePath(path);
+      *ticket = trace_queue_->LastTicket();
       promise->set_value(trace->has_value() ? Result<std::string>("") : tracker_->ApiGet(path));
     });
     if (future.wait_for(std::chrono::seconds(5)) != std::future_status::ready) {
@@ -313,6 +318,7 @@ class MasterServerImpl final : public MasterServer, public StatusProvider {
     Result<std::string> answer = future.get();
     if (!trace->has_value()) return answer;
     if (!(*trace)->ok()) return (*trace)->status();
+    trace_queue_->WaitWritten(*ticket);
     return TraceFileJson(***trace);
   }
 
@@ -364,6 +370,7 @@ class MasterServerImpl final : public MasterServer, public StatusProvider {
     context_.resume_accept = nullptr;  // sessions closing with io_ must not re-arm the acceptor
     seal_->pool.stop();
     seal_->pool.join();
+    trace_queue_->Close();  // every line traced is written before the master exits
   }
 
  private:
@@ -405,6 +412,7 @@ class MasterServerImpl final : public MasterServer, public StatusProvider {
 
   MasterOptions options_;
   std::shared_ptr<SealThread> seal_;
+  std::shared_ptr<TraceQueue> trace_queue_;
   std::unique_ptr<JobTracker> tracker_;
   RequestHandler handler_;
   SessionContext context_;  // before io_: sessions destroyed with io_ still use it
@@ -452,10 +460,12 @@ Result<std::unique_ptr<MasterServer>> MasterServer::Create(const MasterOptions& 
       asio::post(*s->home, std::move(done));
     });
   };
+  auto trace_queue = std::make_shared<TraceQueue>();
+  tracker_options.trace_queue = trace_queue;
   auto tracker = std::make_unique<JobTracker>(SystemClock::Get(), std::move(scheduler), options.policy,
                                               AbsolutePath(options.state_dir), std::move(store), tracker_options);
   JobTracker* recovering = tracker.get();
-  auto server = std::make_unique<MasterServerImpl>(options, std::move(tracker), seal);
+  auto server = std::make_unique<MasterServerImpl>(options, std::move(tracker), seal, trace_queue);
   // After the server exists: a job the recovery ends is sealed back onto its event loop.
   MR_RETURN_IF_ERROR(recovering->Recover());
   MR_RETURN_IF_ERROR(server->Bind());

@@ -50,7 +50,7 @@ void RestoreTotals(const proto::StoredJob& s, JobRecord& rec) {
 }
 
 // The job as stored, before its tasks' records are applied.
-std::unique_ptr<JobRecord> RestoreJob(const proto::StoredJob& s, const std::string& policy) {
+std::unique_ptr<JobRecord> RestoreJob(const proto::StoredJob& s, const std::string& policy, TraceQueue* trace_queue) {
   auto rec = std::make_unique<JobRecord>();
   rec->id = s.job_id();
   rec->spec = s.spec();
@@ -71,7 +71,7 @@ std::unique_ptr<JobRecord> RestoreJob(const proto::StoredJob& s, const std::stri
   // were stored have none.
   rec->policy = rec->finished() && !s.policy().empty() ? s.policy() : policy;
   rec->trace_path = s.trace_path();
-  rec->trace = std::make_unique<TraceWriter>(rec->trace_path);
+  rec->trace = std::make_unique<TraceWriter>(rec->trace_path, trace_queue);
   rec->maps.resize(s.num_maps());
   for (int i = 0; i < s.splits_size() && i < static_cast<int>(rec->maps.size()); ++i) {
     const auto& sp = s.splits(i);
@@ -92,7 +92,7 @@ Status Recovery::Recover() {
   double now = state_.Now();
   int resumed = 0;
   for (auto& lj : loaded) {
-    std::unique_ptr<JobRecord> rec = RestoreJob(lj.job, state_.policy);
+    std::unique_ptr<JobRecord> rec = RestoreJob(lj.job, state_.policy, state_.options.trace_queue.get());
     if (auto profile = store->GetProfile(rec->spec.name()); profile.ok()) rec->profile = *profile;
     for (size_t i = 0; i < rec->maps.size(); ++i) rec->maps[i].next_attempt = std::max(1u, lj.maps[i].next_attempt());
     rec->reduces.resize(rec->spec.reducers());

@@ -223,6 +223,14 @@ std::string StatusView::ClusterJson() const {
   c["timings"] = {{"heartbeat_us", histogram(state_.timings.heartbeat_us)},
                   {"round_us", histogram(state_.timings.round_us)},
                   {"round_per_free_slot_us", histogram(state_.timings.round_per_free_slot_us)}};
+  if (state_.options.trace_queue) {  // the trace's writer thread (trace_queue.h): full waits are back-pressure
+    TraceQueue::Stats t = state_.options.trace_queue->stats();
+    c["trace_queue"] = {{"events_written", t.events_written},
+                        {"writes", t.writes},
+                        {"write_errors", t.write_errors},
+                        {"full_waits", t.full_waits},
+                        {"full_wait_seconds", t.full_wait_seconds}};
+  }
   c["queues"] = json::array();
   if (queues_) {
     for (const sched::QueueUse& q : queues_()) c["queues"].push_back(QueueUseToJson(q));

@@ -4,6 +4,7 @@
 #include <tuple>
 
 #include "common/job_id.h"
+#include "master/job_trace.h"
 #include "trace/attempts.h"
 #include "trace/reader.h"
 
@@ -27,7 +28,11 @@ std::string StateOf(const trace::Attempt& a) {
 Result<AttemptsQuery> MakeAttemptsQuery(const TrackerState& state, uint64_t job_id, const std::string& task) {
   auto it = state.jobs.find(job_id);
   if (it == state.jobs.end()) return Status::NotFound("no job " + JobIdString(job_id));
-  AttemptsQuery q{.job_id = job_id, .task = task, .only = std::nullopt, .trace_path = it->second->trace_path};
+  AttemptsQuery q{.job_id = job_id,
+                  .task = task,
+                  .only = std::nullopt,
+                  .trace_path = it->second->trace_path,
+                  .trace_written = TraceWrittenWait(state, *it->second)};
   if (!task.empty()) {
     q.only = trace::ParseTaskId(task);
     if (!q.only) return Status::InvalidArgument("bad task '" + task + "' (a map is m-00003, a reduce r-00001)");
@@ -36,6 +41,7 @@ Result<AttemptsQuery> MakeAttemptsQuery(const TrackerState& state, uint64_t job_
 }
 
 Result<proto::TaskAttemptsReply> CollectTaskAttempts(const AttemptsQuery& q) {
+  if (q.trace_written) q.trace_written();
   MR_ASSIGN_OR_RETURN(std::vector<trace::Event> events, trace::ReadTraceFile(q.trace_path));
   const std::optional<trace::TaskRef>& only = q.only;
   proto::TaskAttemptsReply reply;

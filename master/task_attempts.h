@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -25,6 +26,7 @@ struct AttemptsQuery {
   std::string task;                  // as asked ("" = every task)
   std::optional<trace::TaskRef> only;
   std::string trace_path;
+  std::function<void()> trace_written;  // waits for the trace's writer (job_trace.h)
 };
 
 // State thread. Errors: NotFound (no such job), InvalidArgument (task is not m-N or r-N).

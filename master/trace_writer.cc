@@ -5,16 +5,20 @@
 
 namespace mr::master {
 
-void TraceWriter::Append(const trace::Event& event) {
-  pending_ += trace::EventJson(event);
-  pending_ += '\n';
-}
-
 Status TraceWriter::Flush() {
   if (pending_.empty()) return Status::Ok();
-  Status s = AppendToFile(path_, pending_);
+  if (queue_ != nullptr) {
+    ticket_ = queue_->Append(path_, std::move(pending_));
+    pending_.clear();
+    return Status::Ok();
+  }
+  std::string text;
+  for (const trace::Event& e : pending_) {
+    text += trace::EventJson(e);
+    text += '\n';
+  }
   pending_.clear();
-  return s;
+  return AppendToFile(path_, text);
 }
 
 }  // namespace mr::master

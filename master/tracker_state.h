@@ -19,6 +19,7 @@
 #include "jobs/output_store.h"
 #include "master/job.h"
 #include "master/job_seal.h"
+#include "master/trace_queue.h"
 #include "mr.pb.h"
 #include "scheduler/util/map_rate.h"
 #include "scheduler/snapshot.h"
@@ -94,6 +95,9 @@ struct TrackerOptions {
   // Where work that reads a job's trace runs (master/job_seal.h): the server's worker
   // thread. Unset: inline, at once.
   Offload offload;
+  // The thread that formats and writes job traces (master/trace_queue.h); the master's
+  // server makes one. Unset: each flush writes inline, on the state thread.
+  std::shared_ptr<TraceQueue> trace_queue;
 };
 
 struct TrackerState {
