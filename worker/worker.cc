@@ -134,7 +134,7 @@ class WorkerImpl final : public Worker, private MasterLink::Handler {
     // A map output this worker holds is linked and merged in place (shuffle/net/local_fetch.h),
     // not sent to itself over loopback into a copy; where the link is refused, it is fetched.
     fo.fetch = [token = options_.token, work_dir = options_.work_dir, host = options_.host,
-                port = options_.link_local_runs ? shuffle_->port() : 0](const shuffle::FetchTarget& target,
+                port = LinksLocalRuns(options_) ? shuffle_->port() : 0](const shuffle::FetchTarget& target,
                                                                        const std::string& dest) {
       if (port != 0 && target.port == port && target.host == host) {
         auto local = shuffle::FetchLocalPartition(work_dir, target, dest);
@@ -308,6 +308,10 @@ class WorkerImpl final : public Worker, private MasterLink::Handler {
 };
 
 }  // namespace
+
+bool LinksLocalRuns(const WorkerOptions& options) {
+  return options.link_local_runs && !(options.shuffle_bandwidth > 0);
+}
 
 double ShuffleCapacityOfLink(double link_rate) {
   constexpr double kPayloadPerWireByte = 1448.0 / 1514.0;

@@ -47,7 +47,10 @@ struct WorkerOptions {
   // True: a reducer's run of a map output this worker holds is that output's data file,
   // linked, merged in place (shuffle/net/local_fetch.h). False (`mr worker
   // --copy-local-runs`): fetched through this worker's own shuffle server into a copy, as a
-  // remote one is (the behaviour before; for byte counts against it and for tests).
+  // remote one is (the behaviour before; for byte counts against it and for tests). A worker
+  // with a software cap (shuffle_bandwidth > 0) always fetches: the cap stands for a network
+  // every shuffled byte crosses, and the shuffle experiments and their simulator count every
+  // byte against it (docs/shuffle.md).
   bool link_local_runs = true;
   double master_timeout = 30;       // give up after this long without the master
   auth::ClusterToken token;         // cluster token for the master and the shuffle; none = off
@@ -57,6 +60,10 @@ struct WorkerOptions {
 // carries 1448 bytes of TCP payload with timestamps) times the link estimator's cruise gain,
 // so that mrlab's limiter, not the link's queue, is the bottleneck that divides it.
 double ShuffleCapacityOfLink(double link_rate);
+
+// Whether a reducer's run of a map output this worker holds is linked in place rather than
+// fetched: link_local_runs, and no software cap (see WorkerOptions::link_local_runs).
+bool LinksLocalRuns(const WorkerOptions& options);
 
 class Worker {
  public:

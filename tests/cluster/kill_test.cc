@@ -130,12 +130,16 @@ TEST_F(KillTest, KillARunningJob) {
   EXPECT_NE(kill.out.find("killed job-000001"), std::string::npos) << kill.out;
   ExpectKilledAndClean(2);
 
-  // The kill is in the job's trace, as its end.
-  bool traced = false;
-  for (const auto& e : ReadTrace(c_.dir() + "/state/traces/job-000001.jsonl")) {
-    if (e.value("event", "") == "job_end") traced = e.value("status", "") == "killed";
-  }
-  EXPECT_TRUE(traced) << "no job_end event with status killed in the trace";
+  // The kill is in the job's trace, as its end. The trace's writer thread appends it after
+  // the kill's reply (master/trace_queue.h), so wait for it, bounded.
+  auto killed_traced = [&] {
+    bool traced = false;
+    for (const auto& e : ReadTrace(c_.dir() + "/state/traces/job-000001.jsonl")) {
+      if (e.value("event", "") == "job_end") traced = e.value("status", "") == "killed";
+    }
+    return traced;
+  };
+  EXPECT_TRUE(WaitUntil(killed_traced, 10)) << "no job_end event with status killed in the trace";
 
   // An ended job cannot be killed, an unknown one neither: bad input, exit 2, one line.
   auto again = c_.Mr("kill job-000001");
