@@ -171,7 +171,19 @@ TEST(CommandTableTest, ErrorsNameTheWholeCommand) {
            {"trace render", " no-such.jsonl --out x.svg"},
            {"trace render", " no-such.jsonl --out x.gif"},
            {"batch plan", " --out x.json"},
-           {"profile list", " --state no-such-dir"}}) {
+           {"profile list", " --state no-such-dir"},
+           // A bad value found after parsing (UsageError) names the top-level command too.
+           {"worker", " --work-dir wd --master bad"},
+           {"worker", " --work-dir wd --master 127.0.0.1:1 --shuffle-link-rate fast"},
+           {"worker", " --work-dir wd --master 127.0.0.1:1 --label =x"},
+           {"master", " --state st --listen bad"},
+           {"data-server", ""},
+           {"run", " wordcount --input no-such --output out"},
+           {"run", " wordcount --input no-such --output out --reducers 0"},
+           {"cluster", " start --workers 0"},
+           {"logs", ""},
+           {"kill", ""},
+           {"cat", ""}}) {
     SCOPED_TRACE(path + rest);
     auto bad = Sh(MrBin() + " " + path + rest);
     EXPECT_EQ(bad.exit_code, 2);
