@@ -90,7 +90,7 @@ int HadoopMain(const Args& args) {
     if (!a.empty() && a[0].find("HadoopStreaming") != std::string::npos) a.erase(a.begin());
     return Streaming(a);
   }
-  return UsageError("hadoop " + cmd + " is not supported by mrlab (jar, streaming, version, fs)");
+  return UsageError("'" + cmd + "' is not supported by mrlab (jar, streaming, version, fs)");
 }
 
 }  // namespace mr::cli

@@ -157,7 +157,7 @@ TEST(CommandTableTest, ErrorsNameTheWholeCommand) {
     SCOPED_TRACE(r.path);
     auto bad = Sh(MrBin() + " " + r.path + " --no-such-flag");
     // `mr hadoop` reads Hadoop's command line, whose first word is a command, not a flag.
-    const std::string want = r.path == "hadoop" ? "mr: hadoop --no-such-flag is not supported"
+    const std::string want = r.path == "hadoop" ? "mr: hadoop: '--no-such-flag' is not supported"
                                                 : ErrorPrefixOf(r.path) + "unknown flag --no-such-flag";
     EXPECT_EQ(bad.err.rfind(want, 0), 0u) << bad.err;
   }
