@@ -61,7 +61,7 @@ int CatMain(const Args& args) {
       "mr cat OUTPUT\n\n"
       "Prints a finished job's output: its part files in order (part-r-00000, part-r-00001, ...)";
   if (auto rc = ParseFlags(args, desc, vm, UsageLine(usage, &positional))) return *rc;
-  if (!vm.count("output")) return UsageError("cat: which output directory? (mr cat out)");
+  if (!vm.count("output")) return UsageError("which output directory? (mr cat out)");
   const std::string dir = vm["output"].as<std::string>();
   auto parts = OutputParts(dir);
   if (!parts.ok()) return UsageError(parts.status().message());

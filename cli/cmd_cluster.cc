@@ -163,11 +163,11 @@ int ClusterMain(const Args& args) {
                           UsageLine("mr cluster start|stop [--workers N] [--dir D] [--resume|--fresh] [options]", &f.positional))) {
     return *rc;
   }
-  if (!vm.count("action")) return UsageError("cluster: say start or stop");
+  if (!vm.count("action")) return UsageError("say start or stop");
   std::string action = vm["action"].as<std::string>();
   std::string dir = AbsolutePath(vm["dir"].as<std::string>());
   if (action == "stop") return Stop(vm, f, dir);
-  if (action != "start") return UsageError("cluster: unknown action '" + action + "' (start or stop)");
+  if (action != "start") return UsageError("unknown action '" + action + "' (start or stop)");
   return Start(vm, f, dir);
 }
 

@@ -68,14 +68,8 @@ int WorkerMain(const Args& args) {
       ("master-addr-file", po::value<std::string>(),
        "instead of --master: wait up to 30 s for the master to write its address to this file "
        "(mr master --addr-file), so a worker can start beside its master")
-      ("work-dir", po::value<std::string>()->required(), "local directory for map outputs and fetched partitions")
-      ("host", po::value<std::string>()->default_value("127.0.0.1"), "address other workers fetch map output from")
-      ("ephemeral-work-dir", "the work directory dies with the cluster and no worker is ever restarted on it "
-                             "(mr run's embedded cluster): map output indexes are written without fsync")
-      ("copy-local-runs", "fetch a map output this worker holds through its own shuffle server into a copied "
-                          "run file, as a remote one, instead of linking it and merging it in place")
       ("token-file", po::value<std::string>(), "cluster token shared with the master and the other workers");
-  desc.add(WorkerSlotOptionGroup()).add(WorkerTuningOptionGroup());
+  desc.add(WorkerStorageOptionGroup()).add(WorkerSlotOptionGroup()).add(WorkerTuningOptionGroup());
   po::variables_map vm;
   if (auto rc = ParseFlags(args, desc, vm, UsageLine("mr worker --master ADDR --work-dir DIR [options]"))) return *rc;
   worker::WorkerOptions o;
@@ -83,8 +77,7 @@ int WorkerMain(const Args& args) {
     if (vm.count("master")) return UsageError("give --master or --master-addr-file, not both");
     const std::string file = vm["master-addr-file"].as<std::string>();
     if (!WaitForPath(file, 30)) {
-      std::cerr << "mr: no master address in " << file << " after 30 s\n";
-      return kExitUnavailable;
+      return ClientError(Status::Unavailable("no master address in " + file + " after 30 s"));
     }
     auto text = ReadFileToString(file);
     if (!text.ok()) return UsageError(text.status().message());
@@ -97,10 +90,7 @@ int WorkerMain(const Args& args) {
     if (!master.ok()) return UsageError(master.status().message());
     o.master = *master;
   }
-  o.work_dir = vm["work-dir"].as<std::string>();
-  o.host = vm["host"].as<std::string>();
-  o.sync_map_outputs = vm.count("ephemeral-work-dir") == 0;
-  o.link_local_runs = vm.count("copy-local-runs") == 0;
+  if (Status s = ApplyWorkerStorageOptions(vm, &o); !s.ok()) return UsageError(s.message());
   if (Status s = ApplyWorkerSlotOptions(vm, &o); !s.ok()) return UsageError(s.message());
   if (Status s = ApplyWorkerTuningOptions(vm, &o); !s.ok()) return UsageError(s.message());
   auto token = TokenOption(vm);

@@ -79,7 +79,7 @@ int HadoopMain(const Args& args) {
   if (cmd == "mapred" && !a.empty() && a[0] == "streaming") return Streaming({a.begin() + 1, a.end()});
   if (cmd == "streaming") return Streaming(a);
   if (cmd == "jar") {
-    if (a.empty()) return UsageError("hadoop jar: which jar?");
+    if (a.empty()) return UsageError("jar: which jar?");
     const std::string jar = a[0];
     const std::string base = jar.substr(jar.rfind('/') + 1);
     if (base.find("streaming") == std::string::npos) {
@@ -90,7 +90,7 @@ int HadoopMain(const Args& args) {
     if (!a.empty() && a[0].find("HadoopStreaming") != std::string::npos) a.erase(a.begin());
     return Streaming(a);
   }
-  return UsageError("hadoop " + cmd + " is not supported by mrlab (jar, streaming, version, fs)");
+  return UsageError("'" + cmd + "' is not supported by mrlab (jar, streaming, version, fs)");
 }
 
 }  // namespace mr::cli

@@ -48,7 +48,7 @@ int KillMain(const Args& args) {
       "directory is removed. Exit status 0 when killed; 2 for an unknown job or one that has\n"
       "already ended; 3 when the master cannot be reached or refuses the request";
   if (auto rc = ParseFlags(args, desc, vm, UsageLine(usage, &positional))) return *rc;
-  if (!vm.count("job-id")) return UsageError("kill: which job? (mr kill job-000004)");
+  if (!vm.count("job-id")) return UsageError("which job? (mr kill job-000004)");
   auto id = ParseJobIdArg(vm["job-id"].as<std::string>());
   if (!id.ok()) return UsageError(id.status().message());
   auto client = ConnectClient(vm);

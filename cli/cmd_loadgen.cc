@@ -48,12 +48,12 @@ int LoadgenMain(const Args& args) {
       "job throughput and the recovery from a master restart (docs/master-load.md)";
   if (auto rc = ParseFlags(args, desc, vm, UsageLine(usage))) return *rc;
   auto master = MasterAddress(vm);
-  if (!master.ok()) return UsageError("loadgen: " + master.status().message());
+  if (!master.ok()) return UsageError("" + master.status().message());
   loadgen::LoadOptions o;
   o.master = *master;
   if (vm.count("master-http")) {
     auto http = ParseHostPort(vm["master-http"].as<std::string>());
-    if (!http.ok()) return UsageError("loadgen: --master-http: " + http.status().message());
+    if (!http.ok()) return UsageError("--master-http: " + http.status().message());
     o.probe.http = *http;
   }
   o.probe.pid = vm["master-pid"].as<int>();
@@ -67,25 +67,25 @@ int LoadgenMain(const Args& args) {
   o.tasks.map_seconds = vm["task-seconds"].as<double>();
   o.tasks.reduce_seconds = vm["reduce-seconds"].as<double>();
   auto bytes = ParseBytes(vm["map-bytes"].as<std::string>());
-  if (!bytes.ok()) return UsageError("loadgen: --map-bytes: " + bytes.status().message());
+  if (!bytes.ok()) return UsageError("--map-bytes: " + bytes.status().message());
   o.tasks.map_bytes = *bytes;
   if (!(o.tasks.map_seconds >= 0 && o.tasks.map_seconds <= 3600 && o.tasks.reduce_seconds >= 0 &&
         o.tasks.reduce_seconds <= 3600)) {
-    return UsageError("loadgen: --task-seconds and --reduce-seconds must be in [0, 3600]");
+    return UsageError("--task-seconds and --reduce-seconds must be in [0, 3600]");
   }
   o.idle_seconds = vm["idle"].as<double>();
   o.jobs = vm["jobs"].as<int>();
   o.concurrent_jobs = vm["concurrent-jobs"].as<int>();
   o.maps = vm["maps"].as<uint32_t>();
   o.reducers = vm["reducers"].as<uint32_t>();
-  if (!vm.count("out")) return UsageError("loadgen: where do the jobs' outputs go? (--out DIR)");
+  if (!vm.count("out")) return UsageError("where do the jobs' outputs go? (--out DIR)");
   o.out_dir = AbsolutePath(vm["out"].as<std::string>());
   o.restart = vm["restart"].as<bool>();
   o.restart_maps = vm["restart-maps"].as<uint32_t>();
   o.restart_map_seconds = vm["restart-map-seconds"].as<double>();
   o.register_timeout = vm["register-timeout"].as<double>();
   if (!(o.idle_seconds >= 0 && o.idle_seconds <= 3600 && o.register_timeout > 0 && o.restart_map_seconds >= 0)) {
-    return UsageError("loadgen: --idle, --register-timeout and --restart-map-seconds must be sensible durations");
+    return UsageError("--idle, --register-timeout and --restart-map-seconds must be sensible durations");
   }
   if (vm.count("json")) o.json_path = vm["json"].as<std::string>();
   Status s = loadgen::RunLoad(o, std::cout);

@@ -34,7 +34,7 @@ int LogsMain(const Args& args) {
       "grows (as tail -f does) and returns when the attempt ends (or on Ctrl-C); attempts that\n"
       "start later are not picked up";
   if (auto rc = ParseFlags(args, desc, vm, UsageLine(usage, &positional))) return *rc;
-  if (!vm.count("job-id")) return UsageError("logs: which job? (mr logs job-000004 m-00000)");
+  if (!vm.count("job-id")) return UsageError("which job? (mr logs job-000004 m-00000)");
   auto id = ParseJobIdArg(vm["job-id"].as<std::string>());
   if (!id.ok()) return UsageError(id.status().message());
   TaskLogsOptions o;

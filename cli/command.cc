@@ -104,7 +104,9 @@ int Dispatch(std::span<const Command> table, const std::string& path, int n, cha
   const std::string sub = Join(path, words[0]);
   if (c == nullptr) return UnknownCommand(table, path, words[0]);
   if (IsGroup(*c)) return Dispatch(c->subcommands, sub, n - 1, words + 1);
-  return c->run(Args{n, words, sub});
+  const Args args{n, words, sub};
+  CommandErrorScope errors(ErrorPrefix(args));
+  return c->run(args);
 }
 
 }  // namespace

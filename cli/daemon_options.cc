@@ -251,6 +251,26 @@ Status ApplyStragglerOptions(const po::variables_map& vm, StragglerSpec* s) {
 
 }  // namespace
 
+po::options_description WorkerStorageOptionGroup() {
+  po::options_description g("worker storage");
+  g.add_options()
+      ("work-dir", po::value<std::string>()->required(), "local directory for map outputs and fetched partitions")
+      ("host", po::value<std::string>()->default_value("127.0.0.1"), "address other workers fetch map output from")
+      ("ephemeral-work-dir", "the work directory dies with the cluster and no worker is ever restarted on it "
+                             "(mr run's embedded cluster): map output indexes are written without fsync")
+      ("copy-local-runs", "fetch a map output this worker holds through its own shuffle server into a copied "
+                          "run file, as a remote one, instead of linking it and merging it in place");
+  return g;
+}
+
+Status ApplyWorkerStorageOptions(const po::variables_map& vm, worker::WorkerOptions* o) {
+  o->work_dir = vm["work-dir"].as<std::string>();
+  o->host = vm["host"].as<std::string>();
+  o->sync_map_outputs = vm.count("ephemeral-work-dir") == 0;
+  o->link_local_runs = vm.count("copy-local-runs") == 0;
+  return Status::Ok();
+}
+
 Status ApplyWorkerTuningOptions(const po::variables_map& vm, worker::WorkerOptions* o) {
   if (vm.count("sort-buffer")) {
     auto sb = ParseBytes(vm["sort-buffer"].as<std::string>());

@@ -27,6 +27,9 @@ po::options_description WorkerSlotOptionGroup();
 // --sort-buffer, --master-timeout, --straggler-*, --label: `mr worker`, `mr cluster start`
 // (not `mr run`, whose --sort-buffer is the job's).
 po::options_description WorkerTuningOptionGroup();
+// --work-dir (required), --host, --ephemeral-work-dir: `mr worker` alone (`mr run` gives its
+// embedded workers --ephemeral-work-dir; `mr cluster start` names their directories).
+po::options_description WorkerStorageOptionGroup();
 
 // Each reads the options of its group from vm into o, with range checks; InvalidArgument
 // names the flag. REQUIRES: vm was parsed with that group.
@@ -34,6 +37,8 @@ Status ApplySchedulerOptions(const po::variables_map& vm, master::MasterOptions*
 Status ApplyMasterOptions(const po::variables_map& vm, master::MasterOptions* o);
 Status ApplyWorkerSlotOptions(const po::variables_map& vm, worker::WorkerOptions* o);
 Status ApplyWorkerTuningOptions(const po::variables_map& vm, worker::WorkerOptions* o);
+// --ephemeral-work-dir: map output indexes are not fsynced (o->sync_map_outputs = false).
+Status ApplyWorkerStorageOptions(const po::variables_map& vm, worker::WorkerOptions* o);
 
 // The options of group that the user gave explicitly (not defaulted), as "--name value"
 // tokens for a child process, one pair per value of a repeatable (std::vector<std::string>)

@@ -162,6 +162,7 @@ std::string StartupError(const std::string& log) {
     start = end + 1;
   }
   for (auto it = lines.rbegin(); it != lines.rend(); ++it) {
+    if (it->rfind("mr: master: ", 0) == 0) return it->substr(12);  // a bad flag (UsageError)
     if (it->rfind("mr: ", 0) == 0) return it->substr(4);
   }
   return lines.empty() ? std::string("(empty log)") : lines.back();

@@ -55,7 +55,8 @@ Status EnterNetns(const std::string& name);
 int CurrentNetnsFd();
 Status EnterNetnsFd(int fd);
 
-// The reason in a daemon's log when it exits at start: its last "mr: " line, else its last line.
+// The reason in the master's log when it exits at start: its last "mr: " line (without
+// "mr: " and a usage error's "master: "), else its last line.
 std::string StartupError(const std::string& log);
 
 class LocalCluster {

@@ -6,14 +6,28 @@
 #include <cstdlib>
 #include <iostream>
 #include <sstream>
+#include <utility>
 
 #include "cli/commands.h"
 #include "common/file_util.h"
 
 namespace mr::cli {
 
+namespace {
+std::string& CommandErrorPrefix() {
+  static std::string prefix = "mr";
+  return prefix;
+}
+}  // namespace
+
+CommandErrorScope::CommandErrorScope(std::string prefix) : previous_(std::move(prefix)) {
+  std::swap(previous_, CommandErrorPrefix());
+}
+
+CommandErrorScope::~CommandErrorScope() { std::swap(previous_, CommandErrorPrefix()); }
+
 int UsageError(const std::string& message) {
-  std::cerr << "mr: " << message << "\n";
+  std::cerr << CommandErrorPrefix() << ": " << message << "\n";
   return kExitUsage;
 }
 
@@ -30,7 +44,7 @@ bool IsClusterUnavailable(const Status& s) {
 }
 
 int ClientError(const Status& s, int otherwise) {
-  std::cerr << "mr: " << s.message() << "\n";
+  std::cerr << CommandErrorPrefix() << ": " << s.message() << "\n";
   return IsClusterUnavailable(s) ? kExitUnavailable : otherwise;
 }
 

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -71,12 +72,20 @@ Status WriteStringToFile(const std::string& path, std::string_view data) {
 }
 
 namespace {
+std::atomic<uint64_t> atomic_writes_synced{0};
+
 Status WriteAndRename(const std::string& path, std::string_view data, bool sync) {
   std::string tmp = path + ".tmp";
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return Errno("cannot create", tmp);
   Status s = WriteAllToFd(fd, data, tmp);
-  if (s.ok() && sync && ::fsync(fd) != 0) s = Errno("cannot sync", tmp);
+  if (s.ok() && sync) {
+    if (::fsync(fd) != 0) {
+      s = Errno("cannot sync", tmp);
+    } else {
+      atomic_writes_synced.fetch_add(1, std::memory_order_relaxed);
+    }
+  }
   if (::close(fd) != 0 && s.ok()) s = Errno("cannot close", tmp);
   if (s.ok() && ::rename(tmp.c_str(), path.c_str()) != 0) s = Errno("cannot rename", tmp);
   if (!s.ok()) ::unlink(tmp.c_str());
@@ -89,6 +98,8 @@ Status WriteFileAtomically(const std::string& path, std::string_view data) { ret
 Status WriteFileAtomicallyUnsynced(const std::string& path, std::string_view data) {
   return WriteAndRename(path, data, false);
 }
+
+uint64_t AtomicWritesSynced() { return atomic_writes_synced.load(std::memory_order_relaxed); }
 
 Status AppendToFile(const std::string& path, std::string_view data) {
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);

@@ -21,6 +21,10 @@ Status WriteFileAtomically(const std::string& path, std::string_view data);
 // The same without the fsync: readers never see a partial file, but a crash of the machine
 // may lose it. For what is void once its writer is gone (a running daemon's address).
 Status WriteFileAtomicallyUnsynced(const std::string& path, std::string_view data);
+// How many files WriteFileAtomically has fsynced in this process so far: what a sync policy
+// (a map output index synced or not, WorkerOptions::sync_map_outputs) can be observed by.
+// Thread-safe; a caller compares it before and after what it runs.
+uint64_t AtomicWritesSynced();
 Status AppendToFile(const std::string& path, std::string_view data);
 Status MakeDirs(const std::string& path);
 Status RemoveAll(const std::string& path);

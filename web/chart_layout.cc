@@ -217,8 +217,10 @@ void LayoutBars(const std::vector<trace::Event>& events, double last_t, ChartLay
     b.start = a.start - out.origin;
     b.end = std::max(b.start, (a.ended ? a.end : last_t) - out.origin);
     b.running = !a.ended;
-    b.kind = a.ended && a.status != "ok" ? BarKind::kFailed
-             : a.task.rfind("r-", 0) == 0 ? BarKind::kReduce : BarKind::kMap;
+    b.kind = a.ended && a.status == "killed" ? BarKind::kKilled
+             : a.ended && a.status != "ok"    ? BarKind::kFailed
+             : a.task.rfind("r-", 0) == 0     ? BarKind::kReduce
+                                              : BarKind::kMap;
     b.label = a.task;
     b.bytes = a.bytes_out;
     b.tooltip = AttemptTooltip(a, b.start, b.end);
@@ -300,6 +302,7 @@ std::string_view BarKindName(BarKind kind) {
     case BarKind::kReduce: return "reduce";
     case BarKind::kFetch: return "fetch";
     case BarKind::kFailed: return "failed";
+    case BarKind::kKilled: return "killed";
   }
   return "map";
 }

@@ -16,8 +16,11 @@
 
 namespace mr::web {
 
-enum class BarKind { kMap, kReduce, kFetch, kFailed };
-std::string_view BarKindName(BarKind kind);  // "map", "reduce", "fetch", "failed"
+// kFailed: an attempt that failed or was lost, a fetch that failed. kKilled: an attempt the
+// master killed (a speculative backup's loser, either side; a killed job's), which is no
+// failure: it is drawn apart.
+enum class BarKind { kMap, kReduce, kFetch, kFailed, kKilled };
+std::string_view BarKindName(BarKind kind);  // "map", "reduce", "fetch", "failed", "killed"
 
 struct Lane {
   std::string id;     // stable DOM id: "w1-map-0", "w2-w3-shuffle-0"

@@ -17,8 +17,25 @@ const char* Colour(BarKind kind) {
     case BarKind::kReduce: return "#59a14f";
     case BarKind::kFetch: return "#f28e2b";
     case BarKind::kFailed: return "#e15759";
+    case BarKind::kKilled: return "#bab0ac";  // grey, hatched (KilledPattern): not a failure
   }
   return "#888888";
+}
+
+// A killed attempt's bar: its grey crossed by darker stripes, so that it reads as neither a
+// failure (red) nor work done. Defined once per chart (<defs>), used as fill="url(#...)".
+constexpr const char* kKilledPatternId = "mr-killed";
+std::string KilledPattern() {
+  return std::string("<defs><pattern id=\"") + kKilledPatternId +
+         "\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\">"
+         "<rect width=\"6\" height=\"6\" fill=\"" + Colour(BarKind::kKilled) + "\"/>"
+         "<line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"#79706e\" stroke-width=\"2.5\"/></pattern></defs>\n";
+}
+
+// What a bar of this kind is filled with: its colour, or the killed pattern.
+std::string Fill(BarKind kind) {
+  if (kind == BarKind::kKilled) return std::string("url(#") + kKilledPatternId + ")";
+  return Colour(kind);
 }
 
 // A "nice" tick step (1, 2 or 5 times a power of ten) giving about `target` ticks.
@@ -55,6 +72,7 @@ class Writer {
        << height_ << "\" viewBox=\"0 0 " << o_.width << " " << height_
        << "\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"11\">\n";
     s_ << "<rect x=\"0\" y=\"0\" width=\"" << o_.width << "\" height=\"" << height_ << "\" fill=\"#ffffff\"/>\n";
+    s_ << KilledPattern();
     Title();
     Legend();
     Lanes();
@@ -86,7 +104,7 @@ class Writer {
        << "</text>\n";
   }
 
-  // One entry for every kind of mark the chart draws: the four bar colours, a running
+  // One entry for every kind of mark the chart draws: the five bar kinds, a running
   // (paler) bar, the decision ticks under the axis, the rate area and the share line.
   void Legend() {
     int x = o_.label_width;
@@ -99,10 +117,10 @@ class Writer {
       return "<rect x=\"" + std::to_string(x) + "\" y=\"56\" width=\"12\" height=\"10\" fill=\"" + fill + "\"" +
              extra + "/>";
     };
-    for (BarKind k : {BarKind::kMap, BarKind::kReduce, BarKind::kFetch, BarKind::kFailed}) {
+    for (BarKind k : {BarKind::kMap, BarKind::kReduce, BarKind::kFetch, BarKind::kFailed, BarKind::kKilled}) {
       std::string name(BarKindName(k));
       if (k == BarKind::kFetch) name = "shuffle fetch";
-      entry(std::string(BarKindName(k)), box(Colour(k), ""), name);
+      entry(std::string(BarKindName(k)), box(Fill(k).c_str(), ""), name);
     }
     entry("running", box(Colour(BarKind::kMap), " fill-opacity=\"0.55\""), "running (paler)");
     const std::string mid = std::to_string(x + 6);
@@ -142,11 +160,12 @@ class Writer {
     int h = o_.lane_height - 4;
     s_ << "<rect class=\"bar " << BarKindName(b.kind) << (b.running ? " running" : "") << "\" x=\"" << Fixed(x0)
        << "\" y=\"" << y + 2 << "\" width=\"" << Fixed(x1 - x0) << "\" height=\"" << h << "\" fill=\""
-       << Colour(b.kind) << "\"" << (b.running ? " fill-opacity=\"0.55\"" : "") << " stroke=\"#ffffff\" stroke-width=\"0.5\">"
+       << Fill(b.kind) << "\"" << (b.running ? " fill-opacity=\"0.55\"" : "") << " stroke=\"#ffffff\" stroke-width=\"0.5\">"
        << "<title>" << Escape(b.tooltip) << "</title></rect>\n";
     if (x1 - x0 > 6.5 * static_cast<double>(b.label.size()) + 6) {
       s_ << "<text class=\"bar-label\" x=\"" << Fixed(x0 + 3) << "\" y=\"" << y + h - 2
-         << "\" fill=\"#ffffff\" font-size=\"10\" pointer-events=\"none\">" << Escape(b.label) << "</text>\n";
+         << "\" fill=\"" << (b.kind == BarKind::kKilled ? "#222222" : "#ffffff")  // dark on the grey stripes
+         << "\" font-size=\"10\" pointer-events=\"none\">" << Escape(b.label) << "</text>\n";
     }
   }
 

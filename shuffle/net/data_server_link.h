@@ -6,6 +6,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -49,6 +51,30 @@ class DataServerLink {
   const double timeout_;
   mutable std::mutex mu_;
   mutable std::vector<netio::UniqueFd> idle_;  // guarded by mu_
+};
+
+// One client per data server ("HOST:PORT"), made on first use by
+// `Client::Create(server, token)` and kept for the process's life (a daemon talks to the few
+// data servers its jobs name): RemoteInputsCache and RemoteOutputsCache. For returns the
+// same client for the same server every time; a server Create refuses (InvalidArgument if
+// it does not parse) is not kept, so its error comes again. Thread-safe.
+template <typename Client>
+class DataServerClients {
+ public:
+  explicit DataServerClients(auth::ClusterToken token) : token_(std::move(token)) {}
+
+  Result<const Client*> For(const std::string& server) {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = clients_.find(server);
+    if (it != clients_.end()) return static_cast<const Client*>(it->second.get());
+    MR_ASSIGN_OR_RETURN(std::unique_ptr<Client> client, Client::Create(server, token_));
+    return static_cast<const Client*>(clients_.emplace(server, std::move(client)).first->second.get());
+  }
+
+ private:
+  const auth::ClusterToken token_;
+  std::mutex mu_;
+  std::map<std::string, std::unique_ptr<Client>> clients_;  // guarded by mu_
 };
 
 }  // namespace mr::shuffle

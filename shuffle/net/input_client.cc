@@ -133,12 +133,4 @@ Result<std::unique_ptr<jobs::InputBytes>> RemoteInputs::Read(const std::string& 
   return std::unique_ptr<jobs::InputBytes>(std::make_unique<StringBytes>(std::move(all)));
 }
 
-Result<const RemoteInputs*> RemoteInputsCache::For(const std::string& server) {
-  std::lock_guard<std::mutex> lock(mu_);
-  auto it = sources_.find(server);
-  if (it != sources_.end()) return it->second.get();
-  MR_ASSIGN_OR_RETURN(std::unique_ptr<RemoteInputs> source, RemoteInputs::Create(server, token_));
-  return sources_.emplace(server, std::move(source)).first->second.get();
-}
-
 }  // namespace mr::shuffle

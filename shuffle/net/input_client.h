@@ -65,18 +65,7 @@ class RemoteInputs final : public jobs::InputSource {
   mutable uint64_t bytes_read_ = 0;  // guarded by mu_
 };
 
-// One RemoteInputs per data server, made on first use and kept for the process's life (a
-// daemon talks to the few data servers its jobs name). Thread-safe.
-class RemoteInputsCache {
- public:
-  explicit RemoteInputsCache(auth::ClusterToken token) : token_(std::move(token)) {}
-  // The source for "HOST:PORT"; InvalidArgument if it does not parse.
-  Result<const RemoteInputs*> For(const std::string& server);
-
- private:
-  const auth::ClusterToken token_;
-  std::mutex mu_;
-  std::map<std::string, std::unique_ptr<RemoteInputs>> sources_;  // guarded by mu_
-};
+// One RemoteInputs per data server (DataServerClients).
+using RemoteInputsCache = DataServerClients<RemoteInputs>;
 
 }  // namespace mr::shuffle

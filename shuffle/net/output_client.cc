@@ -174,12 +174,4 @@ Status RemoteOutputs::PutFile(const std::string& local, const std::string& path)
   return Call(fin, {}).status();
 }
 
-Result<const RemoteOutputs*> RemoteOutputsCache::For(const std::string& server) {
-  std::lock_guard<std::mutex> lock(mu_);
-  auto it = stores_.find(server);
-  if (it != stores_.end()) return it->second.get();
-  MR_ASSIGN_OR_RETURN(std::unique_ptr<RemoteOutputs> store, RemoteOutputs::Create(server, token_));
-  return stores_.emplace(server, std::move(store)).first->second.get();
-}
-
 }  // namespace mr::shuffle

@@ -64,16 +64,7 @@ class RemoteOutputs final : public jobs::OutputStore {
   const DataServerLink link_;  // the connections (pooled, authenticated)
 };
 
-// One RemoteOutputs per data server, made on first use and kept for the process's life.
-class RemoteOutputsCache {
- public:
-  explicit RemoteOutputsCache(auth::ClusterToken token) : token_(std::move(token)) {}
-  Result<const RemoteOutputs*> For(const std::string& server);
-
- private:
-  const auth::ClusterToken token_;
-  std::mutex mu_;
-  std::map<std::string, std::unique_ptr<RemoteOutputs>> stores_;  // guarded by mu_
-};
+// One RemoteOutputs per data server (DataServerClients).
+using RemoteOutputsCache = DataServerClients<RemoteOutputs>;
 
 }  // namespace mr::shuffle

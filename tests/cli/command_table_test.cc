@@ -157,7 +157,7 @@ TEST(CommandTableTest, ErrorsNameTheWholeCommand) {
     SCOPED_TRACE(r.path);
     auto bad = Sh(MrBin() + " " + r.path + " --no-such-flag");
     // `mr hadoop` reads Hadoop's command line, whose first word is a command, not a flag.
-    const std::string want = r.path == "hadoop" ? "mr: hadoop --no-such-flag is not supported"
+    const std::string want = r.path == "hadoop" ? "mr: hadoop: '--no-such-flag' is not supported"
                                                 : ErrorPrefixOf(r.path) + "unknown flag --no-such-flag";
     EXPECT_EQ(bad.err.rfind(want, 0), 0u) << bad.err;
   }
@@ -171,7 +171,19 @@ TEST(CommandTableTest, ErrorsNameTheWholeCommand) {
            {"trace render", " no-such.jsonl --out x.svg"},
            {"trace render", " no-such.jsonl --out x.gif"},
            {"batch plan", " --out x.json"},
-           {"profile list", " --state no-such-dir"}}) {
+           {"profile list", " --state no-such-dir"},
+           // A bad value found after parsing (UsageError) names the top-level command too.
+           {"worker", " --work-dir wd --master bad"},
+           {"worker", " --work-dir wd --master 127.0.0.1:1 --shuffle-link-rate fast"},
+           {"worker", " --work-dir wd --master 127.0.0.1:1 --label =x"},
+           {"master", " --state st --listen bad"},
+           {"data-server", ""},
+           {"run", " wordcount --input no-such --output out"},
+           {"run", " wordcount --input no-such --output out --reducers 0"},
+           {"cluster", " start --workers 0"},
+           {"logs", ""},
+           {"kill", ""},
+           {"cat", ""}}) {
     SCOPED_TRACE(path + rest);
     auto bad = Sh(MrBin() + " " + path + rest);
     EXPECT_EQ(bad.exit_code, 2);

@@ -51,6 +51,20 @@ TEST(WorkerSlotOptionsTest, ShuffleLinkRate) {
   EXPECT_NE(both.message().find("not both"), std::string::npos) << both.ToString();
 }
 
+// `mr worker --ephemeral-work-dir` (what `mr run` gives its embedded workers) turns off the
+// fsync of map output indexes (WorkerOptions::sync_map_outputs, whose effect the slot
+// runner's test counts); without it a worker syncs them.
+TEST(WorkerStorageOptionsTest, EphemeralWorkDirTurnsOffTheIndexSync) {
+  po::options_description g = WorkerStorageOptionGroup();
+  worker::WorkerOptions o;
+  ASSERT_TRUE(ApplyWorkerStorageOptions(Parse(g, {"--work-dir", "w"}), &o).ok());
+  EXPECT_TRUE(o.sync_map_outputs);
+  EXPECT_EQ(o.work_dir, "w");
+  EXPECT_EQ(o.host, "127.0.0.1");
+  ASSERT_TRUE(ApplyWorkerStorageOptions(Parse(g, {"--work-dir", "w", "--ephemeral-work-dir"}), &o).ok());
+  EXPECT_FALSE(o.sync_map_outputs);
+}
+
 // A repeatable flag (a row of type std::vector<std::string>, as a worker's labels would be)
 // is passed on once per value, in order.
 TEST(ExplicitArgsTest, EveryValueOfARepeatableFlag) {

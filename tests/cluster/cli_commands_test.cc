@@ -158,7 +158,7 @@ TEST(ClusterCommandTest, StartPrintsThePageAndAFailedStartCleansUp) {
 
   auto taken = Sh(MrBin() + " cluster start --workers 1 --http " + page + " --dir " + ShellQuote(b));
   EXPECT_EQ(taken.exit_code, 2);
-  EXPECT_EQ(taken.err.rfind("mr: cannot start the cluster: the master exited at start: cannot listen on http", 0), 0u)
+  EXPECT_EQ(taken.err.rfind("mr: cluster: cannot start the cluster: the master exited at start: cannot listen on http", 0), 0u)
       << taken.err;
   EXPECT_FALSE(PathExists(b)) << "the failed start left its directory behind";
   ASSERT_TRUE(MakeDirs(c).ok());

@@ -1,4 +1,5 @@
-// The namespace cluster's test fixture (netns_cluster_test, netns_output_test): five hosts
+// The namespace cluster's test fixture (netns_cluster_test, netns_output_test; its helpers
+// also netns_readme_test's): five hosts
 // made by scripts/netns-cluster.sh (master, client, three workers: network namespaces joined
 // by a bridge, each with its own address and work directory); the client's host runs `mr
 // data-server` over the input directory, and every other host runs its daemon with the
@@ -30,6 +31,44 @@ inline constexpr const char* kDataServer = "10.29.0.2:7072";
 
 inline std::string FirstLine(const std::string& s) { return s.substr(0, s.find('\n')); }
 
+// scripts/netns-cluster.sh of the source tree ($MR_SOURCE_DIR, else the current directory).
+inline std::string NetnsScript() {
+  const char* src = std::getenv("MR_SOURCE_DIR");
+  return std::string(src != nullptr ? src : ".") + "/scripts/netns-cluster.sh";
+}
+
+// Why network namespaces cannot be made here (not root, no CAP_SYS_ADMIN), "" when they can:
+// a test skips with it.
+inline std::string NetnsUnavailable() {
+  if (::geteuid() != 0) return "network namespaces need root";
+  const std::string probe = "mrnprobe" + std::to_string(::getpid());
+  auto p = Sh("ip netns add " + probe + " && ip netns del " + probe);
+  return p.exit_code == 0 ? "" : "cannot create a network namespace here: " + FirstLine(p.err);
+}
+
+// The VAR=VALUE lines `netns-cluster.sh up` prints (MRN_RUN, MRN_MASTER_NS, MRN_CLIENT_NS,
+// MRN_WORKERS, MRN_WORKER_IPS, ...), quotes removed.
+inline std::map<std::string, std::string> ParseNetnsEnv(const std::string& up_out) {
+  std::map<std::string, std::string> env;
+  std::istringstream lines(up_out);
+  for (std::string line; std::getline(lines, line);) {
+    const size_t eq = line.find('=');
+    if (eq == std::string::npos) continue;
+    std::string v = line.substr(eq + 1);
+    if (v.size() >= 2 && v.front() == '"') v = v.substr(1, v.size() - 2);
+    env[line.substr(0, eq)] = v;
+  }
+  return env;
+}
+
+// The worker hosts of a netns-cluster.sh env: (namespace, address) pairs.
+inline std::vector<std::pair<std::string, std::string>> NetnsWorkers(std::map<std::string, std::string>& env) {
+  std::vector<std::pair<std::string, std::string>> out;
+  std::istringstream ws(env["MRN_WORKERS"]), ips(env["MRN_WORKER_IPS"]);
+  for (std::string w, ip; ws >> w && ips >> ip;) out.push_back({w, ip});
+  return out;
+}
+
 class NetnsClusterTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {  // each suite (this and NetnsFaultTest) on a cluster of its own
@@ -38,35 +77,17 @@ class NetnsClusterTest : public ::testing::Test {
     env_.clear();
     workers_.clear();
     pids_.clear();
-    if (::geteuid() != 0) {
-      skip_ = "network namespaces need root";
-      return;
-    }
-    const std::string probe = "mrnprobe" + std::to_string(::getpid());
-    auto p = Sh("ip netns add " + probe + " && ip netns del " + probe);
-    if (p.exit_code != 0) {
-      skip_ = "cannot create a network namespace here: " + FirstLine(p.err);
-      return;
-    }
-    const char* src = std::getenv("MR_SOURCE_DIR");
+    skip_ = NetnsUnavailable();
+    if (!skip_.empty()) return;
     const char* tmp = std::getenv("TMPDIR");
     dir_ = std::string(tmp != nullptr ? tmp : "/tmp") + "/hosts";
-    auto up = Sh(std::string(src != nullptr ? src : ".") + "/scripts/netns-cluster.sh up 3" + up_flags_ + " --dir " + dir_ +
-                 " --owner " + std::to_string(::getpid()));
+    auto up = Sh(NetnsScript() + " up 3" + up_flags_ + " --dir " + dir_ + " --owner " + std::to_string(::getpid()));
     if (up.exit_code != 0) {
       error_ = "netns-cluster.sh up failed: " + up.err;
       return;
     }
-    std::istringstream lines(up.out);
-    for (std::string line; std::getline(lines, line);) {
-      const size_t eq = line.find('=');
-      if (eq == std::string::npos) continue;
-      std::string v = line.substr(eq + 1);
-      if (v.size() >= 2 && v.front() == '"') v = v.substr(1, v.size() - 2);
-      env_[line.substr(0, eq)] = v;
-    }
-    std::istringstream ws(env_["MRN_WORKERS"]), ips(env_["MRN_WORKER_IPS"]);
-    for (std::string w, ip; ws >> w && ips >> ip;) workers_.push_back({w, ip});
+    env_ = ParseNetnsEnv(up.out);
+    workers_ = NetnsWorkers(env_);
     if (workers_.size() != 3) {
       error_ = "netns-cluster.sh printed " + up.out;
       return;
@@ -134,8 +155,7 @@ class NetnsClusterTest : public ::testing::Test {
       if (pid > 0) ::kill(pid, SIGTERM);
     }
     if (!env_["MRN_RUN"].empty()) {  // also kills what did not stop, and removes the namespaces
-      const char* src = std::getenv("MR_SOURCE_DIR");
-      Sh(std::string(src != nullptr ? src : ".") + "/scripts/netns-cluster.sh down " + env_["MRN_RUN"]);
+      Sh(NetnsScript() + " down " + env_["MRN_RUN"]);
     }
     if (!dir_.empty()) (void)RemoveAll(dir_);
   }

@@ -24,6 +24,7 @@
 
 #include "common/file_util.h"
 #include "tests/cluster/cluster_fixture.h"
+#include "tests/cluster/netns_fixture.h"
 #include "tests/common/wait.h"
 
 namespace mr::testing {
@@ -76,44 +77,29 @@ std::vector<Command> SeveralMachinesCommands() {
 }
 
 TEST(NetnsReadmeTest, SeveralMachinesSectionRunsAsWritten) {
-  if (::geteuid() != 0) GTEST_SKIP() << "network namespaces need root";
-  const std::string probe = "mrnprobe" + std::to_string(::getpid());
-  if (auto p = Sh("ip netns add " + probe + " && ip netns del " + probe); p.exit_code != 0) {
-    GTEST_SKIP() << "cannot create a network namespace here: " << p.err;
-  }
+  if (const std::string why = NetnsUnavailable(); !why.empty()) GTEST_SKIP() << why;
   const std::vector<Command> commands = SeveralMachinesCommands();
   ASSERT_GE(commands.size(), 5u) << "no command block under \"## Several machines\" in README.md";
 
   const char* tmp = std::getenv("TMPDIR");
   const std::string dir = std::string(tmp != nullptr ? tmp : "/tmp") + "/readme-hosts";
-  auto up = Sh(SourceDir() + "/scripts/netns-cluster.sh up 2 --dir " + dir + " --owner " + std::to_string(::getpid()));
+  auto up = Sh(NetnsScript() + " up 2 --dir " + dir + " --owner " + std::to_string(::getpid()));
   ASSERT_EQ(up.exit_code, 0) << up.err;
-  std::map<std::string, std::string> env;
   struct Cleanup {  // the namespaces (and every daemon in them) and the directory go, also on failure
     std::string run, dir;
     ~Cleanup() {
-      if (!run.empty()) Sh(SourceDir() + "/scripts/netns-cluster.sh down " + run);
+      if (!run.empty()) Sh(NetnsScript() + " down " + run);
       (void)RemoveAll(dir);
     }
   } cleanup;
   cleanup.dir = dir;
-  std::istringstream lines(up.out);
-  for (std::string line; std::getline(lines, line);) {
-    const size_t eq = line.find('=');
-    if (eq == std::string::npos) continue;
-    std::string v = line.substr(eq + 1);
-    if (v.size() >= 2 && v.front() == '"') v = v.substr(1, v.size() - 2);
-    env[line.substr(0, eq)] = v;
-  }
+  std::map<std::string, std::string> env = ParseNetnsEnv(up.out);
   cleanup.run = env["MRN_RUN"];
   struct Host {
     std::string ns, ip;
   };
   std::vector<Host> workers;
-  {
-    std::istringstream ws(env["MRN_WORKERS"]), ips(env["MRN_WORKER_IPS"]);
-    for (std::string w, ip; ws >> w && ips >> ip;) workers.push_back({w, ip});
-  }
+  for (const auto& [ns, ip] : NetnsWorkers(env)) workers.push_back({ns, ip});
   const Host client{env["MRN_CLIENT_NS"], "10.29.0.2"}, master{env["MRN_MASTER_NS"], "10.29.0.1"};
   ASSERT_EQ(workers.size(), 2u) << up.out;
 

@@ -118,11 +118,11 @@ TEST_F(TaskLogsTest, UnknownJobsAndTasksAreExit2WithOneLine) {
   struct Case {
     std::string args, says;
   } cases[] = {
-      {"logs job-000999", "mr: no job job-000999\n"},
-      {"logs " + job + " m-00042", "mr: no attempt of m-00042 in " + job + " yet\n"},
-      {"logs " + job + " r-00000", "mr: no attempt of r-00000 in " + job + " yet\n"},  // map-only
-      {"logs " + job + " mapper-3", "mr: bad task 'mapper-3' (a map is m-00003, a reduce r-00001)\n"},
-      {"logs jobby", "mr: bad job id 'jobby' (e.g. job-000001)\n"},
+      {"logs job-000999", "mr: logs: no job job-000999\n"},
+      {"logs " + job + " m-00042", "mr: logs: no attempt of m-00042 in " + job + " yet\n"},
+      {"logs " + job + " r-00000", "mr: logs: no attempt of r-00000 in " + job + " yet\n"},  // map-only
+      {"logs " + job + " mapper-3", "mr: logs: bad task 'mapper-3' (a map is m-00003, a reduce r-00001)\n"},
+      {"logs jobby", "mr: logs: bad job id 'jobby' (e.g. job-000001)\n"},
   };
   for (const Case& c : cases) {
     auto r = Mr(c.args);

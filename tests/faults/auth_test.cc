@@ -333,18 +333,21 @@ TEST(ClusterTokenCliTest, TokenClusterRunsAJobAndRefusesOutsiders) {
   for (const char* line : {"a\t2\n", "b\t3\n", "c\t1\n"})
     EXPECT_NE(all.find(line), std::string::npos) << all;
 
-  const std::string refused = "mr: " + std::string(auth::kAuthFailedMessage) + "\n";
+  // The refusal names the command (ClientError's prefix): "mr: status: ...".
+  auto refused = [](const std::string& command) {
+    return "mr: " + command + ": " + std::string(auth::kAuthFailedMessage) + "\n";
+  };
   for (const std::string& flags : {std::string(), " --token-file " + ShellQuote(wrong)}) {
     // The cluster refused the request: exit 3, like a cluster that cannot be reached.
     auto status = Sh(MrBin() + " status" + master + flags);
     EXPECT_EQ(status.exit_code, 3);
-    EXPECT_EQ(status.err, refused);
+    EXPECT_EQ(status.err, refused("status"));
     EXPECT_EQ(status.out, "") << "a refused client must learn nothing";
     std::string out2 = JoinPath(tmp.path(), "out2");
     auto submit =
         Sh(MrBin() + " submit wordcount --input " + in + " --output " + out2 + master + flags);
     EXPECT_EQ(submit.exit_code, 3);
-    EXPECT_EQ(submit.err, refused);
+    EXPECT_EQ(submit.err, refused("submit"));
     EXPECT_FALSE(PathExists(out2));
   }
   // A worker with the wrong token exits at once with the same line (no retry loop).
@@ -353,7 +356,7 @@ TEST(ClusterTokenCliTest, TokenClusterRunsAJobAndRefusesOutsiders) {
          " --token-file " + ShellQuote(wrong) + " 2>" + JoinPath(tmp.path(), "worker.err"));
   EXPECT_EQ(worker.exit_code, 3);
   std::string err = *ReadFileToString(JoinPath(tmp.path(), "worker.err"));
-  EXPECT_NE(err.find(refused), std::string::npos) << err;
+  EXPECT_NE(err.find(refused("worker")), std::string::npos) << err;
 }
 
 TEST(ClusterTokenCliTest, BadTokenFilesAreUsageErrors) {

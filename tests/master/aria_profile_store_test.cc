@@ -17,13 +17,8 @@
 namespace mr::master {
 namespace {
 
+using testing::Fifo;
 using testing::TrackerHarness;
-
-std::unique_ptr<sched::Scheduler> Fifo() {
-  auto s = sched::CreateScheduler("fifo");
-  EXPECT_TRUE(s.ok());
-  return std::move(s).value();
-}
 
 std::unique_ptr<StateStore> MustOpen(const std::string& db) {
   auto store = StateStore::Open(db);

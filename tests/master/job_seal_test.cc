@@ -5,81 +5,28 @@
 // The seal thread is held on a latch until the test releases it: nothing here is timed.
 #include <gtest/gtest.h>
 
-#include <condition_variable>
-#include <functional>
-#include <mutex>
-#include <thread>
-
 #include "common/file_util.h"
 #include "master/state_store.h"
 #include "scheduler/scheduler.h"
+#include "tests/master/thread_offload.h"
 #include "tests/master/tracker_harness.h"
 
 namespace mr::master {
 namespace {
 
+using testing::Fifo;
+using testing::ThreadOffload;
 using testing::TrackerHarness;
-
-// An Offload whose work runs on its own thread once Release() is called; its `done` is
-// queued for the test's thread (the state thread here) to run with RunDone().
-class HeldOffload {
- public:
-  ~HeldOffload() {
-    Release();
-    for (auto& t : threads_) t.join();
-  }
-  Offload AsOffload() {
-    return [this](std::function<void()> work, std::function<void()> done) {
-      ++handed_;
-      threads_.emplace_back([this, work = std::move(work), done = std::move(done)]() mutable {
-        {
-          std::unique_lock lock(mu_);
-          cv_.wait(lock, [this] { return released_; });
-        }
-        work();
-        std::lock_guard lock(mu_);
-        done_.push_back(std::move(done));
-        cv_.notify_all();
-      });
-    };
-  }
-  int handed() const { return handed_; }
-  void Release() {
-    std::lock_guard lock(mu_);
-    released_ = true;
-    cv_.notify_all();
-  }
-  // Waits for n seals' results, then runs them here.
-  void RunDone(size_t n) {
-    std::vector<std::function<void()>> done;
-    {
-      std::unique_lock lock(mu_);
-      cv_.wait(lock, [&] { return done_.size() >= n; });
-      done.swap(done_);
-    }
-    for (auto& d : done) d();
-  }
-
- private:
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool released_ = false;
-  std::vector<std::function<void()>> done_;
-  std::vector<std::thread> threads_;
-  int handed_ = 0;
-};
 
 TEST(JobSealTest, HeartbeatsAreAnsweredWhileTheTraceIsParsedElsewhere) {
   TempDir dir("job-seal");
   const std::string db = JoinPath(dir.path(), "db");
-  HeldOffload held;
+  ThreadOffload held(ThreadOffload::Start::kHeld);
   TrackerOptions o = TrackerHarness::DefaultOptions();
   o.offload = held.AsOffload();
   auto store = StateStore::Open(db);
   ASSERT_TRUE(store.ok());
-  auto fifo = sched::CreateScheduler("fifo");
-  ASSERT_TRUE(fifo.ok());
-  TrackerHarness h(dir.path(), std::move(fifo).value(), std::move(store).value(), o);
+  TrackerHarness h(dir.path(), Fifo(), std::move(store).value(), o);
   const uint32_t w = h.AddWorker(2, 1);
   proto::JobSpec spec = h.SyntheticSpec(/*maps=*/3, /*reduces=*/2);
   spec.set_name("sealed");
@@ -134,12 +81,10 @@ TEST(JobSealTest, HeartbeatsAreAnsweredWhileTheTraceIsParsedElsewhere) {
 
 TEST(JobSealTest, AKilledJobIsSealedWithoutOutput) {
   TempDir dir("job-seal");
-  HeldOffload held;
+  ThreadOffload held(ThreadOffload::Start::kHeld);
   TrackerOptions o = TrackerHarness::DefaultOptions();
   o.offload = held.AsOffload();
-  auto fifo = sched::CreateScheduler("fifo");
-  ASSERT_TRUE(fifo.ok());
-  TrackerHarness h(dir.path(), std::move(fifo).value(), nullptr, o);
+  TrackerHarness h(dir.path(), Fifo(), nullptr, o);
   proto::JobSpec spec = h.SyntheticSpec(2, 1);
   const uint64_t job = h.Submit(spec);
   ASSERT_TRUE(h.tracker().Kill(job).ok());

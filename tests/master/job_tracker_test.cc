@@ -17,13 +17,8 @@
 namespace mr::master {
 namespace {
 
+using testing::Fifo;
 using testing::TrackerHarness;
-
-std::unique_ptr<sched::Scheduler> Fifo() {
-  auto s = sched::CreateScheduler("fifo");
-  EXPECT_TRUE(s.ok());
-  return std::move(s).value();
-}
 
 TEST(RequestHandlerTest, RefusesARequestBeforeTheHandshakeAndCloses) {
   TempDir dir("mr-handler-test");

@@ -14,13 +14,8 @@
 namespace mr::master {
 namespace {
 
+using testing::Fifo;
 using testing::TrackerHarness;
-
-std::unique_ptr<sched::Scheduler> Fifo() {
-  auto s = sched::CreateScheduler("fifo");
-  EXPECT_TRUE(s.ok());
-  return std::move(s).value();
-}
 
 TEST(MapEstimateRestartTest, MapsAwaitingReadoptionSizeTheJob) {
   TempDir dir("mr-map-estimate-restart-test");

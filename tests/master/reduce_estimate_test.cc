@@ -14,13 +14,8 @@
 namespace mr::master {
 namespace {
 
+using testing::Fifo;
 using testing::TrackerHarness;
-
-std::unique_ptr<sched::Scheduler> Fifo() {
-  auto s = sched::CreateScheduler("fifo");
-  EXPECT_TRUE(s.ok());
-  return std::move(s).value();
-}
 
 // Runs job to its end on worker w (the harness's tasks take 1 s each).
 void RunToEnd(TrackerHarness& h, uint32_t w, uint64_t job) {

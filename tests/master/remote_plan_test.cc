@@ -10,7 +10,6 @@
 
 #include <chrono>
 #include <condition_variable>
-#include <functional>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -18,11 +17,14 @@
 #include "common/file_util.h"
 #include "jobs/fake_input_source.h"
 #include "scheduler/scheduler.h"
+#include "tests/master/thread_offload.h"
 #include "tests/master/tracker_harness.h"
 
 namespace mr::master {
 namespace {
 
+using testing::Fifo;
+using testing::ThreadOffload;
 using testing::TrackerHarness;
 
 // A data server's source whose List waits until Release() (at most 10 s, so that the code
@@ -69,39 +71,6 @@ class HeldSource final : public jobs::InputSource {
   mutable std::thread::id listing_thread_;
 };
 
-// An Offload that runs `work` on a thread of its own and queues `done` for RunDone.
-class ThreadOffload {
- public:
-  ~ThreadOffload() {
-    for (auto& t : threads_) t.join();
-  }
-  Offload AsOffload() {
-    return [this](std::function<void()> work, std::function<void()> done) {
-      threads_.emplace_back([this, work = std::move(work), done = std::move(done)]() mutable {
-        work();
-        std::lock_guard lock(mu_);
-        done_.push_back(std::move(done));
-        cv_.notify_all();
-      });
-    };
-  }
-  void RunDone(size_t n) {
-    std::vector<std::function<void()>> done;
-    {
-      std::unique_lock lock(mu_);
-      cv_.wait(lock, [&] { return done_.size() >= n; });
-      done.swap(done_);
-    }
-    for (auto& d : done) d();
-  }
-
- private:
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::vector<std::function<void()>> done_;
-  std::vector<std::thread> threads_;
-};
-
 TEST(RemotePlanTest, HeartbeatsAreAnsweredWhileADataServerHoldsTheListing) {
   TempDir dir("mr-remote-plan");
   jobs::FakeInputSource fake;
@@ -111,9 +80,7 @@ TEST(RemotePlanTest, HeartbeatsAreAnsweredWhileADataServerHoldsTheListing) {
   TrackerOptions o = TrackerHarness::DefaultOptions();
   o.offload = offload.AsOffload();
   o.remote_inputs = [&held](const std::string&) -> Result<const jobs::InputSource*> { return &held; };
-  auto fifo = sched::CreateScheduler("fifo");
-  ASSERT_TRUE(fifo.ok());
-  TrackerHarness h(dir.path(), std::move(fifo).value(), nullptr, o);
+  TrackerHarness h(dir.path(), Fifo(), nullptr, o);
   const uint32_t w = h.AddWorker(2, 1);
 
   proto::Envelope submit;
@@ -164,9 +131,7 @@ TEST(RemotePlanTest, TwoPlannedJobsWithOneOutputAdmitOne) {
   TrackerOptions o = TrackerHarness::DefaultOptions();
   o.offload = offload.AsOffload();
   o.remote_inputs = [&fake](const std::string&) -> Result<const jobs::InputSource*> { return &fake; };
-  auto fifo = sched::CreateScheduler("fifo");
-  ASSERT_TRUE(fifo.ok());
-  TrackerHarness h(dir.path(), std::move(fifo).value(), nullptr, o);
+  TrackerHarness h(dir.path(), Fifo(), nullptr, o);
   proto::JobSpec spec;
   spec.set_job("wordcount");
   spec.add_inputs("/data/in.txt");

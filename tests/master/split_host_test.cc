@@ -17,13 +17,8 @@
 namespace mr::master {
 namespace {
 
+using testing::Fifo;
 using testing::TrackerHarness;
-
-std::unique_ptr<sched::Scheduler> Fifo() {
-  auto s = sched::CreateScheduler("fifo");
-  EXPECT_TRUE(s.ok());
-  return std::move(s).value();
-}
 
 // path -> host of every map assignment w was given (and forgets them).
 std::map<std::string, std::string> AssignedHosts(TrackerHarness& h, uint32_t w) {

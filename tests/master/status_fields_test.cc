@@ -1,13 +1,13 @@
-// The status fields issue 32 gave a meaning under every policy, checked under fifo (orders by
-// arrival, reads no size estimate) and maxsrpt (an SRPT policy that does), on a JobTracker
-// driven through its RequestHandler on a manual clock:
+// A job's status fields, given a meaning under every policy by issue 32, checked under fifo
+// (orders by arrival, reads no size estimate) and maxsrpt (an SRPT policy that does), on a
+// JobTracker driven through its RequestHandler on a manual clock (status_fields_fixture.h):
 //   - estimate_ignored: the policy reads no estimate (the views say "n/a under fifo");
 //   - shuffle_bytes_waiting: map output the placed reducers may fetch now and have not (what
 //     the share applies to; the views show "-" for the share when it is 0);
-//   - map_progress: 100% only once every map is done;
-//   - worker rows' and failed attempts' name: the worker's name label, else its host;
-//   - the job's and the cluster's measured shuffle_rate in /api/jobs/ID, /api/cluster and
-//     the StatusReply.
+//   - times, sojourn and share; the measured shuffle_rate in /api/jobs/ID, /api/cluster and
+//     the StatusReply; "fetched" with the fetches in flight; the counters; the task status
+//     lines and the last failed attempt; an allocating policy's allocation lines.
+// A worker's and the cluster's fields: worker_status_fields_test.cc.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -20,25 +20,15 @@
 #include "master/job.h"
 #include "master/status_json.h"
 #include "scheduler/scheduler.h"
-#include "tracker_harness.h"
+#include "tests/master/status_fields_fixture.h"
 
 namespace mr::master {
 namespace {
 
+using testing::FinishMapsTaking;
 using testing::TrackerHarness;
 
-class StatusFieldsTest : public ::testing::TestWithParam<const char*> {
- protected:
-  StatusFieldsTest() {
-    auto policy = sched::CreateScheduler(GetParam());
-    EXPECT_TRUE(policy.ok()) << GetParam();
-    h_ = std::make_unique<TrackerHarness>(dir_.path(), std::move(*policy));
-  }
-  bool SrptPolicy() const { return std::string(GetParam()) != "fifo"; }
-
-  TempDir dir_{"mr-status-fields-test"};
-  std::unique_ptr<TrackerHarness> h_;
-};
+class StatusFieldsTest : public testing::StatusFieldsFixture {};
 
 TEST_P(StatusFieldsTest, EstimateSaysWhetherThePolicyReadsIt) {
   h_->AddWorker(1, 1);
@@ -70,26 +60,6 @@ TEST_P(StatusFieldsTest, WaitingBytesAreTheOutputTheReducersHaveNotFetched) {
   EXPECT_EQ(st.state(), "SUCCEEDED");
   EXPECT_EQ(st.shuffle_bytes_waiting(), 0) << "an ended job has nothing waiting";
   EXPECT_DOUBLE_EQ(st.map_progress(), 1.0);
-}
-
-TEST_P(StatusFieldsTest, AWorkerIsNamedByItsNameLabelElseItsHost) {
-  const uint32_t w = h_->AddWorker(1, 1);
-  proto::Envelope in;
-  in.mutable_status();
-  auto conn = h_->Connect("client");
-  HandlerOutcome out = h_->handler().Handle(*conn, in);
-  ASSERT_EQ(out.reply.status_reply().worker_rows_size(), 1);
-  const proto::WorkerRow& row = out.reply.status_reply().worker_rows(0);
-  EXPECT_EQ(row.id(), w);
-  EXPECT_EQ(row.name(), row.host());  // the harness registers no name label
-  EXPECT_FALSE(row.name().empty());
-  auto workers = h_->tracker().ApiGet("/api/workers");
-  ASSERT_TRUE(workers.ok());
-  EXPECT_EQ(nlohmann::json::parse(*workers)[0].at("name"), row.name());
-  auto cluster = h_->tracker().ApiGet("/api/cluster");
-  ASSERT_TRUE(cluster.ok());
-  EXPECT_EQ(nlohmann::json::parse(*cluster).at("shuffle_rate"), 0.0);  // nothing sent yet
-  EXPECT_EQ(out.reply.status_reply().shuffle_rate(), 0.0);
 }
 
 // Times on the manual clock: submit_time is the submission, sojourn_time (the overlapping-
@@ -213,86 +183,6 @@ TEST_P(StatusFieldsTest, FetchedCountsTheBytesOfFetchesInFlight) {
   EXPECT_DOUBLE_EQ(st.shuffle_progress(), 1.0);
 }
 
-// Reports the first durations.size() maps w runs as succeeded, map i after durations[i]
-// seconds (worker clock), each with combine counters (in, out).
-void FinishMapsTaking(TrackerHarness& h, uint32_t w, const std::vector<double>& durations,
-                      std::pair<int64_t, int64_t> combine = {0, 0}) {
-  std::vector<proto::TaskReport> reports;
-  EXPECT_GE(h.worker(w).maps.size(), durations.size());
-  for (size_t i = 0; i < std::min(durations.size(), h.worker(w).maps.size()); ++i) {
-    proto::TaskReport r = TrackerHarness::MapReport(h.worker(w).maps[i], proto::SUCCEEDED);
-    r.set_start_time(1000);
-    r.set_end_time(1000 + durations.at(i));
-    for (auto [name, v] : {std::pair{"combine.records_in", combine.first}, {"combine.records_out", combine.second}}) {
-      proto::Counter* c = r.add_counters();
-      c->set_name(name);
-      c->set_value(v);
-    }
-    reports.push_back(std::move(r));
-  }
-  auto& maps = h.worker(w).maps;
-  maps.erase(maps.begin(), maps.begin() + static_cast<std::ptrdiff_t>(reports.size()));
-  h.Beat(w, std::move(reports));
-}
-
-nlohmann::json WorkerJson(TrackerHarness& h, uint32_t w) {
-  auto api = h.tracker().ApiGet("/api/workers");
-  EXPECT_TRUE(api.ok());
-  for (const auto& row : nlohmann::json::parse(*api)) {
-    if (row.at("id") == w) return row;
-  }
-  ADD_FAILURE() << "no worker " << w << " in " << *api;
-  return {};
-}
-
-proto::WorkerRow WorkerRowOf(TrackerHarness& h, uint32_t w) {
-  auto conn = h.Connect("client");
-  proto::Envelope in;
-  in.mutable_status();
-  const proto::StatusReply r = h.handler().Handle(*conn, in).reply.status_reply();
-  for (const auto& row : r.worker_rows()) {
-    if (row.id() == w) return row;
-  }
-  ADD_FAILURE() << "no worker row " << w;
-  return {};
-}
-
-// A worker's SPEED is the speed it registered with; MAP RATE (map_task_rate) the maps it
-// finished per second of map-slot time, i.e. their count over the sum of their durations
-// (the last 16; a failed attempt does not count), 0 before any; QUEUED (queued_maps) 0 under
-// pull placement, whatever waits; its heartbeat age is now minus last_heartbeat, the master's
-// clock at its last heartbeat. The StatusReply row and /api/workers say the same.
-TEST_P(StatusFieldsTest, WorkerSpeedMapRateQueuedAndHeartbeatMeanTheSameUnderEveryPolicy) {
-  const uint32_t w = h_->AddWorker(2, 1);
-  h_->Submit(h_->SyntheticSpec(5, 1));
-  EXPECT_EQ(WorkerRowOf(*h_, w).map_task_rate(), 0.0) << "no map finished yet";
-  h_->Beat(w);
-  ASSERT_EQ(h_->worker(w).maps.size(), 2u);
-  EXPECT_EQ(WorkerRowOf(*h_, w).queued_maps(), 0u) << "3 maps pending, none queued at a worker under pull";
-  FinishMapsTaking(*h_, w, {2.0, 4.0});
-  ASSERT_EQ(h_->worker(w).maps.size(), 2u);
-  // A failed attempt of 100 s is not a map finished.
-  proto::TaskReport failed = TrackerHarness::MapReport(h_->worker(w).maps[0], proto::FAILED);
-  failed.set_end_time(1100);
-  h_->worker(w).maps.erase(h_->worker(w).maps.begin());
-  h_->Beat(w, {failed});
-  const double rate = 2.0 / (2.0 + 4.0);
-  proto::WorkerRow row = WorkerRowOf(*h_, w);
-  EXPECT_NEAR(row.map_task_rate(), rate, 1e-12);
-  EXPECT_NEAR(WorkerJson(*h_, w).at("map_task_rate").get<double>(), rate, 1e-12);
-  FinishMapsTaking(*h_, w, {0.5});
-  EXPECT_NEAR(WorkerRowOf(*h_, w).map_task_rate(), 3.0 / 6.5, 1e-12);
-  EXPECT_DOUBLE_EQ(row.speed(), h_->worker(w).registration.speed());
-  EXPECT_DOUBLE_EQ(WorkerJson(*h_, w).at("speed").get<double>(), h_->worker(w).registration.speed());
-  EXPECT_EQ(WorkerJson(*h_, w).at("queued_maps"), 0);
-  const double beat = h_->clock().Now();
-  h_->Beat(w);
-  h_->clock().Advance(3);
-  EXPECT_DOUBLE_EQ(WorkerJson(*h_, w).at("last_heartbeat").get<double>(), beat) << "3 s old, not moved";
-  h_->Beat(w);
-  EXPECT_DOUBLE_EQ(WorkerJson(*h_, w).at("last_heartbeat").get<double>(), beat + 3);
-}
-
 // The job's counters are the sum over its committed attempts (a failed attempt's are not
 // in them), the same in the StatusReply and /api/jobs/ID; the combine ratio is
 // combine.records_out / combine.records_in over them, null while no combiner ran.
@@ -324,64 +214,6 @@ TEST_P(StatusFieldsTest, CountersSumTheCommittedAttemptsAndTheCombineRatioIsThei
   EXPECT_EQ(j.at("counters").at("combine.records_out"), 10);
   EXPECT_NEAR(j.at("combine_ratio").get<double>(), 10.0 / 40.0, 1e-12);
   EXPECT_NEAR(CombineRatio(st).value_or(-1), 0.25, 1e-12);
-}
-
-// The cluster's slot cards are sums over the workers (map_slots, reduce_slots), and their busy
-// counts the attempts the workers run (each worker row's running_map); heartbeats counts the
-// heartbeats handled, and each timings histogram holds one time per heartbeat (heartbeat_us)
-// and per scheduling round (round_us; a heartbeat whose worker has a free slot and work
-// runs one), whatever the policy.
-TEST_P(StatusFieldsTest, ClusterSlotsBusyHeartbeatsAndTimingsMeanTheSameUnderEveryPolicy) {
-  const uint32_t a = h_->AddWorker(2, 1);
-  const uint32_t b = h_->AddWorker(1, 2);
-  h_->Submit(h_->SyntheticSpec(5, 1));
-  auto cluster = [&] { return nlohmann::json::parse(*h_->tracker().ApiGet("/api/cluster")); };
-  auto count = [](const nlohmann::json& histogram) {
-    int64_t n = 0;
-    for (const auto& bucket : histogram) n += bucket.at(1).get<int64_t>();
-    return n;
-  };
-  nlohmann::json c = cluster();
-  EXPECT_EQ(c.at("map_slots"), 3);
-  EXPECT_EQ(c.at("reduce_slots"), 3);
-  EXPECT_EQ(c.at("map_busy"), 0);
-  const int64_t beats = c.at("heartbeats").get<int64_t>();
-  const int64_t timed = count(c.at("timings").at("heartbeat_us"));
-  const int64_t rounds = count(c.at("timings").at("round_us"));
-  h_->Beat(a);
-  h_->Beat(b);
-  c = cluster();
-  EXPECT_EQ(c.at("heartbeats").get<int64_t>(), beats + 2);
-  EXPECT_EQ(count(c.at("timings").at("heartbeat_us")), timed + 2) << "one time per heartbeat";
-  EXPECT_EQ(count(c.at("timings").at("round_us")), rounds + 2) << "free map slots and pending maps: a round each";
-  ASSERT_EQ(h_->worker(a).maps.size() + h_->worker(b).maps.size(), 3u) << "5 maps pending, 3 map slots";
-  EXPECT_EQ(c.at("map_busy"), 3);
-  EXPECT_EQ(WorkerJson(*h_, a).at("running_map"), h_->worker(a).maps.size());
-  EXPECT_EQ(WorkerJson(*h_, b).at("running_map"), h_->worker(b).maps.size());
-  FinishMapsTaking(*h_, a, {1.0});  // one ends; the same heartbeat may start another
-  c = cluster();
-  EXPECT_EQ(c.at("map_busy"), h_->worker(a).maps.size() + h_->worker(b).maps.size());
-  EXPECT_EQ(WorkerRowOf(*h_, a).running_map(), h_->worker(a).maps.size());
-  EXPECT_EQ(c.at("heartbeats").get<int64_t>(), beats + 3);
-}
-
-// A worker's shuffle_bandwidth is the cap it registered with (0 = none) and the cluster's
-// shuffle_capacity their sum, whatever the policy.
-TEST_P(StatusFieldsTest, ShuffleBandwidthIsTheRegisteredCapAndCapacityTheirSum) {
-  const uint32_t uncapped = h_->AddWorker(1, 1);
-  proto::RegisterWorker capped;
-  capped.set_host("127.0.0.2");
-  capped.set_shuffle_port(7001);
-  capped.set_map_slots(1);
-  capped.set_reduce_slots(1);
-  capped.set_speed(1);
-  capped.set_shuffle_bandwidth(5e6);
-  Result<proto::RegisterReply> reg = h_->tracker().Register(capped);
-  ASSERT_TRUE(reg.ok()) << reg.status().ToString();
-  EXPECT_DOUBLE_EQ(WorkerJson(*h_, uncapped).at("shuffle_bandwidth").get<double>(), 0.0);
-  EXPECT_DOUBLE_EQ(WorkerJson(*h_, reg->worker_id()).at("shuffle_bandwidth").get<double>(), 5e6);
-  const nlohmann::json c = nlohmann::json::parse(*h_->tracker().ApiGet("/api/cluster"));
-  EXPECT_DOUBLE_EQ(c.at("shuffle_capacity").get<double>(), 5e6);
 }
 
 // A task's status line (a streaming program's reporter:status:) shows as "TASK: LINE" in
@@ -497,60 +329,6 @@ TEST(FlexStatusFieldsTest, AllocationLinesAreTheLatestEpochsPlanWithinTheBounds)
     std::sort(ranks.begin(), ranks.end());
     for (size_t i = 0; i < ranks.size(); ++i) EXPECT_EQ(ranks[i], i) << slot << ": places are 1..jobs";
   }
-}
-
-}  // namespace
-}  // namespace mr::master
-
-// `mr logs`' question to the master (TaskAttemptsRequest): where each attempt of a job ran,
-// from its trace, with that worker's name and shuffle server.
-namespace mr::master {
-namespace {
-
-TEST(TaskAttemptsTest, TheMasterSaysWhereEachAttemptRan) {
-  TempDir dir("mr-task-attempts-test");
-  auto policy = sched::CreateScheduler("fifo");
-  ASSERT_TRUE(policy.ok());
-  testing::TrackerHarness h(dir.path(), std::move(*policy));
-  const uint32_t w = h.AddWorker(1, 1);
-  const uint64_t job = h.Submit(h.SyntheticSpec(2, 1));
-  for (int i = 0; i < 2; ++i) {
-    h.Beat(w);
-    h.FinishMaps(w);
-  }
-  h.RunReduces(w);
-  ASSERT_EQ(h.Status(job).state(), "SUCCEEDED");
-  auto conn = h.Connect("client");
-  // The answer is deferred (the trace is parsed off the state thread); with no offload the
-  // harness's tracker sends it at once.
-  auto ask = [&](const proto::Envelope& in) {
-    HandlerOutcome out = h.handler().Handle(*conn, in);
-    EXPECT_TRUE(out.deferred);
-    if (out.deferred) out.deferred([&](proto::Envelope reply) { out.reply = std::move(reply); });
-    return out;
-  };
-  proto::Envelope in;
-  in.mutable_task_attempts()->set_job_id(job);
-  HandlerOutcome out = ask(in);
-  ASSERT_TRUE(out.reply.has_task_attempts_reply()) << out.reply.error().message();
-  const auto& attempts = out.reply.task_attempts_reply().attempts();
-  ASSERT_EQ(attempts.size(), 3) << out.reply.DebugString();
-  EXPECT_EQ(attempts[0].task(), "m-00000");
-  EXPECT_EQ(attempts[1].task(), "m-00001");
-  EXPECT_EQ(attempts[2].task(), "r-00000");
-  for (const auto& a : attempts) {
-    EXPECT_EQ(a.worker(), w);
-    EXPECT_EQ(a.state(), "SUCCEEDED") << a.task();
-    EXPECT_FALSE(a.worker_name().empty());
-    EXPECT_GT(a.port(), 0u);
-  }
-  in.mutable_task_attempts()->set_task("r-00000");
-  out = ask(in);
-  ASSERT_EQ(out.reply.task_attempts_reply().attempts_size(), 1);
-  in.mutable_task_attempts()->set_task("x-1");
-  out = ask(in);
-  EXPECT_FALSE(out.reply.has_task_attempts_reply());
-  EXPECT_NE(out.reply.error().message().find("bad task 'x-1'"), std::string::npos) << out.reply.error().message();
 }
 
 }  // namespace

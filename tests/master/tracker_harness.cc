@@ -9,6 +9,12 @@
 
 namespace mr::master::testing {
 
+std::unique_ptr<sched::Scheduler> Fifo() {
+  auto s = sched::CreateScheduler("fifo");
+  EXPECT_TRUE(s.ok()) << s.status().ToString();
+  return s.ok() ? std::move(s).value() : nullptr;
+}
+
 TrackerOptions TrackerHarness::DefaultOptions() {
   TrackerOptions o;
   o.worker_timeout = 10;

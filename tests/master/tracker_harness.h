@@ -33,6 +33,9 @@ struct FakeWorker {
   std::vector<proto::HeldMapOutput> deleted;     // every output it was told to delete
 };
 
+// The FIFO policy, the harness's usual scheduler (fails the test if it is not registered).
+std::unique_ptr<sched::Scheduler> Fifo();
+
 class TrackerHarness {
  public:
   // policy: a scheduler's registered name; or pass the Scheduler itself. store may be null.

@@ -210,6 +210,36 @@ TEST(ChartLayoutTest, AttemptsAndFetchesOpenAtAMasterRestartEndThere) {
   EXPECT_NEAR(fetch.end, 1.0, 1e-9);
 }
 
+// A speculative backup race: the winner is work done, the loser the master killed is drawn
+// as killed (its own kind, its tooltip saying so), not as failed; a failed attempt stays
+// failed.
+TEST(ChartLayoutTest, ABackupsKilledLoserIsKilledNotFailed) {
+  std::vector<trace::Event> events;
+  events.push_back(trace::JobSubmit{.t = 1000, .job = "job-000001", .maps = 2, .reduces = 1, .policy = "fifo"});
+  auto start = [&](const char* task, int attempt, int worker, double t, bool backup) {
+    events.push_back(trace::AttemptStart{.t = 1000 + t, .job = "job-000001", .task = task, .attempt = attempt,
+                                         .worker = worker, .slot = "map", .backup = backup});
+  };
+  auto end = [&](const char* task, int attempt, int worker, double t, const char* status, const char* error) {
+    events.push_back(trace::AttemptEnd{.t = 1000 + t, .job = "job-000001", .task = task, .attempt = attempt,
+                                       .worker = worker, .slot = "map", .status = status, .error = error});
+  };
+  start("m-00000", 1, 1, 0.0, false);
+  start("m-00000", 2, 2, 1.0, true);  // the backup
+  end("m-00000", 2, 2, 2.0, "ok", "");
+  end("m-00000", 1, 1, 2.1, "killed", "killed by the master: another attempt finished");
+  start("m-00001", 1, 2, 2.0, false);
+  end("m-00001", 1, 2, 2.5, "failed", "exit status 1");
+  ChartLayout l = BuildChartLayout(events);
+  ASSERT_EQ(l.bars.size(), 3u);
+  const Bar& loser = FindBar(l, "m-00000", BarKind::kKilled);
+  EXPECT_EQ(l.lanes[loser.lane].worker, 1);
+  EXPECT_NE(loser.tooltip.find("status killed"), std::string::npos) << loser.tooltip;
+  EXPECT_EQ(l.lanes[FindBar(l, "m-00000", BarKind::kMap).lane].worker, 2);
+  EXPECT_EQ(FindBar(l, "m-00001", BarKind::kFailed).label, "m-00001");
+  EXPECT_EQ(BarKindName(BarKind::kKilled), "killed");
+}
+
 TEST(ChartLayoutTest, EmptyTrace) {
   ChartLayout l = BuildChartLayout({});
   EXPECT_TRUE(l.lanes.empty());

@@ -103,13 +103,32 @@ TEST(PagesTest, ClusterPageListsWorkersAndLinksJobs) {
 // draws has one: the bar kinds, running bars, decision ticks, the rate area, the share line.
 TEST(SvgChartTest, LegendNamesEveryMark) {
   std::string svg = RenderSvgChart(BuildChartLayout(webtest::HandBuiltTrace()));
-  for (const char* mark : {"map", "reduce", "fetch", "failed", "running", "decision", "rate", "share"}) {
+  for (const char* mark : {"map", "reduce", "fetch", "failed", "killed", "running", "decision", "rate", "share"}) {
     EXPECT_NE(svg.find("<g class=\"legend " + std::string(mark) + "\">"), std::string::npos) << mark;
   }
   EXPECT_NE(svg.find("class=\"decision\""), std::string::npos);  // the ticks the entry names
   // The share's scale is labelled as a scale, not as a lone "1" that reads like a value.
   EXPECT_NE(svg.find(">share 1</text>"), std::string::npos);
   EXPECT_EQ(svg.find("- - share"), std::string::npos);
+}
+
+// A killed attempt (a backup's loser) is filled with the killed pattern, not the failed red,
+// and the pattern is defined in the chart; the legend's killed entry shows the same fill.
+TEST(SvgChartTest, AKilledAttemptIsDrawnKilledNotFailed) {
+  std::vector<trace::Event> events = webtest::HandBuiltTrace();
+  events.push_back(trace::AttemptEnd{.t = 1002.6, .job = "job-000001", .task = "m-00002", .attempt = 2,
+                                     .worker = 1, .start = 1001.2, .slot = "map", .status = "killed",
+                                     .error = "killed by the master: another attempt finished"});
+  const std::string svg = RenderSvgChart(BuildChartLayout(events));
+  const size_t bar = svg.find("<rect class=\"bar killed\"");
+  ASSERT_NE(bar, std::string::npos) << svg;
+  const std::string rect = svg.substr(bar, svg.find('>', bar) - bar);
+  EXPECT_NE(rect.find("fill=\"url(#mr-killed)\""), std::string::npos) << rect;
+  EXPECT_EQ(rect.find("#e15759"), std::string::npos) << "drawn in the failed red: " << rect;
+  EXPECT_NE(svg.find("<pattern id=\"mr-killed\""), std::string::npos);
+  const size_t legend = svg.find("<g class=\"legend killed\">");
+  ASSERT_NE(legend, std::string::npos);
+  EXPECT_NE(svg.find("fill=\"url(#mr-killed)\"", legend), std::string::npos);
 }
 
 // A live job's chart runs to the present, not to its last event.

@@ -50,13 +50,18 @@ class SlotRunnerTest : public ::testing::Test {
       return Status::Internal("no fetches in this test");
     };
     fetches_ = std::make_unique<shuffle::FetchScheduler>(std::move(fo));
+    runner_ = MakeRunner(/*sync_map_outputs=*/true);
+  }
+
+  std::unique_ptr<SlotRunner> MakeRunner(bool sync_map_outputs) {
     SlotRunner::Options o;
     o.map_slots = 2;
     o.reduce_slots = 1;
     o.context.work_dir = tmp_.path();
     o.context.clock = &clock_;
     o.context.fetches = fetches_.get();
-    runner_ = std::make_unique<SlotRunner>(std::move(o));
+    o.context.sync_map_outputs = sync_map_outputs;
+    return std::make_unique<SlotRunner>(std::move(o));
   }
 
   proto::Heartbeat Take() {
@@ -92,6 +97,34 @@ class SlotRunnerTest : public ::testing::Test {
   std::unique_ptr<shuffle::FetchScheduler> fetches_;
   std::unique_ptr<SlotRunner> runner_;  // after fetches_: destroyed first
 };
+
+// A quick synthetic map (no work, about 4 KB of output).
+proto::Assignment QuickMap(uint32_t index) {
+  proto::Assignment a = LongMap(index, 1);
+  (*a.mutable_spec()->mutable_params())["map_seconds"] = "0";
+  (*a.mutable_spec()->mutable_params())["map_bytes"] = "4096";
+  return a;
+}
+
+// The context's sync_map_outputs (WorkerOptions::sync_map_outputs; false under `mr worker
+// --ephemeral-work-dir`) decides whether a map's output index is fsynced before its rename:
+// one fsync per map when true, none when false, and the index is whole either way.
+TEST_F(SlotRunnerTest, MapOutputIndexIsSyncedUnlessTheWorkDirIsEphemeral) {
+  for (const bool sync : {true, false}) {
+    SCOPED_TRACE(sync ? "synced" : "ephemeral");
+    runner_ = MakeRunner(sync);
+    const uint32_t index = sync ? 0 : 1;
+    const uint64_t before = AtomicWritesSynced();
+    runner_->Start(QuickMap(index));
+    auto final_report = WaitFinal();
+    ASSERT_TRUE(final_report.has_value());
+    ASSERT_EQ(final_report->state(), proto::SUCCEEDED) << final_report->error();
+    EXPECT_EQ(AtomicWritesSynced() - before, sync ? 1u : 0u);
+    auto index_file = shuffle::MapOutputIndex::ReadFrom(shuffle::MapOutputIndexPath(tmp_.path(), kJob, index, 1));
+    ASSERT_TRUE(index_file.ok()) << index_file.status().ToString();
+    EXPECT_EQ(index_file->partitions.size(), 1u);
+  }
+}
 
 TEST_F(SlotRunnerTest, RunningAttemptReportsProgressAtMostOncePerInterval) {
   const proto::Assignment a = LongMap(0, 1);
