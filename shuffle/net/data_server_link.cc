@@ -21,6 +21,12 @@ Status DataServerReplyError(const proto::FetchReply& reply) {
   return Status(static_cast<StatusCode>(code), message);
 }
 
+Result<HostPort> DataServerLink::ParseServer(const std::string& server) {
+  MR_ASSIGN_OR_RETURN(HostPort hp, ParseHostPort(server));
+  if (hp.port == 0) return Status::InvalidArgument("data server " + server + ": port 0");
+  return hp;
+}
+
 DataServerLink::DataServerLink(std::string server, std::string host, uint16_t port, auth::ClusterToken token,
                                double timeout)
     : server_(std::move(server)), host_(std::move(host)), port_(port), token_(std::move(token)), timeout_(timeout) {}

@@ -14,6 +14,7 @@
 
 #include "common/auth.h"
 #include "common/status.h"
+#include "common/units.h"
 #include "shuffle/net/net_io.h"
 
 namespace mr::proto {
@@ -30,6 +31,10 @@ class DataServerLink {
  public:
   // server: "HOST:PORT" as the user gave it (for messages); host and port: its parts.
   DataServerLink(std::string server, std::string host, uint16_t port, auth::ClusterToken token, double timeout);
+
+  // A data server's "HOST:PORT" parsed for the constructor; InvalidArgument if it does not
+  // parse or names port 0.
+  static Result<HostPort> ParseServer(const std::string& server);
 
   // Writes one request on `sock` (with `proof`, the token's proof on a fresh connection, else
   // "") and reads its reply; *got_reply says whether a reply frame arrived.

@@ -37,19 +37,12 @@ std::string Hex(uint32_t v) {
 
 Result<std::unique_ptr<RemoteInputs>> RemoteInputs::Create(const std::string& server, auth::ClusterToken token,
                                                            double timeout_seconds) {
-  MR_ASSIGN_OR_RETURN(HostPort hp, ParseHostPort(server));
-  if (hp.port == 0) return Status::InvalidArgument("data server " + server + ": port 0");
-  return std::unique_ptr<RemoteInputs>(new RemoteInputs(server, hp.host, hp.port, std::move(token), timeout_seconds));
+  MR_ASSIGN_OR_RETURN(HostPort hp, DataServerLink::ParseServer(server));
+  return std::unique_ptr<RemoteInputs>(new RemoteInputs(server, std::move(hp.host), hp.port, std::move(token), timeout_seconds));
 }
 
-RemoteInputs::RemoteInputs(std::string server, std::string host, uint16_t port, auth::ClusterToken token,
-                           double timeout)
-    : server_(std::move(server)),
-      host_(std::move(host)),
-      port_(port),
-      token_(std::move(token)),
-      timeout_(timeout),
-      link_(server_, host_, port_, token_, timeout_) {}
+RemoteInputs::RemoteInputs(std::string server, std::string host, uint16_t port, auth::ClusterToken token, double timeout)
+    : link_(std::move(server), std::move(host), port, std::move(token), timeout) {}
 
 uint64_t RemoteInputs::bytes_read() const {
   std::lock_guard<std::mutex> lock(mu_);
@@ -62,8 +55,8 @@ Result<proto::FetchReply> RemoteInputs::CallOn(int sock, const proto::InputReque
   proto::FetchRequest frame_req;
   *frame_req.mutable_input() = req;
   if (!proof.empty()) frame_req.set_auth_proof(proof);
-  MR_RETURN_IF_ERROR(netio::WriteFrameFd(sock, frame_req.SerializeAsString(), timeout_));
-  MR_ASSIGN_OR_RETURN(std::string frame, netio::ReadFrameFd(sock, kMaxInputReplyBytes, timeout_, timeout_));
+  MR_RETURN_IF_ERROR(netio::WriteFrameFd(sock, frame_req.SerializeAsString(), link_.timeout()));
+  MR_ASSIGN_OR_RETURN(std::string frame, netio::ReadFrameFd(sock, kMaxInputReplyBytes, link_.timeout(), link_.timeout()));
   *got_reply = true;
   proto::FetchReply reply;
   if (!reply.ParseFromString(frame)) return Status::ProtocolError("malformed FetchReply");
@@ -71,7 +64,7 @@ Result<proto::FetchReply> RemoteInputs::CallOn(int sock, const proto::InputReque
   if (!reply.has_crc32c()) return Status::ProtocolError("input bytes without a crc32c");
   if (reply.length() > kMaxInputReadBytes) return Status::ProtocolError("input reply longer than allowed");
   payload->resize(reply.length());
-  MR_RETURN_IF_ERROR(netio::ReadFull(sock, payload->data(), payload->size(), timeout_));
+  MR_RETURN_IF_ERROR(netio::ReadFull(sock, payload->data(), payload->size(), link_.timeout()));
   const uint32_t crc = crc32c::Value(*payload);
   if (crc != reply.crc32c()) {
     return Status::DataLoss("input bytes failed their checksum: expected crc32c " + Hex(reply.crc32c()) + ", got " +
@@ -101,7 +94,7 @@ Result<std::vector<jobs::InputFile>> RemoteInputs::List(const std::vector<std::s
   MR_ASSIGN_OR_RETURN(proto::FetchReply reply, Call(req, nullptr));
   std::vector<jobs::InputFile> files;
   files.reserve(reply.files_size());
-  for (const proto::InputFileEntry& e : reply.files()) files.push_back(jobs::InputFile{e.path(), e.size(), server_});
+  for (const proto::InputFileEntry& e : reply.files()) files.push_back(jobs::InputFile{e.path(), e.size(), link_.server()});
   return files;
 }
 

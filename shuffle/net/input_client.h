@@ -45,7 +45,7 @@ class RemoteInputs final : public jobs::InputSource {
   Result<std::unique_ptr<jobs::InputBytes>> Read(const std::string& path, uint64_t offset,
                                                  uint64_t length) const override;
 
-  const std::string& server() const { return server_; }
+  const std::string& server() const { return link_.server(); }
   // Payload bytes received by Read so far (for the local/remote share of a job's reads).
   uint64_t bytes_read() const;
 
@@ -56,11 +56,7 @@ class RemoteInputs final : public jobs::InputSource {
   Result<proto::FetchReply> CallOn(int sock, const proto::InputRequest& req, const std::string& proof,
                                    std::string* payload, bool* got_reply) const;
 
-  const std::string server_, host_;
-  const uint16_t port_;
-  const auth::ClusterToken token_;
-  const double timeout_;
-  const DataServerLink link_;  // the connections (pooled, authenticated)
+  const DataServerLink link_;  // the server's name and the connections (pooled, authenticated)
   mutable std::mutex mu_;
   mutable uint64_t bytes_read_ = 0;  // guarded by mu_
 };

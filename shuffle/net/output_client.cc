@@ -56,21 +56,13 @@ class FileRanges {
 }  // namespace
 
 Result<std::unique_ptr<RemoteOutputs>> RemoteOutputs::Create(const std::string& server, auth::ClusterToken token,
-                                                             double timeout_seconds) {
-  MR_ASSIGN_OR_RETURN(HostPort hp, ParseHostPort(server));
-  if (hp.port == 0) return Status::InvalidArgument("data server " + server + ": port 0");
-  return std::unique_ptr<RemoteOutputs>(
-      new RemoteOutputs(server, hp.host, hp.port, std::move(token), timeout_seconds));
+                                                           double timeout_seconds) {
+  MR_ASSIGN_OR_RETURN(HostPort hp, DataServerLink::ParseServer(server));
+  return std::unique_ptr<RemoteOutputs>(new RemoteOutputs(server, std::move(hp.host), hp.port, std::move(token), timeout_seconds));
 }
 
-RemoteOutputs::RemoteOutputs(std::string server, std::string host, uint16_t port, auth::ClusterToken token,
-                             double timeout)
-    : server_(std::move(server)),
-      host_(std::move(host)),
-      port_(port),
-      token_(std::move(token)),
-      timeout_(timeout),
-      link_(server_, host_, port_, token_, timeout_) {}
+RemoteOutputs::RemoteOutputs(std::string server, std::string host, uint16_t port, auth::ClusterToken token, double timeout)
+    : link_(std::move(server), std::move(host), port, std::move(token), timeout) {}
 
 Result<proto::FetchReply> RemoteOutputs::CallOn(int sock, const proto::OutputRequest& req, const std::string& proof,
                                                 std::string_view payload, bool* got_reply) const {
@@ -79,14 +71,14 @@ Result<proto::FetchReply> RemoteOutputs::CallOn(int sock, const proto::OutputReq
   *frame_req.mutable_output() = req;
   if (!proof.empty()) frame_req.set_auth_proof(proof);
   const bool cut = req.op() == proto::OutputRequest::WRITE && !payload.empty() && CutPush(req.path());
-  MR_RETURN_IF_ERROR(netio::WriteFrameFd(sock, frame_req.SerializeAsString(), timeout_, payload.empty() ? 0 : MSG_MORE));
+  MR_RETURN_IF_ERROR(netio::WriteFrameFd(sock, frame_req.SerializeAsString(), link_.timeout(), payload.empty() ? 0 : MSG_MORE));
   if (cut) {
-    (void)netio::WriteFull(sock, payload.data(), payload.size() / 2, timeout_);
+    (void)netio::WriteFull(sock, payload.data(), payload.size() / 2, link_.timeout());
     ::shutdown(sock, SHUT_RDWR);
     return Status::NetworkError("the push of " + req.path() + " was cut (MR_TEST_CUT_OUTPUT_PUSH)");
   }
-  MR_RETURN_IF_ERROR(netio::WriteFull(sock, payload.data(), payload.size(), timeout_));
-  MR_ASSIGN_OR_RETURN(std::string frame, netio::ReadFrameFd(sock, 1u << 20, timeout_, timeout_));
+  MR_RETURN_IF_ERROR(netio::WriteFull(sock, payload.data(), payload.size(), link_.timeout()));
+  MR_ASSIGN_OR_RETURN(std::string frame, netio::ReadFrameFd(sock, 1u << 20, link_.timeout(), link_.timeout()));
   *got_reply = true;
   proto::FetchReply reply;
   if (!reply.ParseFromString(frame)) return Status::ProtocolError("malformed FetchReply");
@@ -113,7 +105,7 @@ Result<jobs::OutputState> RemoteOutputs::State(const std::string& dir) const {
   req.set_path(dir);
   MR_ASSIGN_OR_RETURN(proto::FetchReply reply, Call(req, {}));
   if (reply.output_state() > static_cast<uint32_t>(jobs::OutputState::kTaken)) {
-    return Status::ProtocolError("data server " + server_ + ": unknown output state");
+    return Status::ProtocolError("data server " + link_.server() + ": unknown output state");
   }
   return static_cast<jobs::OutputState>(reply.output_state());
 }

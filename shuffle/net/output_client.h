@@ -47,7 +47,7 @@ class RemoteOutputs final : public jobs::OutputStore {
   Status PutFile(const std::string& local, const std::string& path) const override;
   Status RemoveAll(const std::string& path) const override;
 
-  const std::string& server() const { return server_; }
+  const std::string& server() const { return link_.server(); }
 
  private:
   RemoteOutputs(std::string server, std::string host, uint16_t port, auth::ClusterToken token, double timeout);
@@ -57,11 +57,7 @@ class RemoteOutputs final : public jobs::OutputStore {
                                    std::string_view payload, bool* got_reply) const;
   Status Simple(int op, const std::string& path, const std::string& to = "") const;
 
-  const std::string server_, host_;
-  const uint16_t port_;
-  const auth::ClusterToken token_;
-  const double timeout_;
-  const DataServerLink link_;  // the connections (pooled, authenticated)
+  const DataServerLink link_;  // the server's name and the connections (pooled, authenticated)
 };
 
 // One RemoteOutputs per data server (DataServerClients).
