@@ -239,7 +239,7 @@ double ReduceReadyDelay(const std::vector<JobTrace>& jobs) {
       if (span.first >= job.maps_done && std::isfinite(span.second)) gaps.push_back(std::max(0.0, span.second - span.first));
     }
   }
-  return gaps.empty() ? 0 : QuantileLinear(gaps, 0.5);
+  return gaps.empty() ? 0 : Median(std::move(gaps));
 }
 
 // The median, over back-to-back attempts on one worker (the next assigned within the
@@ -267,7 +267,7 @@ double SlotTurnover(const std::vector<JobTrace>& jobs) {
     const double wait = next.assigned - prev.end;
     if (prev.worker == next.worker && wait >= 0 && wait < kMasterRefreshRounds) gaps.push_back(std::max(0.0, next.start - prev.end));
   }
-  return gaps.empty() ? 0 : QuantileLinear(gaps, 0.5);
+  return gaps.empty() ? 0 : Median(std::move(gaps));
 }
 
 // Length of the union of [start, end] spans.

@@ -16,11 +16,13 @@
 #include "common/file_util.h"
 #include "master/trace_queue.h"
 #include "scheduler/scheduler.h"
+#include "tests/master/thread_offload.h"
 #include "tests/master/tracker_harness.h"
 
 namespace mr::master {
 namespace {
 
+using testing::ThreadOffload;
 using testing::TrackerHarness;
 
 // Holds the writer thread before each item until Release().
@@ -139,39 +141,6 @@ TEST(TraceQueueTest, CloseWritesEverythingQueued) {
   }
 }
 
-// An Offload whose work runs on a thread of its own; `done` runs on the test's thread.
-class ThreadOffload {
- public:
-  ~ThreadOffload() {
-    for (auto& t : threads_) t.join();
-  }
-  Offload AsOffload() {
-    return [this](std::function<void()> work, std::function<void()> done) {
-      threads_.emplace_back([this, work = std::move(work), done = std::move(done)]() mutable {
-        work();
-        std::lock_guard lock(mu_);
-        done_.push_back(std::move(done));
-        cv_.notify_all();
-      });
-    };
-  }
-  void RunDone(size_t n) {
-    std::vector<std::function<void()>> done;
-    {
-      std::unique_lock lock(mu_);
-      cv_.wait(lock, [&] { return done_.size() >= n; });
-      done.swap(done_);
-    }
-    for (auto& d : done) d();
-  }
-
- private:
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::vector<std::function<void()>> done_;
-  std::vector<std::thread> threads_;
-};
-
 // The state thread runs a whole job while the writer is held: it never waits for the trace
 // (nothing is written meanwhile), and the seal, on its own thread, copies the trace only once
 // the writer has written it to job_end.
@@ -182,9 +151,7 @@ TEST(TraceQueueTest, AJobRunsWhileTheWriterIsHeldAndItsSealWaitsForJobEnd) {
   TrackerOptions o = TrackerHarness::DefaultOptions();
   o.offload = offload.AsOffload();
   o.trace_queue = std::make_shared<TraceQueue>(TraceQueue::Options{.max_events = 1 << 16, .before_write = latch.Hook()});
-  auto fifo = sched::CreateScheduler("fifo");
-  ASSERT_TRUE(fifo.ok());
-  TrackerHarness h(dir.path(), std::move(fifo).value(), nullptr, o);
+  TrackerHarness h(dir.path(), testing::Fifo(), nullptr, o);
   const uint32_t w = h.AddWorker(2, 1);
   proto::JobSpec spec = h.SyntheticSpec(/*maps=*/3, /*reduces=*/2);
   const uint64_t job = h.Submit(spec);
