@@ -31,6 +31,10 @@ bool Shuffling(const nlohmann::json& job) {
          job.value("shuffle_rate", 0.0) > 0;
 }
 
+bool MapsDone(const nlohmann::json& job) {
+  return job.value("maps_done", 0) == job.value("maps_total", -1);
+}
+
 // The row of `mr status` that starts with job ("" if none).
 std::string RowOf(const std::string& table, const std::string& job) {
   std::istringstream in(table);
@@ -70,10 +74,13 @@ TEST_F(SrptPage, ARunningJobsPageShowsTheApisShareRateAndEstimateUnderMaxsrpt) {
                    "--slow-start 0 --output " + d_ + "/out" + master);
   ASSERT_EQ(submit.exit_code, 0) << submit.err;
   ASSERT_TRUE(WaitUntil([&] { return Shuffling(Api("/api/jobs/1")); }, 60, 0.05)) << Api("/api/jobs/1").dump();
+  ASSERT_TRUE(WaitUntil([&] { return MapsDone(Api("/api/jobs/1")); }, 60, 0.05)) << Api("/api/jobs/1").dump();
 
   // The job moves while a page loads: a moving field must equal what the API said just
-  // before or just after. A sample counts only if the job shuffled at both ends (a few
-  // tries: the shuffle lasts long, but a page load under load may not be short).
+  // before or just after. A sample counts only if the job shuffled at both ends with every
+  // map done (a few tries: the shuffle lasts long, but a page load under load may not be
+  // short). While maps end, the online estimate changes at each completion, so two could
+  // land between the samples and the page show neither end's (CI saw it once).
   nlohmann::json before, after, cluster_before, cluster_after;
   std::string dom, front, row;
   bool sampled = false;
@@ -85,7 +92,7 @@ TEST_F(SrptPage, ARunningJobsPageShowsTheApisShareRateAndEstimateUnderMaxsrpt) {
     row = RowOf(Sh(MrBin() + " status" + master).out, "job-000001");
     after = Api("/api/jobs/1");
     cluster_after = Api("/api/cluster");
-    sampled = Shuffling(before) && Shuffling(after);
+    sampled = Shuffling(before) && Shuffling(after) && MapsDone(before);
   }
   ASSERT_TRUE(sampled) << "the job stopped shuffling before the pages loaded: " << after.dump();
   ASSERT_FALSE(dom.empty());
