@@ -182,6 +182,32 @@ def summary(a):
     return 0
 
 
+def group_of(name):
+    return name.split(".", 1)[0]
+
+
+def keep_other_jobs(modes, mode, groups):
+    """A run of some jobs of a mode (`--jobs sort`, then `--jobs wordcount`, as a scale run
+    that would not fit the disk at once is made) replaces only those jobs' rows: an earlier
+    entry of the mode keeps its other jobs, with its own date, commit and settings, under
+    "MODE (jobs)". Returns the key for the new entry: MODE alone when no other entry of the
+    mode is left."""
+    for key in [k for k in modes if k == mode or k.startswith(mode + " (")]:
+        m = modes.pop(key)
+        m["rows"] = [r for r in m["rows"] if group_of(r["name"]) not in groups]
+        if not m["rows"]:
+            continue
+        m["ratios"] = {k: v for k, v in m["ratios"].items() if group_of(k.split(":", 1)[0]) not in groups}
+        m["pairs"] = {k: v for k, v in m.get("pairs", {}).items() if group_of(k.split(":", 1)[0]) not in groups}
+        m["checks"] = [c for c in m["checks"]  # "grep: ..." checks the grep-literal and grep-regex rows
+                       if not any(g == c.split(":", 1)[0] or g.startswith(c.split(":", 1)[0] + "-") for g in groups)]
+        kept = sorted({group_of(r["name"]) for r in m["rows"]})
+        modes[f"{mode} ({', '.join(kept)})"] = m
+    if any(k.startswith(mode + " (") for k in modes):
+        return f"{mode} ({', '.join(sorted(groups))})"
+    return mode
+
+
 def record(a):
     rows = read_times(a.times, a.commands)
     data = {}
@@ -190,7 +216,8 @@ def record(a):
             data = json.load(f)
     data.setdefault("modes", {})
     data["machine"] = machine_info()
-    data["modes"][a.mode] = {
+    key = keep_other_jobs(data["modes"], a.mode, {r["name"].split(".", 1)[0] for r in rows})
+    data["modes"][key] = {
         "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
         "size_mib": a.size_mib,
         "runs": a.runs,
@@ -224,8 +251,9 @@ def render(data):
         if not m:
             continue
         mc = m["machine"]
+        base, _, jobs = mode.partition(" (")
         title = {"full": "Full run", "quick": "Quick run (the baseline `bench/check.sh` compares against)"}.get(
-            mode, f"Scale run ({mode})")
+            base, f"Scale run ({base})") + (f", {jobs[:-1]} only" if jobs else "")
         out += [f"### {title}: {m['size_mib']} MiB inputs, median of {m['runs']} run(s)", ""]
         out += [f"- date: {m['date']}; commit {mc['commit']}{' (with uncommitted changes)' if mc.get('dirty') else ''}",
                 f"- machine: {mc['nproc']} CPUs (`nproc`), {mc['cpu']}, {mc['mem_gib']} GiB RAM, "
