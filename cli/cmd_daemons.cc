@@ -1,4 +1,6 @@
 // `mr master` and `mr worker`.
+#include <malloc.h>
+
 #include <iostream>
 
 #include "cli/command.h"
@@ -16,6 +18,9 @@
 namespace mr::cli {
 
 namespace {
+
+// Allocations of at least this size are mapped on their own (WorkerMain).
+constexpr int kWorkerMmapThreshold = 4 << 20;
 
 // --token-file; a listener beyond loopback without a token is refused (docs/multi-host.md).
 Status ApplyTrustOptions(const po::variables_map& vm, master::MasterOptions* o) {
@@ -100,6 +105,12 @@ int WorkerMain(const Args& args) {
     return UsageError(s.message());
   }
   InitLogging("worker");
+  // Large buffers (a map's word table, a split's read buffer, a merge's output block) come
+  // from mmap and go back to the system when freed. Left to glibc, the mmap threshold rises
+  // to 32 MiB after the first such free, later ones come from the task threads' arenas, and
+  // an arena keeps freed memory: a worker's RSS then grew with the number of maps it ran
+  // (docs/performance.md, "Peak RSS").
+  mallopt(M_MMAP_THRESHOLD, kWorkerMmapThreshold);
   auto w = worker::Worker::Create(o);
   if (!w.ok()) return UsageError(w.status().message());
   Status s = (*w)->Run();
