@@ -111,6 +111,12 @@ struct ReportSpec {
   // by a uniform draw on (-band_jitter, band_jitter) seconds (seeds 1 ..). 0 runs = no band.
   int band_runs = 8;
   double band_jitter = 0.001;
+  // A named variant of the prediction's band (docs/experiments.md, "Why predictions miss"):
+  // with band_map_time_cv > 0 its members 1 .. band_runs - 1 also draw every map's time
+  // from a log-normal law of this coefficient of variation around the job's map time
+  // (model::ClusterSpec::map_time_cv, seed + k), as live maps of equal work vary; the replay's
+  // band is unchanged (its durations are the run's own). 0 = the 1 ms band only (default).
+  double band_map_time_cv = 0;
 };
 
 struct Experiment {

@@ -260,10 +260,14 @@ Result<std::vector<PolicyRun>> ParsePolicies(const YamlNode& node, const std::st
   return runs;
 }
 
-// band: {runs: 8, jitter: 1ms}: runs 0 (no band) or 2..64; jitter above 0, at most 1 s.
+// band: {runs: 8, jitter: 1ms, map_time_cv: 0}: runs 0 (no band) or 2..64; jitter above 0,
+// at most 1 s; map_time_cv in [0, 1].
 Status ParseBand(const YamlNode& node, ReportSpec* r) {
-  if (!node.IsMap()) return node.Error("band is a map (runs, jitter)");
-  MR_RETURN_IF_ERROR(node.CheckMap({"runs", "jitter"}));
+  if (!node.IsMap()) return node.Error("band is a map (runs, jitter, map_time_cv)");
+  MR_RETURN_IF_ERROR(node.CheckMap({"runs", "jitter", "map_time_cv"}));
+  if (auto v = node.Get("map_time_cv")) {
+    MR_ASSIGN_OR_RETURN(r->band_map_time_cv, v->Number(0, 1));
+  }
   if (auto v = node.Get("runs")) {
     MR_ASSIGN_OR_RETURN(int64_t runs, v->Int(0, 64));
     if (runs == 1) return v->Error("band runs must be 0 (no band) or at least 2");

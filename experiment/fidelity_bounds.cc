@@ -73,7 +73,8 @@ Verdict Judge(const FidelityBound& bound, const std::vector<const JobResult*>& r
   return v;
 }
 
-std::string FidelityMarkdown(const std::vector<JobResult>& rows, int band_runs, double band_jitter) {
+std::string FidelityMarkdown(const std::vector<JobResult>& rows, int band_runs, double band_jitter,
+                             double band_map_time_cv) {
   if (rows.empty()) return "";
   std::vector<std::string> order;
   std::map<std::string, std::vector<const JobResult*>> by_policy;
@@ -92,7 +93,14 @@ std::string FidelityMarkdown(const std::vector<JobResult>& rows, int band_runs, 
      << "and the mean over the jobs of their K-run means is within 5% of the measured mean. Where\n"
      << "equal tasks end within milliseconds of each other and which ends first decides where a\n"
      << "reduce binds, one deterministic simulation picks one side of a coin toss: a row that\n"
-     << "misses per job and meets the band has that cause; one that misses both does not.\n\n"
+     << "misses per job and meets the band has that cause; one that misses both does not.\n";
+  if (band_map_time_cv > 0) {
+    md << "The prediction's band (a named variant): its K - 1 drawn members also draw every map's time\n"
+       << "from a log-normal law with a coefficient of variation of " << band_map_time_cv
+       << " around its job's map time, as\n"
+       << "live maps of equal work vary; which map is long decides where a job's maps and output go.\n";
+  }
+  md << "\n"
      << "| policy |";
   for (const FidelityBound& b : kBounds) md << " " << b.label << " |";
   md << "\n|---|";

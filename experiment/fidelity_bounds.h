@@ -52,6 +52,9 @@ Verdict Judge(const FidelityBound& bound, const std::vector<const JobResult*>& r
 // The report's "Fidelity bounds" section: a legend, then per policy (order of first
 // appearance) each bound's verdict; empty when `rows` is empty. band_runs and band_jitter
 // (seconds) are the report's (ReportSpec), named in the legend.
-std::string FidelityMarkdown(const std::vector<JobResult>& rows, int band_runs, double band_jitter);
+// With band_map_time_cv > 0 the text says that the prediction's band members also drew map
+// times with that coefficient of variation (ReportSpec::band_map_time_cv).
+std::string FidelityMarkdown(const std::vector<JobResult>& rows, int band_runs, double band_jitter,
+                             double band_map_time_cv = 0);
 
 }  // namespace mr::experiment

@@ -1,5 +1,6 @@
 #include "experiment/prediction.h"
 
+#include <algorithm>
 #include <map>
 
 #include "experiment/band.h"
@@ -28,6 +29,7 @@ Result<std::vector<double>> PredictResponses(const JobList& jobs, const ClusterS
   JobList calibrated = CalibratedJobs(jobs, shape, calibration);
   if (draw != nullptr) {
     cluster.seed += draw->seed;
+    cluster.map_time_cv = std::max(cluster.map_time_cv, draw->map_time_cv);
     JitterTaskDurations(draw->jitter, draw->seed, cluster.map_time_cv, &calibrated);
   }
   const sched::Speculator speculator(sched::SpeculatorOptions{});  // the master's defaults
@@ -38,10 +40,10 @@ Result<std::vector<double>> PredictResponses(const JobList& jobs, const ClusterS
 
 Result<std::vector<Band>> PredictionBand(const JobList& jobs, const ClusterShape& shape,
                                          const Calibration& calibration, const PolicyRun& policy, int runs,
-                                         double jitter) {
+                                         double jitter, double map_time_cv) {
   std::vector<std::vector<double>> responses;
   for (int k = 0; k < runs && runs >= 2; ++k) {
-    const BandDraw draw{jitter, static_cast<uint64_t>(k)};
+    const BandDraw draw{jitter, static_cast<uint64_t>(k), map_time_cv};
     MR_ASSIGN_OR_RETURN(std::vector<double> r,
                         PredictResponses(jobs, shape, calibration, policy, k == 0 ? nullptr : &draw));
     responses.push_back(std::move(r));

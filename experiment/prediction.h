@@ -20,9 +20,12 @@ Result<sched::PolicyOptions> OptionsOf(const PolicyRun& policy);
 // One member of a prediction's band (band.h): every calibrated task duration moved by a draw
 // on (-jitter, jitter) seconds from `seed` (JitterTaskDurations), and the simulator's own
 // draws (map-time laws, failures) from its seed + `seed`.
+// With map_time_cv > 0 every map's time is also drawn from the simulator's log-normal law of
+// that coefficient of variation (ClusterSpec::map_time_cv, at least the calibrated cluster's).
 struct BandDraw {
   double jitter = 0;
   uint64_t seed = 0;
+  double map_time_cv = 0;
 };
 
 // Per job (in `jobs` order) the predicted response time; with `draw`, one member of the
@@ -33,9 +36,9 @@ Result<std::vector<double>> PredictResponses(const JobList& jobs, const ClusterS
                                              const BandDraw* draw = nullptr);
 
 // The prediction's band: `runs` predictions, the first without a draw, the others with
-// BandDraw{jitter, k} for k = 1 .. runs - 1; per job its band (empty when runs < 2).
+// BandDraw{jitter, k, map_time_cv} for k = 1 .. runs - 1; per job its band (empty when runs < 2).
 Result<std::vector<Band>> PredictionBand(const JobList& jobs, const ClusterShape& shape,
                                          const Calibration& calibration, const PolicyRun& policy, int runs,
-                                         double jitter);
+                                         double jitter, double map_time_cv = 0);
 
 }  // namespace mr::experiment

@@ -166,6 +166,8 @@ std::string ReportSettingsJson(const ReportSettings& s) {
                       {"gantt_job", s.spec.gantt_job},
                       {"band_runs", s.spec.band_runs},
                       {"band_jitter", s.spec.band_jitter}};
+  // Only when set, so that report.json files of the default band read as before.
+  if (s.spec.band_map_time_cv > 0) j["band_map_time_cv"] = s.spec.band_map_time_cv;
   return j.dump(2) + "\n";
 }
 
@@ -211,6 +213,10 @@ Result<ReportSettings> ParseReportSettings(std::string_view json_text) {
     if (!it->is_number() || !(*it > 0)) return Status::InvalidArgument("report.json: bad 'band_jitter'");
     s.spec.band_jitter = it->get<double>();
   }
+  if (auto it = j.find("band_map_time_cv"); it != j.end()) {
+    if (!it->is_number() || !(*it >= 0 && *it <= 1)) return Status::InvalidArgument("report.json: bad 'band_map_time_cv'");
+    s.spec.band_map_time_cv = it->get<double>();
+  }
   return s;
 }
 
@@ -243,7 +249,7 @@ Status BuildReport(const std::string& dir, const ReportSettings& settings) {
   if (!stages.empty()) MR_RETURN_IF_ERROR(WriteFileAtomically(JoinPath(dir, "aria.csv"), AriaCsv(stages)));
   MR_RETURN_IF_ERROR(WriteFileAtomically(JoinPath(dir, "summary.md"),
                                          SummaryMarkdown(summaries, title) +
-                                             FidelityMarkdown(rows, spec.band_runs, spec.band_jitter) +
+                                             FidelityMarkdown(rows, spec.band_runs, spec.band_jitter, spec.band_map_time_cv) +
                                              MetricsMarkdown(rows) +
                                              BatchPlansMarkdown(dir, summaries) + AriaMarkdown(stages)));
   const std::string plots = JoinPath(dir, "plots");

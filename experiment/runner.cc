@@ -359,7 +359,8 @@ Status RunExperiment(const Experiment& e, const JobList& jobs, const RunnerOptio
     MR_ASSIGN_OR_RETURN(std::vector<double> predicted,
                         PredictResponses(planned[p].jobs, e.cluster, calib, planned[p].policy));
     MR_ASSIGN_OR_RETURN(std::vector<Band> band, PredictionBand(planned[p].jobs, e.cluster, calib, planned[p].policy,
-                                                               e.report.band_runs, e.report.band_jitter));
+                                                               e.report.band_runs, e.report.band_jitter,
+                                                               e.report.band_map_time_cv));
     MR_RETURN_IF_ERROR(AppendRows(e, p, planned[p].policy, planned[p].jobs, predicted, band, dir, o.log, &rows));
   }
   MR_RETURN_IF_ERROR(WriteFileAtomically(JoinPath(dir, "jobs.csv"), JobsCsv(rows)));

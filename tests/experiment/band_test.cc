@@ -140,6 +140,8 @@ TEST(FidelityBoundsTest, TheReportSectionShowsEveryBoundPerPolicy) {
             std::string::npos)
       << md;
   EXPECT_EQ(FidelityMarkdown({}, 8, 0.001), "");
+  EXPECT_EQ(md.find("coefficient of variation"), std::string::npos) << "the default band draws no map times";
+  EXPECT_NE(FidelityMarkdown(rows, 8, 0.001, 0.069).find("coefficient of variation of 0.069"), std::string::npos);
 }
 
 }  // namespace

@@ -161,6 +161,12 @@ TEST(ExperimentFileTest, TheReportBand) {
   EXPECT_CONTAINS(ErrorOf(With(with, "runs: 12", "runs: 65")), "report.band.runs");
   EXPECT_CONTAINS(ErrorOf(With(with, "jitter: 5ms", "jitter: 2s")), "band jitter must be above 0 and at most 1s");
   EXPECT_CONTAINS(ErrorOf(With(with, "jitter: 5ms", "spread: 5ms")), "report.band.spread: unknown key");
+  // The named variant: the prediction's band members also draw map times (default 0: off).
+  EXPECT_DOUBLE_EQ(e->report.band_map_time_cv, 0);
+  Result<Experiment> cv = ParseExperiment(With(with, "jitter: 5ms", "jitter: 5ms, map_time_cv: 0.069"), "/exp/x.yaml");
+  ASSERT_TRUE(cv.ok()) << cv.status().ToString();
+  EXPECT_DOUBLE_EQ(cv->report.band_map_time_cv, 0.069);
+  EXPECT_CONTAINS(ErrorOf(With(with, "jitter: 5ms", "jitter: 5ms, map_time_cv: 1.5")), "report.band.map_time_cv");
 }
 
 TEST(ExperimentFileTest, MissingSectionsAndEmptyCluster) {

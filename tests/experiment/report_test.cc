@@ -36,6 +36,13 @@ TEST(ReportTest, SettingsRoundTripThroughReportJson) {
   EXPECT_EQ(back->spec.gantt_job, "fastest");
   EXPECT_EQ(back->spec.band_runs, 12);
   EXPECT_DOUBLE_EQ(back->spec.band_jitter, 0.005);
+  EXPECT_DOUBLE_EQ(back->spec.band_map_time_cv, 0);
+  EXPECT_EQ(ReportSettingsJson(s).find("band_map_time_cv"), std::string::npos) << "written only when set";
+  s.spec.band_map_time_cv = 0.069;
+  Result<ReportSettings> cv = ParseReportSettings(ReportSettingsJson(s));
+  ASSERT_TRUE(cv.ok()) << cv.status().ToString();
+  EXPECT_DOUBLE_EQ(cv->spec.band_map_time_cv, 0.069);
+  s.spec.band_map_time_cv = 0;
   // A report.json from before the band has neither: the defaults.
   std::string before_band = ReportSettingsJson(s);
   before_band.replace(before_band.find("\"band_runs\""), std::string("\"band_runs\"").size(), "\"x_runs\"");
