@@ -94,7 +94,10 @@ po::options_description WorkerSlotOptionGroup() {
        "without --shuffle-bandwidth, how the jobs' shares meet this host's link: auto (estimate the link "
        "while backlogged and pace the shares at the estimate), a declared wire rate such as 20MB/s (pace "
        "at its payload), or off (TCP divides the link); docs/multi-host.md")
-      ("fetch-threads", po::value<uint32_t>()->default_value(32), "max parallel shuffle fetches (one per reducer and source)");
+      ("fetch-threads", po::value<uint32_t>()->default_value(32), "max parallel shuffle fetches")
+      ("fetches-per-source", po::value<uint32_t>()->default_value(2),
+       "shuffle fetches in flight per reducer and source worker (1: the next map output is requested only "
+       "after the current one is in; docs/shuffle.md)");
   return g;
 }
 
@@ -213,6 +216,10 @@ Status ApplyWorkerSlotOptions(const po::variables_map& vm, worker::WorkerOptions
   MR_RETURN_IF_ERROR(ApplyShuffleLinkRate(vm["shuffle-link-rate"].as<std::string>(), o));
   o->fetch_threads = vm["fetch-threads"].as<uint32_t>();
   if (o->fetch_threads < 1 || o->fetch_threads > 256) return Status::InvalidArgument("--fetch-threads must be in 1..256");
+  o->fetches_per_source = vm["fetches-per-source"].as<uint32_t>();
+  if (o->fetches_per_source < 1 || o->fetches_per_source > 16) {
+    return Status::InvalidArgument("--fetches-per-source must be in 1..16");
+  }
   return Status::Ok();
 }
 

@@ -21,7 +21,8 @@ po::options_description SchedulerOptionGroup();
 // --heartbeat-ms, --max-heartbeat-rate, --history-jobs, --history-age, --worker-timeout, --max-attempts,
 // --task-timeout, --http, --handshake-timeout, --speculative-*: `mr master`, `mr cluster start`.
 po::options_description MasterOptionGroup();
-// --map-slots, --reduce-slots, --unified-slots, --speed, --shuffle-bandwidth, --fetch-threads:
+// --map-slots, --reduce-slots, --unified-slots, --speed, --shuffle-bandwidth, --fetch-threads,
+// --fetches-per-source:
 // `mr worker`, `mr cluster start`, embedded `mr run`.
 po::options_description WorkerSlotOptionGroup();
 // --sort-buffer, --master-timeout, --straggler-*, --label: `mr worker`, `mr cluster start`

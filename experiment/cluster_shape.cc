@@ -54,7 +54,7 @@ Result<WorkerLabels> ParseLabels(const YamlNode& node) {
 
 Result<WorkerGroup> ParseGroup(const YamlNode& node) {
   MR_RETURN_IF_ERROR(node.CheckMap({"count", "map_slots", "reduce_slots", "unified_slots", "speed", "shuffle_bandwidth",
-                                    "shuffle_link_rate", "straggler", "labels"}));
+                                    "shuffle_link_rate", "fetches_per_source", "straggler", "labels"}));
   WorkerGroup g;
   if (auto v = node.Get("count")) {
     MR_ASSIGN_OR_RETURN(g.count, v->Int(1, 1000));
@@ -83,6 +83,9 @@ Result<WorkerGroup> ParseGroup(const YamlNode& node) {
       if (!(rate > 0)) return v->Error("shuffle_link_rate is auto, off or a rate > 0");
       if (g.shuffle_bandwidth > 0) return v->Error("give shuffle_bandwidth or a shuffle_link_rate rate, not both");
     }
+  }
+  if (auto v = node.Get("fetches_per_source")) {
+    MR_ASSIGN_OR_RETURN(g.fetches_per_source, v->Int(1, 16));
   }
   if (auto v = node.Get("straggler")) {
     MR_ASSIGN_OR_RETURN(g.straggler, ParseStraggler(*v));

@@ -30,6 +30,8 @@ struct WorkerGroup {
   WorkerLabels labels{};
   // mr worker --shuffle-link-rate: auto, off or a declared wire rate (docs/multi-host.md).
   std::string shuffle_link_rate = "auto";
+  // mr worker --fetches-per-source: fetches in flight per reducer and source worker.
+  int fetches_per_source = 2;
 };
 
 // How a synthetic task spends its work time (mr submit synthetic --work).

@@ -130,6 +130,7 @@ class WorkerImpl final : public Worker, private MasterLink::Handler {
     shuffle::FetchScheduler::Options fo;
     fo.work_dir = options_.work_dir;
     fo.max_threads = options_.fetch_threads;
+    fo.per_source = options_.fetches_per_source;
     fo.clock = link->clock();
     // A map output this worker holds is linked and merged in place (shuffle/net/local_fetch.h),
     // not sent to itself over loopback into a copy; where the link is refused, it is fetched.

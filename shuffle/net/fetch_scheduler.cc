@@ -260,18 +260,20 @@ void FetchScheduler::Loop() {
     const bool low = ShareLocked(item.job) <= 0;
     if (low) low_priority_fetches_++;
     const SourceKey key = SourceOf(item);
-    busy_sources_.insert(key);
+    busy_sources_[key]++;
     in_flight_.emplace_back();
     auto flight = std::prev(in_flight_.end());
     flight->job = item.job;
     flight->reduce = item.reduce;
     flight->placement = item.placement;
+    flight->map = item.loc.map_index();
+    flight->attempt = item.loc.attempt();
     MaybeAddThreadLocked();  // more may be startable than there are idle threads
     lock.unlock();
     FetchOne(item, flight);
     Urgent();
     lock.lock();
-    busy_sources_.erase(key);
+    if (--busy_sources_[key] == 0) busy_sources_.erase(key);
     if (low) low_priority_fetches_--;
     cv_.notify_all();
   }
@@ -361,13 +363,25 @@ bool FetchScheduler::PickLocked(std::deque<Item>::iterator* pick) {
   return found;
 }
 
-// Whether `item` (of a job at `share`) may start now: its retry is due, its reducer's turn
-// at that source is free, and a share-0 fetch finds fewer than half the threads on share 0.
+// Whether `item` (of a job at `share`) may start now: its retry is due, its reducer has
+// fewer than per_source fetches in flight from that source, and a share-0 fetch finds fewer
+// than half the threads on share 0.
 bool FetchScheduler::StartableLocked(const Item& item, double share) const {
   if (item.not_before > options_.clock->Now()) return false;
   const uint32_t max_threads = std::max(1u, options_.max_threads);
   if (share <= 0 && low_priority_fetches_ >= std::max(1u, max_threads / 2)) return false;
-  return busy_sources_.count(SourceOf(item)) == 0;
+  auto busy = busy_sources_.find(SourceOf(item));
+  if (busy == busy_sources_.end()) return true;
+  if (busy->second >= std::max(1u, options_.per_source)) return false;
+  // The same map output queued twice (a location repeated) must not be fetched twice at
+  // once into the same run file: it waits, and is dropped once the first copy is in.
+  for (const InFlight& f : in_flight_) {
+    if (f.job == item.job && f.reduce == item.reduce && f.placement == item.placement &&
+        f.map == item.loc.map_index() && f.attempt == item.loc.attempt()) {
+      return false;
+    }
+  }
+  return true;
 }
 
 // Starts one more fetch thread when a fetch could start and no thread is idle: the

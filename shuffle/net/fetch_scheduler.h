@@ -6,8 +6,10 @@
 // fetches and, apart, those received so far by its fetches still in flight.
 //
 // Fetch threads start on demand, up to max_threads, and call `fetch` outside the lock. A
-// reducer fetches from one source worker at a time; the highest-share job's fetch starts
-// first (earliest queued among equals); share-0 fetches hold at most half of the threads. A
+// reducer has at most per_source fetches in flight from one source worker (2 by default:
+// the next map output is requested while the current one arrives, so the link does not
+// idle between them); the highest-share job's fetch starts first (earliest queued among
+// equals); share-0 fetches hold at most half of the threads. A
 // failed fetch is blamed (shuffle/net/fetch_blame.h): FETCH_LOCAL fails the reducer here,
 // FETCH_SOURCE_CORRUPT waits for the master's new location, FETCH_UNREACHABLE is retried
 // after FetchRetryDelay. Times (event stamps, retry deadlines) come from `clock`; a thread
@@ -26,7 +28,6 @@
 #include <list>
 #include <map>
 #include <mutex>
-#include <set>
 #include <string>
 #include <thread>
 #include <tuple>
@@ -73,6 +74,7 @@ class FetchScheduler {
   struct Options {
     std::string work_dir;                      // REQUIRES: absolute, exists
     uint32_t max_threads = 32;                 // 0 counts as 1
+    uint32_t per_source = 2;                   // in flight per reducer and source worker; 0 counts as 1
     const Clock* clock = SystemClock::Get();   // REQUIRES: outlives the scheduler
     FetchFn fetch;                             // REQUIRES: set; thread-safe
     std::function<void()> on_urgent;           // optional: a report should go out now
@@ -161,6 +163,7 @@ class FetchScheduler {
     uint64_t job = 0;
     uint32_t reduce = 0;
     uint64_t placement = 0;
+    uint32_t map = 0, attempt = 0;  // a duplicate of this fetch waits for its end
     std::atomic<uint64_t> received{0};
   };
   // A reducer's turn at one source worker: (job, reduce, source worker).
@@ -197,7 +200,7 @@ class FetchScheduler {
   std::map<uint64_t, double> shares_;
   uint32_t low_priority_fetches_ = 0;  // in flight for share-0 jobs
   uint32_t idle_threads_ = 0;
-  std::set<SourceKey> busy_sources_;
+  std::map<SourceKey, uint32_t> busy_sources_;  // fetches in flight per (reducer, source); never 0
   std::list<InFlight> in_flight_;  // stable addresses: fetch threads write through them
   std::vector<proto::FetchEvent> events_;
   std::vector<std::thread> threads_;  // grows until stop_; joined in Shutdown

@@ -11,6 +11,7 @@
 #include <system_error>
 
 #include "common/file_util.h"
+#include "common/log.h"
 #include "common/version.h"
 #include "mr.pb.h"
 #include "shuffle/net/receive_to_file.h"
@@ -103,8 +104,10 @@ Status ChecksumMismatch(uint32_t expected, uint32_t got) {
 // One request/reply on a connected socket. *got_reply tells a retry whether the server
 // ever answered; *reusable whether the connection may carry another request.
 // proof: the answer to the server's challenge on a connection just authenticated, else empty.
+// *replied (optional) is set to clock->Now() when the reply header has arrived.
 Result<FetchResult> FetchOn(int sock, const FetchTarget& t, const std::string& dest, double timeout,
-                            bool* got_reply, bool* reusable, const std::string& proof = {}) {
+                            bool* got_reply, bool* reusable, const std::string& proof = {},
+                            const Clock* clock = nullptr, double* replied = nullptr) {
   *got_reply = false;
   *reusable = false;
   proto::FetchRequest req;
@@ -116,6 +119,7 @@ Result<FetchResult> FetchOn(int sock, const FetchTarget& t, const std::string& d
   MR_RETURN_IF_ERROR(netio::WriteFrameFd(sock, req.SerializeAsString(), timeout));
   MR_ASSIGN_OR_RETURN(std::string frame, netio::ReadFrameFd(sock, kMaxFetchRequestBytes, timeout, timeout));
   *got_reply = true;
+  if (replied != nullptr) *replied = clock->Now();
   proto::FetchReply reply;
   if (!reply.ParseFromString(frame)) return Status::ProtocolError("malformed FetchReply");
   if (!reply.ok()) {
@@ -141,9 +145,17 @@ Result<FetchResult> FetchOn(int sock, const FetchTarget& t, const std::string& d
   return FetchResult{reply.length(), reply.records(), 0, 0, crc};
 }
 
+// The phases of one fetch on a fresh connection, on the caller's clock (for the debug line
+// that says what fills the time before a fetch's first byte; docs/multi-host.md).
+struct FetchPhases {
+  double start = 0, connected = 0, authenticated = 0, replied = 0;
+};
+
 Result<FetchResult> FetchFresh(const FetchTarget& t, const auth::ClusterToken& token, const std::string& dest,
-                               double timeout, netio::UniqueFd* conn) {
+                               double timeout, netio::UniqueFd* conn, const Clock* clock, FetchPhases* ph) {
+  ph->start = clock->Now();
   MR_ASSIGN_OR_RETURN(*conn, netio::ConnectTcp(t.host, t.port, timeout));
+  ph->connected = clock->Now();
   std::string proof;
   if (token.enabled()) {
     auto p = AuthenticateToServer(conn->get(), token, timeout);
@@ -153,10 +165,23 @@ Result<FetchResult> FetchFresh(const FetchTarget& t, const auth::ClusterToken& t
     }
     proof = std::move(p).value();
   }
+  ph->authenticated = clock->Now();
   bool got_reply = false, reusable = false;
-  auto r = FetchOn(conn->get(), t, dest, timeout, &got_reply, &reusable, proof);
+  auto r = FetchOn(conn->get(), t, dest, timeout, &got_reply, &reusable, proof, clock, &ph->replied);
   if (!reusable) conn->Reset();
   return r;
+}
+
+// One debug line per fetch (MR_LOG_LEVEL=debug; spdlog's runtime level, as the link
+// estimator's rounds): connect, handshake, request to reply header (the server's admission
+// and open), and the transfer, in milliseconds.
+void LogPhases(const FetchTarget& t, const FetchPhases& ph, double end, uint64_t bytes) {
+  if (!::spdlog::should_log(::spdlog::level::debug)) return;
+  ::spdlog::debug("fetch phases job {} map {} partition {} from {}:{}: connect {:.1f} ms handshake {:.1f} ms "
+               "reply {:.1f} ms transfer {:.1f} ms bytes {}",
+               t.job_id, t.map_index, t.partition, t.host, t.port, 1e3 * (ph.connected - ph.start),
+               1e3 * (ph.authenticated - ph.connected), 1e3 * (ph.replied - ph.authenticated),
+               1e3 * (end - ph.replied), bytes);
 }
 
 }  // namespace
@@ -186,10 +211,12 @@ Result<FetchResult> FetchPartition(const FetchTarget& target, const std::string&
                                    double timeout_seconds, const Clock* clock, const auth::ClusterToken& token) {
   double start = clock->Now();
   netio::UniqueFd conn;
-  auto r = FetchFresh(target, token, dest_path, timeout_seconds, &conn);
+  FetchPhases phases;
+  auto r = FetchFresh(target, token, dest_path, timeout_seconds, &conn, clock, &phases);
   if (!r.ok()) return r.status().WithContext(Describe(target));
   r->start_time = start;
   r->end_time = clock->Now();
+  LogPhases(target, phases, r->end_time, r->bytes);
   return r;
 }
 
@@ -209,7 +236,8 @@ Result<FetchResult> Fetcher::Fetch(const FetchTarget& t, const std::string& dest
     retry = !r.ok() && !got_reply && r.status().code() == StatusCode::kNetworkError;
     if (!reusable) conn.Reset();
   }
-  if (retry) r = FetchFresh(t, token_, dest_path, timeout_, &conn);
+  FetchPhases phases;
+  if (retry) r = FetchFresh(t, token_, dest_path, timeout_, &conn, clock_, &phases);
   if (conn.valid()) ReturnIdle(peer, std::move(conn));  // still valid after an error reply too
   if (!r.ok()) return r.status().WithContext(Describe(t));
   r->start_time = start;

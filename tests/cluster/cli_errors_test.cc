@@ -87,6 +87,8 @@ TEST_F(CliErrorsTest, BadFlag) {
   ExpectUsageError("run wordcount --frobs 3 --input " + in_ + " --output " + out_, "frobs");
   ExpectUsageError("run wordcount --reducers many --input " + in_ + " --output " + out_, "reducers");
   ExpectUsageError("run wordcount --fetch-threads 0 --input " + in_ + " --output " + out_, "--fetch-threads");
+  ExpectUsageError("run wordcount --fetches-per-source 0 --input " + in_ + " --output " + out_,
+                   "--fetches-per-source");
 }
 
 // Not bad input but an unreachable cluster: exit 3 (the `mr` contract), one line naming the

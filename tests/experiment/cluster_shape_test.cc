@@ -142,5 +142,15 @@ TEST(ClusterShapeTest, ShuffleLinkRateIsAutoOffOrADeclaredRate) {
   EXPECT_NE(both.status().message().find("not both"), std::string::npos) << both.status().message();
 }
 
+// mr worker --fetches-per-source, per group: 2 unless given, 1..16.
+TEST(ClusterShapeTest, FetchesPerSourceDefaultsToTwo) {
+  auto e = Parse("  kind: netns\n  link: 20MB/s\n  workers: [{count: 1}, {count: 1, fetches_per_source: 1}]\n");
+  ASSERT_TRUE(e.ok()) << e.status().ToString();
+  EXPECT_EQ(e->cluster.groups[0].fetches_per_source, 2);
+  EXPECT_EQ(e->cluster.groups[1].fetches_per_source, 1);
+  EXPECT_FALSE(Parse("  workers: [{count: 1, fetches_per_source: 0}]\n").ok());
+  EXPECT_FALSE(Parse("  workers: [{count: 1, fetches_per_source: 17}]\n").ok());
+}
+
 }  // namespace
 }  // namespace mr::experiment

@@ -115,10 +115,11 @@ class FetchSchedulerTest : public ::testing::Test {
     s_.reset();
   }
 
-  FetchScheduler* Make(uint32_t max_threads) {
+  FetchScheduler* Make(uint32_t max_threads, uint32_t per_source = FetchScheduler::Options{}.per_source) {
     FetchScheduler::Options o;
     o.work_dir = tmp_.path();
     o.max_threads = max_threads;
+    o.per_source = per_source;
     o.clock = &clock_;
     o.fetch = [this](const FetchTarget& t, const std::string& dest) { return fake_(t, dest); };
     s_ = std::make_unique<FetchScheduler>(std::move(o));
@@ -190,6 +191,65 @@ TEST_F(FetchSchedulerTest, ProgressCountsTheBytesOfFetchesInFlight) {
   for (const auto& p : progress_) {
     EXPECT_LE(p.bytes + p.bytes_in_flight, 200u) << "a fetch's bytes counted twice";
   }
+}
+
+// The next map output of a (reducer, source) pair is requested while the current one
+// arrives: two in flight per pair by default, so the link does not idle between them (issue
+// 29: 0.05-0.36 s gaps between a reducer's sequential fetches from one source). Failed on
+// the old rule (one fetch per reducer and source at a time: the second never started).
+TEST_F(FetchSchedulerTest, TwoFetchesPerReducerAndSourceInFlight) {
+  auto s = Make(8);
+  s->SetShares({{1, 1.0}});
+  fake_.Close();
+  s->Place(1, 0, 4);
+  for (uint32_t m = 0; m < 3; ++m) s->AddLocation(Location(1, m, 0, 7));  // one source
+  s->AddLocation(Location(1, 3, 0, 8));                                     // another
+  ASSERT_TRUE(PollUntil([&] { return fake_.in_flight() == 3; }));
+  // The third map of source 7 waits for one of the two in flight to end.
+  EXPECT_EQ(s->queued(), 1u);
+  fake_.Open();
+  ASSERT_TRUE(TakeUntil(*s, [&] { return Ready(1, 0); }));
+  EXPECT_EQ(fake_.calls(), 4u);
+  EXPECT_EQ(fake_.max_in_flight(), 3);
+  EXPECT_EQ(s->RunCrcs(1, 0, 4).value(), (std::vector<uint32_t>{0, 1, 2, 3}));
+}
+
+// per_source = 1 is the old rule (Hadoop's: a host is busy for a reducer while one fetch
+// copies from it): one fetch per pair, the other source's still at once.
+TEST_F(FetchSchedulerTest, OnePerSourceKeepsTheOldRule) {
+  auto s = Make(8, 1);
+  s->SetShares({{1, 1.0}});
+  fake_.Close();
+  s->Place(1, 0, 3);
+  s->AddLocation(Location(1, 0, 0, 7));
+  s->AddLocation(Location(1, 1, 0, 7));
+  s->AddLocation(Location(1, 2, 0, 8));
+  ASSERT_TRUE(PollUntil([&] { return fake_.in_flight() == 2; }));
+  EXPECT_EQ(s->queued(), 1u);
+  fake_.Open();
+  ASSERT_TRUE(TakeUntil(*s, [&] { return Ready(1, 0); }));
+  EXPECT_EQ(fake_.max_in_flight(), 2);
+  EXPECT_EQ(fake_.calls(), 3u);
+}
+
+// Two in flight per pair do not let a repeated location be fetched twice at once into the
+// same run file: the copy waits for the first fetch and is dropped once that one is in.
+TEST_F(FetchSchedulerTest, RepeatedLocationWaitsForItsFetchInFlight) {
+  auto s = Make(8);
+  s->SetShares({{1, 1.0}});
+  fake_.Close();
+  s->Place(1, 0, 2);
+  s->AddLocation(Location(1, 0, 0, 7));
+  ASSERT_TRUE(PollUntil([&] { return fake_.in_flight() == 1; }));
+  s->AddLocation(Location(1, 0, 0, 7));  // the same attempt again: not startable
+  s->AddLocation(Location(1, 1, 0, 7));  // the pair's second slot goes to the next map
+  ASSERT_TRUE(PollUntil([&] { return fake_.in_flight() == 2; }));
+  EXPECT_EQ(fake_.call(1).first.map_index, 1u);
+  EXPECT_EQ(s->queued(), 1u);
+  fake_.Open();
+  ASSERT_TRUE(TakeUntil(*s, [&] { return Ready(1, 0); }));
+  ASSERT_TRUE(PollUntil([&] { return s->queued() == 0 && fake_.in_flight() == 0; }));
+  EXPECT_EQ(fake_.calls(), 2u);
 }
 
 TEST_F(FetchSchedulerTest, UnreachableSourceRetriedAfterBackoffOnTheClock) {
