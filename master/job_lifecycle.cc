@@ -246,6 +246,7 @@ void JobLifecycle::Sealed(const SealResult& r) {
   if (succeeded) {
     persistence_.UpdateProfile(*job);
     if (r.aria_profile) {
+      if (r.parsed) MR_LOG_INFO("{}: ARIA profile parsed from the trace (resumed after a restart)", JobIdString(job->id));
       persistence_.StoreAriaProfile(*job, *r.aria_profile);
     } else {
       MR_LOG_WARN("{}: no ARIA profile: {}", JobIdString(job->id), r.profile.ToString());

@@ -5,6 +5,7 @@
 #include "common/clock.h"
 #include "common/file_util.h"
 #include "common/log.h"
+#include "common/thread_name.h"
 #include "trace/writer.h"
 
 namespace mr::master {
@@ -80,6 +81,7 @@ TraceQueue::Stats TraceQueue::stats() const {
 
 // Takes everything queued at once, writes it outside the lock, then publishes the tickets.
 void TraceQueue::Run() {
+  SetThreadName("mr-trace");
   std::vector<Item> batch;
   for (;;) {
     {
