@@ -235,6 +235,9 @@ void JobLifecycle::Sealed(const SealResult& r) {
   JobRecord* job = state_.FindJob(r.job_id);
   if (job == nullptr || !job->sealing) return;
   job->sealing = false;
+  // The profile is read: an ended job kept for status holds no fold (O(attempts) memory).
+  job->profile_fold.reset();
+  job->trace->DropFold();
   const bool succeeded = job->state == JobState::kSucceeded;
   if (succeeded) {
     if (!r.output.ok()) MR_LOG_WARN("{}: finishing output: {}", JobIdString(job->id), r.output.ToString());

@@ -35,6 +35,8 @@ class TraceWriter {
   // flush is written when it returns): TraceQueue::WaitWritten(ticket) before reading.
   uint64_t ticket() const { return ticket_; }
   const std::string& path() const { return path_; }
+  // Events flushed from now on reach no fold (the job's seal has read it).
+  void DropFold() { fold_.reset(); }
 
  private:
   std::string path_;
