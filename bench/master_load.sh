@@ -132,7 +132,7 @@ for WORKERS in $WORKER_COUNTS; do
   LOADGEN_PID=$!
   if [[ $RESTART == 1 ]]; then
     # The cue: the master is killed at once and started again on the same state and ports.
-    until grep -q 'restart the master now' "$RUN/loadgen.log"; do
+    until grep -q 'restart the master now' "$RUN/loadgen.log" 2>/dev/null; do
       kill -0 "$LOADGEN_PID" 2>/dev/null || break
       sleep 0.02
     done

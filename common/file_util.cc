@@ -95,6 +95,61 @@ Status WriteAndRename(const std::string& path, std::string_view data, bool sync)
 
 Status WriteFileAtomically(const std::string& path, std::string_view data) { return WriteAndRename(path, data, true); }
 
+namespace {
+// Copies the rest of `in` to `out`: copy_file_range while the kernel takes it, then (from
+// where it stopped: a file system or kernel without it says so before copying anything)
+// read and write.
+Status CopyFd(int in, int out, const std::string& from, const std::string& to) {
+  bool kernel = true;
+  for (;;) {
+    if (kernel) {
+      const ssize_t n = ::copy_file_range(in, nullptr, out, nullptr, size_t{1} << 30, 0);
+      if (n > 0) continue;
+      if (n == 0) return Status::Ok();
+      if (errno == EINTR) continue;
+      if (errno != EXDEV && errno != ENOSYS && errno != EINVAL && errno != EOPNOTSUPP && errno != EPERM) {
+        return Errno("cannot copy to", to);
+      }
+      kernel = false;
+    }
+    char buf[1 << 16];
+    const ssize_t n = ::read(in, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return Errno("cannot read", from);
+    if (n == 0) return Status::Ok();
+    MR_RETURN_IF_ERROR(WriteAllToFd(out, std::string_view(buf, static_cast<size_t>(n)), to));
+  }
+}
+}  // namespace
+
+Status CopyFileAtomically(const std::string& from, const std::string& to) {
+  const int in = ::open(from.c_str(), O_RDONLY | O_CLOEXEC);
+  if (in < 0) {
+    if (errno == ENOENT) return Status::NotFound("no such file: " + from);
+    return Errno("cannot open", from);
+  }
+  const std::string tmp = to + ".tmp";
+  const int out = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (out < 0) {
+    Status s = Errno("cannot create", tmp);
+    ::close(in);
+    return s;
+  }
+  Status s = CopyFd(in, out, from, tmp);
+  ::close(in);
+  if (s.ok()) {
+    if (::fsync(out) != 0) {
+      s = Errno("cannot sync", tmp);
+    } else {
+      atomic_writes_synced.fetch_add(1, std::memory_order_relaxed);
+    }
+  }
+  if (::close(out) != 0 && s.ok()) s = Errno("cannot close", tmp);
+  if (s.ok() && ::rename(tmp.c_str(), to.c_str()) != 0) s = Errno("cannot rename", tmp);
+  if (!s.ok()) ::unlink(tmp.c_str());
+  return s;
+}
+
 Status WriteFileAtomicallyUnsynced(const std::string& path, std::string_view data) {
   return WriteAndRename(path, data, false);
 }

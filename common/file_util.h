@@ -21,6 +21,10 @@ Status WriteFileAtomically(const std::string& path, std::string_view data);
 // The same without the fsync: readers never see a partial file, but a crash of the machine
 // may lose it. For what is void once its writer is gone (a running daemon's address).
 Status WriteFileAtomicallyUnsynced(const std::string& path, std::string_view data);
+// Copies the file `from` to `to` as WriteFileAtomically writes (to + ".tmp", fsync, rename):
+// in the kernel where it can (copy_file_range: no bytes through user space, a reflink on file
+// systems that share extents), else by read and write. Counts in AtomicWritesSynced.
+Status CopyFileAtomically(const std::string& from, const std::string& to);
 // How many files WriteFileAtomically has fsynced in this process so far: what a sync policy
 // (a map output index synced or not, WorkerOptions::sync_map_outputs) can be observed by.
 // Thread-safe; a caller compares it before and after what it runs.

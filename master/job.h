@@ -15,6 +15,7 @@
 #include "common/job_id.h"
 #include "jobs/input_split.h"
 #include "master/trace_writer.h"
+#include "model/makespan/profile_fold.h"
 #include "mr.pb.h"
 #include "store.pb.h"
 #include "scheduler/snapshot.h"
@@ -207,6 +208,10 @@ struct JobRecord {
   std::map<WorkerId, int> worker_failures;            // blacklisting per job
   std::unique_ptr<TraceWriter> trace;
   std::string trace_path;
+  // The ARIA profile folded as the trace is written (model/makespan/profile_fold.h), for
+  // the seal. Set at submit; null for a job restored after a restart, whose earlier events
+  // this master never saw: its seal parses the trace file instead (master/job_seal.h).
+  std::shared_ptr<model::ProfileFold> profile_fold;
 
   int maps_done = 0;
   int maps_running = 0;

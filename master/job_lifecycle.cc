@@ -123,7 +123,8 @@ Result<uint64_t> JobLifecycle::Admit(PlannedJob planned) {
   rec->reduces.resize(rec->spec.reducers());
   rec->submit_time = state_.Now();
   rec->trace_path = JoinPath(JoinPath(state_.state_dir, "traces"), JobIdString(rec->id) + ".jsonl");
-  rec->trace = std::make_unique<TraceWriter>(rec->trace_path, state_.options.trace_queue.get());
+  rec->profile_fold = std::make_shared<model::ProfileFold>();
+  rec->trace = std::make_unique<TraceWriter>(rec->trace_path, state_.options.trace_queue.get(), rec->profile_fold);
   JobRecord& j = *rec;
   state_.jobs[rec->id] = std::move(rec);
   if (persistence_.store() != nullptr) {
@@ -208,7 +209,8 @@ void JobLifecycle::FinishJob(JobRecord& job, JobState state, const std::string& 
     if (!rm.ok()) MR_LOG_WARN("{}: removing output: {}", JobIdString(job.id), rm.ToString());
     MR_LOG_WARN("{} {}: {}", JobIdString(job.id), state == JobState::kKilled ? "killed" : "failed", error);
   }
-  // The rest reads the whole trace: off the state thread (job_seal.h), back through Sealed.
+  // The rest (the trace's copy, the ARIA profile) off the state thread (job_seal.h), back
+  // through Sealed.
   job.sealing = true;
   SealWork work{.job_id = job.id,
                 .name = job.spec.name(),
@@ -216,7 +218,8 @@ void JobLifecycle::FinishJob(JobRecord& job, JobState state, const std::string& 
                 .output = job.spec.output(),
                 .store = output.ok() ? *output : nullptr,
                 .succeeded = state == JobState::kSucceeded,
-                .trace_written = TraceWrittenWait(state_, job)};
+                .trace_written = TraceWrittenWait(state_, job),
+                .profile_fold = job.profile_fold};
   auto result = std::make_shared<SealResult>();
   auto seal = [work = std::move(work), result] { *result = SealJobTrace(work); };
   auto sealed = [this, result] { Sealed(*result); };
@@ -232,6 +235,9 @@ void JobLifecycle::Sealed(const SealResult& r) {
   JobRecord* job = state_.FindJob(r.job_id);
   if (job == nullptr || !job->sealing) return;
   job->sealing = false;
+  // The profile is read: an ended job kept for status holds no fold (O(attempts) memory).
+  job->profile_fold.reset();
+  job->trace->DropFold();
   const bool succeeded = job->state == JobState::kSucceeded;
   if (succeeded) {
     if (!r.output.ok()) MR_LOG_WARN("{}: finishing output: {}", JobIdString(job->id), r.output.ToString());
@@ -243,6 +249,7 @@ void JobLifecycle::Sealed(const SealResult& r) {
   if (succeeded) {
     persistence_.UpdateProfile(*job);
     if (r.aria_profile) {
+      if (r.parsed) MR_LOG_INFO("{}: ARIA profile parsed from the trace (resumed after a restart)", JobIdString(job->id));
       persistence_.StoreAriaProfile(*job, *r.aria_profile);
     } else {
       MR_LOG_WARN("{}: no ARIA profile: {}", JobIdString(job->id), r.profile.ToString());

@@ -3,7 +3,6 @@
 #include "common/file_util.h"
 #include "model/makespan/aria_profile.h"
 #include "model/makespan/profile_extract.h"
-#include "trace/reader.h"
 
 namespace mr::master {
 
@@ -15,20 +14,14 @@ SealResult SealJobTrace(const SealWork& work) {
     r.profile = Status::FailedPrecondition("the job did not succeed");
     return r;
   }
-  Result<std::string> text = ReadFileToString(work.trace_path);
   const jobs::OutputStore& store = work.store != nullptr ? *work.store : jobs::LocalOutputs();
   r.output = store.Put(JoinPath(work.output, "_SUCCESS"), "");
-  if (r.output.ok()) r.output = text.ok() ? store.Put(JoinPath(work.output, "_trace.jsonl"), *text) : text.status();
+  if (r.output.ok()) r.output = store.PutFile(work.trace_path, JoinPath(work.output, "_trace.jsonl"));
   Status rm = store.RemoveAll(JoinPath(work.output, "_temporary"));
   if (r.output.ok()) r.output = rm;
-  if (!text.ok()) {
-    r.profile = text.status();
-    return r;
-  }
-  Result<std::vector<trace::Event>> events = trace::ParseTraceLines(*text);
-  std::string().swap(*text);  // the text's memory back before the profile's
+  r.parsed = work.profile_fold == nullptr;
   Result<model::JobProfile> profile =
-      events.ok() ? model::ExtractProfile(*events) : Result<model::JobProfile>(events.status());
+      r.parsed ? model::ExtractProfileFromFile(work.trace_path) : work.profile_fold->Profile();
   if (!profile.ok()) {
     r.profile = profile.status();
     return r;

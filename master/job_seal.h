@@ -1,21 +1,28 @@
-// A job's seal: the part of its end that reads its trace, done off the state thread.
+// A job's seal: the part of its end that touches its whole trace, done off the state thread.
 //
 // When a job ends, the state thread releases its slots, traces job_end and flushes the trace
-// (JobLifecycle::FinishJob). What remains needs the whole trace file, which grows with the
-// job (61 MB for 2,000 maps × 100 reduces): the copy into OUTPUT/_trace.jsonl with the
-// _SUCCESS marker, and the ARIA profile measured from the events. SealJobTrace does both
-// with one read and one parse, on any thread, touching no master state; its result goes
-// back to the state thread as a message (JobLifecycle::Sealed), which stores it and only
-// then reports the job ended. Until then status shows the job RUNNING in phase "sealing".
+// (JobLifecycle::FinishJob). What remains grows with the job (61 MB of trace for 2,000 maps ×
+// 100 reduces): the copy of the trace into OUTPUT/_trace.jsonl with the _SUCCESS marker, and
+// the ARIA profile. The profile was folded while the trace was written (the job's
+// model::ProfileFold, fed by the trace's writer thread), so the seal reads it there; only a
+// job restored after a master restart, whose fold missed the events before it, has its trace
+// file parsed (model::ExtractProfile, the same rules: the fold's profile is the parse's). The
+// copy is a file copy through the job's OutputStore (PutFile: in the kernel on a local
+// store), never a read into memory. SealJobTrace runs on any thread, touching no master
+// state; its result goes back to the state thread as a message (JobLifecycle::Sealed), which
+// stores it and only then reports the job ended. Until then status shows the job RUNNING in
+// phase "sealing".
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 
 #include "common/status.h"
 #include "jobs/output_store.h"
+#include "model/makespan/profile_fold.h"
 
 namespace mr::master {
 
@@ -28,8 +35,10 @@ struct SealWork {
   const jobs::OutputStore* store = nullptr;  // where it lives (master/job_output.h); not owned
   bool succeeded = false;   // only a succeeded job's output gets _SUCCESS and the copy
   // Blocks until the trace file holds every event flushed before the seal (the trace's
-  // writer thread, master/trace_queue.h); unset: it does already.
+  // writer thread, master/trace_queue.h), and so the fold has seen them; unset: it does.
   std::function<void()> trace_written;
+  // The job's profile folded from its first event; null: parse the trace file.
+  std::shared_ptr<const model::ProfileFold> profile_fold;
 };
 
 struct SealResult {
@@ -37,11 +46,13 @@ struct SealResult {
   Status output;                            // writing _SUCCESS and _trace.jsonl
   std::optional<std::string> aria_profile;  // model::ProfileToJson; succeeded jobs only
   Status profile;                           // why there is no profile, if there is none
+  bool parsed = false;                      // the profile came from parsing the file
 };
 
-// Reads the trace once; for a succeeded job writes OUTPUT/_SUCCESS and OUTPUT/_trace.jsonl,
-// removes OUTPUT/_temporary (all three through work.store), parses the events once and extracts the ARIA profile
-// (model/makespan/profile_extract.h). Thread-safe; touches only those files.
+// For a succeeded job: writes OUTPUT/_SUCCESS, copies the trace to OUTPUT/_trace.jsonl,
+// removes OUTPUT/_temporary (all three through work.store), and measures the ARIA profile
+// (from the fold, else by parsing the trace: model/makespan/profile_extract.h).
+// Thread-safe; touches only those files.
 SealResult SealJobTrace(const SealWork& work);
 
 // Runs `work` off the state thread, then `done` on it. The master's server gives a worker

@@ -12,6 +12,7 @@
 #include "common/file_util.h"
 #include "common/framing.h"
 #include "common/log.h"
+#include "common/thread_name.h"
 #include "master/http_server.h"
 #include "master/job_tracker.h"
 #include "master/request_handler.h"
@@ -456,6 +457,7 @@ Result<std::unique_ptr<MasterServer>> MasterServer::Create(const MasterOptions& 
   tracker_options.offload = [seal](std::function<void()> work, std::function<void()> done) {
     // Not the shared_ptr: the pool's own thread must never be the one that destroys it.
     asio::post(seal->pool, [s = seal.get(), work = std::move(work), done = std::move(done)]() mutable {
+      SetThreadName("mr-seal");  // what a per-thread profile (docs/master-load.md) shows
       work();
       asio::post(*s->home, std::move(done));
     });

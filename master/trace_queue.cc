@@ -5,6 +5,7 @@
 #include "common/clock.h"
 #include "common/file_util.h"
 #include "common/log.h"
+#include "common/thread_name.h"
 #include "trace/writer.h"
 
 namespace mr::master {
@@ -15,12 +16,13 @@ TraceQueue::TraceQueue(Options options) : options_(std::move(options)) {
 
 TraceQueue::~TraceQueue() { Close(); }
 
-uint64_t TraceQueue::Append(std::string path, std::vector<trace::Event> events) {
+uint64_t TraceQueue::Append(std::string path, std::vector<trace::Event> events,
+                            std::shared_ptr<trace::EventFold> fold) {
   if (events.empty()) return LastTicket();
-  return Push(Item{.path = std::move(path), .events = std::move(events), .remove = false});
+  return Push(Item{.path = std::move(path), .events = std::move(events), .fold = std::move(fold), .remove = false});
 }
 
-uint64_t TraceQueue::Remove(std::string path) { return Push(Item{.path = std::move(path), .events = {}, .remove = true}); }
+uint64_t TraceQueue::Remove(std::string path) { return Push(Item{.path = std::move(path), .events = {}, .fold = nullptr, .remove = true}); }
 
 uint64_t TraceQueue::Push(Item item) {
   std::unique_lock lock(mu_);
@@ -79,6 +81,7 @@ TraceQueue::Stats TraceQueue::stats() const {
 
 // Takes everything queued at once, writes it outside the lock, then publishes the tickets.
 void TraceQueue::Run() {
+  SetThreadName("mr-trace");
   std::vector<Item> batch;
   for (;;) {
     {
@@ -111,11 +114,13 @@ void TraceQueue::Write(std::vector<Item>& items) {
       continue;
     }
     for (const trace::Event& e : item.events) {
+      if (item.fold) item.fold->Add(e);
       text += trace::EventJson(e);
       text += '\n';
     }
     events += item.events.size();
     std::vector<trace::Event>().swap(item.events);
+    item.fold.reset();
     if (i + 1 < items.size() && !items[i + 1].remove && items[i + 1].path == item.path) continue;
     Status s = AppendToFile(item.path, text);
     text.clear();

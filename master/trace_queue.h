@@ -16,6 +16,10 @@
 //     and counted, never fatal, as the inline writer's). Whoever reads a trace file for the
 //     state thread (the job's seal, `mr logs`' attempts, the status page's chart) waits for
 //     the ticket the state thread last issued, so it reads every line traced before.
+//   - Folds: an Append may name the job's fold (trace/event_fold.h); the writer thread hands
+//     it each event, in order, before formatting it. So a fold has seen every event up to a
+//     ticket once WaitWritten(ticket) returns (the job's seal reads its ARIA profile there,
+//     master/job_seal.h, instead of parsing the file).
 //   - Shutdown: Close() (and the destructor) writes everything queued, then joins. A master
 //     killed with SIGKILL loses what is queued and not written, as it lost a round's buffer.
 // Thread-safe.
@@ -25,12 +29,14 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "trace/event.h"
+#include "trace/event_fold.h"
 
 namespace mr::master {
 
@@ -56,9 +62,9 @@ class TraceQueue {
   TraceQueue(const TraceQueue&) = delete;
   TraceQueue& operator=(const TraceQueue&) = delete;
 
-  // Queues events to be appended to path as JSON lines. Empty batches queue nothing and
-  // return the last ticket.
-  uint64_t Append(std::string path, std::vector<trace::Event> events);
+  // Queues events to be appended to path as JSON lines, each handed to `fold` (if any)
+  // first. Empty batches queue nothing and return the last ticket.
+  uint64_t Append(std::string path, std::vector<trace::Event> events, std::shared_ptr<trace::EventFold> fold = nullptr);
   // Queues the removal of path (after everything queued before it).
   uint64_t Remove(std::string path);
   // The ticket of the last item queued (0: none yet).
@@ -74,6 +80,7 @@ class TraceQueue {
     uint64_t ticket = 0;
     std::string path;
     std::vector<trace::Event> events;
+    std::shared_ptr<trace::EventFold> fold;
     bool remove = false;
   };
   uint64_t Push(Item item);

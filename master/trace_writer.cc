@@ -8,12 +8,13 @@ namespace mr::master {
 Status TraceWriter::Flush() {
   if (pending_.empty()) return Status::Ok();
   if (queue_ != nullptr) {
-    ticket_ = queue_->Append(path_, std::move(pending_));
+    ticket_ = queue_->Append(path_, std::move(pending_), fold_);
     pending_.clear();
     return Status::Ok();
   }
   std::string text;
   for (const trace::Event& e : pending_) {
+    if (fold_) fold_->Add(e);
     text += trace::EventJson(e);
     text += '\n';
   }
