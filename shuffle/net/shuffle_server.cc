@@ -289,6 +289,7 @@ Status ShuffleServer::ServeRequest(int fd, const std::string& frame, bool* keep_
     reply.set_data_path(part->data_path);
     reply.set_offset(e.offset);
     MR_RETURN_IF_ERROR(netio::WriteFrameFd(fd, reply.SerializeAsString(), options_.io_timeout_seconds));
+    limiter_.CountUnpaced(req.job_id(), e.length);  // served, as the loopback copy was
     requests_.fetch_add(1);
     links_.fetch_add(1);
     return Status::Ok();

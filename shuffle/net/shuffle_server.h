@@ -91,7 +91,8 @@ class ShuffleServer {
   void SetBandwidth(double bytes_per_sec) { limiter_.SetCapacity(bytes_per_sec); }
   // The link estimator's rate B in bytes/s (0: not estimating, or no sample yet).
   double estimated_link_rate() const { return limiter_.estimated_link_rate(); }
-  // Partition bytes handed to the network (reply frames not counted).
+  // Partition bytes handed to the network, or to a reducer on this host as a link (reply
+  // frames not counted).
   uint64_t bytes_sent() const { return limiter_.bytes_sent(); }
   std::map<uint64_t, uint64_t> bytes_sent_by_job() const { return limiter_.bytes_sent_by_job(); }
   void ForgetJob(uint64_t job) { limiter_.ForgetJob(job); }
