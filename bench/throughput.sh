@@ -129,10 +129,10 @@ records=$data/records-${size_mib}MiB.txt
 # generated. Each sort's output is checksummed and deleted right after its run (`digest`), so
 # at most one sort's files exist beside the inputs:
 #   sort: the records (S) + the larger of mr's peak and GNU sort's. mr's peak is at the end
-#         of its reduces: the map outputs (S), the copied runs of map outputs held by the other
-#         workers (S x (W - 1) / W; a run of the reducer's own worker is a link, no bytes),
-#         the output (S): S x (3 - 1/W), 2.5S with 2 workers. GNU sort's: its temporaries (S)
-#         + its output (S). The words file (S) too when grep runs after sort.
+#         of its reduces: the map outputs (S) and the output (S): 2S (every worker of mr run's
+#         cluster is on the reducer's host, so every run is a link to a map output, no bytes).
+#         GNU sort's: its temporaries (S) + its output (S). The words file (S) too when grep
+#         runs after sort.
 #   word count, grep: the words (S) + small outputs: 1.5S.
 # 3 % more for record framing (a map output's varints) and logs. Inputs this run generates
 # are deleted after their last workload (the records after sort). mr run's work directory
@@ -140,8 +140,7 @@ records=$data/records-${size_mib}MiB.txt
 need_mib=0
 if want wordcount || want grep; then need_mib=$((3 * size_mib / 2)); fi
 if want sort; then
-  mr_peak=$((size_mib * (3 * nprocs - 1) / nprocs))
-  sort_need=$((size_mib + (mr_peak > 2 * size_mib ? mr_peak : 2 * size_mib)))
+  sort_need=$((size_mib + 2 * size_mib))
   if want grep; then sort_need=$((sort_need + size_mib)); fi
   ((sort_need > need_mib)) && need_mib=$sort_need
 fi

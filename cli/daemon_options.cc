@@ -265,8 +265,9 @@ po::options_description WorkerStorageOptionGroup() {
       ("host", po::value<std::string>()->default_value("127.0.0.1"), "address other workers fetch map output from")
       ("ephemeral-work-dir", "the work directory dies with the cluster and no worker is ever restarted on it "
                              "(mr run's embedded cluster): map output indexes are written without fsync")
-      ("copy-local-runs", "fetch a map output this worker holds through its own shuffle server into a copied "
-                          "run file, as a remote one, instead of linking it and merging it in place");
+      ("copy-local-runs", "fetch a map output held on this host (by this worker or another) through its "
+                          "worker's shuffle server into a copied run file, as a remote one, instead of "
+                          "linking it and merging it in place");
   return g;
 }
 

@@ -132,8 +132,11 @@ class WorkerImpl final : public Worker, private MasterLink::Handler {
     fo.max_threads = options_.fetch_threads;
     fo.per_source = options_.fetches_per_source;
     fo.clock = link->clock();
-    // A map output this worker holds is linked and merged in place (shuffle/net/local_fetch.h),
-    // not sent to itself over loopback into a copy; where the link is refused, it is fetched.
+    // A map output on this host is linked and merged in place (shuffle/net/local_fetch.h), not
+    // sent over loopback into a copy: this worker's own straight from its directory, another
+    // worker's on the same host (mr run's embedded cluster) once that worker's shuffle server
+    // has answered the fetch with its data file (FetchTarget::link), so a stopped or dead
+    // source fails the fetch as over the network. Where a link is refused, the bytes are fetched.
     fo.fetch = [token = options_.token, work_dir = options_.work_dir, host = options_.host,
                 port = LinksLocalRuns(options_) ? shuffle_->port() : 0](const shuffle::FetchTarget& target,
                                                                        const std::string& dest) {
@@ -141,7 +144,9 @@ class WorkerImpl final : public Worker, private MasterLink::Handler {
         auto local = shuffle::FetchLocalPartition(work_dir, target, dest);
         if (local.ok() || local.status().code() != StatusCode::kFailedPrecondition) return local;
       }
-      return shuffle::FetchPartition(target, dest, kFetchProgressTimeoutSeconds, SystemClock::Get(), token);
+      shuffle::FetchTarget t = target;
+      t.link = port != 0 && target.port != port && target.host == host;
+      return shuffle::FetchPartition(t, dest, kFetchProgressTimeoutSeconds, SystemClock::Get(), token);
     };
     fo.on_urgent = [link] { link->Wake(); };
     fetches_ = std::make_unique<shuffle::FetchScheduler>(std::move(fo));

@@ -45,9 +45,10 @@ struct WorkerOptions {
   // place without an fsync. True (a real worker): fsynced, so a worker restarted after a
   // machine crash offers only outputs whose index survived whole.
   bool sync_map_outputs = true;
-  // True: a reducer's run of a map output this worker holds is that output's data file,
-  // linked, merged in place (shuffle/net/local_fetch.h). False (`mr worker
-  // --copy-local-runs`): fetched through this worker's own shuffle server into a copy, as a
+  // True: a reducer's run of a map output held on this host is that output's data file,
+  // linked, merged in place (shuffle/net/local_fetch.h): this worker's own directly, another
+  // worker's once its shuffle server has answered the fetch (FetchTarget::link). False (`mr
+  // worker --copy-local-runs`): fetched through the holder's shuffle server into a copy, as a
   // remote one is (the behaviour before; for byte counts against it and for tests). A worker
   // with a software cap (shuffle_bandwidth > 0) always fetches: the cap stands for a network
   // every shuffled byte crosses, and the shuffle experiments and their simulator count every
@@ -62,8 +63,8 @@ struct WorkerOptions {
 // so that mrlab's limiter, not the link's queue, is the bottleneck that divides it.
 double ShuffleCapacityOfLink(double link_rate);
 
-// Whether a reducer's run of a map output this worker holds is linked in place rather than
-// fetched: link_local_runs, and no software cap (see WorkerOptions::link_local_runs).
+// Whether a reducer's run of a map output held on this host is linked in place rather than
+// copied: link_local_runs, and no software cap (see WorkerOptions::link_local_runs).
 bool LinksLocalRuns(const WorkerOptions& options);
 
 class Worker {

@@ -14,6 +14,7 @@
 #include "common/log.h"
 #include "common/version.h"
 #include "mr.pb.h"
+#include "shuffle/net/local_fetch.h"
 #include "shuffle/net/receive_to_file.h"
 #include "shuffle/net/shuffle_server.h"
 
@@ -101,13 +102,34 @@ Status ChecksumMismatch(uint32_t expected, uint32_t got) {
                           Hex(got) + " (the source's copy is corrupt)");
 }
 
+Result<FetchResult> FetchOn(int sock, const FetchTarget& t, const std::string& dest, double timeout,
+                            bool* got_reply, bool* reusable, const std::string& proof = {},
+                            const Clock* clock = nullptr, double* replied = nullptr);
+
+// The server answered a link request with its data file (no bytes follow, so the stream is in
+// sync whatever happens here): link it as the run. Where it cannot be linked from here (another
+// file system, a path this process does not see, the file gone since), ask again for the bytes.
+Result<FetchResult> LinkAnswered(int sock, const FetchTarget& t, const proto::FetchReply& reply,
+                                 const std::string& dest, double timeout, bool* got_reply, bool* reusable) {
+  *reusable = true;
+  if (!t.link) return Status::ProtocolError("FetchReply names a data file for a fetch that asked for the bytes");
+  const PartitionExtent extent{reply.offset(), reply.length(), reply.records(), reply.crc32c()};
+  auto linked = LinkPartition(reply.data_path(), extent, t, dest);
+  if (linked.ok()) return linked;
+  const StatusCode code = linked.status().code();
+  if (code != StatusCode::kNotFound && code != StatusCode::kFailedPrecondition) return linked;
+  FetchTarget bytes = t;
+  bytes.link = false;
+  return FetchOn(sock, bytes, dest, timeout, got_reply, reusable);
+}
+
 // One request/reply on a connected socket. *got_reply tells a retry whether the server
 // ever answered; *reusable whether the connection may carry another request.
 // proof: the answer to the server's challenge on a connection just authenticated, else empty.
 // *replied (optional) is set to clock->Now() when the reply header has arrived.
 Result<FetchResult> FetchOn(int sock, const FetchTarget& t, const std::string& dest, double timeout,
-                            bool* got_reply, bool* reusable, const std::string& proof = {},
-                            const Clock* clock = nullptr, double* replied = nullptr) {
+                            bool* got_reply, bool* reusable, const std::string& proof,
+                            const Clock* clock, double* replied) {
   *got_reply = false;
   *reusable = false;
   proto::FetchRequest req;
@@ -115,6 +137,7 @@ Result<FetchResult> FetchOn(int sock, const FetchTarget& t, const std::string& d
   req.set_map_index(t.map_index);
   req.set_attempt(t.attempt);
   req.set_partition(t.partition);
+  req.set_link(t.link);
   if (!proof.empty()) req.set_auth_proof(proof);
   MR_RETURN_IF_ERROR(netio::WriteFrameFd(sock, req.SerializeAsString(), timeout));
   MR_ASSIGN_OR_RETURN(std::string frame, netio::ReadFrameFd(sock, kMaxFetchRequestBytes, timeout, timeout));
@@ -130,6 +153,7 @@ Result<FetchResult> FetchOn(int sock, const FetchTarget& t, const std::string& d
     return err;
   }
   if (!reply.has_crc32c()) return Status::ProtocolError("FetchReply without a crc32c (server too old?)");
+  if (!reply.data_path().empty()) return LinkAnswered(sock, t, reply, dest, timeout, got_reply, reusable);
   std::string tmp = dest + ".tmp";
   uint32_t crc = 0;
   Status s = ReceiveToFile(sock, reply.length(), tmp, timeout, &crc, t.received);

@@ -39,6 +39,12 @@ struct FetchTarget {
   uint32_t map_index = 0;
   uint32_t attempt = 0;
   uint32_t partition = 0;
+  // The source is on this host: ask its shuffle server to answer with the map output's data
+  // file instead of its bytes, and link that file as the run (FetchRequest.link,
+  // shuffle/net/local_fetch.h LinkPartition). The server must still answer, so a stopped or
+  // dead source fails the fetch as it would over the network. Where the server sends the
+  // bytes, or the file cannot be linked from here, the run is received as without it.
+  bool link = false;
   // Optional: set to the partition's bytes received so far as they arrive (0 again if a
   // reused connection's try is redone on a fresh one), for a reader on another thread.
   std::atomic<uint64_t>* received = nullptr;
@@ -50,8 +56,8 @@ struct FetchResult {
   double start_time = 0;  // clock->Now() before connecting
   double end_time = 0;    // clock->Now() after the file was renamed into place
   uint32_t crc32c = 0;    // of the fetched bytes (verified against the server's)
-  // Where the run starts in the destination file: 0 for a fetched copy; a local run
-  // (shuffle/net/local_fetch.h) is the map output's whole data file, linked.
+  // Where the run starts in the destination file: 0 for a fetched copy; a linked run
+  // (shuffle/net/local_fetch.h) is the map output's whole data file.
   uint64_t offset = 0;
 };
 

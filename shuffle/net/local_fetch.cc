@@ -22,22 +22,8 @@ std::string Name(const FetchTarget& t) {
 
 }  // namespace
 
-Result<FetchResult> FetchLocalPartition(const std::string& work_dir, const FetchTarget& target,
-                                        const std::string& dest_path, const Clock* clock) {
-  FetchResult result;
-  result.start_time = clock->Now();
-  const std::string index_path = MapOutputIndexPath(work_dir, target.job_id, target.map_index, target.attempt);
-  auto index = MapOutputIndex::ReadFrom(index_path);
-  if (!index.ok()) {
-    if (index.status().code() == StatusCode::kNotFound) return Status::NotFound(Name(target) + ": not held here");
-    return Status::DataLoss(Name(target) + ": " + index.status().message());
-  }
-  if (target.partition >= index->partitions.size()) {
-    return Status::DataLoss(Name(target) + ": the index has " + std::to_string(index->partitions.size()) +
-                            " partitions");
-  }
-  const PartitionExtent ext = index->partitions[target.partition];
-  const std::string data_path = MapOutputDataPath(work_dir, target.job_id, target.map_index, target.attempt);
+Result<FetchResult> LinkPartition(const std::string& data_path, const PartitionExtent& ext,
+                                  const FetchTarget& target, const std::string& dest_path) {
   // Linked straight to its name: a link is whole or absent, so there is no partial run to
   // hide behind a .tmp (and rename(2) of one link over another of the same inode does nothing).
   ::unlink(dest_path.c_str());  // the copy or link an earlier fetch left
@@ -59,10 +45,33 @@ Result<FetchResult> FetchLocalPartition(const std::string& work_dir, const Fetch
                             (mapped.ok() ? "its bytes fail their checksum" : mapped.status().message()));
   }
   if (target.received != nullptr) target.received->store(ext.length, std::memory_order_relaxed);
+  FetchResult result;
   result.offset = ext.offset;
   result.bytes = ext.length;
   result.records = ext.records;
   result.crc32c = ext.crc32c;
+  return result;
+}
+
+Result<FetchResult> FetchLocalPartition(const std::string& work_dir, const FetchTarget& target,
+                                        const std::string& dest_path, const Clock* clock) {
+  FetchResult result;
+  result.start_time = clock->Now();
+  const std::string index_path = MapOutputIndexPath(work_dir, target.job_id, target.map_index, target.attempt);
+  auto index = MapOutputIndex::ReadFrom(index_path);
+  if (!index.ok()) {
+    if (index.status().code() == StatusCode::kNotFound) return Status::NotFound(Name(target) + ": not held here");
+    return Status::DataLoss(Name(target) + ": " + index.status().message());
+  }
+  if (target.partition >= index->partitions.size()) {
+    return Status::DataLoss(Name(target) + ": the index has " + std::to_string(index->partitions.size()) +
+                            " partitions");
+  }
+  const std::string data_path = MapOutputDataPath(work_dir, target.job_id, target.map_index, target.attempt);
+  MR_ASSIGN_OR_RETURN(FetchResult linked, LinkPartition(data_path, index->partitions[target.partition], target,
+                                                       dest_path));
+  linked.start_time = result.start_time;
+  result = linked;
   result.end_time = clock->Now();
   return result;
 }

@@ -1,5 +1,8 @@
 // FetchLocalPartition: a reducer's "fetch" of a map output held by its own worker
-// (docs/shuffle.md, "Reducer side"; docs/performance.md, issue 30). Instead of going
+// (docs/shuffle.md, "Reducer side"; docs/performance.md, issue 30). LinkPartition, the same
+// link for a map output another worker on this host holds, once that worker's shuffle server
+// has answered the fetch request with the file and the extent (shuffle/net/fetcher.h,
+// FetchTarget::link): the bytes travel through the file system, the fetch does not. Instead of going
 // through the loopback shuffle server into a run file (a read, a transfer and a write of
 // every byte), the map output's data file is hard-linked as the run file and the reducer
 // merges the partition's extent in place: no byte is written. The link, not the map
@@ -15,6 +18,7 @@
 
 #include "common/clock.h"
 #include "common/status.h"
+#include "shuffle/map_output.h"
 #include "shuffle/net/fetcher.h"
 
 namespace mr::shuffle {
@@ -28,5 +32,13 @@ namespace mr::shuffle {
 // EMLINK, ENOTSUP): the caller fetches over the network instead.
 Result<FetchResult> FetchLocalPartition(const std::string& work_dir, const FetchTarget& target,
                                         const std::string& dest_path, const Clock* clock = SystemClock::Get());
+
+// Links data_path (a map output's data file, as its shuffle server named it) as dest_path and
+// checks the partition's extent against its CRC32C, as above. Errors: NotFound (data_path is
+// not there: gone, or not visible from here), FailedPrecondition (the link is refused),
+// DataLoss (the extent fails its checksum or is not in the file; nothing is left at
+// dest_path), IoError (the reducer's directory). FetchResult's times are left 0.
+Result<FetchResult> LinkPartition(const std::string& data_path, const PartitionExtent& extent,
+                                  const FetchTarget& target, const std::string& dest_path);
 
 }  // namespace mr::shuffle

@@ -118,6 +118,7 @@ Status ServeTaskLog(int fd, const std::string& work_dir, const proto::TaskLogReq
 struct ShuffleServer::OpenPartition {
   netio::UniqueFd file;
   PartitionExtent extent;
+  std::string data_path;  // absolute: a reducer on this host links it (FetchRequest.link)
 };
 
 ShuffleServer::ShuffleServer(PrivateTag, const ShuffleServerOptions& options)
@@ -282,6 +283,17 @@ Status ShuffleServer::ServeRequest(int fd, const std::string& frame, bool* keep_
   reply.set_length(e.length);
   reply.set_records(e.records);
   reply.set_crc32c(e.crc32c);  // the fetcher checks the bytes against it as they arrive
+  if (req.link() && limiter_.capacity() <= 0 && PeerIsThisHost(fd)) {
+    // A reducer on this host links the data file (shuffle/net/local_fetch.h): this answer is
+    // the fetch, the bytes stay where they are. Under a software cap every byte is sent.
+    reply.set_data_path(part->data_path);
+    reply.set_offset(e.offset);
+    MR_RETURN_IF_ERROR(netio::WriteFrameFd(fd, reply.SerializeAsString(), options_.io_timeout_seconds));
+    limiter_.CountUnpaced(req.job_id(), e.length);  // served, as the loopback copy was
+    requests_.fetch_add(1);
+    links_.fetch_add(1);
+    return Status::Ok();
+  }
   // MSG_MORE lets the kernel put the reply header in the same segment as the first data.
   MR_RETURN_IF_ERROR(netio::WriteFrameFd(fd, reply.SerializeAsString(), options_.io_timeout_seconds,
                                          e.length > 0 ? MSG_MORE : 0));
@@ -321,6 +333,8 @@ Result<ShuffleServer::OpenPartition> ShuffleServer::Open(uint64_t job, uint32_t 
       static_cast<uint64_t>(st.st_size) < out.extent.offset + out.extent.length) {
     return Status::DataLoss("data file of " + what + " is shorter than its index says");
   }
+  std::error_code ec;
+  out.data_path = std::filesystem::absolute(data_path, ec).string();
   return out;
 }
 

@@ -8,7 +8,8 @@
 // never hold a serving thread (docs/reliability.md "Admission"). Data goes out with
 // sendfile, paced per job by a ShareLimiter. Start() binds and returns a running server;
 // Stop() (or the destructor) closes the listener and every connection and joins all
-// threads. Public methods are thread-safe.
+// threads. A fetcher on this host may ask for the data file instead of the bytes and link
+// it (FetchRequest.link). Public methods are thread-safe.
 #pragma once
 
 #include <sys/types.h>
@@ -90,12 +91,16 @@ class ShuffleServer {
   void SetBandwidth(double bytes_per_sec) { limiter_.SetCapacity(bytes_per_sec); }
   // The link estimator's rate B in bytes/s (0: not estimating, or no sample yet).
   double estimated_link_rate() const { return limiter_.estimated_link_rate(); }
-  // Partition bytes handed to the network (reply frames not counted).
+  // Partition bytes handed to the network, or to a reducer on this host as a link (reply
+  // frames not counted).
   uint64_t bytes_sent() const { return limiter_.bytes_sent(); }
   std::map<uint64_t, uint64_t> bytes_sent_by_job() const { return limiter_.bytes_sent_by_job(); }
   void ForgetJob(uint64_t job) { limiter_.ForgetJob(job); }
   // Requests answered with data (error replies not counted) / connections accepted.
   uint64_t requests_served() const { return requests_.load(); }
+  // Of those, requests answered with the data file for a reducer on this host to link
+  // (FetchRequest.link): no bytes sent.
+  uint64_t links_served() const { return links_.load(); }
   uint64_t connections_accepted() const { return accepted_.load(); }
   // Idempotent.
   void Stop();
@@ -140,6 +145,7 @@ class ShuffleServer {
   netio::UniqueFd wake_fd_;  // eventfd: wakes the admission thread's poll
   std::thread accept_thread_;
   std::atomic<uint64_t> requests_{0};
+  std::atomic<uint64_t> links_{0};
   std::atomic<uint64_t> accepted_{0};
   // Owned by the admission thread: connections waiting for (the rest of) a request frame.
   std::list<ConnPtr> pending_;

@@ -211,5 +211,22 @@ TEST_F(ChecksumTest, ACappedWorkerCopiesTheRunsItHolds) {
   EXPECT_GT(served, 0) << "a capped worker linked its runs instead of serving them (" << fetched << " B fetched)";
 }
 
+// Issue 30: on one host (mr run's embedded cluster), a run of a map output held by another
+// worker is linked too, once that worker's shuffle server has answered the fetch: no run is a
+// copy. Two workers of one map slot each run the two fast maps side by side, so the reducer's
+// worker holds one of them and the other worker the other. Failed on main before the change
+// (the other worker's run was a copy).
+TEST_F(ChecksumTest, RunsFromAnotherWorkerOnTheHostAreLinked) {
+  StartWorkers({"--map-slots", "1"});
+  auto job = StartJob(0.0);
+  auto runs = WaitForFiles(d_, std::regex(R"(w\d+/j\d+/r0/m\d+\.run)"), 2);
+  ASSERT_EQ(runs.size(), 2u) << "the reducer did not fetch two runs\n" << c_.MasterLogs();
+  for (const auto& run : runs) EXPECT_EQ(fs::hard_link_count(run), 2u) << run << " is a copy, not a link";
+  OpenGate();
+  CommandResult r = job.get();
+  ASSERT_EQ(r.exit_code, 0) << r.err << "\n" << c_.MasterLogs();
+  EXPECT_TRUE(Output() == Reference()) << "output differs from sort of the input";
+}
+
 }  // namespace
 }  // namespace mr::testing

@@ -1,10 +1,14 @@
 // A reducer's fetch of a map output held by its own worker (shuffle/net/local_fetch.h): the
 // run is the map output's data file, linked (no byte copied), and the partition's extent;
 // a corrupt extent or index is the source's DataLoss, a missing output NotFound, and the run
-// outlives the map output's removal.
+// outlives the map output's removal. The same link for a map output another worker on this
+// host holds (FetchTarget::link): only once that worker's shuffle server has answered the fetch
+// with its data file, so a source that does not answer is not linked.
 #include "shuffle/net/local_fetch.h"
 
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <netinet/in.h>
 
 #include <gtest/gtest.h>
 
@@ -15,6 +19,9 @@
 #include "common/mapped_file.h"
 #include "shuffle/map_output.h"
 #include "shuffle/net/fetch_blame.h"
+#include "shuffle/net/net_io.h"
+#include "shuffle/net/shuffle_server.h"
+#include "tests/common/wait.h"
 
 namespace mr::shuffle {
 namespace {
@@ -48,6 +55,24 @@ class LocalFetchTest : public ::testing::Test {
     t.attempt = attempt;
     t.partition = partition;
     return t;
+  }
+  std::unique_ptr<ShuffleServer> Serve(double bandwidth = 0) const {
+    ShuffleServerOptions o;
+    o.work_dir = work();
+    o.bandwidth = bandwidth;
+    auto s = ShuffleServer::Start(o);
+    EXPECT_TRUE(s.ok()) << s.status().ToString();
+    return s.ok() ? std::move(s).value() : nullptr;
+  }
+  FetchTarget Linked(uint32_t partition, uint16_t port) const {
+    FetchTarget t = Target(partition);
+    t.port = port;
+    t.link = true;
+    return t;
+  }
+  ino_t Inode(const std::string& path) const {
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0 ? st.st_ino : 0;
   }
   std::string Run(const FetchResult& r) const {
     auto m = MappedFile::Open(dest(), r.offset, r.bytes);
@@ -110,6 +135,87 @@ TEST_F(LocalFetchTest, CorruptIndexIsDataLossAndMissingOutputNotFound) {
   EXPECT_EQ(FetchLocalPartition(work(), Target(0), dest()).status().code(), StatusCode::kDataLoss);
   EXPECT_EQ(FetchLocalPartition(work(), Target(0, /*attempt=*/2), dest()).status().code(), StatusCode::kNotFound);
   EXPECT_EQ(FetchLocalPartition(work(), Target(5), dest()).status().code(), StatusCode::kDataLoss);
+  EXPECT_FALSE(PathExists(dest()));
+}
+
+// Issue 30: another worker on this host answers the fetch with its data file, the reducer
+// links it; the answer counts as a request served and its bytes as served (the cluster's
+// shuffle figures stay those of the loopback copy), though none goes over the socket.
+TEST_F(LocalFetchTest, ASourceOnThisHostAnswersALinkRequestWithItsDataFile) {
+  auto server = Serve();
+  ASSERT_NE(server, nullptr);
+  for (uint32_t p : {2u, 1u, 0u}) {
+    std::atomic<uint64_t> received{0};
+    FetchTarget t = Linked(p, server->port());
+    t.received = &received;
+    auto r = FetchPartition(t, dest(), 10);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    EXPECT_EQ(r->offset, index_.partitions[p].offset);
+    EXPECT_EQ(r->bytes, parts_[p].size());
+    EXPECT_EQ(r->records, index_.partitions[p].records);
+    EXPECT_EQ(received.load(), parts_[p].size());
+    EXPECT_EQ(Run(*r), parts_[p]);
+    EXPECT_EQ(Inode(dest()), Inode(MapOutputDataPath(work(), kJob, 3, 1))) << "partition " << p << " is a copy";
+  }
+  EXPECT_TRUE(mr::testing::WaitUntil([&] { return server->requests_served() >= 3u; }, 10));
+  EXPECT_EQ(server->requests_served(), 3u);
+  EXPECT_EQ(server->links_served(), 3u);
+  EXPECT_EQ(server->bytes_sent(), data_.size());
+  EXPECT_EQ(server->bytes_sent_by_job()[kJob], data_.size());
+}
+
+// Without the request, or from a server under a software cap (every byte crosses the capped
+// link), the bytes are sent and the run is a copy.
+TEST_F(LocalFetchTest, WithoutTheRequestOrUnderASoftwareCapTheRunIsACopy) {
+  for (double bandwidth : {0.0, 1e9}) {
+    auto server = Serve(bandwidth);
+    ASSERT_NE(server, nullptr);
+    FetchTarget t = Linked(0, server->port());
+    t.link = bandwidth > 0;
+    auto r = FetchPartition(t, dest(), 10);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    EXPECT_EQ(r->offset, 0u);
+    EXPECT_EQ(Run(*r), parts_[0]);
+    EXPECT_NE(Inode(dest()), Inode(MapOutputDataPath(work(), kJob, 3, 1))) << "bandwidth " << bandwidth;
+    EXPECT_EQ(server->links_served(), 0u);
+    EXPECT_EQ(server->bytes_sent(), parts_[0].size());
+  }
+}
+
+// Issue 30: a stopped source (here a listener that never answers) holds its map output on
+// this host, but the fetch fails as a network fetch would: nothing is linked, so the master's
+// blame and re-execution see what they see for a remote worker.
+TEST_F(LocalFetchTest, ASourceThatDoesNotAnswerIsNotLinked) {
+  netio::UniqueFd listener(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  ASSERT_TRUE(listener.valid());
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof addr;
+  ASSERT_EQ(::bind(listener.get(), reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+  ASSERT_EQ(::listen(listener.get(), 8), 0);  // connections queue, nothing reads them
+  ASSERT_EQ(::getsockname(listener.get(), reinterpret_cast<sockaddr*>(&addr), &len), 0);
+  auto r = FetchPartition(Linked(0, ntohs(addr.sin_port)), dest(), 0.3);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kNetworkError) << r.status().ToString();
+  EXPECT_FALSE(PathExists(dest()));
+  struct stat st {};
+  ASSERT_EQ(::stat(MapOutputDataPath(work(), kJob, 3, 1).c_str(), &st), 0);
+  EXPECT_EQ(st.st_nlink, 1u) << "the silent source's map output was linked";
+}
+
+// A linked extent that fails the CRC the server gave is the source's DataLoss, as bytes that
+// fail it on arrival are; nothing is left at the destination.
+TEST_F(LocalFetchTest, ALinkedExtentThatFailsItsChecksumIsTheSourcesDataLoss) {
+  std::string bad = data_;
+  bad[index_.partitions[2].offset + 10] ^= 0x20;
+  ASSERT_TRUE(WriteStringToFile(MapOutputDataPath(work(), kJob, 3, 1), bad).ok());
+  auto server = Serve();
+  ASSERT_NE(server, nullptr);
+  auto r = FetchPartition(Linked(2, server->port()), dest(), 10);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kDataLoss) << r.status().ToString();
+  EXPECT_EQ(FetchCauseOf(r.status()), proto::FETCH_SOURCE_CORRUPT);
   EXPECT_FALSE(PathExists(dest()));
 }
 
