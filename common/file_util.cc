@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <utility>
 
 namespace mr {
 
@@ -74,11 +75,9 @@ Status WriteStringToFile(const std::string& path, std::string_view data) {
 namespace {
 std::atomic<uint64_t> atomic_writes_synced{0};
 
-Status WriteAndRename(const std::string& path, std::string_view data, bool sync) {
-  std::string tmp = path + ".tmp";
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return Errno("cannot create", tmp);
-  Status s = WriteAllToFd(fd, data, tmp);
+// The end of every atomic write: `s` is how writing `fd` (open on `tmp`) went; syncs it if
+// asked, closes it, renames `tmp` to `path`, and on any failure removes `tmp`.
+Status SyncCloseRename(int fd, const std::string& tmp, const std::string& path, bool sync, Status s) {
   if (s.ok() && sync) {
     if (::fsync(fd) != 0) {
       s = Errno("cannot sync", tmp);
@@ -90,6 +89,13 @@ Status WriteAndRename(const std::string& path, std::string_view data, bool sync)
   if (s.ok() && ::rename(tmp.c_str(), path.c_str()) != 0) s = Errno("cannot rename", tmp);
   if (!s.ok()) ::unlink(tmp.c_str());
   return s;
+}
+
+Status WriteAndRename(const std::string& path, std::string_view data, bool sync) {
+  std::string tmp = path + ".tmp";
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return Errno("cannot create", tmp);
+  return SyncCloseRename(fd, tmp, path, sync, WriteAllToFd(fd, data, tmp));
 }
 }  // namespace
 
@@ -137,17 +143,7 @@ Status CopyFileAtomically(const std::string& from, const std::string& to) {
   }
   Status s = CopyFd(in, out, from, tmp);
   ::close(in);
-  if (s.ok()) {
-    if (::fsync(out) != 0) {
-      s = Errno("cannot sync", tmp);
-    } else {
-      atomic_writes_synced.fetch_add(1, std::memory_order_relaxed);
-    }
-  }
-  if (::close(out) != 0 && s.ok()) s = Errno("cannot close", tmp);
-  if (s.ok() && ::rename(tmp.c_str(), to.c_str()) != 0) s = Errno("cannot rename", tmp);
-  if (!s.ok()) ::unlink(tmp.c_str());
-  return s;
+  return SyncCloseRename(out, tmp, to, /*sync=*/true, std::move(s));
 }
 
 Status WriteFileAtomicallyUnsynced(const std::string& path, std::string_view data) {

@@ -32,10 +32,10 @@ std::vector<std::string> IndexFiles(const std::string& dir) {
   return out;
 }
 
-TEST(SupersededOutputTest, WorkerBackWhileItsJobRunsDeletesSupersededOutputs) {
-  TempDir tmp("mr-superseded");
-  const std::string d = tmp.path();
-  DirectCluster c(d);
+// A master that declares a worker lost after 1 s, worker 0 with map slots only, and job 1
+// (4 maps of 256 KB, one reducer that waits for a reduce slot) with all its maps done on
+// worker 0. Fatal failures end the calling test (call through ASSERT_NO_FATAL_FAILURE).
+void StartJobWithMapsOnWorker0(DirectCluster& c, const std::string& d) {
   ASSERT_TRUE(c.StartMaster({"--worker-timeout", "1", "--heartbeat-ms", "50"})) << c.MasterLogs();
   c.StartWorker({"--master-timeout", "60", "--reduce-slots", "0"});  // maps only: the reducer waits
   auto submit = c.Mr("submit synthetic --maps 4 --map-bytes 256KB --reducers 1 --reduce-seconds 6 --slow-start 1"
@@ -44,6 +44,13 @@ TEST(SupersededOutputTest, WorkerBackWhileItsJobRunsDeletesSupersededOutputs) {
   ASSERT_TRUE(WaitForStatus(c.addr(), "job-000001", [](const nlohmann::json& j) {
     return j.at("maps_done").get<int>() == 4;
   }, 30)) << c.MasterLogs();
+}
+
+TEST(SupersededOutputTest, WorkerBackWhileItsJobRunsDeletesSupersededOutputs) {
+  TempDir tmp("mr-superseded");
+  const std::string d = tmp.path();
+  DirectCluster c(d);
+  ASSERT_NO_FATAL_FAILURE(StartJobWithMapsOnWorker0(c, d));
   const std::vector<std::string> held = IndexFiles(d + "/w0/j1");
   ASSERT_EQ(held.size(), 4u);
   c.SignalWorker(0, SIGSTOP);  // lost after 1 s: its maps run again on worker 1, which hosts the reducer
@@ -80,14 +87,7 @@ TEST(SupersededOutputTest, AStoppedWorkersOutputsAreNotLinkedOnItsHost) {
   TempDir tmp("mr-stopped-link");
   const std::string d = tmp.path();
   DirectCluster c(d);
-  ASSERT_TRUE(c.StartMaster({"--worker-timeout", "1", "--heartbeat-ms", "50"})) << c.MasterLogs();
-  c.StartWorker({"--master-timeout", "60", "--reduce-slots", "0"});  // maps only: the reducer waits
-  auto submit = c.Mr("submit synthetic --maps 4 --map-bytes 256KB --reducers 1 --reduce-seconds 6 --slow-start 1"
-                     " --output " + d + "/out");
-  ASSERT_EQ(submit.exit_code, 0) << submit.err;
-  ASSERT_TRUE(WaitForStatus(c.addr(), "job-000001", [](const nlohmann::json& j) {
-    return j.at("maps_done").get<int>() == 4;
-  }, 30)) << c.MasterLogs();
+  ASSERT_NO_FATAL_FAILURE(StartJobWithMapsOnWorker0(c, d));
   std::set<ino_t> stopped;
   for (const auto& index : IndexFiles(d + "/w0/j1")) stopped.insert(Inode(index.substr(0, index.size() - 6) + ".data"));
   ASSERT_EQ(stopped.size(), 4u);

@@ -9,20 +9,32 @@
 namespace mr::experiment {
 namespace {
 
+// One job of `maps` maps of 1 s (1000 bytes out each) and one 0.1 s reduce.
+model::TaskJob OneSecondMaps(int maps) {
+  model::TaskJob job;
+  job.maps = maps;
+  job.map_seconds = 1;
+  job.map_bytes = 1000;
+  job.reducers = 1;
+  job.reduce_seconds = 0.1;
+  return job;
+}
+
+// A calibration whose link (100 MB/s) makes the shuffle of those maps negligible.
+Calibration FastLink() {
+  Calibration calibration;
+  calibration.link_rate = 100e6;
+  return calibration;
+}
+
 // Three workers at speed 1 and one at 0.1, one map slot each; one job of 12 maps of 1 s.
 // Without backups the slow worker's first map alone takes 10 s; LATE backs it up.
 TEST(PredictionTest, SpeculativeRunsTheSpeculatorInThePrediction) {
   ClusterShape shape;
   shape.groups = {WorkerGroup{3, 1, 1, 1.0}, WorkerGroup{1, 1, 1, 0.1}};
   shape.work = WorkMode::kSleep;
-  model::TaskJob job;
-  job.maps = 12;
-  job.map_seconds = 1;
-  job.map_bytes = 1000;
-  job.reducers = 1;
-  job.reduce_seconds = 0.1;
-  Calibration calibration;
-  calibration.link_rate = 100e6;
+  const model::TaskJob job = OneSecondMaps(12);
+  const Calibration calibration = FastLink();
   PolicyRun off;
   off.policy = off.label = "fifo";
   PolicyRun on = off;
@@ -45,14 +57,8 @@ TEST(PredictionTest, TheMapTimeBandDrawsEveryMapsTime) {
   ClusterShape shape;
   shape.groups = {WorkerGroup{3, 1, 1, 1.0}};
   shape.work = WorkMode::kSleep;
-  model::TaskJob job;
-  job.maps = 30;
-  job.map_seconds = 1;
-  job.map_bytes = 1000;
-  job.reducers = 1;
-  job.reduce_seconds = 0.1;
-  Calibration calibration;
-  calibration.link_rate = 100e6;
+  const model::TaskJob job = OneSecondMaps(30);
+  const Calibration calibration = FastLink();
   PolicyRun fifo;
   fifo.policy = fifo.label = "fifo";
   Result<std::vector<double>> alone = PredictResponses({job}, shape, calibration, fifo);
