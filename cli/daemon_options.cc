@@ -97,7 +97,11 @@ po::options_description WorkerSlotOptionGroup() {
       ("fetch-threads", po::value<uint32_t>()->default_value(32), "max parallel shuffle fetches")
       ("fetches-per-source", po::value<uint32_t>()->default_value(2),
        "shuffle fetches in flight per reducer and source worker (1: the next map output is requested only "
-       "after the current one is in; docs/shuffle.md)");
+       "after the current one is in; docs/shuffle.md)")
+      ("receiver-shares", po::value<std::string>()->default_value("on"),
+       "on: a share-0 job's fetch from another host waits while a job with a positive share fetches over "
+       "this host's link, so the link's receiving side keeps the policy's shares; off: TCP divides it "
+       "(docs/multi-host.md)");
   return g;
 }
 
@@ -220,6 +224,9 @@ Status ApplyWorkerSlotOptions(const po::variables_map& vm, worker::WorkerOptions
   if (o->fetches_per_source < 1 || o->fetches_per_source > 16) {
     return Status::InvalidArgument("--fetches-per-source must be in 1..16");
   }
+  const std::string receiver = vm["receiver-shares"].as<std::string>();
+  if (receiver != "on" && receiver != "off") return Status::InvalidArgument("--receiver-shares must be on or off");
+  o->receiver_shares = receiver == "on";
   return Status::Ok();
 }
 

@@ -22,7 +22,7 @@ po::options_description SchedulerOptionGroup();
 // --task-timeout, --http, --handshake-timeout, --speculative-*: `mr master`, `mr cluster start`.
 po::options_description MasterOptionGroup();
 // --map-slots, --reduce-slots, --unified-slots, --speed, --shuffle-bandwidth, --fetch-threads,
-// --fetches-per-source:
+// --fetches-per-source, --receiver-shares:
 // `mr worker`, `mr cluster start`, embedded `mr run`.
 po::options_description WorkerSlotOptionGroup();
 // --sort-buffer, --master-timeout, --straggler-*, --label: `mr worker`, `mr cluster start`

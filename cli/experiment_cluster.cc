@@ -218,7 +218,8 @@ Result<std::unique_ptr<experiment::LiveCluster>> StartExperimentCluster(const ex
                                    std::to_string(g.reduce_slots), "--unified-slots", std::to_string(g.unified_slots),
                                    "--speed", Num(g.speed), "--shuffle-bandwidth",
                                    std::to_string(static_cast<uint64_t>(g.shuffle_bandwidth)),
-                                   "--fetches-per-source", std::to_string(g.fetches_per_source)});
+                                   "--fetches-per-source", std::to_string(g.fetches_per_source),
+                                   "--receiver-shares", g.receiver_shares ? "on" : "off"});
       if (g.shuffle_link_rate != "auto" && g.shuffle_bandwidth <= 0) {
         o.per_worker_args.back().insert(o.per_worker_args.back().end(), {"--shuffle-link-rate", g.shuffle_link_rate});
       }

@@ -54,7 +54,8 @@ Result<WorkerLabels> ParseLabels(const YamlNode& node) {
 
 Result<WorkerGroup> ParseGroup(const YamlNode& node) {
   MR_RETURN_IF_ERROR(node.CheckMap({"count", "map_slots", "reduce_slots", "unified_slots", "speed", "shuffle_bandwidth",
-                                    "shuffle_link_rate", "fetches_per_source", "straggler", "labels"}));
+                                    "shuffle_link_rate", "fetches_per_source", "receiver_shares", "straggler",
+                                    "labels"}));
   WorkerGroup g;
   if (auto v = node.Get("count")) {
     MR_ASSIGN_OR_RETURN(g.count, v->Int(1, 1000));
@@ -86,6 +87,9 @@ Result<WorkerGroup> ParseGroup(const YamlNode& node) {
   }
   if (auto v = node.Get("fetches_per_source")) {
     MR_ASSIGN_OR_RETURN(g.fetches_per_source, v->Int(1, 16));
+  }
+  if (auto v = node.Get("receiver_shares")) {
+    MR_ASSIGN_OR_RETURN(g.receiver_shares, v->Bool());
   }
   if (auto v = node.Get("straggler")) {
     MR_ASSIGN_OR_RETURN(g.straggler, ParseStraggler(*v));

@@ -32,6 +32,8 @@ struct WorkerGroup {
   std::string shuffle_link_rate = "auto";
   // mr worker --fetches-per-source: fetches in flight per reducer and source worker.
   int fetches_per_source = 2;
+  // mr worker --receiver-shares: share-0 fetches wait for this host's link (docs/multi-host.md).
+  bool receiver_shares = true;
 };
 
 // How a synthetic task spends its work time (mr submit synthetic --work).

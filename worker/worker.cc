@@ -131,6 +131,8 @@ class WorkerImpl final : public Worker, private MasterLink::Handler {
     fo.work_dir = options_.work_dir;
     fo.max_threads = options_.fetch_threads;
     fo.per_source = options_.fetches_per_source;
+    fo.own_host = options_.host;
+    fo.receiver_shares = options_.receiver_shares;
     fo.clock = link->clock();
     // A map output on this host is linked and merged in place (shuffle/net/local_fetch.h), not
     // sent over loopback into a copy: this worker's own straight from its directory, another

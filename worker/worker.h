@@ -39,6 +39,7 @@ struct WorkerOptions {
   std::string work_dir;
   uint32_t fetch_threads = 32;       // max concurrent fetches (threads start on demand)
   uint32_t fetches_per_source = 2;   // in flight per reducer and source worker (FetchScheduler)
+  bool receiver_shares = true;       // share-0 fetches wait for this host's link (FetchScheduler)
   uint64_t sort_buffer_bytes = 0;   // 0 = the job's setting
   // False: work_dir dies with the cluster and the worker is never restarted on it (`mr run`'s
   // embedded cluster, `mr worker --ephemeral-work-dir`): map output indexes are renamed into

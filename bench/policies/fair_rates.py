@@ -15,6 +15,11 @@ in flight, d != w (a fetch within one host crosses no link); its weight is j's s
 every receiver's ingress has capacity B. With unlimited receivers this is the contract's lent
 rate s_j x B / (sum of s_k over the jobs sending from w); where a receiver's link is full it
 is the receiver's fair split instead.
+
+With by="connections" every fetch in flight weighs 1 whatever its job's share: what TCP
+gives when nothing enforces the shares (the bucket's FIFO queue divides a link roughly by
+connections). Comparing the measured rates with both says whether the shares or TCP
+divided the links a job crossed.
 """
 
 ZERO_SHARE_WEIGHT = 1e-3
@@ -46,8 +51,10 @@ def max_min_fair(flows, capacity):
     return rate
 
 
-def fair_rates(grid, jobs, shares, bandwidth):
-    """Per (job index, source): the list, per step, of the job's fair rate from that source."""
+def fair_rates(grid, jobs, shares, bandwidth, by="share"):
+    """Per (job index, source): the list, per step, of the job's fair rate from that source.
+    by: "share" (each flow weighs its job's share) or "connections" (each fetch in flight
+    weighs 1: TCP's split)."""
     inflight = {}  # (ji, w, d) -> count per step
     for ji, job in enumerate(jobs):
         by_pair = {}
@@ -61,8 +68,12 @@ def fair_rates(grid, jobs, shares, bandwidth):
         flows = {}
         for (ji, w, d), n in inflight.items():
             if n[t] > 0:
-                s = shares[ji][t]
-                flows[ji, w, d] = (s if s > 0 else ZERO_SHARE_WEIGHT, (("out", w), ("in", d)))
+                if by == "connections":
+                    weight = float(n[t])
+                else:
+                    s = shares[ji][t]
+                    weight = s if s > 0 else ZERO_SHARE_WEIGHT
+                flows[ji, w, d] = (weight, (("out", w), ("in", d)))
         if not flows:
             continue
         for (ji, w, d), r in max_min_fair(flows, bandwidth).items():

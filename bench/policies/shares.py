@@ -77,10 +77,39 @@ def _segments(share, avail):
     return out
 
 
+def _zero_share_at_receivers(grid, jobs, shares):
+    """Per (job index, source): 1 per step when one of the job's remote fetches from the
+    source goes into a host that a share-0 job's remote fetch is also coming into."""
+    pair, into_zero = {}, {}
+    for ji, job in enumerate(jobs):
+        by = {}
+        for f in job.fetches:
+            if f["ok"] and f["src"] != f["dst"]:
+                by.setdefault((f["src"], f["dst"]), []).append((f["start"], f["end"]))
+        for (w, d), spans in by.items():
+            pair[ji, w, d] = grid.intervals(spans)
+    for (ji, w, d), n in pair.items():
+        row = into_zero.setdefault(d, [0] * grid.n)
+        for t in range(grid.n):
+            if n[t] > 0 and shares[ji][t] <= 0:
+                row[t] = 1
+    out = {}
+    for (ji, w, d), n in pair.items():
+        row = out.setdefault((ji, w), [0] * grid.n)
+        zero = into_zero.get(d)
+        for t in range(grid.n):
+            if n[t] > 0 and shares[ji][t] > 0 and zero[t]:
+                row[t] = 1
+    return out
+
+
 def analyze_shares(jobs, horizon, bandwidth, fetch_threads, dt=0.1, fair=False):
     """Returns (segments, summary). bandwidth: each worker's cap B in bytes/s. With fair, each
     segment also gets `fair`: the mean of the job's weighted max-min fair rate from the source
-    when every receiver's link also carries at most B (fair_rates.py; shaped links)."""
+    when every receiver's link also carries at most B (fair_rates.py; shaped links), and
+    `tcp`: the same split with every fetch in flight weighing 1 (TCP's split), and
+    `zero_at_receivers`: the fraction of the segment in which a share-0 job's remote fetch
+    came into a host the job's own fetches from the source were coming into."""
     workers = sorted({m["worker"] for j in jobs for m in j.maps} | {f["dst"] for j in jobs for f in j.fetches})
     grid = Grid(horizon, dt)
     shares = [grid.steps(sorted(j.shares)) for j in jobs]
@@ -88,6 +117,8 @@ def analyze_shares(jobs, horizon, bandwidth, fetch_threads, dt=0.1, fair=False):
     dest_busy = _dest_busy(grid, jobs, workers, fetch_threads)
     min_steps = int(round(MIN_SEGMENT / dt))
     fair_by = fair_rates(grid, jobs, shares, bandwidth) if fair else None
+    tcp_by = fair_rates(grid, jobs, shares, bandwidth, by="connections") if fair else None
+    zero_by = _zero_share_at_receivers(grid, jobs, shares) if fair else None
     segs = []
     for ji, job in enumerate(jobs):
         for w in workers:
@@ -99,6 +130,10 @@ def analyze_shares(jobs, horizon, bandwidth, fetch_threads, dt=0.1, fair=False):
                 if fair_by is not None:
                     rates = fair_by.get((ji, w))
                     seg["fair"] = sum(rates[i:k]) / (k - i) if rates else 0.0
+                    rates = tcp_by.get((ji, w))
+                    seg["tcp"] = sum(rates[i:k]) / (k - i) if rates else 0.0
+                    rates = zero_by.get((ji, w))
+                    seg["zero_at_receivers"] = sum(rates[i:k]) / (k - i) if rates else 0.0
                 segs.append(seg)
     return segs, _summarize(segs)
 
@@ -158,7 +193,10 @@ def _summarize(segs):
     # Against the fair rate: a segment with no remote fetch in flight (fair 0) has nothing to
     # compare; it is left out of these two.
     with_fair = [g for g in segs if g.get("fair", 0) > 0]
+    with_tcp = [g for g in segs if g.get("tcp", 0) > 0]
     return {
+        "zero_at_receivers": wmean(segs, lambda g: g.get("zero_at_receivers", 0)),
+        "within10_tcp": frac(with_tcp, "tcp"), "median_ratio_tcp": median_ratio(with_tcp, "tcp"),
         "within10_fair": frac(with_fair, "fair"), "median_ratio_fair": median_ratio(with_fair, "fair"),
         "fair_seconds": round(sum(g["length"] for g in with_fair), 1),
         "segments": len(segs), "seconds": round(sum(g["length"] for g in segs), 1),

@@ -19,6 +19,10 @@ fraction of the bytes that were local; and the same against each job's fair rate
 receivers' links are bottlenecks too (fair_rates.py: weighted max-min over every host's
 egress and ingress, each B), over the segments with a remote fetch in flight. Standard
 library only.
+
+With --segments, also prints every run's segments (one row each: job, source, share, the
+measured rate against s x B, the share-weighted fair rate and TCP's per-connection split,
+the fraction of the segment with a fetch in flight), to read a policy per job.
 """
 import argparse
 import glob
@@ -54,6 +58,7 @@ def main(argv):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("results", help="results/NAME of `mr experiment run`")
     p.add_argument("--link", type=float, required=True, help="each host's link rate, bytes/s (the file's cluster link)")
+    p.add_argument("--segments", action="store_true", help="also print every segment of every run")
     p.add_argument("--fetch-threads", type=int, default=32, help="each worker's max concurrent fetches")
     a = p.parse_args(argv)
     runs = sorted(d for d in glob.glob(os.path.join(a.results, "runs", "*")) if os.path.isdir(os.path.join(d, "traces")))
@@ -61,8 +66,10 @@ def main(argv):
         print(f"wire_shares: no runs with traces under {a.results}/runs", file=sys.stderr)
         return 2
     print("| run | segments | backlogged s | within 10% of s*B | within 10% of lent | median measured/assigned "
-          "| median measured/lent | within 10% of fair (s with a remote fetch) | median measured/fair | local bytes |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+          "| median measured/lent | within 10% of fair (s with a remote fetch) | median measured/fair "
+          "| within 10% of TCP's split | median measured/TCP | a share-0 fetch into its receivers | local bytes |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    details = []
     for run in runs:
         jobs, _ = load_run(run)
         ended = [j.end for j in jobs if j.end is not None]
@@ -70,12 +77,30 @@ def main(argv):
             print(f"| {os.path.basename(run)} | no finished job | | | | | | | | |")
             continue
         local, total = wire_only(jobs)
-        _, s = analyze_shares(jobs, max(ended), a.link, a.fetch_threads, fair=True)
+        segs, s = analyze_shares(jobs, max(ended), a.link, a.fetch_threads, fair=True)
+        details.append((os.path.basename(run), segs))
         print(f"| {os.path.basename(run)} | {s['segments']} | {s['seconds']} | {fmt(s['within10_assigned'], True)} | "
               f"{fmt(s['within10_lent'], True)} | {fmt(s['median_ratio_assigned'])} | {fmt(s['median_ratio_lent'])} | "
               f"{fmt(s['within10_fair'], True)} ({s['fair_seconds']} s) | {fmt(s['median_ratio_fair'])} | "
+              f"{fmt(s['within10_tcp'], True)} | {fmt(s['median_ratio_tcp'])} | {fmt(s['zero_at_receivers'], True)} | "
               f"{fmt(local / total if total else None, True)} |")
+    if a.segments:
+        for name, segs in details:
+            print_segments(name, segs)
     return 0
+
+
+def print_segments(name, segs):
+    mb = 1e6
+    print(f"\n{name}: segments (MB/s)\n")
+    print("| job | source | t0 | s | share | measured | s*B | fair | TCP's split | with a fetch in flight "
+          "| a share-0 fetch into its receivers |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for g in sorted(segs, key=lambda g: (g["t0"], g["src"])):
+        print(f"| {g['name'] or g['job']} | {g['src']} | {g['t0']} | {g['length']} | {g['share']:.2f} | "
+              f"{g['measured'] / mb:.1f} | {g['assigned'] / mb:.1f} | {g.get('fair', 0) / mb:.1f} | "
+              f"{g.get('tcp', 0) / mb:.1f} | {100 * g['in_flight']:.0f}% | "
+              f"{100 * g.get('zero_at_receivers', 0):.0f}% |")
 
 
 if __name__ == "__main__":

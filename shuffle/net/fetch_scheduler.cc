@@ -259,6 +259,8 @@ void FetchScheduler::Loop() {
     if (!StillWantedLocked(item)) continue;
     const bool low = ShareLocked(item.job) <= 0;
     if (low) low_priority_fetches_++;
+    const bool linked_priority = !low && CrossesLink(item);
+    if (linked_priority) linked_priority_fetches_++;
     const SourceKey key = SourceOf(item);
     busy_sources_[key]++;
     in_flight_.emplace_back();
@@ -275,6 +277,7 @@ void FetchScheduler::Loop() {
     lock.lock();
     if (--busy_sources_[key] == 0) busy_sources_.erase(key);
     if (low) low_priority_fetches_--;
+    if (linked_priority) linked_priority_fetches_--;
     cv_.notify_all();
   }
 }
@@ -365,11 +368,13 @@ bool FetchScheduler::PickLocked(std::deque<Item>::iterator* pick) {
 
 // Whether `item` (of a job at `share`) may start now: its retry is due, its reducer has
 // fewer than per_source fetches in flight from that source, and a share-0 fetch finds fewer
-// than half the threads on share 0.
+// than half the threads on share 0 and, if it crosses a link, no positive-share fetch
+// crossing this host's link (receiver_shares).
 bool FetchScheduler::StartableLocked(const Item& item, double share) const {
   if (item.not_before > options_.clock->Now()) return false;
   const uint32_t max_threads = std::max(1u, options_.max_threads);
   if (share <= 0 && low_priority_fetches_ >= std::max(1u, max_threads / 2)) return false;
+  if (share <= 0 && options_.receiver_shares && linked_priority_fetches_ > 0 && CrossesLink(item)) return false;
   auto busy = busy_sources_.find(SourceOf(item));
   if (busy == busy_sources_.end()) return true;
   if (busy->second >= std::max(1u, options_.per_source)) return false;
@@ -382,6 +387,10 @@ bool FetchScheduler::StartableLocked(const Item& item, double share) const {
     }
   }
   return true;
+}
+
+bool FetchScheduler::CrossesLink(const Item& item) const {
+  return options_.own_host.empty() || item.loc.host() != options_.own_host;
 }
 
 // Starts one more fetch thread when a fetch could start and no thread is idle: the

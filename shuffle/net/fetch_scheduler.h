@@ -9,7 +9,11 @@
 // reducer has at most per_source fetches in flight from one source worker (2 by default:
 // the next map output is requested while the current one arrives, so the link does not
 // idle between them); the highest-share job's fetch starts first (earliest queued among
-// equals); share-0 fetches hold at most half of the threads. A
+// equals); share-0 fetches hold at most half of the threads. The receiver's own link
+// honours the shares too (receiver_shares, the default): a share-0 job's fetch that
+// crosses a link (its source is not own_host) does not start while a fetch of a job with a
+// positive share crosses this host's link, so what TCP would give it of the link goes to
+// the jobs the policy gave it to (docs/multi-host.md, "Shares at the receivers"). A
 // failed fetch is blamed (shuffle/net/fetch_blame.h): FETCH_LOCAL fails the reducer here,
 // FETCH_SOURCE_CORRUPT waits for the master's new location, FETCH_UNREACHABLE is retried
 // after FetchRetryDelay. Times (event stamps, retry deadlines) come from `clock`; a thread
@@ -75,6 +79,10 @@ class FetchScheduler {
     std::string work_dir;                      // REQUIRES: absolute, exists
     uint32_t max_threads = 32;                 // 0 counts as 1
     uint32_t per_source = 2;                   // in flight per reducer and source worker; 0 counts as 1
+    // This worker's host as map-output locations name it: a fetch from it crosses no link
+    // (it is linked or goes over loopback). Empty: every fetch crosses one.
+    std::string own_host;
+    bool receiver_shares = true;               // false: share-0 fetches are not held for the link
     const Clock* clock = SystemClock::Get();   // REQUIRES: outlives the scheduler
     FetchFn fetch;                             // REQUIRES: set; thread-safe
     std::function<void()> on_urgent;           // optional: a report should go out now
@@ -178,6 +186,7 @@ class FetchScheduler {
   double ShareLocked(uint64_t job) const;
   bool PickLocked(std::deque<Item>::iterator* pick);
   bool StartableLocked(const Item& item, double share) const;
+  bool CrossesLink(const Item& item) const;
   void MaybeAddThreadLocked(const Item* added = nullptr);
   bool EarliestRetryLocked(double* due) const;
   bool StillWantedLocked(const Item& item) const;
@@ -199,6 +208,7 @@ class FetchScheduler {
   std::deque<Item> queue_;
   std::map<uint64_t, double> shares_;
   uint32_t low_priority_fetches_ = 0;  // in flight for share-0 jobs
+  uint32_t linked_priority_fetches_ = 0;  // in flight for positive-share jobs, crossing a link
   uint32_t idle_threads_ = 0;
   std::map<SourceKey, uint32_t> busy_sources_;  // fetches in flight per (reducer, source); never 0
   std::list<InFlight> in_flight_;  // stable addresses: fetch threads write through them

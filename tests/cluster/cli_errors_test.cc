@@ -89,6 +89,8 @@ TEST_F(CliErrorsTest, BadFlag) {
   ExpectUsageError("run wordcount --fetch-threads 0 --input " + in_ + " --output " + out_, "--fetch-threads");
   ExpectUsageError("run wordcount --fetches-per-source 0 --input " + in_ + " --output " + out_,
                    "--fetches-per-source");
+  ExpectUsageError("run wordcount --receiver-shares maybe --input " + in_ + " --output " + out_,
+                   "--receiver-shares");
 }
 
 // Not bad input but an unreachable cluster: exit 3 (the `mr` contract), one line naming the

@@ -152,5 +152,14 @@ TEST(ClusterShapeTest, FetchesPerSourceDefaultsToTwo) {
   EXPECT_FALSE(Parse("  workers: [{count: 1, fetches_per_source: 17}]\n").ok());
 }
 
+// mr worker --receiver-shares, per group: on unless given.
+TEST(ClusterShapeTest, ReceiverSharesDefaultsToOn) {
+  auto e = Parse("  kind: netns\n  link: 20MB/s\n  workers: [{count: 1}, {count: 1, receiver_shares: false}]\n");
+  ASSERT_TRUE(e.ok()) << e.status().ToString();
+  EXPECT_TRUE(e->cluster.groups[0].receiver_shares);
+  EXPECT_FALSE(e->cluster.groups[1].receiver_shares);
+  EXPECT_FALSE(Parse("  workers: [{count: 1, receiver_shares: 3}]\n").ok());
+}
+
 }  // namespace
 }  // namespace mr::experiment

@@ -115,11 +115,13 @@ class FetchSchedulerTest : public ::testing::Test {
     s_.reset();
   }
 
-  FetchScheduler* Make(uint32_t max_threads, uint32_t per_source = FetchScheduler::Options{}.per_source) {
+  FetchScheduler* Make(uint32_t max_threads, uint32_t per_source = FetchScheduler::Options{}.per_source,
+                       const std::function<void(FetchScheduler::Options&)>& tweak = nullptr) {
     FetchScheduler::Options o;
     o.work_dir = tmp_.path();
     o.max_threads = max_threads;
     o.per_source = per_source;
+    if (tweak) tweak(o);
     o.clock = &clock_;
     o.fetch = [this](const FetchTarget& t, const std::string& dest) { return fake_(t, dest); };
     s_ = std::make_unique<FetchScheduler>(std::move(o));
@@ -327,6 +329,58 @@ TEST_F(FetchSchedulerTest, HighestShareJobFetchesFirst) {
   ASSERT_EQ(fake_.calls(), 3u);
   EXPECT_EQ(fake_.call(1).first.job_id, 2u);
   EXPECT_EQ(fake_.call(2).first.job_id, 1u);
+}
+
+proto::MapOutputLocation OnHost(proto::MapOutputLocation loc, const std::string& host) {
+  loc.set_host(host);
+  return loc;
+}
+
+// The receiver's link keeps the shares (issue 29): while a positive-share job's fetch crosses
+// this host's link, a share-0 job's fetch from another host waits, instead of taking what TCP
+// would give it of the link. Failed before the rule (job 2's fetch started at once beside job
+// 1's: two calls, two threads).
+TEST_F(FetchSchedulerTest, ShareZeroFetchWaitsWhileAPositiveShareFetchCrossesTheLink) {
+  auto s = Make(8, 2, [](FetchScheduler::Options& o) { o.own_host = "10.0.0.1"; });
+  s->SetShares({{1, 1.0}});  // job 2: share 0
+  fake_.Close();
+  s->Place(1, 0, 1);
+  s->Place(2, 0, 1);
+  s->AddLocation(OnHost(Location(1, 0, 0, 7), "10.0.0.2"));
+  ASSERT_TRUE(PollUntil([&] { return fake_.in_flight() == 1; }));
+  // Decided under the scheduler's lock when the location arrives: no thread may take it.
+  s->AddLocation(OnHost(Location(2, 0, 0, 8), "10.0.0.3"));
+  EXPECT_EQ(s->queued(), 1u);
+  EXPECT_EQ(s->threads_started(), 1u);
+  EXPECT_EQ(fake_.calls(), 1u);
+  fake_.Open();
+  ASSERT_TRUE(TakeUntil(*s, [&] { return Ready(1, 0) && Ready(2, 0); }));
+  ASSERT_EQ(fake_.calls(), 2u);
+  EXPECT_EQ(fake_.call(1).first.job_id, 2u);
+  EXPECT_EQ(fake_.max_in_flight(), 1) << "job 2's fetch crossed the link beside job 1's";
+}
+
+// What crosses no link is not held: a share-0 fetch from this host itself; and with
+// receiver_shares off, none is (TCP divides the link, the old rule).
+TEST_F(FetchSchedulerTest, ShareZeroFetchGoesAtOnceFromItsOwnHostOrWithTheRuleOff) {
+  for (const bool rule : {true, false}) {
+    auto s = Make(8, 2, [rule](FetchScheduler::Options& o) {
+      o.own_host = "10.0.0.1";
+      o.receiver_shares = rule;
+    });
+    s->SetShares({{1, 1.0}});
+    fake_.Close();
+    s->Place(1, 0, 1);
+    s->Place(2, 0, 1);
+    s->AddLocation(OnHost(Location(1, 0, 0, 7), "10.0.0.2"));
+    s->AddLocation(OnHost(Location(2, 0, 0, 8), rule ? "10.0.0.1" : "10.0.0.3"));
+    EXPECT_TRUE(PollUntil([&] { return fake_.in_flight() == 2; })) << "rule " << rule;
+    fake_.Open();
+    ASSERT_TRUE(TakeUntil(*s, [&] { return Ready(1, 0) && Ready(2, 0); }));
+    s_.reset();
+    events_.clear();
+    progress_.clear();
+  }
 }
 
 TEST_F(FetchSchedulerTest, LocalFailureFailsTheReducerAndRemovesItsRuns) {
