@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <optional>
 #include <set>
 #include <utility>
 
@@ -164,8 +165,19 @@ std::vector<double> SuccessfulDurations(const std::vector<trace::Attempt>& attem
     if (a.ref->kind != kind || e.status != "ok" || index >= tasks || e.t < last_end[index]) continue;
     last_end[index] = e.t;
     out[index] = std::max(0.0, e.t - *e.start);
-    (*places)[index] = {e.worker.value_or(0), a.attempt};
+    const double held = a.started && e.reported ? *e.reported - a.started->t : -1;
+    (*places)[index] = {e.worker.value_or(0), a.attempt, held >= 0 ? std::max(0.0, held - out[index]) : -1};
     if (bytes_out != nullptr) (*bytes_out)[index] = static_cast<double>(e.bytes_out.value_or(0));
+  }
+  return out;
+}
+
+// Each task's TaskPlace::overhead, or empty when a task's is unknown (an older trace).
+std::vector<double> Overheads(const std::vector<TaskPlace>& places) {
+  std::vector<double> out;
+  for (const TaskPlace& p : places) {
+    if (p.overhead < 0) return {};
+    out.push_back(p.overhead);
   }
   return out;
 }
@@ -245,17 +257,21 @@ double ReduceReadyDelay(const std::vector<JobTrace>& jobs) {
 // The median, over back-to-back attempts on one worker (the next assigned within the
 // master's periodic round of the one before's end: a task was waiting), of the one before's
 // end to the next one's worker-measured start: a slot's turnover, which the recorded
-// durations (worker start to end) leave out. 0 when no worker ran two such attempts.
+// durations (worker start to end) leave out. 0 when no worker ran two such attempts. When
+// the one before's end has `reported` (the replay then holds each slot until then:
+// TaskPlace::overhead), the gap is from that receipt to the next assignment: the master's
+// own reaction.
 double SlotTurnover(const std::vector<JobTrace>& jobs) {
   struct Run {
     int64_t worker;
     double assigned, start, end;
+    std::optional<double> reported;
   };
   std::vector<Run> runs;
   for (const JobTrace& job : jobs) {
     for (const trace::Attempt& a : job.attempts) {
       if (!a.started || !a.ended->worker) continue;
-      runs.push_back({*a.ended->worker, a.started->t, *a.ended->start, a.ended->t});
+      runs.push_back({*a.ended->worker, a.started->t, *a.ended->start, a.ended->t, a.ended->reported});
     }
   }
   std::sort(runs.begin(), runs.end(),
@@ -264,8 +280,9 @@ double SlotTurnover(const std::vector<JobTrace>& jobs) {
   for (size_t i = 1; i < runs.size(); ++i) {
     const Run& prev = runs[i - 1];
     const Run& next = runs[i];
-    const double wait = next.assigned - prev.end;
-    if (prev.worker == next.worker && wait >= 0 && wait < kMasterRefreshRounds) gaps.push_back(std::max(0.0, next.start - prev.end));
+    const double wait = next.assigned - prev.reported.value_or(prev.end);
+    if (prev.worker != next.worker || wait < 0 || wait >= kMasterRefreshRounds) continue;
+    gaps.push_back(std::max(0.0, prev.reported ? next.assigned - *prev.reported : next.start - prev.end));
   }
   return gaps.empty() ? 0 : Median(std::move(gaps));
 }
@@ -343,6 +360,8 @@ Result<RecordedRun> RecordedRunFromTraces(const std::vector<std::vector<trace::E
       continue;
     }
     auto [task_job, measured] = ReplayJob(job, std::move(maps), std::move(reduces), map_bytes, run.t0);
+    task_job.map_overheads = Overheads(maps_ran);
+    task_job.reduce_overheads = Overheads(reduces_ran);
     measured.maps_ran = std::move(maps_ran);
     measured.reduces_ran = std::move(reduces_ran);
     if (run.policy.empty()) run.policy = measured.policy;

@@ -25,6 +25,10 @@ namespace mr::experiment {
 struct TaskPlace {
   int64_t worker = 0;
   int64_t attempt = 0;
+  // Seconds the master counted its slot busy beyond the duration: from the attempt's
+  // assignment (attempt_start) to the master's receipt of its end (attempt_end's
+  // `reported`), minus the worker-measured duration; -1 when the trace lacks either.
+  double overhead = -1;
 };
 
 // What the run measured for one job. Times are seconds; arrival is after the run's first

@@ -48,13 +48,14 @@ const char* FetchCauseName(proto::FetchCause c) {
   }
 }
 
-trace::AttemptEnd AttemptEndEvent(const proto::TaskReport& r, WorkerId worker, const char* slot) {
+trace::AttemptEnd AttemptEndEvent(const proto::TaskReport& r, WorkerId worker, const char* slot, double reported) {
   TaskKind kind = r.kind() == proto::MAP ? TaskKind::kMap : TaskKind::kReduce;
   trace::AttemptEnd ev{.t = r.end_time(),
                        .task = TaskIdString(kind, static_cast<int>(r.index())),
                        .attempt = r.attempt(),
                        .worker = worker,
                        .start = r.start_time(),
+                       .reported = reported,
                        .bytes_in = r.bytes_in(),
                        .bytes_out = r.bytes_out(),
                        .records_in = r.records_in(),

@@ -24,7 +24,8 @@ std::function<void()> TraceWrittenWait(const TrackerState& state, const JobRecor
 void TraceEstimate(JobRecord& job, double now);
 // The `attempt_end` event for a finished attempt; the caller sets status and error. Its
 // counters are those the fields above do not already carry (spills, combine.*, user.*).
-trace::AttemptEnd AttemptEndEvent(const proto::TaskReport& r, WorkerId worker, const char* slot);
+// reported: the master's clock now, when the report reached it (the event's `reported`).
+trace::AttemptEnd AttemptEndEvent(const proto::TaskReport& r, WorkerId worker, const char* slot, double reported);
 // fetch_end's `cause`.
 const char* FetchCauseName(proto::FetchCause c);
 

@@ -52,7 +52,7 @@ void TaskReports::HandleMapReport(WorkerRecord& w, JobRecord& job, const proto::
   }
   if (backup) m.SwapWithBackup();  // the reporting attempt is m's own from here on
   w.ReleaseSlot(false, m.unified);
-  trace::AttemptEnd ev = AttemptEndEvent(r, w.id, m.unified ? "unified" : "map");
+  trace::AttemptEnd ev = AttemptEndEvent(r, w.id, m.unified ? "unified" : "map", state_.Now());
   if (r.state() == proto::FAILED) {
     RecordFailure(w, job, r, std::move(ev));
     if (m.backup) {
@@ -154,7 +154,7 @@ void TaskReports::ReturnReduceToFetching(WorkerRecord& w, JobRecord& job, const 
   if (t.state != ReduceTask::State::kRunning || r.attempt() != t.attempt) return;
   w.ReleaseSlot(true, t.unified);
   job.counters[kKilledReducesCounter]++;
-  trace::AttemptEnd ev = AttemptEndEvent(r, w.id, t.unified ? "unified" : "reduce");
+  trace::AttemptEnd ev = AttemptEndEvent(r, w.id, t.unified ? "unified" : "reduce", state_.Now());
   ev.status = "killed";
   ev.error = r.error();
   Trace(job, std::move(ev));
@@ -186,7 +186,7 @@ void TaskReports::HandleReduceEnd(WorkerRecord& w, JobRecord& job, const proto::
     return;
   }
   w.ReleaseSlot(true, t.unified);
-  trace::AttemptEnd ev = AttemptEndEvent(r, w.id, t.unified ? "unified" : "reduce");
+  trace::AttemptEnd ev = AttemptEndEvent(r, w.id, t.unified ? "unified" : "reduce", state_.Now());
   if (r.state() == proto::FAILED) {
     RecordFailure(w, job, r, std::move(ev));
     t.failures++;
@@ -250,7 +250,7 @@ void TaskReports::HandleReduceBackupReport(WorkerRecord& w, JobRecord& job, cons
       return;
   }
   if (!mine) return;
-  trace::AttemptEnd ev = AttemptEndEvent(r, w.id, b.unified ? "unified" : "reduce");
+  trace::AttemptEnd ev = AttemptEndEvent(r, w.id, b.unified ? "unified" : "reduce", state_.Now());
   if (r.state() != proto::SUCCEEDED) {
     ev.status = r.state() == proto::KILLED ? "killed" : "failed";
     ev.error = r.error();

@@ -121,6 +121,9 @@ struct AttemptEnd {
   std::optional<std::string> task{};
   std::optional<int64_t> attempt{}, worker{};
   std::optional<double> start{};  // worker-measured start
+  // The master's clock when the worker's report of this end reached it (t and start are the
+  // worker's): until then the master counted the slot busy. Absent in older traces.
+  std::optional<double> reported{};
   std::optional<uint64_t> bytes_in{}, bytes_out{}, records_in{}, records_out{};
   std::optional<std::string> slot{};
   std::optional<std::string> status{};  // ok, failed, lost, killed

@@ -41,7 +41,7 @@ template <Is<AttemptStart> S, class V> void Fields(S& e, V& v) {
 
 template <Is<AttemptEnd> S, class V> void Fields(S& e, V& v) {
   v("task", e.task); v("attempt", e.attempt); v("worker", e.worker); v("start", e.start);
-  v("bytes_in", e.bytes_in); v("bytes_out", e.bytes_out); v("records_in", e.records_in);
+  v("reported", e.reported); v("bytes_in", e.bytes_in); v("bytes_out", e.bytes_out); v("records_in", e.records_in);
   v("records_out", e.records_out); v("slot", e.slot); v("status", e.status); v("error", e.error);
   v("stderr_tail", e.stderr_tail); v("counters", e.counters);
 }

@@ -46,6 +46,15 @@ struct TaskJob {
   // gives the job's fluid size and may be 0).
   std::vector<double> map_durations;
   std::vector<double> reduce_durations;
+  // Replay of a recorded run: when non-empty (size maps, resp. reducers), the seconds task
+  // i's attempts hold their slot beyond their duration. Live, the master counts a slot busy
+  // from the assignment until the worker's report of the end reaches it, which the
+  // worker-measured duration leaves out: the assignment's delivery and the end's report,
+  // under a millisecond as a rule but hundreds on a loaded host. The size estimates see only
+  // the duration, as the master's see the worker-measured one. Under host_cores the
+  // overhead is shared like work.
+  std::vector<double> map_overheads;
+  std::vector<double> reduce_overheads;
   // What the user asked of the job, as `mr submit`'s flags say it (scheduler/job_params.h):
   // pool, weight, speculative, and the size hints (hint_map_seconds and hint_shuffle_bytes
   // both 0: the policy sees no estimate until two maps are done; hint_reduce_seconds 0: no

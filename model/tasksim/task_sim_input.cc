@@ -129,6 +129,10 @@ Status ValidateJob(const TaskJob& j, size_t i) {
   if (!ValidDurations(j.map_durations, j.maps) || !ValidDurations(j.reduce_durations, j.reducers))
     return Status::InvalidArgument(
         name + "explicit durations: one finite number >= 0 per task (maps, resp. reducers)");
+  if ((!j.map_overheads.empty() && !ValidDurations(j.map_overheads, j.maps)) ||
+      (!j.reduce_overheads.empty() && !ValidDurations(j.reduce_overheads, j.reducers)))
+    return Status::InvalidArgument(
+        name + "slot overheads: one finite number >= 0 per task (maps, resp. reducers)");
   return Status::Ok();
 }
 

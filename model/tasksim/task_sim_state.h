@@ -25,6 +25,7 @@ struct Attempt {
   sched::SlotKind slot = sched::SlotKind::kMap;
   double start = 0;
   double duration = 0;  // its full duration at full rate
+  double overhead = 0;  // of it, the slot's hold beyond the task's work (TaskJob::map_overheads)
   double end = 0;
   double share = 1;
   double rated_at = 0;

@@ -70,7 +70,7 @@ void TaskLifecycle::KillAll(TaskAttempts& t) {
 }
 
 void TaskLifecycle::Succeeded(SimJob& job, TaskKind kind, int index, const Attempt& a) {
-  const double took = state_.now - a.start;
+  const double took = std::max(0.0, state_.now - a.start - a.overhead);
   if (kind == TaskKind::kMap) {
     job.maps[index].state = MapState::kDone;
     --job.maps_running;
@@ -240,6 +240,11 @@ void TaskLifecycle::Launch(const sched::Assignment& a) {
   at.duration = Work(job, a.kind, a.index) / ws.speed;
   if (a.kind == TaskKind::kMap) {
     at.duration += StragglerDelay(ws.straggler, job.id, static_cast<uint32_t>(a.index), at.id + 1);
+  }
+  const std::vector<double>& overheads = a.kind == TaskKind::kMap ? job.spec->map_overheads : job.spec->reduce_overheads;
+  if (!overheads.empty()) {
+    at.overhead = overheads[static_cast<size_t>(a.index)];
+    at.duration += at.overhead;
   }
   at.backup = a.backup;
   at.fails = cluster_.failure_prob > 0 && fail_rng_.Uniform() < cluster_.failure_prob;

@@ -264,6 +264,35 @@ TEST(JobTrackerTest, AReducerHoldingEveryRunWaitsForAMapRunningAgain) {
   EXPECT_TRUE(reduce_started);
 }
 
+// attempt_end carries `reported`: the master's clock when the report reached it. Until then
+// the master counted the slot busy, whatever the worker measured (a replay holds the slot
+// as long: docs/model.md, "A slot's hold").
+TEST(JobTrackerTest, AnAttemptEndSaysWhenTheMasterHeardOfIt) {
+  TempDir dir("mr-tracker-test");
+  TrackerHarness h(dir.path(), Fifo());
+  uint32_t w = h.AddWorker(/*map_slots=*/1, /*reduce_slots=*/1);
+  proto::JobSpec spec = h.SyntheticSpec(/*maps=*/1, /*reduces=*/1);
+  uint64_t job = h.Submit(spec);
+  h.Beat(w);
+  ASSERT_EQ(h.worker(w).maps.size(), 1u);
+  h.clock().Advance(3);  // the report comes 3 s after the assignment
+  const double heard = h.clock().Now();
+  h.FinishMaps(w);
+  h.RunReduces(w);
+  ASSERT_EQ(h.Status(job).state(), "SUCCEEDED");
+  std::ifstream trace(JoinPath(spec.output(), "_trace.jsonl"));
+  int ends = 0;
+  for (std::string line; std::getline(trace, line);) {
+    const nlohmann::json e = nlohmann::json::parse(line);
+    if (e.at("event") != "attempt_end" || e.value("task", "") != "m-00000") continue;
+    ++ends;
+    ASSERT_TRUE(e.contains("reported")) << e.dump();
+    EXPECT_DOUBLE_EQ(e.at("reported").get<double>(), heard);
+    EXPECT_DOUBLE_EQ(e.at("t").get<double>(), 1001);  // the worker's end, as it reported it
+  }
+  EXPECT_EQ(ends, 1);
+}
+
 TEST(JobTrackerTest, ARestartedMasterResumesAJobFromItsStore) {
   TempDir dir("mr-tracker-test");
   const std::string db = JoinPath(dir.path(), "db");

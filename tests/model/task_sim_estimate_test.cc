@@ -77,5 +77,48 @@ TEST(TaskSimEstimateTest, NoReduceEstimateWithoutAHint) {
   EXPECT_GT(rounds, 0);
 }
 
+// A replay's slot overhead (TaskJob::map_overheads: the delivery and report the master saw
+// around a task) holds the slot but is not work: the estimates see only the durations, as
+// the master's see the worker-measured ones. One map slot; maps of 1 s held 1.5 s each:
+// m0 0..1.5, m1 1.5..3, then the 1-s reduce 3..4. At 3 both maps are done: online, mean
+// 1 s x 2 maps = 2 slot-seconds (3 if the overhead counted).
+TEST(TaskSimEstimateTest, SlotOverheadHoldsTheSlotButIsNotWork) {
+  ClusterSpec c = ClusterOf({Worker(1, 1, 0, 1.0)});
+  TaskJob job;
+  job.maps = 2;
+  job.map_durations = {1, 1};
+  job.map_overheads = {0.5, 0.5};
+  job.reducers = 1;
+  job.reduce_durations = {1};
+  std::vector<TaskJob> jobs = {job};
+  auto fifo = LivePolicy("fifo");
+  std::map<double, sched::SizeEstimate> seen;
+  ScriptedScheduler spy([&](const Snapshot& snap) {
+    if (!snap.jobs.empty()) seen.try_emplace(snap.now, snap.jobs[0].estimate);
+    return fifo->Schedule(snap);
+  });
+  TaskSimResult r = MustRun(jobs, c, spy);
+  EXPECT_DOUBLE_EQ(r.completion.at(0), 4.0);
+  ASSERT_TRUE(seen.count(3.0));
+  EXPECT_EQ(seen[3.0].source, EstimateSource::kOnline);
+  EXPECT_DOUBLE_EQ(seen[3.0].map_seconds_total, 2.0);
+  ASSERT_EQ(r.worker_maps.size(), 1u);
+  EXPECT_DOUBLE_EQ(r.worker_maps[0].busy_seconds, 2.0);
+}
+
+// Overheads are one finite number >= 0 per task, like durations.
+TEST(TaskSimEstimateTest, SlotOverheadsAreChecked) {
+  ClusterSpec c = ClusterOf({Worker(1, 1, 0, 1.0)});
+  TaskJob job;
+  job.maps = 2;
+  job.map_seconds = 1;
+  job.map_overheads = {0.5};
+  std::vector<TaskJob> jobs = {job};
+  auto fifo = LivePolicy("fifo");
+  EXPECT_FALSE(SimulateTasks(jobs, c, *fifo).ok());
+  jobs[0].map_overheads = {0.5, -1};
+  EXPECT_FALSE(SimulateTasks(jobs, c, *fifo).ok());
+}
+
 }  // namespace
 }  // namespace mr::model
