@@ -178,7 +178,8 @@ const std::vector<uint8_t>& KeyOrder() {
         if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) std::abort();
       }
     }
-    std::sort(out.begin(), out.end(), [&](uint8_t a, uint8_t b) { return slots.slot[a].key < slots.slot[b].key; });
+    std::sort(out.begin(), out.end(),
+              [&](uint8_t a, uint8_t b) { return slots.slot[a].key < slots.slot[b].key; });
     return out;
   }();
   return order;

@@ -112,7 +112,8 @@ class Values {
       case 1: {  // any bit pattern (a NaN or an infinity now and then)
         return std::bit_cast<double>(static_cast<uint64_t>(rng_()));
       }
-      case 2: return std::ldexp(std::uniform_real_distribution<double>(-1, 1)(rng_), static_cast<int>(Below(200)) - 100);
+      case 2:
+        return std::ldexp(std::uniform_real_distribution<double>(-1, 1)(rng_), static_cast<int>(Below(200)) - 100);
       default: return 1.79e9 + std::uniform_real_distribution<double>(0, 1e6)(rng_);  // an epoch time
     }
   }
