@@ -104,7 +104,7 @@ void TraceQueue::Run() {
 
 // Consecutive items of one file become one append; a removal ends the run.
 void TraceQueue::Write(std::vector<Item>& items) {
-  std::string text;
+  std::string& text = text_;
   uint64_t events = 0, writes = 0, errors = 0;
   for (size_t i = 0; i < items.size(); ++i) {
     Item& item = items[i];
@@ -115,7 +115,7 @@ void TraceQueue::Write(std::vector<Item>& items) {
     }
     for (const trace::Event& e : item.events) {
       if (item.fold) item.fold->Add(e);
-      text += trace::EventJson(e);
+      trace::AppendEventJson(e, text);
       text += '\n';
     }
     events += item.events.size();
@@ -130,6 +130,7 @@ void TraceQueue::Write(std::vector<Item>& items) {
       MR_LOG_WARN("trace: {}", s.ToString());
     }
   }
+  if (text.capacity() > (size_t{1} << 22)) std::string().swap(text);  // a rare huge batch's buffer goes
   // Stats under the lock; Write itself runs without it on the writer thread.
   auto count = [&] {
     stats_.events_written += events;

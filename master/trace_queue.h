@@ -2,8 +2,8 @@
 //
 // The state thread buffers each job's typed events (TraceWriter) and, once per scheduling
 // round, hands the batch here with Append: a move of the events, no formatting, no I/O. The
-// queue's one writer thread turns them into JSON lines (trace::EventJson) and appends them
-// to the job's file. The contract:
+// queue's one writer thread turns them into JSON lines (trace::AppendEventJson, into one
+// buffer it reuses) and appends them to the job's file. The contract:
 //   - Order: items are written in the order they were queued (one writer, FIFO), so each
 //     file gets its events in the order the state thread traced them; a Remove of a file
 //     comes after every Append queued before it.
@@ -97,6 +97,9 @@ class TraceQueue {
   bool closing_ = false;
   bool closed_ = false;
   Stats stats_;
+  // Write's line buffer, kept between batches: only the writer thread uses it (and, once it
+  // has joined, Push under the lock).
+  std::string text_;
   std::thread thread_;
 };
 

@@ -15,7 +15,7 @@ Status TraceWriter::Flush() {
   std::string text;
   for (const trace::Event& e : pending_) {
     if (fold_) fold_->Add(e);
-    text += trace::EventJson(e);
+    trace::AppendEventJson(e, text);
     text += '\n';
   }
   pending_.clear();
