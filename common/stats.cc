@@ -21,12 +21,17 @@ double Median(std::vector<double> values) {
 
 double QuantileLinear(std::span<const double> values, double q) {
   if (values.empty()) return 0;
+  // Selection, not a sort: the two order statistics around pos are all it needs (the
+  // speculator asks for one per heartbeat over every running attempt; issue 29).
   std::vector<double> v(values.begin(), values.end());
-  std::sort(v.begin(), v.end());
   const double pos = std::clamp(q, 0.0, 1.0) * static_cast<double>(v.size() - 1);
   const size_t lo = static_cast<size_t>(std::floor(pos));
-  const size_t hi = std::min(lo + 1, v.size() - 1);
-  return v[lo] + (pos - static_cast<double>(lo)) * (v[hi] - v[lo]);
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(lo), v.end());
+  const double at_lo = v[lo];
+  if (lo + 1 >= v.size()) return at_lo;
+  // Everything after lo is >= v[lo]: the next order statistic is their minimum.
+  const double at_hi = *std::min_element(v.begin() + static_cast<std::ptrdiff_t>(lo) + 1, v.end());
+  return at_lo + (pos - static_cast<double>(lo)) * (at_hi - at_lo);
 }
 
 double QuantileNearestRank(std::span<const double> sorted, double q) {

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
-#include <map>
+#include <unordered_map>
 #include <utility>
 
 #include "common/stats.h"
@@ -143,7 +143,8 @@ void Speculator::SpeculateKind(const Snapshot& snap, TaskKind kind, Round& round
   const WorkerView& me = *round.me;
   if (round.Free(kind) <= 0 || round.backups >= round.cap) return;
   std::vector<double> task_rates;                           // the SlowTaskThreshold population
-  std::map<WorkerId, std::pair<double, int>> running_rate;  // per worker: sum, count
+  std::unordered_map<WorkerId, std::pair<double, int>> running_rate;  // per worker: sum, count
+  running_rate.reserve(snap.workers.size());
   for (const JobView& j : snap.jobs) {
     for (const RunningAttempt& a : j.running) {
       if (a.kind != kind || Age(a, now) < options_.min_age) continue;

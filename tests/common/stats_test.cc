@@ -37,6 +37,18 @@ TEST(StatsTest, LinearQuantileInterpolatesBetweenOrderStatistics) {
   EXPECT_DOUBLE_EQ(QuantileLinear(std::vector<double>{7}, 0.9), 7);
 }
 
+// The selection finds the order statistic after position lo among values in any order, ties
+// and a descending run included (worked by hand on the sorted lists in the comments).
+TEST(StatsTest, LinearQuantileOnUnsortedValuesWithTies) {
+  const std::vector<double> desc = {9, 8, 7, 6, 5, 4, 3, 2, 1, 0};  // sorted 0..9
+  EXPECT_DOUBLE_EQ(QuantileLinear(desc, 0.25), 2.25);  // position 2.25: 2 + 0.25 * (3 - 2)
+  EXPECT_DOUBLE_EQ(QuantileLinear(desc, 0.75), 6.75);  // position 6.75
+  const std::vector<double> ties = {3, 1, 3, 3, 0, 10};  // sorted 0 1 3 3 3 10
+  EXPECT_DOUBLE_EQ(QuantileLinear(ties, 0.5), 3);       // position 2.5: 3 + 0.5 * (3 - 3)
+  EXPECT_DOUBLE_EQ(QuantileLinear(ties, 0.9), 6.5);     // position 4.5: 3 + 0.5 * (10 - 3)
+  EXPECT_DOUBLE_EQ(QuantileLinear(ties, 0.1), 0.5);     // position 0.5: 0 + 0.5 * (1 - 0)
+}
+
 TEST(StatsTest, NearestRankQuantileTakesAnObservedValue) {
   const std::vector<double> ten = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
   EXPECT_DOUBLE_EQ(QuantileNearestRank(ten, 0.5), 5);   // rank ceil(5) = 5
