@@ -23,6 +23,7 @@
 #include "shuffle/net/net_io.h"
 #include "shuffle/net/shuffle_server.h"
 #include "tests/common/wait.h"
+#include "tests/shuffle/scripted_server.h"
 
 namespace mr::shuffle {
 namespace {
@@ -231,6 +232,52 @@ TEST_F(LocalFetchTest, ALinkedExtentThatFailsItsChecksumIsTheSourcesDataLoss) {
   EXPECT_EQ(r.status().code(), StatusCode::kDataLoss) << r.status().ToString();
   EXPECT_EQ(FetchCauseOf(r.status()), proto::FETCH_SOURCE_CORRUPT);
   EXPECT_FALSE(PathExists(dest()));
+}
+
+// Issue 30: the source's server grants the link, but its data file cannot be linked from here
+// (on another file system: EXDEV; gone since the answer: ENOENT). The fetcher asks again for
+// the bytes on the same connection, and the run is a byte-exact copy, counted as received
+// bytes at offset 0, not a link. Without the fall back the fetch fails (FailedPrecondition or
+// NotFound, which would blame a healthy source). Nothing is written outside the scratch
+// directory: /proc's files are on another file system and are only named.
+TEST_F(LocalFetchTest, ALinkThatCannotBeMadeFallsBackToTheBytes) {
+  const std::string missing = JoinPath(tmp_.path(), "gone-since-the-answer.data");
+  for (const std::string& data_path : {std::string("/proc/self/status"), missing}) {
+    SCOPED_TRACE(data_path);
+    ASSERT_TRUE(RemoveAll(dest()).ok());
+    const std::string& part = parts_[0];
+    std::vector<bool> asked_link;
+    {
+      testing::ScriptedServer server([&](const proto::FetchRequest& req, int fd) {
+        asked_link.push_back(req.link());
+        if (!req.link()) return testing::ScriptedServer::WriteHeader(fd, part, 500) &&
+                              testing::ScriptedServer::WriteBytes(fd, part);
+        proto::FetchReply reply;  // the grant: the extent and the data file, no bytes
+        reply.set_ok(true);
+        reply.set_length(part.size());
+        reply.set_records(500);
+        reply.set_crc32c(crc32c::Value(part));
+        reply.set_offset(index_.partitions[0].offset);
+        reply.set_data_path(data_path);
+        return netio::WriteFrameFd(fd, reply.SerializeAsString(), 10).ok();
+      });
+      std::atomic<uint64_t> received{0};
+      FetchTarget t = Linked(0, server.port());
+      t.received = &received;
+      auto r = FetchPartition(t, dest(), 10);
+      ASSERT_TRUE(r.ok()) << r.status().ToString();
+      EXPECT_EQ(r->offset, 0u);
+      EXPECT_EQ(r->bytes, part.size());
+      EXPECT_EQ(r->crc32c, crc32c::Value(part));
+      EXPECT_EQ(received.load(), part.size());
+      EXPECT_EQ(Run(*r), part);
+      struct stat st {};
+      ASSERT_EQ(::stat(dest().c_str(), &st), 0);
+      EXPECT_EQ(st.st_nlink, 1u) << "the run is not a copy of its own";
+      EXPECT_EQ(FilesBesideTheRun(), 0u) << "a temporary file was left";
+    }  // the server's thread is joined: asked_link is complete
+    EXPECT_EQ(asked_link, (std::vector<bool>{true, false})) << "the bytes were not asked for on the same connection";
+  }
 }
 
 }  // namespace
