@@ -204,13 +204,13 @@ void JobLifecycle::FinishJob(JobRecord& job, JobState state, const std::string& 
   auto output = OutputStoreOf(state_.options, job.spec);
   if (state != JobState::kSucceeded) {
     // No partial output: the job created the directory (Submit refuses an existing one),
-    // so it removes all of it.
-    Status rm = output.ok() ? (*output)->RemoveAll(job.spec.output()) : output.status();
-    if (!rm.ok()) MR_LOG_WARN("{}: removing output: {}", JobIdString(job.id), rm.ToString());
+    // so the seal removes all of it, off this thread: through a data server that hangs it
+    // waits for the I/O timeout, and heartbeats must not.
+    if (!output.ok()) MR_LOG_WARN("{}: removing output: {}", JobIdString(job.id), output.status().ToString());
     MR_LOG_WARN("{} {}: {}", JobIdString(job.id), state == JobState::kKilled ? "killed" : "failed", error);
   }
-  // The rest (the trace's copy, the ARIA profile) off the state thread (job_seal.h), back
-  // through Sealed.
+  // The rest (the trace's copy, the ARIA profile; a failed job's removal) off the state
+  // thread (job_seal.h), back through Sealed.
   job.sealing = true;
   SealWork work{.job_id = job.id,
                 .name = job.spec.name(),
@@ -239,6 +239,7 @@ void JobLifecycle::Sealed(const SealResult& r) {
   job->profile_fold.reset();
   job->trace->DropFold();
   const bool succeeded = job->state == JobState::kSucceeded;
+  if (!succeeded && !r.output.ok()) MR_LOG_WARN("{}: removing output: {}", JobIdString(job->id), r.output.ToString());
   if (succeeded) {
     if (!r.output.ok()) MR_LOG_WARN("{}: finishing output: {}", JobIdString(job->id), r.output.ToString());
     MR_LOG_INFO("{} succeeded in {:.3f}s", JobIdString(job->id), job->end_time - job->submit_time);

@@ -12,6 +12,9 @@ SealResult SealJobTrace(const SealWork& work) {
   if (work.trace_written) work.trace_written();  // first: a reader after the seal sees job_end
   if (!work.succeeded) {
     r.profile = Status::FailedPrecondition("the job did not succeed");
+    // No store: the tracker could not reach it and said so; a local path of the same name
+    // is not the job's.
+    if (work.store != nullptr) r.output = work.store->RemoveAll(work.output);
     return r;
   }
   const jobs::OutputStore& store = work.store != nullptr ? *work.store : jobs::LocalOutputs();

@@ -1,7 +1,8 @@
 // A job's seal: the part of its end that touches its whole trace, done off the state thread.
 //
 // When a job ends, the state thread releases its slots, traces job_end and flushes the trace
-// (JobLifecycle::FinishJob). What remains grows with the job (61 MB of trace for 2,000 maps ×
+// (JobLifecycle::FinishJob). A failed or killed job's output is removed here, through its
+// store (a data server may hang for its I/O timeout). What remains grows with the job (61 MB of trace for 2,000 maps ×
 // 100 reduces): the copy of the trace into OUTPUT/_trace.jsonl with the _SUCCESS marker, and
 // the ARIA profile. The profile was folded while the trace was written (the job's
 // model::ProfileFold, fed by the trace's writer thread), so the seal reads it there; only a
@@ -43,7 +44,7 @@ struct SealWork {
 
 struct SealResult {
   uint64_t job_id = 0;
-  Status output;                            // writing _SUCCESS and _trace.jsonl
+  Status output;                            // writing _SUCCESS and _trace.jsonl; a failed job's removal
   std::optional<std::string> aria_profile;  // model::ProfileToJson; succeeded jobs only
   Status profile;                           // why there is no profile, if there is none
   bool parsed = false;                      // the profile came from parsing the file
@@ -51,7 +52,9 @@ struct SealResult {
 
 // For a succeeded job: writes OUTPUT/_SUCCESS, copies the trace to OUTPUT/_trace.jsonl,
 // removes OUTPUT/_temporary (all three through work.store), and measures the ARIA profile
-// (from the fold, else by parsing the trace: model/makespan/profile_extract.h).
+// (from the fold, else by parsing the trace: model/makespan/profile_extract.h). For a failed
+// or killed job: removes OUTPUT whole through work.store (nothing if it is null), so a
+// data server that hangs holds this thread for its I/O timeout, not the state thread.
 // Thread-safe; touches only those files.
 SealResult SealJobTrace(const SealWork& work);
 

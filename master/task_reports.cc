@@ -285,8 +285,21 @@ void TaskReports::RemoveSupersededReduce(const JobRecord& job, const proto::Task
   if (t.state == ReduceTask::State::kRunning && r.attempt() == t.attempt) return;
   const std::string file = ReduceAttemptFile(job.spec, static_cast<int>(r.index()), r.attempt());
   auto output = OutputStoreOf(state_.options, job.spec);
-  Status s = output.ok() ? (*output)->RemoveAll(file.substr(0, file.rfind('/'))) : output.status();
-  if (!s.ok()) MR_LOG_WARN("{}: removing a superseded reduce attempt: {}", JobIdString(job.id), s.ToString());
+  if (!output.ok()) {
+    MR_LOG_WARN("{}: removing a superseded reduce attempt: {}", JobIdString(job.id), output.status().ToString());
+    return;
+  }
+  // Off the state thread where there is one (a data server may hang for its I/O timeout);
+  // nothing waits for it: the file is under _temporary, which goes with the job anyway.
+  auto remove = [store = *output, dir = file.substr(0, file.rfind('/')), job_name = JobIdString(job.id)] {
+    Status s = store->RemoveAll(dir);
+    if (!s.ok()) MR_LOG_WARN("{}: removing a superseded reduce attempt: {}", job_name, s.ToString());
+  };
+  if (state_.options.offload) {
+    state_.options.offload(std::move(remove), [] {});
+  } else {
+    remove();
+  }
 }
 
 void TaskReports::HandleFetch(WorkerRecord& w, const proto::FetchEvent& f) {

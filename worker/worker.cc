@@ -23,6 +23,7 @@
 #include "shuffle/net/input_client.h"
 #include "shuffle/net/link_estimator.h"
 #include "shuffle/net/output_client.h"
+#include "shuffle/net/run_commit.h"
 #include "shuffle/net/shuffle_server.h"
 #include "worker/held_outputs.h"
 #include "worker/master_link.h"
@@ -225,6 +226,7 @@ class WorkerImpl final : public Worker, private MasterLink::Handler {
   std::vector<proto::HeldMapOutput> VoidRegistration() override {
     slots_->Reset();
     fetches_->Reset();
+    shuffle::ForgetRunsUnder(options_.work_dir);  // the runs' commits (shuffle/net/run_commit.h)
     return KeepFinishedMapOutputs(options_.work_dir);
   }
 
@@ -232,6 +234,7 @@ class WorkerImpl final : public Worker, private MasterLink::Handler {
     for (uint64_t job : reply.drop_jobs()) {
       Status s = RemoveAll(shuffle::MapOutputDir(options_.work_dir, job));
       if (!s.ok()) MR_LOG_WARN("cleanup of job {}: {}", job, s.ToString());
+      shuffle::ForgetRunsUnder(shuffle::MapOutputDir(options_.work_dir, job));
     }
     for (const auto& d : reply.delete_outputs()) DeleteMapOutput(options_.work_dir, d);
     slots_->set_task_timeout(reply.task_timeout_seconds());
@@ -291,6 +294,7 @@ class WorkerImpl final : public Worker, private MasterLink::Handler {
     slots_->DropJob(job);
     Status s = RemoveAll(shuffle::MapOutputDir(options_.work_dir, job));
     if (!s.ok()) MR_LOG_WARN("cleanup of job {}: {}", job, s.ToString());
+    shuffle::ForgetRunsUnder(shuffle::MapOutputDir(options_.work_dir, job));
   }
 
   void Shutdown() {

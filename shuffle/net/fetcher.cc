@@ -16,6 +16,7 @@
 #include "mr.pb.h"
 #include "shuffle/net/local_fetch.h"
 #include "shuffle/net/receive_to_file.h"
+#include "shuffle/net/run_commit.h"
 #include "shuffle/net/shuffle_server.h"
 
 namespace mr::shuffle {
@@ -154,19 +155,20 @@ Result<FetchResult> FetchOn(int sock, const FetchTarget& t, const std::string& d
   }
   if (!reply.has_crc32c()) return Status::ProtocolError("FetchReply without a crc32c (server too old?)");
   if (!reply.data_path().empty()) return LinkAnswered(sock, t, reply, dest, timeout, got_reply, reusable);
-  std::string tmp = dest + ".tmp";
+  // A name of this fetch's own: another attempt of the map may be fetched into dest at the
+  // same time (shuffle/net/run_commit.h).
+  const std::string tmp = RunTempPath(dest, t.attempt);
   uint32_t crc = 0;
   Status s = ReceiveToFile(sock, reply.length(), tmp, timeout, &crc, t.received);
   // Every payload byte was read: the stream is in sync even when the bytes are bad.
   if (s.ok() && crc != reply.crc32c()) s = ChecksumMismatch(reply.crc32c(), crc);
-  if (s.ok()) s = RenameFile(tmp, dest);
   if (!s.ok()) {
     ::unlink(tmp.c_str());
     *reusable = s.code() == StatusCode::kDataLoss;
     return s;
   }
-  *reusable = true;
-  return FetchResult{reply.length(), reply.records(), 0, 0, crc};
+  *reusable = true;  // the stream is in sync whatever the commit does
+  return CommitRun(tmp, dest, FetchResult{reply.length(), reply.records(), 0, 0, crc});
 }
 
 // The phases of one fetch on a fresh connection, on the caller's clock (for the debug line

@@ -1,6 +1,9 @@
 // Fetcher: the reducer side of the shuffle. Fetches one map's partition from a
-// ShuffleServer into a local file, written as dest_path + ".tmp" and renamed on success,
-// so a partial or corrupt fetch never looks complete (on failure the .tmp is removed).
+// ShuffleServer into a local file, written under a temporary name of the fetch's own
+// (dest_path + ".a<attempt>.<n>.tmp") and committed on success, so a partial or corrupt fetch
+// never looks complete (on failure the temporary file is removed). Two fetches into one
+// dest_path may overlap (two attempts of a map): the first run committed stays, and a later
+// fetch returns that run's result (shuffle/net/run_commit.h).
 // The bytes' CRC32C is computed as they arrive and compared with the one the server sends
 // from the map output's index (docs/shuffle.md). Error classes, which callers act on
 // (shuffle/net/fetch_blame.h maps them to FetchEvent.cause):

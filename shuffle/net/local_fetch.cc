@@ -10,6 +10,7 @@
 #include "common/file_util.h"
 #include "common/mapped_file.h"
 #include "shuffle/map_output.h"
+#include "shuffle/net/run_commit.h"
 
 namespace mr::shuffle {
 
@@ -24,10 +25,10 @@ std::string Name(const FetchTarget& t) {
 
 Result<FetchResult> LinkPartition(const std::string& data_path, const PartitionExtent& ext,
                                   const FetchTarget& target, const std::string& dest_path) {
-  // Linked straight to its name: a link is whole or absent, so there is no partial run to
-  // hide behind a .tmp (and rename(2) of one link over another of the same inode does nothing).
-  ::unlink(dest_path.c_str());  // the copy or link an earlier fetch left
-  if (::link(data_path.c_str(), dest_path.c_str()) != 0) {
+  // Linked under a name of this fetch's own, checked, then committed (shuffle/net/run_commit.h):
+  // another attempt's fetch may be filling dest_path at the same time.
+  const std::string temp = RunTempPath(dest_path, target.attempt);
+  if (::link(data_path.c_str(), temp.c_str()) != 0) {
     const int e = errno;
     if (e == ENOENT && !PathExists(data_path)) {
       return Status::NotFound(Name(target) + ": " + data_path + " is gone");
@@ -35,12 +36,12 @@ Result<FetchResult> LinkPartition(const std::string& data_path, const PartitionE
     if (e == EXDEV || e == EPERM || e == EMLINK || e == ENOTSUP || e == EOPNOTSUPP) {
       return Status::FailedPrecondition(Name(target) + ": link " + data_path + ": " + std::strerror(e));
     }
-    return Status::IoError("link " + data_path + " as " + dest_path + ": " + std::strerror(e));
+    return Status::IoError("link " + data_path + " as " + temp + ": " + std::strerror(e));
   }
   // The extent is checked through the link: what the reducer will merge is what was checked.
-  auto mapped = MappedFile::Open(dest_path, ext.offset, ext.length);
+  auto mapped = MappedFile::Open(temp, ext.offset, ext.length);
   if (!mapped.ok() || crc32c::Value(mapped->data()) != ext.crc32c) {
-    ::unlink(dest_path.c_str());
+    ::unlink(temp.c_str());
     return Status::DataLoss(Name(target) + ": " +
                             (mapped.ok() ? "its bytes fail their checksum" : mapped.status().message()));
   }
@@ -50,7 +51,7 @@ Result<FetchResult> LinkPartition(const std::string& data_path, const PartitionE
   result.bytes = ext.length;
   result.records = ext.records;
   result.crc32c = ext.crc32c;
-  return result;
+  return CommitRun(temp, dest_path, result);
 }
 
 Result<FetchResult> FetchLocalPartition(const std::string& work_dir, const FetchTarget& target,

@@ -24,8 +24,10 @@
 namespace mr::shuffle {
 
 // Links the data file of target's map output (under work_dir, shuffle/map_output.h) as
-// dest_path (a run file already there is replaced; a link is whole or absent, so no .tmp). On success FetchResult::offset and bytes give the partition's extent in
-// dest_path, crc32c its index CRC (verified). Errors, as a network fetch's
+// dest_path: under a name of its own, checked, then committed by shuffle/net/run_commit.h's
+// rule (a run an earlier fetch committed at dest_path stays, and its result is returned; a
+// file no commit put there is replaced). On success FetchResult::offset and bytes give the
+// partition's extent in dest_path, crc32c its index CRC (verified). Errors, as a network fetch's
 // (shuffle/net/fetch_blame.h): NotFound (no such map output here), DataLoss (its index is
 // corrupt or the extent fails its CRC; nothing is left at dest_path), IoError (the
 // reducer's directory); FailedPrecondition when the file system refuses the link (EXDEV, EPERM,
@@ -34,7 +36,7 @@ Result<FetchResult> FetchLocalPartition(const std::string& work_dir, const Fetch
                                         const std::string& dest_path, const Clock* clock = SystemClock::Get());
 
 // Links data_path (a map output's data file, as its shuffle server named it) as dest_path and
-// checks the partition's extent against its CRC32C, as above. Errors: NotFound (data_path is
+// checks the partition's extent against its CRC32C, as above (the same commit rule). Errors: NotFound (data_path is
 // not there: gone, or not visible from here), FailedPrecondition (the link is refused),
 // DataLoss (the extent fails its checksum or is not in the file; nothing is left at
 // dest_path), IoError (the reducer's directory). FetchResult's times are left 0.

@@ -5,6 +5,11 @@
 // The seal thread is held on a latch until the test releases it: nothing here is timed.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
 #include "common/file_util.h"
 #include "master/state_store.h"
 #include "scheduler/scheduler.h"
@@ -88,11 +93,78 @@ TEST(JobSealTest, AKilledJobIsSealedWithoutOutput) {
   proto::JobSpec spec = h.SyntheticSpec(2, 1);
   const uint64_t job = h.Submit(spec);
   ASSERT_TRUE(h.tracker().Kill(job).ok());
-  EXPECT_FALSE(PathExists(spec.output())) << "a killed job's output goes at once";
+  EXPECT_TRUE(PathExists(spec.output())) << "a killed job's output goes with the seal, off the state thread";
   EXPECT_EQ(h.Status(job).phase(), "sealing");
   EXPECT_EQ(h.tracker().Kill(job).status().code(), StatusCode::kFailedPrecondition) << "killed once";
   held.Release();
   held.RunDone(1);
+  EXPECT_EQ(h.Status(job).state(), "KILLED");
+  EXPECT_FALSE(PathExists(spec.output()));
+}
+
+// The output store of a data server that hangs: RemoveAll waits until the test opens it (at
+// most 30 s, so a build that calls it on the state thread fails rather than hangs) and
+// records whether it was called on the thread that drives the tracker.
+class StallingOutputs : public jobs::OutputStore {
+ public:
+  explicit StallingOutputs(std::thread::id state_thread) : state_thread_(state_thread) {}
+  Result<jobs::OutputState> State(const std::string& dir) const override { return local().State(dir); }
+  Status MakeDirs(const std::string& dir) const override { return local().MakeDirs(dir); }
+  Status Claim(const std::string& dir) const override { return local().Claim(dir); }
+  Status Rename(const std::string& from, const std::string& to) const override { return local().Rename(from, to); }
+  Status Put(const std::string& path, std::string_view contents) const override { return local().Put(path, contents); }
+  Status PutFile(const std::string& from, const std::string& path) const override { return local().PutFile(from, path); }
+  Status RemoveAll(const std::string& path) const override {
+    if (std::this_thread::get_id() == state_thread_) removals_on_state_thread_++;
+    std::unique_lock lock(mu_);
+    if (!cv_.wait_for(lock, std::chrono::seconds(30), [this] { return open_; })) {
+      return Status::NetworkError("data server 127.0.0.1:1 timed out");
+    }
+    return local().RemoveAll(path);
+  }
+  void Open() {
+    std::lock_guard lock(mu_);
+    open_ = true;
+    cv_.notify_all();
+  }
+  int removals_on_state_thread() const { return removals_on_state_thread_.load(); }
+
+ private:
+  static const jobs::OutputStore& local() { return jobs::LocalOutputs(); }
+  const std::thread::id state_thread_;
+  mutable std::atomic<int> removals_on_state_thread_{0};
+  mutable std::mutex mu_;
+  mutable std::condition_variable cv_;
+  bool open_ = false;
+};
+
+// Issue 29: a failed or killed job's output is removed through its store off the state
+// thread, so a data server that hangs does not stop heartbeat replies; the job is KILLED
+// once the removal is back. Before, FinishJob called RemoveAll on the state thread (here it
+// would have held Kill for the store's 30 s and been counted on the state thread).
+TEST(JobSealTest, AHangingDataServerDoesNotStopHeartbeatsWhileAKilledJobsOutputGoes) {
+  TempDir dir("job-seal");
+  ThreadOffload offload;  // work runs at once, on a thread of its own
+  StallingOutputs stalling(std::this_thread::get_id());
+  TrackerOptions o = TrackerHarness::DefaultOptions();
+  o.offload = offload.AsOffload();
+  o.output_store = &stalling;
+  TrackerHarness h(dir.path(), Fifo(), nullptr, o);
+  const uint32_t w = h.AddWorker(2, 1);
+  proto::JobSpec spec = h.SyntheticSpec(2, 1);
+  const uint64_t job = h.Submit(spec);
+  h.Beat(w);
+  ASSERT_TRUE(h.tracker().Kill(job).ok());
+  EXPECT_EQ(stalling.removals_on_state_thread(), 0) << "the output was removed on the state thread";
+  for (int i = 0; i < 3; ++i) {
+    h.clock().Advance(1);
+    proto::HeartbeatReply r = h.Beat(w);
+    EXPECT_GT(r.heartbeat_ms(), 0u) << "heartbeat " << i << " answered while the store hangs";
+  }
+  EXPECT_EQ(h.Status(job).phase(), "sealing");
+  EXPECT_TRUE(PathExists(spec.output()));
+  stalling.Open();
+  offload.RunDone(1);
   EXPECT_EQ(h.Status(job).state(), "KILLED");
   EXPECT_FALSE(PathExists(spec.output()));
 }

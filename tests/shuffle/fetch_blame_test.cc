@@ -19,6 +19,7 @@
 #include "shuffle/map_output.h"
 #include "shuffle/net/fetcher.h"
 #include "shuffle/net/shuffle_server.h"
+#include "tests/shuffle/fetch_temp.h"
 
 namespace mr::shuffle {
 namespace {
@@ -71,7 +72,7 @@ class FetchBlameTest : public ::testing::Test {
     EXPECT_NE(s.message().find("No space left on device"), std::string::npos) << s.ToString();
     EXPECT_NE(s.message().find(dir), std::string::npos) << s.ToString();
     EXPECT_EQ(FetchCauseOf(s), proto::FETCH_LOCAL);
-    EXPECT_FALSE(PathExists(JoinPath(dir, "m0.run.tmp"))) << "the partial file was left behind";
+    EXPECT_FALSE(testing::FetchTempLeft(JoinPath(dir, "m0.run"))) << "the partial file was left behind";
     EXPECT_FALSE(PathExists(JoinPath(dir, "m0.run")));
   }
   // The fetcher's test seam (shuffle/net/fetcher.cc): dir acts as a disk of `bytes` bytes.

@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <string>
 
 #include "common/crc32c.h"
@@ -22,6 +23,7 @@
 #include "shuffle/net/net_io.h"
 #include "shuffle/net/shuffle_server.h"
 #include "tests/common/wait.h"
+#include "tests/shuffle/scripted_server.h"
 
 namespace mr::shuffle {
 namespace {
@@ -70,6 +72,14 @@ class LocalFetchTest : public ::testing::Test {
     t.link = true;
     return t;
   }
+  // Files in the run's directory other than the run and the map outputs' directory.
+  size_t FilesBesideTheRun() const {
+    size_t n = 0;
+    for (const auto& e : std::filesystem::directory_iterator(tmp_.path())) {
+      n += e.path() != dest() && e.path().filename() != "work";
+    }
+    return n;
+  }
   ino_t Inode(const std::string& path) const {
     struct stat st {};
     return ::stat(path.c_str(), &st) == 0 ? st.st_ino : 0;
@@ -87,7 +97,10 @@ class LocalFetchTest : public ::testing::Test {
 };
 
 TEST_F(LocalFetchTest, LinksTheDataFileAndGivesThePartitionsExtent) {
-  for (uint32_t p : {2u, 1u, 0u}) {  // each replaces the run file the previous one left
+  for (uint32_t p : {2u, 1u, 0u}) {
+    // A committed run stays until its file is removed (shuffle/net/run_commit.h): each
+    // partition is a new run, as after FetchScheduler::Refetch's removal.
+    ASSERT_TRUE(RemoveAll(dest()).ok());
     std::atomic<uint64_t> received{0};
     FetchTarget t = Target(p);
     t.received = &received;
@@ -99,7 +112,7 @@ TEST_F(LocalFetchTest, LinksTheDataFileAndGivesThePartitionsExtent) {
     EXPECT_EQ(r->crc32c, crc32c::Value(parts_[p]));
     EXPECT_EQ(received.load(), parts_[p].size());
     EXPECT_EQ(Run(*r), parts_[p]);
-    EXPECT_FALSE(PathExists(dest() + ".tmp"));
+    EXPECT_EQ(FilesBesideTheRun(), 0u) << "a temporary link was left";
   }
   // The run file is the map output's own inode: nothing was copied.
   struct stat a, b;
@@ -125,7 +138,7 @@ TEST_F(LocalFetchTest, CorruptExtentIsTheSourcesDataLossAndLeavesNothing) {
   EXPECT_EQ(r.status().code(), StatusCode::kDataLoss) << r.status().ToString();
   EXPECT_EQ(FetchCauseOf(r.status()), proto::FETCH_SOURCE_CORRUPT);
   EXPECT_FALSE(PathExists(dest()));
-  EXPECT_FALSE(PathExists(dest() + ".tmp"));
+  EXPECT_EQ(FilesBesideTheRun(), 0u) << "a temporary link was left";
   // Partition 0's bytes are intact: its fetch still works.
   EXPECT_TRUE(FetchLocalPartition(work(), Target(0), dest()).ok());
 }
@@ -145,6 +158,7 @@ TEST_F(LocalFetchTest, ASourceOnThisHostAnswersALinkRequestWithItsDataFile) {
   auto server = Serve();
   ASSERT_NE(server, nullptr);
   for (uint32_t p : {2u, 1u, 0u}) {
+    ASSERT_TRUE(RemoveAll(dest()).ok());  // a new run each time, as above
     std::atomic<uint64_t> received{0};
     FetchTarget t = Linked(p, server->port());
     t.received = &received;
@@ -172,6 +186,7 @@ TEST_F(LocalFetchTest, WithoutTheRequestOrUnderASoftwareCapTheRunIsACopy) {
     ASSERT_NE(server, nullptr);
     FetchTarget t = Linked(0, server->port());
     t.link = bandwidth > 0;
+    ASSERT_TRUE(RemoveAll(dest()).ok());  // a new run each time
     auto r = FetchPartition(t, dest(), 10);
     ASSERT_TRUE(r.ok()) << r.status().ToString();
     EXPECT_EQ(r->offset, 0u);
@@ -217,6 +232,52 @@ TEST_F(LocalFetchTest, ALinkedExtentThatFailsItsChecksumIsTheSourcesDataLoss) {
   EXPECT_EQ(r.status().code(), StatusCode::kDataLoss) << r.status().ToString();
   EXPECT_EQ(FetchCauseOf(r.status()), proto::FETCH_SOURCE_CORRUPT);
   EXPECT_FALSE(PathExists(dest()));
+}
+
+// Issue 30: the source's server grants the link, but its data file cannot be linked from here
+// (on another file system: EXDEV; gone since the answer: ENOENT). The fetcher asks again for
+// the bytes on the same connection, and the run is a byte-exact copy, counted as received
+// bytes at offset 0, not a link. Without the fall back the fetch fails (FailedPrecondition or
+// NotFound, which would blame a healthy source). Nothing is written outside the scratch
+// directory: /proc's files are on another file system and are only named.
+TEST_F(LocalFetchTest, ALinkThatCannotBeMadeFallsBackToTheBytes) {
+  const std::string missing = JoinPath(tmp_.path(), "gone-since-the-answer.data");
+  for (const std::string& data_path : {std::string("/proc/self/status"), missing}) {
+    SCOPED_TRACE(data_path);
+    ASSERT_TRUE(RemoveAll(dest()).ok());
+    const std::string& part = parts_[0];
+    std::vector<bool> asked_link;
+    {
+      testing::ScriptedServer server([&](const proto::FetchRequest& req, int fd) {
+        asked_link.push_back(req.link());
+        if (!req.link()) return testing::ScriptedServer::WriteHeader(fd, part, 500) &&
+                              testing::ScriptedServer::WriteBytes(fd, part);
+        proto::FetchReply reply;  // the grant: the extent and the data file, no bytes
+        reply.set_ok(true);
+        reply.set_length(part.size());
+        reply.set_records(500);
+        reply.set_crc32c(crc32c::Value(part));
+        reply.set_offset(index_.partitions[0].offset);
+        reply.set_data_path(data_path);
+        return netio::WriteFrameFd(fd, reply.SerializeAsString(), 10).ok();
+      });
+      std::atomic<uint64_t> received{0};
+      FetchTarget t = Linked(0, server.port());
+      t.received = &received;
+      auto r = FetchPartition(t, dest(), 10);
+      ASSERT_TRUE(r.ok()) << r.status().ToString();
+      EXPECT_EQ(r->offset, 0u);
+      EXPECT_EQ(r->bytes, part.size());
+      EXPECT_EQ(r->crc32c, crc32c::Value(part));
+      EXPECT_EQ(received.load(), part.size());
+      EXPECT_EQ(Run(*r), part);
+      struct stat st {};
+      ASSERT_EQ(::stat(dest().c_str(), &st), 0);
+      EXPECT_EQ(st.st_nlink, 1u) << "the run is not a copy of its own";
+      EXPECT_EQ(FilesBesideTheRun(), 0u) << "a temporary file was left";
+    }  // the server's thread is joined: asked_link is complete
+    EXPECT_EQ(asked_link, (std::vector<bool>{true, false})) << "the bytes were not asked for on the same connection";
+  }
 }
 
 }  // namespace

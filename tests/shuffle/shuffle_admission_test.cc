@@ -91,10 +91,10 @@ TEST_F(ShuffleServerTest, SilentConnectionsBeyondThreadsAndPoolDoNotStarveAFetch
   EXPECT_EQ(*ReadFileToString(Dest("p0")), output_.partitions[0]);
   // A keep-alive fetcher keeps working too.
   Fetcher fetcher(3.0, SystemClock::Get(), 4, opts.token);
-  for (uint32_t p : {2u, 3u, 4u}) {
-    auto k = fetcher.Fetch(Target(**server, p), Dest("k"));
+  for (uint32_t p : {2u, 3u, 4u}) {  // one run file per partition (shuffle/net/run_commit.h)
+    auto k = fetcher.Fetch(Target(**server, p), Dest("k" + std::to_string(p)));
     ASSERT_TRUE(k.ok()) << k.status().ToString();
-    EXPECT_EQ(*ReadFileToString(Dest("k")), output_.partitions[p]);
+    EXPECT_EQ(*ReadFileToString(Dest("k" + std::to_string(p))), output_.partitions[p]);
   }
 }
 

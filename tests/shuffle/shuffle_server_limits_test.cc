@@ -22,6 +22,7 @@
 #include "shuffle/net/fetcher.h"
 #include "shuffle/net/share_limiter.h"
 #include "tests/common/wait.h"
+#include "tests/shuffle/fetch_temp.h"
 #include "tests/shuffle/shuffle_server_fixture.h"
 
 namespace mr::shuffle {
@@ -65,9 +66,10 @@ TEST_F(ShuffleServerTest, ThrottledFetchesAreByteExactAcrossChunks) {
   ASSERT_TRUE(server.ok()) << server.status().ToString();
   uint64_t total = 0;
   for (uint32_t p = 0; p < 5; ++p) {
-    auto r = FetchPartition(Target(**server, p), Dest("t"), kTimeout);
+    // One run file per partition: a committed run stays where it is (shuffle/net/run_commit.h).
+    auto r = FetchPartition(Target(**server, p), Dest("t" + std::to_string(p)), kTimeout);
     ASSERT_TRUE(r.ok()) << r.status().ToString();
-    EXPECT_EQ(*ReadFileToString(Dest("t")), output_.partitions[p]) << "partition " << p;
+    EXPECT_EQ(*ReadFileToString(Dest("t" + std::to_string(p))), output_.partitions[p]) << "partition " << p;
     total += output_.partitions[p].size();
   }
   EXPECT_EQ((*server)->bytes_sent(), total);
@@ -91,7 +93,7 @@ TEST_F(ShuffleServerTest, StopInterruptsInFlightTransfers) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), StatusCode::kNetworkError) << r.status().ToString();
   EXPECT_FALSE(PathExists(Dest("cut")));
-  EXPECT_FALSE(PathExists(Dest("cut") + ".tmp"));
+  EXPECT_FALSE(testing::FetchTempLeft(Dest("cut")));
 }
 
 // Stop() shuts down a socket the server is blocked sending on (a reducer that stopped

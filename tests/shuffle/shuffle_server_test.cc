@@ -21,6 +21,7 @@
 #include "shuffle/net/fetcher.h"
 #include "shuffle/net/net_io.h"
 #include "tests/common/wait.h"
+#include "tests/shuffle/fetch_temp.h"
 #include "tests/shuffle/shuffle_server_fixture.h"
 
 namespace mr::shuffle {
@@ -43,7 +44,7 @@ TEST_F(ShuffleServerTest, FetchesEveryPartitionByteForByte) {
     auto got = ReadFileToString(dest);
     ASSERT_TRUE(got.ok());
     EXPECT_EQ(*got, output_.partitions[p]) << "partition " << p;
-    EXPECT_FALSE(PathExists(dest + ".tmp"));
+    EXPECT_FALSE(testing::FetchTempLeft(dest));
   }
   uint64_t total = 0;
   for (const auto& p : output_.partitions) total += p.size();
@@ -58,15 +59,16 @@ TEST_F(ShuffleServerTest, FetchesEveryPartitionByteForByte) {
 TEST_F(ShuffleServerTest, FetcherReusesOneConnectionAcrossRequestsAndErrors) {
   auto server = StartServer();
   Fetcher fetcher(kTimeout);
+  // One run file per partition: a committed run stays where it is (shuffle/net/run_commit.h).
   for (uint32_t p : {0u, 2u, 4u}) {
-    auto r = fetcher.Fetch(Target(*server, p), Dest("k"));
+    auto r = fetcher.Fetch(Target(*server, p), Dest("k" + std::to_string(p)));
     ASSERT_TRUE(r.ok()) << r.status().ToString();
-    EXPECT_EQ(*ReadFileToString(Dest("k")), output_.partitions[p]);
+    EXPECT_EQ(*ReadFileToString(Dest("k" + std::to_string(p))), output_.partitions[p]);
   }
   // An error reply leaves the connection usable.
   EXPECT_FALSE(fetcher.Fetch(Target(*server, 99), Dest("bad")).ok());
-  ASSERT_TRUE(fetcher.Fetch(Target(*server, 3), Dest("k")).ok());
-  EXPECT_EQ(*ReadFileToString(Dest("k")), output_.partitions[3]);
+  ASSERT_TRUE(fetcher.Fetch(Target(*server, 3), Dest("k3")).ok());
+  EXPECT_EQ(*ReadFileToString(Dest("k3")), output_.partitions[3]);
   EXPECT_EQ(server->connections_accepted(), 1u);
   EXPECT_EQ(fetcher.idle_connections(), 1u);
 }
@@ -130,7 +132,7 @@ TEST_F(ShuffleServerTest, BadRequestsGetErrorsAndServerKeepsServing) {
   auto unknown_job = FetchPartition(Target(*server, 0, 8, 3, 1), Dest("x"), kTimeout);
   EXPECT_EQ(unknown_job.status().code(), StatusCode::kNotFound);
   EXPECT_FALSE(PathExists(Dest("x")));
-  EXPECT_FALSE(PathExists(Dest("x") + ".tmp"));
+  EXPECT_FALSE(testing::FetchTempLeft(Dest("x")));
 
   // A corrupt index is reported, not served: the source's copy is unusable.
   ASSERT_TRUE(WriteStringToFile(MapOutputIndexPath(work(), 7, 5, 0), "MRIXgarbage").ok());
@@ -165,7 +167,7 @@ TEST_F(ShuffleServerTest, FlippedByteInServedFileIsDataLossAndLeavesNoFile) {
     EXPECT_NE(r.status().message().find(part), std::string::npos) << part << " in " << r.status().ToString();
   }
   EXPECT_FALSE(PathExists(Dest("x")));
-  EXPECT_FALSE(PathExists(Dest("x") + ".tmp"));
+  EXPECT_FALSE(testing::FetchTempLeft(Dest("x")));
   // The same through a kept-alive connection; the other partitions are still fine.
   Fetcher fetcher(kTimeout);
   EXPECT_EQ(fetcher.Fetch(Target(*server, 2), Dest("y")).status().code(), StatusCode::kDataLoss);
@@ -248,7 +250,7 @@ TEST_F(ShuffleServerTest, ShortReadLeavesNoFile) {
   EXPECT_EQ(r.status().code(), StatusCode::kNetworkError);
   EXPECT_NE(r.status().message().find("short read"), std::string::npos) << r.status().ToString();
   EXPECT_FALSE(PathExists(Dest("x")));
-  EXPECT_FALSE(PathExists(Dest("x") + ".tmp"));
+  EXPECT_FALSE(testing::FetchTempLeft(Dest("x")));
 }
 
 }  // namespace
