@@ -13,6 +13,7 @@
 #include <numeric>
 #include <queue>
 #include <string>
+#include <utility>
 
 #include "model/tasksim/task_sim_checks.h"
 #include "model/tasksim/task_sim_input.h"
@@ -67,9 +68,11 @@ class TaskSimulator {
   // refresh: the master's periodic round is due (RefreshDue()). The round sees only the slots
   // freed by ends reported by `heard` (MaskUnheard).
   Status Decide(bool refresh, double heard);
-  // Takes off (sign -1) or puts back (+1) the free slots of ends reported after `heard`;
-  // putting back drops the ends reported by then (every later round sees them).
-  void MaskUnheard(double heard, int sign);
+  // Takes off the free slots of ends reported after `heard` (those still free: a periodic
+  // round, which sees every report, may have filled one) into masked_.
+  void MaskUnheard(double heard);
+  // Puts masked_ back and drops the ends reported by `heard` (every later round sees them).
+  void Unmask(double heard);
   Status DecideMasked(bool refresh);
   // Some worker could take a task (HasAssignableWork).
   bool AnyAssignableWork() const;
@@ -93,6 +96,7 @@ class TaskSimulator {
   size_t next_arrival_ = 0;
   double last_round_ = kNever;  // time of the latest Schedule() call; kNever before the first
   size_t next_round_time_ = 0;  // the first of cluster_.round_times not yet passed
+  std::vector<std::pair<int, sched::SlotKind>> masked_;  // worker, slot: during a round
   TaskSimResult result_;
 };
 
@@ -262,12 +266,23 @@ bool TaskSimulator::ProcessEventsAt() {
   return react;
 }
 
-void TaskSimulator::MaskUnheard(double heard, int sign) {
-  for (SimWorker& w : state_.workers) {
+void TaskSimulator::MaskUnheard(double heard) {
+  masked_.clear();
+  for (int i = 0; i < static_cast<int>(state_.workers.size()); ++i) {
+    SimWorker& w = state_.workers[i];
     for (const auto& [t, kind] : w.reported_frees) {
-      if (t > heard) w.Free(kind) += sign;
+      if (t <= heard || w.Free(kind) == 0) continue;
+      --w.Free(kind);
+      masked_.emplace_back(i, kind);
     }
-    if (sign > 0) std::erase_if(w.reported_frees, [&](const auto& f) { return f.first <= heard; });
+  }
+}
+
+void TaskSimulator::Unmask(double heard) {
+  for (const auto& [i, kind] : masked_) ++state_.workers[i].Free(kind);
+  masked_.clear();
+  for (SimWorker& w : state_.workers) {
+    std::erase_if(w.reported_frees, [&](const auto& f) { return f.first <= heard; });
   }
 }
 
@@ -284,9 +299,9 @@ void TaskSimulator::MaskUnheard(double heard, int sign) {
 // master's would: when some worker could take a task, or when the periodic round is due
 // (an arrival while every slot is busy waits for it, as live).
 Status TaskSimulator::Decide(bool refresh, double heard) {
-  MaskUnheard(heard, -1);
+  MaskUnheard(heard);
   Status st = DecideMasked(refresh);
-  MaskUnheard(heard, +1);
+  Unmask(heard);
   return st;
 }
 
