@@ -13,6 +13,7 @@
 #include <numeric>
 #include <queue>
 #include <string>
+#include <utility>
 
 #include "model/tasksim/task_sim_checks.h"
 #include "model/tasksim/task_sim_input.h"
@@ -58,8 +59,21 @@ class TaskSimulator {
   };
   ReduceWaits WaitingReduces() const;
   bool ProcessEventsAt();
-  // refresh: the master's periodic round is due (RefreshDue()).
-  Status Decide(bool refresh);
+  // A round the master owes: due at `at` (decision_latency after what it reacts to), for
+  // what was reported by `heard` (an end's report, an arrival, a shuffle's end, a wake-up).
+  struct DueRound {
+    double at = 0, heard = 0;
+    bool operator>(const DueRound& o) const { return at != o.at ? at > o.at : heard > o.heard; }
+  };
+  // refresh: the master's periodic round is due (RefreshDue()). The round sees only the slots
+  // freed by ends reported by `heard` (MaskUnheard).
+  Status Decide(bool refresh, double heard);
+  // Takes off the free slots of ends reported after `heard` (those still free: a periodic
+  // round, which sees every report, may have filled one) into masked_.
+  void MaskUnheard(double heard);
+  // Puts masked_ back and drops the ends reported by `heard` (every later round sees them).
+  void Unmask(double heard);
+  Status DecideMasked(bool refresh);
   // Some worker could take a task (HasAssignableWork).
   bool AnyAssignableWork() const;
   bool HasAssignableWork(int w) const;
@@ -78,10 +92,11 @@ class TaskSimulator {
   SimState state_;
   TaskLifecycle tasks_{cluster_, state_, scheduler_};
   ShuffleLinks links_;
-  std::priority_queue<double, std::vector<double>, std::greater<>> decisions_;
+  std::priority_queue<DueRound, std::vector<DueRound>, std::greater<>> decisions_;
   size_t next_arrival_ = 0;
   double last_round_ = kNever;  // time of the latest Schedule() call; kNever before the first
   size_t next_round_time_ = 0;  // the first of cluster_.round_times not yet passed
+  std::vector<std::pair<int, sched::SlotKind>> masked_;  // worker, slot: during a round
   TaskSimResult result_;
 };
 
@@ -151,14 +166,20 @@ Result<TaskSimResult> TaskSimulator::Run() {
     zero_steps = next > state_.now ? 0 : zero_steps + 1;
     state_.now = next;
     ++result_.events;
-    if (ProcessEventsAt()) decisions_.push(std::max(state_.now + cluster_.decision_latency, cluster_.first_round));
+    if (ProcessEventsAt()) decisions_.push({std::max(state_.now + cluster_.decision_latency, cluster_.first_round), state_.now});
     const bool refresh = RefreshDue() <= state_.now;
-    bool decide = refresh;
-    while (!decisions_.empty() && decisions_.top() <= state_.now) {
+    bool owed = false;
+    double heard = state_.now;
+    // Rounds due at the same instant collapse into one, which sees what the latest of them
+    // heard; a round due later (an end reported later) runs then, as its own: one round per
+    // report, in report order, as the master's state thread handles them.
+    while (!decisions_.empty() && decisions_.top().at <= state_.now) {
+      heard = owed ? std::max(heard, decisions_.top().heard) : decisions_.top().heard;
+      owed = true;
       decisions_.pop();
-      decide = true;  // rounds due at the same instant collapse into one
     }
-    if (decide) MR_RETURN_IF_ERROR(Decide(refresh));
+    if (refresh) heard = state_.now;  // the periodic round sees every report so far
+    if (refresh || owed) MR_RETURN_IF_ERROR(Decide(refresh, heard));
     const std::vector<double>& times = cluster_.round_times;
     while (next_round_time_ < times.size() && times[next_round_time_] <= state_.now) ++next_round_time_;
     if (tasks_.finished() > before) zero_steps = 0;
@@ -197,7 +218,7 @@ double TaskSimulator::NextEventTime() const {
   if (next_arrival_ < state_.jobs.size()) next = state_.jobs[next_arrival_].spec->arrival;
   next = std::min(next, tasks_.NextEnd());
   next = std::min(next, tasks_.NextReady());
-  if (!decisions_.empty()) next = std::min(next, decisions_.top());
+  if (!decisions_.empty()) next = std::min(next, decisions_.top().at);
   next = std::min(next, links_.NextDrain(state_));
   return std::max(next, state_.now);
 }
@@ -245,6 +266,31 @@ bool TaskSimulator::ProcessEventsAt() {
   return react;
 }
 
+void TaskSimulator::MaskUnheard(double heard) {
+  masked_.clear();
+  for (int i = 0; i < static_cast<int>(state_.workers.size()); ++i) {
+    SimWorker& w = state_.workers[i];
+    for (const auto& [t, kind] : w.reported_frees) {
+      if (t <= heard || w.Free(kind) == 0) continue;
+      --w.Free(kind);
+      masked_.emplace_back(i, kind);
+    }
+  }
+}
+
+void TaskSimulator::Unmask(double heard) {
+  for (const auto& [i, kind] : masked_) ++state_.workers[i].Free(kind);
+  masked_.clear();
+  for (SimWorker& w : state_.workers) {
+    std::erase_if(w.reported_frees, [&](const auto& f) { return f.first <= heard; });
+  }
+}
+
+// Live, the master's state thread handles one heartbeat at a time, and the round a report
+// runs (master/job_tracker.cc, HeartbeatRound) sees the cluster as the reports handled so far
+// left it: a slot whose end is reported later is not free to it yet, whatever the reaction
+// (decision_latency) is. So the round sees only the slots freed by ends reported by `heard`;
+// the others are masked for its length. With decision_latency 0 nothing is ever masked.
 // A kCluster policy gets one round showing every worker's free slots. Otherwise the
 // master runs a round on a worker's heartbeat when it could take a task; with every
 // heartbeat at once, that is each such worker in id order. If none could, one
@@ -252,7 +298,14 @@ bool TaskSimulator::ProcessEventsAt() {
 // periodic round modelled (refresh_rounds > 0) an event's round runs only where the
 // master's would: when some worker could take a task, or when the periodic round is due
 // (an arrival while every slot is busy waits for it, as live).
-Status TaskSimulator::Decide(bool refresh) {
+Status TaskSimulator::Decide(bool refresh, double heard) {
+  MaskUnheard(heard);
+  Status st = DecideMasked(refresh);
+  Unmask(heard);
+  return st;
+}
+
+Status TaskSimulator::DecideMasked(bool refresh) {
   if (state_.active.empty()) return Status::Ok();
   const bool periodic = Periodic() && last_round_ != kNever;
   if (periodic && !refresh && !AnyAssignableWork()) return Status::Ok();
@@ -261,6 +314,9 @@ Status TaskSimulator::Decide(bool refresh) {
     for (int w = 0; w < static_cast<int>(state_.workers.size()); ++w) MR_RETURN_IF_ERROR(SpeculateRound(w));
     return Status::Ok();
   }
+  // In id order: the reporter of an end is served first where the reports have an order
+  // (the slots of ends reported later are masked, above), as live; ends reported at one
+  // instant have no order to follow.
   int rounds = 0;
   for (int w = 0; w < static_cast<int>(state_.workers.size()); ++w) {
     if (!HasAssignableWork(w)) continue;
@@ -348,7 +404,7 @@ Status TaskSimulator::Round(int offered) {
     auto it = d.shuffle_shares.find(state_.jobs[j].id);
     state_.jobs[j].share = it == d.shuffle_shares.end() ? 0.0 : it->second;
   }
-  if (wake) decisions_.push(std::max(state_.now + cluster_.decision_latency, cluster_.first_round));
+  if (wake) decisions_.push({std::max(state_.now + cluster_.decision_latency, cluster_.first_round), state_.now});
   return Status::Ok();
 }
 

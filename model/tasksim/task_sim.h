@@ -93,7 +93,10 @@ struct ClusterSpec {
   double slow_start = 0.05;      // fraction of maps done before reducers are placed
   // Seconds from an event (arrival, map end, a job's shuffle end, reduce end) to
   // the scheduling round that reacts to it: the master only decides when a
-  // worker heartbeats. 0 = the finished task's immediate heartbeat.
+  // worker heartbeats. 0 = the finished task's immediate heartbeat. A round reacting to
+  // an end sees only the slots freed by ends reported (ended) by then, not those of ends
+  // in its latency: live, the master handles one report at a time, so each reported end
+  // gets a round of its own, in report order (docs/model.md, "A round per report").
   double decision_latency = 0;
   // Map durations vary on a real cluster (3 maps time-sharing 2 cores, say), and a
   // worker whose maps happen to run faster takes more of a job's maps, so more of

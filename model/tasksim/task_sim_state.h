@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <utility>
 #include <vector>
 
 #include "model/tasksim/task_sim.h"
@@ -105,6 +106,11 @@ struct SimWorker {
   // summed responses (end - the job's arrival): TaskSimResult::worker_maps.
   int64_t maps_done = 0;
   double map_busy = 0, map_response = 0;
+  // The slots its attempts' ends freed, each with the time of the end's report (the
+  // attempt's end in the simulator, its slot's hold included): a round triggered by an
+  // earlier report does not see them, as the live master's round does not see a report
+  // still queued behind it (task_sim.cc, Decide). Dropped once a round has seen them.
+  std::vector<std::pair<double, sched::SlotKind>> reported_frees;
 
   explicit SimWorker(const WorkerSpec& s)
       : spec(s), free_map(s.map_slots), free_reduce(s.reduce_slots), free_unified(s.unified_slots) {}

@@ -42,6 +42,7 @@ bool TaskLifecycle::EndAttempt(const End& e) {
   // Stale too: processor sharing moved its end (Rerate queued the new one).
   if (running == nullptr || running->end != e.time) return false;
   const Attempt a = RemoveAttempt(t, e.attempt);
+  state_.workers[a.worker].reported_frees.emplace_back(state_.now, a.slot);
   if (a.fails) {
     Failed(job, e.kind, e.index);
   } else {
