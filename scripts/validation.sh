@@ -63,7 +63,9 @@ run_section() {
     echo
     sed '1s/^# /## /' "$dir/summary.md"
     echo
-    echo "Reproduce: \`mr experiment run $rel\` (results in \`${dir#"$root"/}/\`)."
+    # Where the command given writes by default: --results DIR (a scratch directory, deleted
+    # after) is this generation's, not the reader's.
+    echo "Reproduce: \`mr experiment run $rel\` (results in \`results/${dir##*/}/\`)."
   } >> "$out.tmp"
 }
 if ((update)); then
