@@ -14,6 +14,7 @@
 #include "experiment/mst_trace_command.h"
 #include "common/rng.h"
 #include "experiment/mst_trace_output.h"
+#include "tests/experiment/trace_text.h"
 #include "trace/reader.h"
 
 namespace mr::experiment {
@@ -50,11 +51,7 @@ constexpr char kJ4[] = R"(
 {"event":"attempt_end","t":103.5,"job":"job-000004","task":"m-00000","attempt":1,"worker":1,"start":103,"status":"lost"}
 )";
 
-std::vector<trace::Event> Parse(const char* text) {
-  auto events = trace::ParseTraceLines(text);
-  EXPECT_TRUE(events.ok()) << events.status().ToString();
-  return events.ok() ? *events : std::vector<trace::Event>{};
-}
+using trace_text::Parse;
 
 const MstTraceAssumption& Find(const MstTraceReport& r, const std::string& name) {
   for (const MstTraceAssumption& a : r.assumptions) {

@@ -11,16 +11,13 @@
 
 #include "experiment/replay_prediction.h"
 #include "experiment/trace_replay.h"
+#include "tests/experiment/trace_text.h"
 #include "trace/reader.h"
 
 namespace mr::experiment {
 namespace {
 
-std::vector<trace::Event> Parse(const char* text) {
-  auto events = trace::ParseTraceLines(text);
-  EXPECT_TRUE(events.ok()) << events.status().ToString();
-  return events.ok() ? *events : std::vector<trace::Event>{};
-}
+using trace_text::Parse;
 
 // A live flex run (response time, 0.5 s epochs, no pools) on one worker with two map slots
 // and one reduce slot; no size hints, so a phase counts 1 s per task until a task of it ends

@@ -5,16 +5,14 @@
 
 #include "experiment/replay_prediction.h"
 #include "experiment/trace_replay.h"
+#include "tests/experiment/trace_text.h"
 #include "trace/reader.h"
 
 namespace mr::experiment {
 namespace {
 
-std::vector<trace::Event> Parse(const char* text) {
-  auto events = trace::ParseTraceLines(text);
-  EXPECT_TRUE(events.ok()) << events.status().ToString();
-  return events.ok() ? *events : std::vector<trace::Event>{};
-}
+using trace_text::Parse;
+using trace_text::OneUnifiedSlot;
 
 // Live (fifo, one unified slot, two jobs of one 1-s map and one 0.5-s reduce submitted at
 // 500): job 1's map was assigned at 500.001 but its worker started it only at 500.2 (a
@@ -39,15 +37,6 @@ constexpr char kPromptSecond[] = R"(
 {"event":"job_end","t":503.5045,"job":"job-000002","status":"ok","response_time":3.5045}
 )";
 
-model::ClusterSpec OneUnifiedSlot() {
-  model::ClusterSpec c;
-  c.workers = 1;
-  c.map_slots = c.reduce_slots = 0;
-  c.unified_slots = 1;
-  c.slow_start = 1;
-  c.shuffle_bandwidth = 1000;
-  return c;
-}
 
 TEST(SlotHoldTest, EachTasksOverheadIsItsHoldBeyondItsDuration) {
   auto run = RecordedRunFromTraces({Parse(kLateFirst), Parse(kPromptSecond)});

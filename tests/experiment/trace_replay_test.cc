@@ -10,6 +10,7 @@
 
 #include "common/file_util.h"
 #include "experiment/replay_prediction.h"
+#include "tests/experiment/trace_text.h"
 #include "trace/reader.h"
 
 namespace mr::experiment {
@@ -50,11 +51,7 @@ constexpr char kJobC[] = R"(
 {"event":"attempt_end","t":104,"job":"job-000003","task":"m-00000","attempt":8,"worker":1,"start":103,"status":"lost"}
 )";
 
-std::vector<trace::Event> Parse(const char* text) {
-  auto events = trace::ParseTraceLines(text);
-  EXPECT_TRUE(events.ok()) << events.status().ToString();
-  return events.ok() ? *events : std::vector<trace::Event>{};
-}
+using trace_text::Parse;
 
 RecordedRun HandRun() {
   // C first: the run is ordered by submit, whatever the order of the traces.
@@ -386,13 +383,7 @@ TEST(ReplayPredictionTest, AFreedSlotGoesToAMapWhileTheReducerPlacedThenFetches)
   auto run = RecordedRunFromTraces({Parse(kReduceFirst), Parse(kMapMeanwhile)});
   ASSERT_TRUE(run.ok()) << run.status().ToString();
   EXPECT_NEAR(run->reduce_ready_delay, 0.01, 1e-9);
-  model::ClusterSpec c;
-  c.workers = 1;
-  c.map_slots = c.reduce_slots = 0;
-  c.unified_slots = 1;
-  c.slow_start = 1;
-  c.shuffle_bandwidth = 1000;
-  auto p = PredictRun(*run, "fifo", {}, c);
+  auto p = PredictRun(*run, "fifo", {}, trace_text::OneUnifiedSlot());
   ASSERT_TRUE(p.ok()) << p.status().ToString();
   ASSERT_EQ(p->sim.response.size(), 2u);
   EXPECT_NEAR(p->sim.response[0], 2.5, 1e-9);
