@@ -78,7 +78,9 @@ std::future<CommandResult> RunWordCount(const DirectCluster& c, const std::strin
 TEST(MasterRestartTest, JobSurvivesMasterKill) {
   TempDir tmp("mr-restart-test");
   const std::string d = tmp.path();
-  WriteCorpus(d + "/in.txt", 8u << 20, 31);
+  // 128 maps: the job must outlast the status poll that sees its third map done. With 32
+  // maps (8 MiB) it once ended between that poll and the freeze, on a loaded machine.
+  WriteCorpus(d + "/in.txt", 32u << 20, 31);
   DirectCluster c(d);
   ASSERT_TRUE(c.StartMaster(kMasterFlags)) << c.MasterLogs();
   for (int i = 0; i < 3; ++i) c.StartWorker({"--master-timeout", "60"});
