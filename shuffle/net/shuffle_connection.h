@@ -5,6 +5,8 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
+#include <optional>
 #include <string>
 
 #include "shuffle/net/net_io.h"
@@ -13,6 +15,13 @@
 namespace mr::shuffle {
 
 using SteadyTime = std::chrono::steady_clock::time_point;
+
+// A partition whose link a connection's last answer granted (FetchRequest.link).
+struct GrantedLink {
+  uint64_t job = 0;
+  uint32_t map = 0, attempt = 0, partition = 0;
+  bool operator==(const GrantedLink&) const = default;
+};
 
 // Authentication state of one connection (protocol in docs/reliability.md).
 struct AuthState {
@@ -31,6 +40,9 @@ struct ShuffleServer::Connection {
   SteadyTime last_active;  // the pending connection silent longest is dropped first
   std::string in;          // the request frame being read: header, then payload
   std::string frame;       // a whole request payload, once read
+  // Set when the last request served was a link grant: a request for that partition's bytes
+  // next is the same fetch falling back (the fetcher could not make the link), not a new one.
+  std::optional<GrantedLink> granted_link;
 };
 
 }  // namespace mr::shuffle

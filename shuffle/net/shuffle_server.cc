@@ -12,6 +12,8 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <optional>
+#include <utility>
 
 #include <asio/io_context.hpp>
 #include <asio/ip/tcp.hpp>
@@ -255,23 +257,26 @@ bool ShuffleServer::Handle(Connection* conn) {
                  : AuthStep(fd, conn->frame, options_.token, options_.io_timeout_seconds, &conn->auth, &serve);
   if (s.ok() && serve) {
     conn->established = true;
-    s = ServeRequest(fd, conn->frame, &keep_open);
+    s = ServeRequest(conn, &keep_open);
   }
   conn->frame.clear();
   if (!s.ok()) MR_LOG_WARN("shuffle server: {}", s.ToString());
   return s.ok() && keep_open;
 }
 
-Status ShuffleServer::ServeRequest(int fd, const std::string& frame, bool* keep_open) {
+Status ShuffleServer::ServeRequest(Connection* conn, bool* keep_open) {
+  const int fd = conn->fd.get();
   proto::FetchRequest req;
-  if (!req.ParseFromString(frame)) {
+  if (!req.ParseFromString(conn->frame)) {
     *keep_open = false;
     return Status::ProtocolError("malformed FetchRequest");
   }
+  const std::optional<GrantedLink> granted = std::exchange(conn->granted_link, std::nullopt);
   if (req.has_input()) return ServeInput(fd, req.input());
   if (req.has_output()) return ServeOutput(fd, req.output());
   if (req.has_log()) return ServeTaskLog(fd, options_.work_dir, req.log(), options_.io_timeout_seconds);
-  auto part = Open(req.job_id(), req.map_index(), req.attempt(), req.partition());
+  const GrantedLink asked{req.job_id(), req.map_index(), req.attempt(), req.partition()};
+  auto part = Open(asked.job, asked.map, asked.attempt, asked.partition);
   proto::FetchReply reply;
   if (!part.ok()) {
     reply.set_ok(false);
@@ -292,11 +297,20 @@ Status ShuffleServer::ServeRequest(int fd, const std::string& frame, bool* keep_
     limiter_.CountUnpaced(req.job_id(), e.length);  // served, as the loopback copy was
     requests_.fetch_add(1);
     links_.fetch_add(1);
+    conn->granted_link = asked;
     return Status::Ok();
   }
   // MSG_MORE lets the kernel put the reply header in the same segment as the first data.
   MR_RETURN_IF_ERROR(netio::WriteFrameFd(fd, reply.SerializeAsString(), options_.io_timeout_seconds,
                                          e.length > 0 ? MSG_MORE : 0));
+  if (granted == asked) {
+    // The fetcher could not make the link it was just granted (shuffle/net/fetcher.cc,
+    // LinkAnswered) and asks for the bytes: the same fetch, counted (bytes included) at the
+    // grant. Sent as the grant was made: unpaced, to this host.
+    MR_RETURN_IF_ERROR(SendUnpaced(fd, part->file.get(), e.offset, e.length, req.job_id(), /*count=*/false));
+    link_fallbacks_.fetch_add(1);
+    return Status::Ok();
+  }
   MR_RETURN_IF_ERROR(SendRange(fd, part->file.get(), e.offset, e.length, req.job_id()));
   requests_.fetch_add(1);
   return Status::Ok();
@@ -338,19 +352,24 @@ Result<ShuffleServer::OpenPartition> ShuffleServer::Open(uint64_t job, uint32_t 
   return out;
 }
 
+Status ShuffleServer::SendUnpaced(int sock, int file, uint64_t offset, uint64_t length, uint64_t job, bool count) {
+  off_t off = static_cast<off_t>(offset);
+  for (uint64_t remaining = length; remaining > 0;) {
+    const uint64_t chunk = std::min(remaining, kUnthrottledChunkBytes);
+    if (count) limiter_.CountUnpaced(job, chunk);
+    MR_RETURN_IF_ERROR(SendChunk(sock, file, &off, chunk, nullptr));
+    remaining -= chunk;
+  }
+  return Status::Ok();
+}
+
 Status ShuffleServer::SendRange(int sock, int file, uint64_t offset, uint64_t length, uint64_t job) {
   off_t off = static_cast<off_t>(offset);
   uint64_t remaining = length;
   if (limiter_.estimating() && PeerIsThisHost(sock)) {
     // A reducer on this host: loopback, not the link the estimator paces. Sent unpaced,
     // counted with the job's bytes chunk by chunk as an unlimited limiter would.
-    while (remaining > 0) {
-      const uint64_t chunk = std::min(remaining, kUnthrottledChunkBytes);
-      limiter_.CountUnpaced(job, chunk);
-      MR_RETURN_IF_ERROR(SendChunk(sock, file, &off, chunk, nullptr));
-      remaining -= chunk;
-    }
-    return Status::Ok();
+    return SendUnpaced(sock, file, offset, length, job, /*count=*/true);
   }
   AckCounter acks(&limiter_, sock, job);
   auto next_chunk = [&] {

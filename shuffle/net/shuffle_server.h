@@ -96,11 +96,19 @@ class ShuffleServer {
   uint64_t bytes_sent() const { return limiter_.bytes_sent(); }
   std::map<uint64_t, uint64_t> bytes_sent_by_job() const { return limiter_.bytes_sent_by_job(); }
   void ForgetJob(uint64_t job) { limiter_.ForgetJob(job); }
-  // Requests answered with data (error replies not counted) / connections accepted.
+  // Fetches answered with data (error replies not counted) / connections accepted. A fetch
+  // is counted once: a granted link the fetcher could not make, and whose bytes it then asked
+  // for on the same connection, is one request served, its bytes counted once (at the grant).
   uint64_t requests_served() const { return requests_.load(); }
-  // Of those, requests answered with the data file for a reducer on this host to link
-  // (FetchRequest.link): no bytes sent.
-  uint64_t links_served() const { return links_.load(); }
+  // Of those, fetches answered with the data file for a reducer on this host to link
+  // (FetchRequest.link) and not fallen back from: no bytes sent.
+  uint64_t links_served() const {
+    const uint64_t fallbacks = link_fallbacks_.load();  // first: each follows its grant
+    return links_.load() - fallbacks;
+  }
+  // Granted links whose bytes the fetcher asked for next on the same connection (sent, the
+  // fetch not counted again).
+  uint64_t link_fallbacks() const { return link_fallbacks_.load(); }
   uint64_t connections_accepted() const { return accepted_.load(); }
   // Idempotent.
   void Stop();
@@ -126,7 +134,7 @@ class ShuffleServer {
   // Serving threads.
   void WorkerLoop();
   bool Handle(Connection* conn);
-  Status ServeRequest(int fd, const std::string& frame, bool* keep_open);
+  Status ServeRequest(Connection* conn, bool* keep_open);
   // An InputRequest (shuffle/net/input_serving.cc): the local source's answer, for exported paths.
   Status ServeInput(int fd, const proto::InputRequest& req);
   // An OutputRequest (shuffle/net/output_serving.cc): an operation on an exported output
@@ -134,6 +142,8 @@ class ShuffleServer {
   Status ServeOutput(int fd, const proto::OutputRequest& req);
   Result<OpenPartition> Open(uint64_t job, uint32_t map, uint32_t attempt, uint32_t partition) const;
   Status SendRange(int sock, int file, uint64_t offset, uint64_t length, uint64_t job);
+  // Sends without pacing, in kUnthrottledChunkBytes chunks; counts them for `job` if `count`.
+  Status SendUnpaced(int sock, int file, uint64_t offset, uint64_t length, uint64_t job, bool count);
   // acks: where the link estimator's reports go; nullptr: none.
   Status SendChunk(int sock, int file, off_t* offset, uint64_t bytes, AckCounter* acks);
   void Wake();
@@ -145,7 +155,8 @@ class ShuffleServer {
   netio::UniqueFd wake_fd_;  // eventfd: wakes the admission thread's poll
   std::thread accept_thread_;
   std::atomic<uint64_t> requests_{0};
-  std::atomic<uint64_t> links_{0};
+  std::atomic<uint64_t> links_{0};  // link grants, fallen back from or not
+  std::atomic<uint64_t> link_fallbacks_{0};
   std::atomic<uint64_t> accepted_{0};
   // Owned by the admission thread: connections waiting for (the rest of) a request frame.
   std::list<ConnPtr> pending_;

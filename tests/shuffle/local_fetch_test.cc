@@ -18,6 +18,7 @@
 #include "common/crc32c.h"
 #include "common/file_util.h"
 #include "common/mapped_file.h"
+#include "mr.pb.h"
 #include "shuffle/map_output.h"
 #include "shuffle/net/fetch_blame.h"
 #include "shuffle/net/net_io.h"
@@ -278,6 +279,73 @@ TEST_F(LocalFetchTest, ALinkThatCannotBeMadeFallsBackToTheBytes) {
     }  // the server's thread is joined: asked_link is complete
     EXPECT_EQ(asked_link, (std::vector<bool>{true, false})) << "the bytes were not asked for on the same connection";
   }
+}
+
+// Issue 30: the source's side of that fall back. A granted link the fetcher could not make,
+// then the bytes of the same partition asked for on the same connection (what the fetcher
+// does, above), is one fetch: one request served, its bytes counted once (at the grant), and
+// no link. Before, the server counted it twice (the grant, then the bytes: 2 requests, 2 ×
+// the bytes, 1 link), so a worker's served bytes and the cluster's shuffle_bytes_sent grew
+// by two partitions for one. The bytes of another partition next are a fetch of their own.
+TEST_F(LocalFetchTest, ALinkFallenBackFromIsOneFetchAtTheServer) {
+  auto server = Serve();
+  ASSERT_NE(server, nullptr);
+  auto conn = netio::ConnectTcp("127.0.0.1", server->port(), 10);
+  ASSERT_TRUE(conn.ok()) << conn.status().ToString();
+  // One request on the connection: the data file's path if a link was granted, else the bytes.
+  auto ask = [&](uint32_t partition, bool link) -> std::string {
+    proto::FetchRequest req;
+    req.set_job_id(kJob);
+    req.set_map_index(3);
+    req.set_attempt(1);
+    req.set_partition(partition);
+    req.set_link(link);
+    EXPECT_TRUE(netio::WriteFrameFd(conn->get(), req.SerializeAsString(), 10).ok());
+    auto frame = netio::ReadFrameFd(conn->get(), kMaxFetchRequestBytes, 10, 10);
+    proto::FetchReply reply;
+    if (!frame.ok() || !reply.ParseFromString(*frame) || !reply.ok()) return "no reply";
+    if (!reply.data_path().empty()) return "link " + reply.data_path();
+    std::string bytes(reply.length(), '\0');
+    EXPECT_TRUE(netio::ReadFull(conn->get(), bytes.data(), bytes.size(), 10).ok());
+    return bytes;
+  };
+  ASSERT_EQ(ask(0, true).rfind("link /", 0), 0u) << "the link was not granted";
+  ASSERT_EQ(ask(0, false), parts_[0]);  // the fall back
+  ASSERT_EQ(ask(2, false), parts_[2]);  // another fetch
+  // Counted after the reply is sent: wait for the last fetch's count.
+  EXPECT_TRUE(mr::testing::WaitUntil([&] { return server->bytes_sent() >= parts_[0].size() + parts_[2].size() &&
+                                                  server->requests_served() >= 2u; }, 10));
+  EXPECT_EQ(server->requests_served(), 2u);
+  EXPECT_EQ(server->links_served(), 0u);
+  EXPECT_EQ(server->link_fallbacks(), 1u);
+  EXPECT_EQ(server->bytes_sent(), parts_[0].size() + parts_[2].size());
+  EXPECT_EQ(server->bytes_sent_by_job()[kJob], parts_[0].size() + parts_[2].size());
+}
+
+// The same through the fetcher: a reducer whose run directory is on another file system than
+// the source's data file (here /dev/shm, a tmpfs) is granted the link, cannot make it (EXDEV)
+// and receives the bytes on the same connection; the server counts one fetch.
+TEST_F(LocalFetchTest, AFetcherThatCannotLinkIsOneFetchAtTheServer) {
+  std::string tmpl = "/dev/shm/mr-local-fetch-test-XXXXXX";
+  struct stat shm {}, here {};
+  if (::stat("/dev/shm", &shm) != 0 || ::stat(tmp_.path().c_str(), &here) != 0 || shm.st_dev == here.st_dev ||
+      ::mkdtemp(tmpl.data()) == nullptr) {
+    GTEST_SKIP() << "no /dev/shm on another file system than " << tmp_.path();
+  }
+  struct Removed {
+    std::string dir;
+    ~Removed() { (void)RemoveAll(dir); }
+  } shm_dir{tmpl};
+  const std::string run = JoinPath(tmpl, "run-3");
+  auto server = Serve();
+  ASSERT_NE(server, nullptr);
+  auto r = FetchPartition(Linked(0, server->port()), run, 10);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->offset, 0u) << "not a copy: the link was made";
+  EXPECT_TRUE(mr::testing::WaitUntil([&] { return server->link_fallbacks() >= 1u; }, 10));
+  EXPECT_EQ(server->requests_served(), 1u);
+  EXPECT_EQ(server->links_served(), 0u);
+  EXPECT_EQ(server->bytes_sent(), parts_[0].size());
 }
 
 }  // namespace
