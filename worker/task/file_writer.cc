@@ -16,9 +16,10 @@ FileWriter::~FileWriter() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-Status FileWriter::Open(const std::string& path, bool checksum) {
+Status FileWriter::Open(const std::string& path, bool checksum, size_t max_write) {
   path_ = path;
   checksum_ = checksum;
+  max_write_ = max_write;
   fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd_ < 0) status_ = Status::IoError("cannot create " + path + ": " + std::strerror(errno));
   buf_.reserve(kBufferBytes + 4096);
@@ -51,7 +52,11 @@ void FileWriter::Flush() {
   // The bytes are hashed while still in this buffer (hot in cache), just before the write.
   if (checksum_) HashPending();
   crc_pos_ = 0;
-  if (status_.ok()) status_ = WriteAllToFd(fd_, buf_, path_);
+  const size_t piece = max_write_ > 0 ? max_write_ : buf_.size();
+  const std::string_view all(buf_);
+  for (size_t at = 0; at < all.size() && status_.ok(); at += piece) {
+    status_ = WriteAllToFd(fd_, all.substr(at, piece), path_);
+  }
   written_ += buf_.size();
   buf_.clear();
 }

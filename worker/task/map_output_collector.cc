@@ -43,7 +43,7 @@ Status MapOutputCollector::SpillBuffer() {
   std::string path = data_path_ + ".spill" + std::to_string(spills_.size());
   spills_.push_back(Spill{path, {}});  // registered first so it is removed on failure
   FileWriter w;
-  MR_RETURN_IF_ERROR(w.Open(path, /*checksum=*/true));
+  MR_RETURN_IF_ERROR(w.Open(path, /*checksum=*/true, FileWriter::kMappedWriteBytes));  // the spill merge maps it
   MR_RETURN_IF_ERROR(
       buffer_.WriteSorted(num_partitions_, combiner_, &w, &spills_.back().extents, counters_));
   MR_RETURN_IF_ERROR(w.Close());
@@ -55,7 +55,7 @@ Result<shuffle::MapOutputIndex> MapOutputCollector::Finish() {
   MR_RETURN_IF_ERROR(status_);
   shuffle::MapOutputIndex index;
   FileWriter out;
-  MR_RETURN_IF_ERROR(out.Open(data_path_, /*checksum=*/true));
+  MR_RETURN_IF_ERROR(out.Open(data_path_, /*checksum=*/true, FileWriter::kMappedWriteBytes));  // reducers map it
   if (spills_.empty()) {
     // Everything fit in memory: the one sorted run is the output.
     MR_RETURN_IF_ERROR(
