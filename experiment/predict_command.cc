@@ -2,7 +2,11 @@
 
 #include "experiment/cluster_shape.h"
 #include "experiment/experiment_file.h"
+#include <sstream>
+
+#include "common/file_util.h"
 #include "experiment/replay_prediction.h"
+#include "experiment/replay_schedule.h"
 #include "experiment/trace_replay.h"
 
 namespace mr::experiment {
@@ -55,8 +59,14 @@ Status RunPredictCommand(const PredictOptions& o, std::ostream& out) {
   if (!(o.jitter >= 0)) return Status::InvalidArgument("--jitter must be >= 0 seconds");
   JitterDurations(o.jitter, o.jitter_seed, &run);
   MR_ASSIGN_OR_RETURN(model::ClusterSpec cluster, ResolveCluster(o, run));
+  cluster.record_schedule = !o.schedule_out.empty();
   MR_ASSIGN_OR_RETURN(Prediction prediction, PredictRun(run, o.policy, o.policy_options, cluster, o.placement));
   WritePrediction(run, prediction, out);
+  if (!o.schedule_out.empty()) {
+    std::ostringstream schedule;
+    WriteSchedule(run, prediction, schedule);
+    MR_RETURN_IF_ERROR(WriteStringToFile(o.schedule_out, schedule.str()).WithContext("--schedule-out"));
+  }
   if (o.measured_bandwidth) {
     out << "# shuffle_bandwidth measured from the fetches of " << run.links.size() << " source workers\n";
   }

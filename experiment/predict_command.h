@@ -35,10 +35,13 @@ struct PredictOptions {
   // (JitterDurations, trace_replay.h); 0 = as recorded.
   double jitter = 0;
   uint64_t jitter_seed = 1;
+  // Where to write the simulator's schedule (replay_schedule.h); empty = nowhere.
+  std::string schedule_out;
 };
 
 // Reads the traces, resolves the cluster and prints WritePrediction's CSV (and, for a
-// measured bandwidth, a '#' line saying from how many source workers). InvalidArgument /
+// measured bandwidth, a '#' line saying from how many source workers); with schedule_out,
+// writes WriteSchedule's lines there. InvalidArgument /
 // NotFound / IoError for bad traces, experiment file or options; other codes for a failure
 // of the simulation.
 Status RunPredictCommand(const PredictOptions& o, std::ostream& out);

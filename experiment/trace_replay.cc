@@ -8,10 +8,7 @@
 #include <set>
 #include <utility>
 
-#include "common/file_util.h"
-#include "common/job_id.h"
 #include "common/stats.h"
-#include "experiment/band.h"
 #include "experiment/cluster_shape.h"
 #include "trace/attempts.h"
 #include "trace/reader.h"
@@ -41,8 +38,14 @@ struct JobTrace {
   std::vector<RoundNote> rounds;  // t in epoch seconds until the run's t0 is known
   std::vector<double> replans;    // its allocation events' t, epoch seconds
   double maps_done = std::numeric_limits<double>::infinity();  // its first maps_done
-  // Per reducer (first placement, not a backup's): when it was placed, its last fetch_end.
-  std::map<std::string, std::pair<double, double>> reducer_fetch;
+  // Per reducer (first placement, not a backup's): when it was placed (the master's clock),
+  // its last fetch_end (its worker's clock) and that worker.
+  struct ReducerFetch {
+    double placed = 0;
+    double last_fetch = -std::numeric_limits<double>::infinity();
+    int64_t worker = -1;  // -1: the placement named none
+  };
+  std::map<std::string, ReducerFetch> reducer_fetch;
 };
 
 // Allocation events closer than this (seconds) are one round's.
@@ -84,7 +87,7 @@ Status ApplyFetchEnd(const trace::FetchEnd& e, JobTrace& job, std::vector<Window
   job.last_fetch_end = std::max(job.last_fetch_end, e.t);
   if (e.task) {
     auto it = job.reducer_fetch.find(*e.task);
-    if (it != job.reducer_fetch.end()) it->second.second = std::max(it->second.second, e.t);
+    if (it != job.reducer_fetch.end()) it->second.last_fetch = std::max(it->second.last_fetch, e.t);
   }
   Window w{};
   MR_ASSIGN_OR_RETURN(w.worker, RequireNumber(e.src_worker, EventType::kFetchEnd, "src_worker", job.id));
@@ -130,7 +133,7 @@ Status ApplyEvent(const trace::Event& ev, JobTrace& job, std::vector<Window>& wi
   } else if (const auto* e = std::get_if<trace::MapsDone>(&ev)) {
     job.maps_done = std::min(job.maps_done, e->t);
   } else if (const auto* e = std::get_if<trace::ReducePlace>(&ev); e && e->task && !e->backup.value_or(false)) {
-    job.reducer_fetch.emplace(*e->task, std::make_pair(e->t, -std::numeric_limits<double>::infinity()));
+    job.reducer_fetch.emplace(*e->task, JobTrace::ReducerFetch{.placed = e->t, .worker = e->worker.value_or(-1)});
   } else if (const auto* e = std::get_if<trace::FetchEnd>(&ev); e && e->status == "ok") {
     return ApplyFetchEnd(*e, job, windows);
   } else if (const auto* e = std::get_if<trace::Estimate>(&ev); e && !job.saw_estimate) {
@@ -241,14 +244,39 @@ std::pair<model::TaskJob, RecordedJob> ReplayJob(const JobTrace& job, std::vecto
   return {std::move(t), std::move(m)};
 }
 
+// Per worker, its clock's offset from the master's (RecordedRun::worker_clock_offsets): the
+// middle of what its attempts allow. A worker-measured start is after the assignment
+// (offset <= start - attempt_start's t) and a worker-measured end before the master's receipt
+// of its report (offset >= end - reported). Only workers with both bounds (traces with
+// `reported`) get one.
+std::map<int64_t, double> WorkerClockOffsets(const std::vector<JobTrace>& jobs) {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  std::map<int64_t, std::pair<double, double>> bounds;  // worker -> (lowest, highest offset)
+  for (const JobTrace& job : jobs) {
+    for (const trace::Attempt& a : job.attempts) {
+      if (!a.started || !a.ended->worker || !a.ended->reported) continue;
+      auto [it, fresh] = bounds.try_emplace(*a.ended->worker, -kInf, kInf);
+      it->second.first = std::max(it->second.first, a.ended->t - *a.ended->reported);
+      it->second.second = std::min(it->second.second, *a.ended->start - a.started->t);
+    }
+  }
+  std::map<int64_t, double> offsets;
+  for (const auto& [worker, b] : bounds) offsets[worker] = (b.first + b.second) / 2;
+  return offsets;
+}
+
 // The median, over the reducers placed once their job's maps were all done (nothing left
-// to wait for but the placement's round trip), of placement to the reducer's last fetch_end;
+// to wait for but the placement's round trip), of placement to the reducer's last fetch_end,
+// that end moved to the master's clock by its worker's offset (none known: as recorded);
 // 0 when no reducer was. ReducePlace events precede their fetches in a trace.
-double ReduceReadyDelay(const std::vector<JobTrace>& jobs) {
+double ReduceReadyDelay(const std::vector<JobTrace>& jobs, const std::map<int64_t, double>& offsets) {
   std::vector<double> gaps;
   for (const JobTrace& job : jobs) {
-    for (const auto& [task, span] : job.reducer_fetch) {
-      if (span.first >= job.maps_done && std::isfinite(span.second)) gaps.push_back(std::max(0.0, span.second - span.first));
+    for (const auto& [task, r] : job.reducer_fetch) {
+      if (r.placed < job.maps_done || !std::isfinite(r.last_fetch)) continue;
+      auto it = offsets.find(r.worker);
+      const double fetched = r.last_fetch - (it == offsets.end() ? 0.0 : it->second);
+      gaps.push_back(std::max(0.0, fetched - r.placed));
     }
   }
   return gaps.empty() ? 0 : Median(std::move(gaps));
@@ -377,79 +405,10 @@ Result<RecordedRun> RecordedRunFromTraces(const std::vector<std::vector<trace::E
   run.replans.erase(std::unique(run.replans.begin(), run.replans.end(),
                                 [](double a, double b) { return b - a < kSameRound; }),
                     run.replans.end());
-  run.reduce_ready_delay = ReduceReadyDelay(parsed);
+  run.worker_clock_offsets = WorkerClockOffsets(parsed);
+  run.reduce_ready_delay = ReduceReadyDelay(parsed, run.worker_clock_offsets);
   run.slot_turnover = SlotTurnover(parsed);
   return run;
-}
-
-Result<std::vector<std::string>> TraceFiles(const std::string& path) {
-  if (!PathExists(path)) return Status::NotFound("no such trace file or directory: " + path);
-  if (!IsDirectory(path)) return std::vector<std::string>{path};
-  std::vector<std::string> out;
-  MR_ASSIGN_OR_RETURN(std::vector<std::string> names, ListDir(path));
-  for (const std::string& n : names) {
-    if (n.size() > 6 && n.ends_with(".jsonl")) out.push_back(JoinPath(path, n));
-  }
-  const std::string state_traces = JoinPath(path, "traces");
-  if (out.empty() && IsDirectory(state_traces)) return TraceFiles(state_traces);
-  if (out.empty()) return Status::NotFound("no *.jsonl traces in " + path);
-  return out;
-}
-
-Result<std::vector<std::vector<trace::Event>>> ReadTraces(const std::vector<std::string>& paths) {
-  std::vector<std::vector<trace::Event>> traces;
-  for (const std::string& p : paths) {
-    MR_ASSIGN_OR_RETURN(std::vector<std::string> files, TraceFiles(p));
-    for (const std::string& f : files) {
-      MR_ASSIGN_OR_RETURN(std::vector<trace::Event> events, trace::ReadTraceFile(f));
-      if (events.empty()) return Status::InvalidArgument(f + ": empty trace");
-      traces.push_back(std::move(events));
-    }
-  }
-  return traces;
-}
-
-Result<RecordedRun> ReadRecordedRun(const std::vector<std::string>& paths) {
-  MR_ASSIGN_OR_RETURN(auto traces, ReadTraces(paths));
-  return RecordedRunFromTraces(traces);
-}
-
-double MeasuredShuffleRate(const RecordedRun& run) {
-  double sum = 0;
-  int n = 0;
-  for (const auto& [worker, use] : run.links) {
-    if (use.busy_seconds <= 0) continue;
-    sum += use.bytes / use.busy_seconds;
-    ++n;
-  }
-  return n > 0 ? sum / n : 0;
-}
-
-void AttachJobParams(const std::map<uint64_t, sched::JobParams>& by_id, RecordedRun* run) {
-  for (size_t i = 0; i < run->jobs.size() && i < run->measured.size(); ++i) {
-    const std::optional<uint64_t> id = ParseJobId(run->measured[i].id);
-    const auto it = id ? by_id.find(*id) : by_id.end();
-    if (it == by_id.end()) continue;
-    sched::JobParams params = it->second;
-    const sched::JobParams& traced = run->jobs[i].params;
-    params.hint_map_seconds = traced.hint_map_seconds;
-    params.hint_shuffle_bytes = traced.hint_shuffle_bytes;
-    params.hint_reduce_seconds = traced.hint_reduce_seconds;
-    if (!traced.queue.empty()) params.queue = traced.queue;  // a batch plan's queue is in the trace
-    run->jobs[i].params = std::move(params);
-  }
-}
-
-std::optional<double> RoundClockStart(const RecordedRun& run, double round) {
-  if (run.rounds.empty() || !(round > 0)) return std::nullopt;
-  double start = std::numeric_limits<double>::infinity();
-  for (const RoundNote& r : run.rounds) start = std::min(start, r.t - static_cast<double>(r.index) * round);
-  if (start > 0) start -= std::ceil(start / round) * round;
-  return start;
-}
-
-void JitterDurations(double seconds, uint64_t seed, RecordedRun* run) {
-  JitterTaskDurations(seconds, seed, /*cluster_map_time_cv=*/0, &run->jobs);
 }
 
 }  // namespace mr::experiment

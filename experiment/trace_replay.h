@@ -84,11 +84,21 @@ struct RecordedRun {
   // policies that record no allocations leave it empty). The replay runs its periodic rounds
   // at these times (model::ClusterSpec::round_times) instead of an exact 0.1 s grid.
   std::vector<double> replans;
-  // Seconds from a reducer's placement to its last fetch's end, for reducers placed once
-  // their job's maps were done (the median; 0 when none was): live, the round that places
-  // a reducer cannot start it — the placement reaches its worker with a heartbeat, the
-  // worker fetches (even nothing) and reports it ready — so a slot freed meanwhile goes to
-  // another task. The replay's ClusterSpec::reduce_ready_delay.
+  // Per worker id, seconds its clock runs ahead of the master's. A trace mixes two clocks:
+  // the master's (attempt_start, reported, reduce_place, maps_done) and each worker's
+  // converted to it with an offset measured once at its handshake (attempt_end's t and
+  // start, fetch_end), which a loaded host can get wrong by tens of milliseconds (62 ms in
+  // an asrpt-2x1-seed1 run at load average 20). The middle of the bounds its attempts
+  // give — each start after its assignment, each end before its report's receipt; only
+  // workers whose ends carry `reported`. Gaps from a master event to a worker event are
+  // measured on the master's clock with it (docs/model.md, "Worker clocks").
+  std::map<int64_t, double> worker_clock_offsets;
+  // Seconds from a reducer's placement to its last fetch's end (on the master's clock:
+  // worker_clock_offsets), for reducers placed once their job's maps were done (the median;
+  // 0 when none was): live, the round that places a reducer cannot start it — the placement
+  // reaches its worker with a heartbeat, the worker fetches (even nothing) and reports it
+  // ready — so a slot freed meanwhile goes to another task. The replay's
+  // ClusterSpec::reduce_ready_delay.
   double reduce_ready_delay = 0;
   // Seconds from an attempt's end to the next attempt's start on its worker when a task was
   // waiting (the median over back-to-back attempts: the end's report, the next round, the

@@ -54,7 +54,10 @@ po::options_description PredictFlags(experiment::PredictOptions& o, std::string&
       ("jitter", po::value(&o.jitter)->default_value(0),
        "move every recorded task duration by a uniform draw on (-S, S) seconds: the replay's own "
        "sensitivity to timing (bench/asrpt/replay_band.py)")
-      ("jitter-seed", po::value(&o.jitter_seed)->default_value(1), "the seed of --jitter's draws");
+      ("jitter-seed", po::value(&o.jitter_seed)->default_value(1), "the seed of --jitter's draws")
+      ("schedule-out", po::value(&o.schedule_out),
+       "write the replay's schedule to FILE: one JSON line per attempt start and end, in the "
+       "trace's style and clock, to diff against the run's attempt_start / attempt_end");
   AddPolicyOptionFlags(desc);
   AddPlacementFlags(desc);  // the run's --placement: replayed with the same stage
   return desc;

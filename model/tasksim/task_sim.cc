@@ -210,6 +210,7 @@ Result<TaskSimResult> TaskSimulator::Run() {
   result_.backups = c.backups;
   result_.kills = c.kills;
   result_.failed_attempts = c.failed_attempts;
+  result_.schedule = tasks_.TakeSchedule();
   return std::move(result_);
 }
 

@@ -166,6 +166,9 @@ struct ClusterSpec {
   // assignment. A replay sets it to the phase the run's decisions show. Unset: the first call
   // is the first round. Must not be after the first job's arrival.
   std::optional<double> policy_start = std::nullopt;
+  // Record every attempt's start and end in TaskSimResult::schedule (`mr model predict
+  // --schedule-out`). Off: the schedule stays empty; nothing else changes.
+  bool record_schedule = false;
 };
 
 // The failure draws come from Rng(seed ^ kFailureSeedSalt), one Uniform() per attempt in
@@ -180,6 +183,25 @@ std::vector<WorkerSpec> ResolveWorkers(const ClusterSpec& cluster);
 double MapCapacity(const ClusterSpec& cluster);
 // Sum of the workers' egress caps, bytes/s.
 double ShuffleCapacity(const ClusterSpec& cluster);
+
+// One line of the simulator's schedule (ClusterSpec::record_schedule): an attempt started
+// (kStart, at its assignment) or stopped (kEnd: its status says how), as a trace's
+// attempt_start / attempt_end say it of a live run.
+struct TaskSimScheduleEvent {
+  enum class Kind { kStart, kEnd };
+  enum class Status { kRunning, kOk, kFailed, kKilled };  // kRunning on a kStart line
+  Kind kind = Kind::kStart;
+  double t = 0;
+  size_t job = 0;  // input index (the jobs' order given to SimulateTasks)
+  sched::TaskKind task_kind = sched::TaskKind::kMap;
+  int task = 0;
+  uint32_t attempt = 1;  // within its task, from 1
+  int worker = 1;        // from 1, in ResolveWorkers' order
+  sched::SlotKind slot = sched::SlotKind::kMap;
+  bool backup = false;
+  double start = 0;  // the attempt's start (equal to t on a kStart line)
+  Status status = Status::kRunning;
+};
 
 struct TaskSimResult {
   std::vector<double> completion;  // per job, in input order
@@ -220,6 +242,9 @@ struct TaskSimResult {
     double response_seconds = 0;
   };
   std::vector<WorkerMaps> worker_maps;
+  // With ClusterSpec::record_schedule: every attempt's start and end, in the order the
+  // simulator applied them (time order).
+  std::vector<TaskSimScheduleEvent> schedule;
 };
 
 // Runs `jobs` (any arrival order) on `cluster` under `scheduler` until every job

@@ -43,10 +43,12 @@ bool TaskLifecycle::EndAttempt(const End& e) {
   if (running == nullptr || running->end != e.time) return false;
   const Attempt a = RemoveAttempt(t, e.attempt);
   state_.workers[a.worker].reported_frees.emplace_back(state_.now, a.slot);
+  Log(TaskSimScheduleEvent::Kind::kEnd, job, e.kind, e.index, a,
+      a.fails ? TaskSimScheduleEvent::Status::kFailed : TaskSimScheduleEvent::Status::kOk);
   if (a.fails) {
     Failed(job, e.kind, e.index);
   } else {
-    KillAll(t);  // a backup race: the other attempt loses
+    KillAll(job, e.kind, e.index);  // a backup race: the other attempt loses
     Succeeded(job, e.kind, e.index, a);
   }
   return true;
@@ -63,11 +65,29 @@ Attempt TaskLifecycle::RemoveAttempt(TaskAttempts& t, uint32_t id) {
   return a;
 }
 
-void TaskLifecycle::KillAll(TaskAttempts& t) {
+void TaskLifecycle::KillAll(SimJob& job, TaskKind kind, int index) {
+  TaskAttempts& t = AttemptsOf(job, kind, index);
   while (!t.running.empty()) {
-    RemoveAttempt(t, t.running.front().id);
+    const Attempt a = RemoveAttempt(t, t.running.front().id);
+    Log(TaskSimScheduleEvent::Kind::kEnd, job, kind, index, a, TaskSimScheduleEvent::Status::kKilled);
     ++counters_.kills;
   }
+}
+
+void TaskLifecycle::Log(TaskSimScheduleEvent::Kind what, const SimJob& job, TaskKind kind, int index,
+                        const Attempt& a, TaskSimScheduleEvent::Status status) {
+  if (!cluster_.record_schedule) return;
+  schedule_.push_back({.kind = what,
+                       .t = state_.now,
+                       .job = job.input_index,
+                       .task_kind = kind,
+                       .task = index,
+                       .attempt = a.id + 1,
+                       .worker = a.worker + 1,
+                       .slot = a.slot,
+                       .backup = a.backup,
+                       .start = a.start,
+                       .status = status});
 }
 
 void TaskLifecycle::Succeeded(SimJob& job, TaskKind kind, int index, const Attempt& a) {
@@ -122,13 +142,22 @@ void TaskLifecycle::BackToWaiting(SimJob& job, TaskKind kind, int index) {
 
 void TaskLifecycle::FailJob(SimJob& job) {
   running_changed_ = true;
-  for (MapTask& m : job.maps) {
-    for (const Attempt& a : m.attempts.running) ++state_.workers[a.worker].Free(a.slot);
+  constexpr auto kKilled = TaskSimScheduleEvent::Status::kKilled;
+  for (size_t i = 0; i < job.maps.size(); ++i) {
+    MapTask& m = job.maps[i];
+    for (const Attempt& a : m.attempts.running) {
+      ++state_.workers[a.worker].Free(a.slot);
+      Log(TaskSimScheduleEvent::Kind::kEnd, job, TaskKind::kMap, static_cast<int>(i), a, kKilled);
+    }
     m.attempts.running.clear();
     if (m.state == MapState::kQueued) --state_.workers[m.queued_at].queued_maps;
   }
-  for (ReduceTask& r : job.reduces) {
-    for (const Attempt& a : r.attempts.running) ++state_.workers[a.worker].Free(a.slot);
+  for (size_t i = 0; i < job.reduces.size(); ++i) {
+    ReduceTask& r = job.reduces[i];
+    for (const Attempt& a : r.attempts.running) {
+      ++state_.workers[a.worker].Free(a.slot);
+      Log(TaskSimScheduleEvent::Kind::kEnd, job, TaskKind::kReduce, static_cast<int>(i), a, kKilled);
+    }
     r.attempts.running.clear();
   }
   std::fill(job.backlog.begin(), job.backlog.end(), 0.0);
@@ -255,12 +284,14 @@ void TaskLifecycle::Launch(const sched::Assignment& a) {
   ++counters_.assignments;
   running_changed_ = true;
   ends_.push({at.end, seq_++, static_cast<size_t>(a.job - 1), a.kind, a.index, at.id});
+  Log(TaskSimScheduleEvent::Kind::kStart, job, a.kind, a.index, at, TaskSimScheduleEvent::Status::kRunning);
 }
 
 void TaskLifecycle::Kill(const sched::Kill& k) {
   SimJob& job = state_.jobs[k.job - 1];
   TaskAttempts& t = AttemptsOf(job, k.kind, k.index);
-  RemoveAttempt(t, k.attempt);
+  const Attempt a = RemoveAttempt(t, k.attempt);
+  Log(TaskSimScheduleEvent::Kind::kEnd, job, k.kind, k.index, a, TaskSimScheduleEvent::Status::kKilled);
   ++counters_.kills;
   if (t.running.empty()) BackToWaiting(job, k.kind, k.index);
 }

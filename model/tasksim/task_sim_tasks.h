@@ -57,6 +57,8 @@ class TaskLifecycle {
   void SetShuffleCores(double cores);
 
   size_t finished() const { return finished_; }
+  // The attempts' starts and ends so far (ClusterSpec::record_schedule; else empty).
+  std::vector<TaskSimScheduleEvent> TakeSchedule() { return std::move(schedule_); }
   const Counters& counters() const { return counters_; }
 
  private:
@@ -75,7 +77,10 @@ class TaskLifecycle {
 
   bool EndAttempt(const End& e);
   Attempt RemoveAttempt(TaskAttempts& t, uint32_t id);
-  void KillAll(TaskAttempts& t);
+  void KillAll(SimJob& job, sched::TaskKind kind, int index);
+  // Appends a line to schedule_ (with ClusterSpec::record_schedule).
+  void Log(TaskSimScheduleEvent::Kind what, const SimJob& job, sched::TaskKind kind, int index, const Attempt& a,
+           TaskSimScheduleEvent::Status status);
   void Succeeded(SimJob& job, sched::TaskKind kind, int index, const Attempt& a);
   void Failed(SimJob& job, sched::TaskKind kind, int index);
   void BackToWaiting(SimJob& job, sched::TaskKind kind, int index);
@@ -99,6 +104,7 @@ class TaskLifecycle {
   Counters counters_;
   bool running_changed_ = false;  // an attempt started or stopped since the last Rerate
   double shuffle_cores_ = 0;
+  std::vector<TaskSimScheduleEvent> schedule_;
 };
 
 }  // namespace mr::model::tasksim
