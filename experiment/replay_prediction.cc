@@ -54,6 +54,8 @@ Result<Prediction> PredictRun(const RecordedRun& run, const std::string& policy,
   p.cluster.reduce_ready_delay = std::max(p.cluster.reduce_ready_delay, run.reduce_ready_delay);
   // As live, a slot's next task starts a turnover after the last one's end (RecordedRun::slot_turnover).
   p.cluster.decision_latency = std::max(p.cluster.decision_latency, run.slot_turnover);
+  // As live, an idle worker hears of a new job at its next heartbeat (RecordedRun::arrival_wait).
+  p.cluster.arrival_latency = std::max(p.cluster.arrival_latency, run.arrival_wait);
   // A policy with clocked rounds counts them from the live master's first call, not from the
   // first assignment: the phase the run's decisions show (docs/model.md, "The round clock").
   if (const sched::PolicyRow* row = sched::FindPolicy(policy); row != nullptr && row->traits.round_option != nullptr) {
@@ -111,10 +113,10 @@ void WritePrediction(const RecordedRun& run, const Prediction& p, std::ostream& 
   }
   out << Format("# cluster: workers=%zu map_slots=%d reduce_slots=%d unified_slots=%d (totals) "
                 "shuffle_bandwidth=%.0f (per worker, mean) slow_start=%g decision_latency=%g "
-                "refresh_rounds=%g reduce_ready_delay=%g\n",
+                "refresh_rounds=%g reduce_ready_delay=%g arrival_latency=%g\n",
                 workers.size(), map_slots, reduce_slots, unified_slots,
                 model::ShuffleCapacity(c) / static_cast<double>(workers.size()), c.slow_start,
-                c.decision_latency, c.refresh_rounds, c.reduce_ready_delay);
+                c.decision_latency, c.refresh_rounds, c.reduce_ready_delay, c.arrival_latency);
   // The replay's side of bench/asrpt/reduce_waits.py (the run's side is read from its traces).
   out << Format("# reduce_bound_wait=%.1f (s, ready reduces waiting for their own worker while another had a "
                 "slot free)\n",

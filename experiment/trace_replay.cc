@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <iterator>
 #include <limits>
 #include <optional>
 #include <set>
@@ -315,6 +316,41 @@ double SlotTurnover(const std::vector<JobTrace>& jobs) {
   return gaps.empty() ? 0 : Median(std::move(gaps));
 }
 
+// Seconds from a job's submission to the first assignment after it on a worker that ran no
+// attempt then (its slots counted busy from assignment to the master's receipt of the end):
+// the median over submissions that found such a worker and saw it assigned within the
+// master's periodic round; 0 when none. Per worker: attempts by assignment, with the latest
+// release so far, so a submission costs a binary search per worker.
+double ArrivalWait(const std::vector<JobTrace>& jobs) {
+  struct Held {
+    double assigned, freed_by;  // freed_by: the latest release of this and earlier attempts
+  };
+  std::map<int64_t, std::vector<Held>> by_worker;
+  for (const JobTrace& job : jobs) {
+    for (const trace::Attempt& a : job.attempts) {
+      if (!a.started || !a.ended || !a.ended->worker) continue;
+      by_worker[*a.ended->worker].push_back({a.started->t, a.ended->reported.value_or(a.ended->t)});
+    }
+  }
+  for (auto& [w, held] : by_worker) {
+    std::sort(held.begin(), held.end(), [](const Held& a, const Held& b) { return a.assigned < b.assigned; });
+    for (size_t i = 1; i < held.size(); ++i) held[i].freed_by = std::max(held[i].freed_by, held[i - 1].freed_by);
+  }
+  std::vector<double> waits;
+  for (const JobTrace& job : jobs) {
+    if (!std::isfinite(job.submit)) continue;
+    double next = std::numeric_limits<double>::infinity();
+    for (const auto& [w, held] : by_worker) {
+      auto after = std::upper_bound(held.begin(), held.end(), job.submit,
+                                    [](double t, const Held& h) { return t < h.assigned; });
+      const bool idle = after == held.begin() || std::prev(after)->freed_by <= job.submit;
+      if (idle && after != held.end()) next = std::min(next, after->assigned);
+    }
+    if (next - job.submit < kMasterRefreshRounds) waits.push_back(next - job.submit);
+  }
+  return waits.empty() ? 0 : Median(std::move(waits));
+}
+
 // Length of the union of [start, end] spans.
 double UnionLength(std::vector<std::pair<double, double>> spans) {
   std::sort(spans.begin(), spans.end());
@@ -408,6 +444,7 @@ Result<RecordedRun> RecordedRunFromTraces(const std::vector<std::vector<trace::E
   run.worker_clock_offsets = WorkerClockOffsets(parsed);
   run.reduce_ready_delay = ReduceReadyDelay(parsed, run.worker_clock_offsets);
   run.slot_turnover = SlotTurnover(parsed);
+  run.arrival_wait = ArrivalWait(parsed);
   return run;
 }
 

@@ -107,6 +107,12 @@ struct RecordedRun {
   // few ms per task and a policy with clocked rounds (asrpt) plans a round with other tasks
   // done than live.
   double slot_turnover = 0;
+  // Seconds from a job's submission to the first assignment after it on a worker that ran
+  // nothing then (the median over submissions that found an idle worker; 0 when none): live,
+  // an idle worker hears of a new job only at its next periodic heartbeat, so jobs submitted
+  // within that wait are offered together. The replay's ClusterSpec::arrival_latency
+  // (docs/model.md, "An arrival waits for a heartbeat").
+  double arrival_wait = 0;
 };
 
 // When the live policy's round clock started, on the run's clock (seconds after t0), as its

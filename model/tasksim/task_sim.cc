@@ -49,7 +49,7 @@ class TaskSimulator {
   double NextEventTime() const;
   // When the master's periodic round is next due (ClusterSpec::refresh_rounds, or the next
   // of ClusterSpec::round_times); kNever when off, before the first round or with no active
-  // job.
+  // job. On the grid, not before arrival_latency after an arrival that found no job active.
   double RefreshDue() const;
   // The periodic round is modelled (refresh_rounds' grid or recorded round_times).
   bool Periodic() const { return cluster_.refresh_rounds > 0 || !cluster_.round_times.empty(); }
@@ -58,7 +58,9 @@ class TaskSimulator {
     int bound = 0, full = 0, own_free = 0;
   };
   ReduceWaits WaitingReduces() const;
-  bool ProcessEventsAt();
+  // Applies everything due at now; true when an end or a shuffle's end owes a round, and
+  // *arrived when a job arrived (its round waits ClusterSpec::arrival_latency).
+  bool ProcessEventsAt(bool* arrived);
   // A round the master owes: due at `at` (decision_latency after what it reacts to), for
   // what was reported by `heard` (an end's report, an arrival, a shuffle's end, a wake-up).
   struct DueRound {
@@ -96,6 +98,7 @@ class TaskSimulator {
   size_t next_arrival_ = 0;
   double last_round_ = kNever;  // time of the latest Schedule() call; kNever before the first
   size_t next_round_time_ = 0;  // the first of cluster_.round_times not yet passed
+  double woke_ = 0;             // the latest arrival that found no job active
   std::vector<std::pair<int, sched::SlotKind>> masked_;  // worker, slot: during a round
   TaskSimResult result_;
 };
@@ -166,7 +169,12 @@ Result<TaskSimResult> TaskSimulator::Run() {
     zero_steps = next > state_.now ? 0 : zero_steps + 1;
     state_.now = next;
     ++result_.events;
-    if (ProcessEventsAt()) decisions_.push({std::max(state_.now + cluster_.decision_latency, cluster_.first_round), state_.now});
+    bool arrived = false;
+    if (ProcessEventsAt(&arrived)) decisions_.push({std::max(state_.now + cluster_.decision_latency, cluster_.first_round), state_.now});
+    if (arrived) {
+      const double wait = std::max(cluster_.decision_latency, cluster_.arrival_latency);
+      decisions_.push({std::max(state_.now + wait, cluster_.first_round), state_.now});
+    }
     const bool refresh = RefreshDue() <= state_.now;
     bool owed = false;
     double heard = state_.now;
@@ -229,7 +237,9 @@ double TaskSimulator::RefreshDue() const {
   if (!cluster_.round_times.empty()) {
     return next_round_time_ < cluster_.round_times.size() ? cluster_.round_times[next_round_time_] : kNever;
   }
-  return last_round_ + cluster_.refresh_rounds;
+  // After a spell without jobs the grid has lapsed; live, the periodic round then comes with
+  // the first heartbeat after the arrival, as the arrival's own round (arrival_latency).
+  return std::max(last_round_ + cluster_.refresh_rounds, woke_ + cluster_.arrival_latency);
 }
 
 TaskSimulator::ReduceWaits TaskSimulator::WaitingReduces() const {
@@ -251,15 +261,14 @@ TaskSimulator::ReduceWaits TaskSimulator::WaitingReduces() const {
   return n;
 }
 
-// Applies everything due at now; true when the master would run a round.
-bool TaskSimulator::ProcessEventsAt() {
-  bool react = false;
+bool TaskSimulator::ProcessEventsAt(bool* arrived) {
   while (next_arrival_ < state_.jobs.size() &&
          state_.jobs[next_arrival_].spec->arrival <= state_.now) {
+    if (state_.active.empty()) woke_ = state_.now;
     tasks_.Arrive(next_arrival_++);
-    react = true;
+    *arrived = true;
   }
-  react = tasks_.EndDue() || react;
+  bool react = tasks_.EndDue();
   for (size_t j : state_.active) {
     if (!state_.jobs[j].finished) react = tasks_.MaybeShuffleDone(state_.jobs[j]) || react;
   }

@@ -98,6 +98,14 @@ struct ClusterSpec {
   // in its latency: live, the master handles one report at a time, so each reported end
   // gets a round of its own, in report order (docs/model.md, "A round per report").
   double decision_latency = 0;
+  // Seconds from a job's arrival to the round that offers it to the workers (at least
+  // decision_latency): live, a worker with a free slot hears of new work only at its next
+  // periodic heartbeat (`mr master --heartbeat-ms`, 20 ms; only a task's end makes a worker
+  // heartbeat at once, worker/master_link.h), so jobs arriving within that wait are offered
+  // together and a sharing policy (fair) splits the idle slots among them. A round due
+  // earlier (an end's) still sees the new job. 0 = the arrival's round comes
+  // decision_latency after it (docs/model.md, "An arrival waits for a heartbeat").
+  double arrival_latency = 0;
   // Map durations vary on a real cluster (3 maps time-sharing 2 cores, say), and a
   // worker whose maps happen to run faster takes more of a job's maps, so more of
   // its output: the job's busiest shuffle link carries more than an even share.

@@ -82,6 +82,8 @@ Status ValidateCluster(const ClusterSpec& c) {
   if (c.host_cores < 0) return Status::InvalidArgument("host cores must be >= 0 (0 = a core per slot)");
   if (!FiniteNonNegative(c.decision_latency))
     return Status::InvalidArgument("decision latency must be a finite number of seconds >= 0");
+  if (!FiniteNonNegative(c.arrival_latency))
+    return Status::InvalidArgument("arrival latency must be a finite number of seconds >= 0");
   if (!FiniteNonNegative(c.reduce_ready_delay))
     return Status::InvalidArgument("reduce ready delay must be a finite number of seconds >= 0");
   if (!FiniteNonNegative(c.refresh_rounds))
