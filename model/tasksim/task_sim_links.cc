@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <limits>
 
-#include "model/max_min_fair.h"
+#include "model/tasksim/max_min_fair.h"
 #include "model/tasksim/task_sim_receivers.h"
 
 namespace mr::model::tasksim {

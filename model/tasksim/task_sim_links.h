@@ -2,7 +2,7 @@
 // split among the jobs with output waiting there, as its ShareLimiter does
 // (docs/shuffle.md); receivers are unlimited. With ClusterSpec::receiver_links every worker's
 // link also limits what it receives, and the rates are the weighted max-min fair allocation
-// (model/max_min_fair.h) of every worker's egress and ingress among the flows (job, source,
+// (model/tasksim/max_min_fair.h) of every worker's egress and ingress among the flows (job, source,
 // receiver) (docs/model.md, "Receivers' links"). Rates are constant between events, so the
 // links report when the next backlog drains and move bytes exactly over a step.
 #pragma once

@@ -1,7 +1,7 @@
 // Weighted max-min fairness by progressive filling (Bertsekas & Gallager, "Data Networks",
 // 6.5.2): the expected rates are worked by hand from the definition (the level rises until a
 // resource fills; the flows crossing it freeze; the rest rise on), not read off the code.
-#include "model/max_min_fair.h"
+#include "model/tasksim/max_min_fair.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "model/max_min_fair.h"
+#include "model/tasksim/max_min_fair.h"
 
 #include <cmath>
 #include <limits>
