@@ -103,7 +103,8 @@ Result<WorkerGroup> ParseGroup(const YamlNode& node) {
 }  // namespace
 
 Result<ClusterShape> ParseClusterShape(const YamlNode& node) {
-  MR_RETURN_IF_ERROR(node.CheckMap({"kind", "link", "workers", "heartbeat_ms", "slow_start", "work"}));
+  MR_RETURN_IF_ERROR(
+      node.CheckMap({"kind", "link", "workers", "heartbeat_ms", "slow_start", "work", "receiver_links"}));
   ClusterShape c;
   if (auto v = node.Get("kind")) {
     MR_ASSIGN_OR_RETURN(std::string kind, v->Text());
@@ -121,6 +122,12 @@ Result<ClusterShape> ParseClusterShape(const YamlNode& node) {
     if (!(c.link_rate > 0)) return v->Error("link must be a positive rate, e.g. 20MB/s");
   } else if (c.kind == ClusterKind::kNetns) {
     return node.Error("kind: netns needs link: RATE (every host's link, e.g. 20MB/s)");
+  }
+  c.receiver_links = c.kind == ClusterKind::kNetns;
+  if (auto v = node.Get("receiver_links")) {
+    MR_ASSIGN_OR_RETURN(std::string on, v->Text());
+    if (on != "on" && on != "off") return v->Error("must be on or off, got '" + on + "'");
+    c.receiver_links = on == "on";
   }
   MR_ASSIGN_OR_RETURN(YamlNode workers, node.Require("workers"));
   MR_ASSIGN_OR_RETURN(std::vector<YamlNode> groups, workers.Items());
@@ -191,6 +198,7 @@ Result<model::ClusterSpec> ToClusterSpec(const ClusterShape& shape) {
   if (spec.worker_specs.empty()) return Status::InvalidArgument("the cluster has no workers");
   spec.workers = static_cast<int>(spec.worker_specs.size());
   spec.slow_start = shape.slow_start;
+  spec.receiver_links = shape.receiver_links;
   spec.refresh_rounds = kMasterRefreshRounds;
   return spec;
 }

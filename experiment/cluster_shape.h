@@ -11,7 +11,8 @@ namespace mr::experiment {
 
 // The `cluster:` map (docs/experiments.md): its kind (local, or netns with a link rate),
 // worker groups (slots, speed, shuffle cap,
-// straggler injection, labels), heartbeat_ms, slow_start, work. Errors: InvalidArgument
+// straggler injection, labels), heartbeat_ms, slow_start, work, receiver_links (on|off; on by
+// default for netns, off for local). Errors: InvalidArgument
 // naming the file, line and key path (YamlNode::Error).
 Result<ClusterShape> ParseClusterShape(const YamlNode& node);
 
@@ -29,7 +30,7 @@ const char* ClusterKindName(ClusterKind kind);
 double SimulatedShuffleBandwidth(const ClusterShape& shape, const WorkerGroup& group);
 
 // One simulator worker per live worker, in group order, with the master's periodic round
-// (kMasterRefreshRounds). InvalidArgument when the shape
+// (kMasterRefreshRounds) and the shape's receiver_links. InvalidArgument when the shape
 // cannot be simulated: no workers, or a worker with neither a shuffle cap nor a link rate (the
 // simulator needs a finite rate; give the cap the calibration measured, docs/experiments.md).
 Result<model::ClusterSpec> ToClusterSpec(const ClusterShape& shape);

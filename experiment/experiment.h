@@ -58,6 +58,10 @@ struct ClusterShape {
   // software cap (ToClusterSpec).
   double link_rate = 0;
   std::vector<WorkerGroup> groups;
+  // The simulator's receivers' links (model::ClusterSpec::receiver_links; the file's
+  // `receiver_links: on|off`): by default on for kNetns, whose hosts receive through a shaped
+  // link, off for kLocal, whose software cap limits only the senders.
+  bool receiver_links = false;
   uint32_t heartbeat_ms = 20;    // mr master --heartbeat-ms
   double slow_start = 0.05;      // every job's --slow-start
   // Every job's --work. Part of the shape, not of the workload, because the calibration

@@ -49,6 +49,7 @@ Result<model::ClusterSpec> ResolveCluster(const PredictOptions& o, const Recorde
   if (!o.slow_start_given) cluster.slow_start = shape->slow_start;
   cluster.workers = shape->workers;
   cluster.worker_specs = shape->worker_specs;
+  cluster.receiver_links = shape->receiver_links;
   return cluster;
 }
 

@@ -113,10 +113,11 @@ void WritePrediction(const RecordedRun& run, const Prediction& p, std::ostream& 
   }
   out << Format("# cluster: workers=%zu map_slots=%d reduce_slots=%d unified_slots=%d (totals) "
                 "shuffle_bandwidth=%.0f (per worker, mean) slow_start=%g decision_latency=%g "
-                "refresh_rounds=%g reduce_ready_delay=%g arrival_latency=%g\n",
+                "refresh_rounds=%g reduce_ready_delay=%g arrival_latency=%g%s\n",
                 workers.size(), map_slots, reduce_slots, unified_slots,
                 model::ShuffleCapacity(c) / static_cast<double>(workers.size()), c.slow_start,
-                c.decision_latency, c.refresh_rounds, c.reduce_ready_delay, c.arrival_latency);
+                c.decision_latency, c.refresh_rounds, c.reduce_ready_delay, c.arrival_latency,
+                c.receiver_links ? " receiver_links=on" : "");  // said only when on
   // The replay's side of bench/asrpt/reduce_waits.py (the run's side is read from its traces).
   out << Format("# reduce_bound_wait=%.1f (s, ready reduces waiting for their own worker while another had a "
                 "slot free)\n",

@@ -93,7 +93,7 @@ class TaskSimulator {
   const sched::Speculator* speculator_;
   SimState state_;
   TaskLifecycle tasks_{cluster_, state_, scheduler_};
-  ShuffleLinks links_;
+  ShuffleLinks links_{cluster_.receiver_links};
   std::priority_queue<DueRound, std::vector<DueRound>, std::greater<>> decisions_;
   size_t next_arrival_ = 0;
   double last_round_ = kNever;  // time of the latest Schedule() call; kNever before the first

@@ -8,7 +8,8 @@
 // policy) and applies them. Workers have their own slots (map, reduce, unified),
 // speed and egress cap; a task's attempts may fail and be retried. A finished map's
 // output waits on its worker and is sent at that worker's egress cap, split by the
-// shuffle shares with unused capacity lent (as shuffle/net/share_limiter does);
+// shuffle shares with unused capacity lent (as shuffle/net/share_limiter does), and, with
+// ClusterSpec::receiver_links, received at most at the receiver's link rate;
 // reduces run once all their job's data has arrived. Between events rates are
 // constant, so time jumps exactly from event to event. Single-threaded; the
 // scheduler is borrowed for the run. docs/model.md describes what is modelled.
@@ -91,6 +92,15 @@ struct ClusterSpec {
   std::vector<double> speeds;    // per worker (size workers); empty = all 1
   std::vector<WorkerSpec> worker_specs;
   double slow_start = 0.05;      // fraction of maps done before reducers are placed
+  // Receivers' links (docs/model.md, "Receivers' links"): false = one station per source, each
+  // worker's shuffle_bandwidth is its egress and receivers are unlimited (the shares'
+  // contract; a loopback cluster under a software cap). true = each worker's link also limits
+  // what it receives to its shuffle_bandwidth (the namespace cluster's hosts, shaped both
+  // ways): the output at a source is split among the workers holding the job's reducers (equal
+  // partitions), the part for the source's own worker is fetched at once (it crosses no link),
+  // and the rates of the flows (job, source, receiver) are the weighted max-min fair allocation
+  // of every egress and ingress, positive shares first, share 0 on what they leave.
+  bool receiver_links = false;
   // Seconds from an event (arrival, map end, a job's shuffle end, reduce end) to
   // the scheduling round that reacts to it: the master only decides when a
   // worker heartbeats. 0 = the finished task's immediate heartbeat. A round reacting to

@@ -90,6 +90,12 @@ struct SimJob {
   double reduce_seconds_done = 0;  // of the done reduces (the online reduce estimate)
   double byte_eps = 0;          // a backlog at most this counts as drained
   std::vector<double> backlog;  // per worker: output there not yet fetched
+  // With ClusterSpec::receiver_links, from slow start on (task_sim_receivers.h): per worker,
+  // the fraction of the job's reducers it holds; and per (source, receiver) pair, index
+  // source x workers + receiver, the output at the source not yet fetched by the reducers on
+  // the receiver (backlog[source] is their sum). Empty otherwise.
+  std::vector<double> receiver_frac;
+  std::vector<double> pair_backlog;
   double share = 0;             // from the last decision
   double completion = 0;
   double maps_done_time = 0;    // when the last map finished (the sojourn's end)

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "model/tasksim/task_sim_receivers.h"
+
 namespace mr::model::tasksim {
 namespace {
 
@@ -97,7 +99,11 @@ void TaskLifecycle::Succeeded(SimJob& job, TaskKind kind, int index, const Attem
     --job.maps_running;
     if (++job.maps_done == job.spec->maps) job.maps_done_time = state_.now;
     job.map_seconds_done += took;
-    job.backlog[a.worker] += job.spec->map_bytes;
+    if (cluster_.receiver_links && job.slow_start_reached) {
+      AddOutputToReceivers(job, a.worker, job.spec->map_bytes);
+    } else {
+      job.backlog[a.worker] += job.spec->map_bytes;
+    }
     job.produced += job.spec->map_bytes;
     SimWorker& w = state_.workers[a.worker];
     w.map_rate.Record(took);
@@ -161,6 +167,7 @@ void TaskLifecycle::FailJob(SimJob& job) {
     r.attempts.running.clear();
   }
   std::fill(job.backlog.begin(), job.backlog.end(), 0.0);
+  std::fill(job.pair_backlog.begin(), job.pair_backlog.end(), 0.0);
   job.finished = job.failed = true;
   job.completion = state_.now;
   ++finished_;
@@ -191,6 +198,7 @@ void TaskLifecycle::MaybePlaceReduces(SimJob& job, int prefer) {
     r.state = ReduceState::kFetching;
     ++job.reduces_fetching;
   }
+  if (cluster_.receiver_links) SplitBacklogToReceivers(job);
 }
 
 bool TaskLifecycle::MaybeShuffleDone(SimJob& job) {

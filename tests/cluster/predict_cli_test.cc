@@ -81,6 +81,21 @@ policies: [fifo]
   auto same = Sh(from_file);
   ASSERT_EQ(same.exit_code, 0) << same.err;
   EXPECT_EQ(same.out, own.out);
+  EXPECT_EQ(same.out.find("receiver_links=on"), std::string::npos) << same.out;
+  // cluster.receiver_links: on reaches the simulator (its '# cluster:' line says so; local's
+  // default is off, above).
+  ASSERT_TRUE(WriteStringToFile(d + "/exp-recv.yaml", R"(name: recorded
+cluster:
+  receiver_links: on
+  workers:
+    - {count: 2, map_slots: 1, reduce_slots: 1, shuffle_bandwidth: 20MB/s}
+workload: {generator: synthetic, params: {jobs: 3, load: 0.5, max_seconds: 1m}}
+policies: [fifo]
+)").ok());
+  auto recv = Sh(MrBin() + " model predict --trace " + d + "/cluster/state --cluster-from " + d +
+                 "/exp-recv.yaml --policy fifo");
+  ASSERT_EQ(recv.exit_code, 0) << recv.err;
+  EXPECT_NE(recv.out.find(" receiver_links=on\n"), std::string::npos) << recv.out;
   auto both = Sh(from_file + " --workers 2");
   EXPECT_EQ(both.exit_code, 2);
   EXPECT_NE(both.err.find("give --cluster-from or --workers, not both"), std::string::npos) << both.err;

@@ -161,5 +161,33 @@ TEST(ClusterShapeTest, ReceiverSharesDefaultsToOn) {
   EXPECT_FALSE(Parse("  workers: [{count: 1, receiver_shares: 3}]\n").ok());
 }
 
+// cluster.receiver_links: on|off; on by default for netns (its hosts receive through a shaped
+// link), off for local (a software cap limits only the senders); it reaches the simulator.
+TEST(ClusterShapeTest, ReceiverLinksDefaultToOnForNetnsAndOffForLocal) {
+  auto netns = Parse("  kind: netns\n  link: 20MB/s\n  workers: [{count: 3}]\n");
+  ASSERT_TRUE(netns.ok()) << netns.status().ToString();
+  EXPECT_TRUE(netns->cluster.receiver_links);
+  EXPECT_TRUE(ToClusterSpec(netns->cluster)->receiver_links);
+  auto local = Parse("  workers: [{count: 1, shuffle_bandwidth: 20MB/s}]\n");
+  ASSERT_TRUE(local.ok()) << local.status().ToString();
+  EXPECT_FALSE(local->cluster.receiver_links);
+  EXPECT_FALSE(ToClusterSpec(local->cluster)->receiver_links);
+  auto netns_off = Parse("  kind: netns\n  link: 20MB/s\n  receiver_links: off\n  workers: [{count: 3}]\n");
+  ASSERT_TRUE(netns_off.ok()) << netns_off.status().ToString();
+  EXPECT_FALSE(netns_off->cluster.receiver_links);
+  EXPECT_FALSE(ToClusterSpec(netns_off->cluster)->receiver_links);
+  auto local_on = Parse("  receiver_links: on\n  workers: [{count: 1, shuffle_bandwidth: 20MB/s}]\n");
+  ASSERT_TRUE(local_on.ok()) << local_on.status().ToString();
+  EXPECT_TRUE(ToClusterSpec(local_on->cluster)->receiver_links);
+}
+
+TEST(ClusterShapeTest, ReceiverLinksIsOnOrOff) {
+  auto bad = Parse("  kind: netns\n  link: 20MB/s\n  receiver_links: maybe\n  workers: [{count: 3}]\n");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("must be on or off"), std::string::npos) << bad.status().message();
+  EXPECT_NE(bad.status().message().find("receiver_links"), std::string::npos) << bad.status().message();
+  EXPECT_FALSE(Parse("  receiver_links: [on]\n  workers: [{count: 1, shuffle_bandwidth: 1MB/s}]\n").ok());
+}
+
 }  // namespace
 }  // namespace mr::experiment
