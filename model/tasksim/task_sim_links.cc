@@ -110,7 +110,8 @@ double ShuffleLinks::NextDrain(const SimState& state) const {
 double ShuffleLinks::Advance(SimState& state, double dt) const {
   const size_t n = state.workers.size();
   std::vector<double> load(2 * n, 0.0);  // egress, then ingress
-  for (const Flow& f : flows_) {
+  for (size_t i = 0; i < flows_.size(); ++i) {
+    const Flow& f = flows_[i];
     SimJob& job = state.jobs[f.job];
     double& b = Backlog(job, f);
     double moved = f.rate * dt;
@@ -121,7 +122,10 @@ double ShuffleLinks::Advance(SimState& state, double dt) const {
     load[f.worker] += f.rate;
     if (f.receiver >= 0) {
       load[n + f.receiver] += f.rate;
-      ResumBacklog(job, f.worker);
+      // A (job, source)'s flows are consecutive (ComputeTwoSided): its total is summed once,
+      // after the last of them, not once per receiver.
+      const bool last = i + 1 == flows_.size() || flows_[i + 1].job != f.job || flows_[i + 1].worker != f.worker;
+      if (last) ResumBacklog(job, f.worker);
     }
   }
   double max_load = 0;
